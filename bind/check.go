@@ -1,0 +1,702 @@
+package bind
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"strconv"
+	"unsafe"
+)
+
+// An IssueKind says what is wrong with the arguments or with one value.
+type IssueKind uint8
+
+const (
+	Syntax     IssueKind = iota + 1 // the arguments are not valid JSON
+	NotObject                       // the arguments are valid JSON, but not an object (nor null)
+	UnknownKey                      // a top-level key the binder binds to no field
+	WrongType                       // a value of a JSON kind the position does not read
+	NotWhole                        // a number with a fraction or an exponent, for an integer
+	TooLarge                        // a number past the type's largest value
+	TooSmall                        // a number past the type's smallest value
+	BadKey                          // an object key a map's key type does not read
+	Rejected                        // the text is of the right kind, but the type's decoder refuses it
+)
+
+var kindNames = [...]string{
+	Syntax: "syntax", NotObject: "not object", UnknownKey: "unknown key", WrongType: "wrong type",
+	NotWhole: "not whole", TooLarge: "too large", TooSmall: "too small", BadKey: "bad key", Rejected: "rejected",
+}
+
+func (k IssueKind) String() string {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
+		return kindNames[k]
+	}
+	return "IssueKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// An Issue is one thing the binder fails on (or, for UnknownKey, drops).
+type Issue struct {
+	Kind IssueKind
+	// Param indexes Plan.Params: the argument the issue is in, or -1 when it
+	// is in none (Syntax, NotObject, UnknownKey).
+	Param int
+	// Start and End delimit the offending text in the arguments: the value;
+	// the key, for UnknownKey and BadKey. For Syntax, Start is the offset of
+	// the first byte that makes the text invalid.
+	Start, End int
+	// Path leads from the argument to the offending value inside it, as in
+	// "[2].name" (empty when the argument itself is the offending value).
+	Path string
+	// Type is the Go type the offending value was read into (for BadKey, the
+	// map's key type), or nil.
+	Type reflect.Type
+	// Quoted reports that the value was read through the ,string option.
+	Quoted bool
+	// Err is the binder's own error, where the verdict came from a trial
+	// decode with the binder.
+	Err error
+}
+
+// maxDepth is encoding/json's limit on nested arrays and objects.
+const maxDepth = 10000
+
+// Check reads args once, as the binder would, and appends to issues what
+// the binder would fail on, plus each top-level key it would drop
+// (UnknownKey). Empty args read as {}; null reads as no arguments. When
+// args are not valid JSON, the result holds a single Syntax issue. Check
+// allocates nothing when it finds nothing.
+func (p *Plan) Check(args []byte, issues []Issue) []Issue {
+	c := checker{data: args, binder: p.binder, issues: issues, param: -1}
+	n0 := len(issues)
+	c.run(p.root)
+	if c.bad {
+		return append(c.issues[:n0], Issue{Kind: Syntax, Param: -1, Start: c.badAt, End: c.badAt})
+	}
+	return c.issues
+}
+
+type checker struct {
+	data   []byte
+	pos    int
+	depth  int
+	binder Binder
+	issues []Issue
+	param  int // the argument being read, or -1
+	argAt  int // where its value starts
+	bad    bool
+	badAt  int
+}
+
+var anyNode = &node{kind: kAny}
+
+func (c *checker) fail(at int) bool {
+	if !c.bad {
+		c.bad, c.badAt = true, at
+	}
+	return false
+}
+
+func (c *checker) issue(kind IssueKind, n *node, start, end int) {
+	is := Issue{Kind: kind, Param: c.param, Start: start, End: end}
+	if n != nil {
+		is.Type = n.typ
+		is.Quoted = n.quoted
+	}
+	if c.param >= 0 && start != c.argAt {
+		is.Path = pathTo(c.data, c.argAt, start)
+	}
+	c.issues = append(c.issues, is)
+}
+
+func (c *checker) run(root *node) {
+	if len(c.data) == 0 {
+		return // no arguments: {}
+	}
+	c.ws()
+	if c.pos == len(c.data) {
+		c.fail(c.pos)
+		return
+	}
+	switch c.data[c.pos] {
+	case '{':
+		if !c.object(root, true) {
+			return
+		}
+	case 'n':
+		if !c.value(nil) {
+			return
+		}
+	default:
+		start := c.pos
+		if !c.value(nil) {
+			return
+		}
+		c.issues = append(c.issues, Issue{Kind: NotObject, Param: -1, Start: start, End: c.pos})
+	}
+	c.ws()
+	if c.pos != len(c.data) {
+		c.fail(c.pos)
+	}
+}
+
+func (c *checker) ws() {
+	for c.pos < len(c.data) {
+		switch c.data[c.pos] {
+		case ' ', '\t', '\n', '\r':
+			c.pos++
+		default:
+			return
+		}
+	}
+}
+
+// value reads the value at c.pos into position n (nil: anything goes, the
+// text need only be valid) and leaves c.pos after it. It returns false on a
+// syntax error.
+func (c *checker) value(n *node) bool {
+	if c.pos >= len(c.data) {
+		return c.fail(c.pos)
+	}
+	b := c.data[c.pos]
+	for n != nil && n.kind == kPtr {
+		if b == 'n' {
+			return c.literal("null") // null sets the pointer to nil
+		}
+		n = n.elem
+	}
+	if n != nil {
+		switch n.kind {
+		case kTrial:
+			start := c.pos
+			if !c.value(nil) {
+				return false
+			}
+			c.trial(n, start, c.pos)
+			return true
+		case kRaw:
+			n = nil
+		}
+	}
+	switch b {
+	case '{':
+		return c.object(n, false)
+	case '[':
+		return c.array(n)
+	case '"':
+		return c.stringValue(n)
+	case 't', 'f':
+		start := c.pos
+		lit := "true"
+		if b == 'f' {
+			lit = "false"
+		}
+		if !c.literal(lit) {
+			return false
+		}
+		if n != nil && n.kind != kBool && n.kind != kAny {
+			c.issue(WrongType, n, start, c.pos)
+		}
+		return true
+	case 'n':
+		return c.literal("null") // null leaves every other kind as it was
+	}
+	if b == '-' || '0' <= b && b <= '9' {
+		return c.number(n)
+	}
+	return c.fail(c.pos)
+}
+
+func (c *checker) literal(lit string) bool {
+	d := c.data[c.pos:]
+	for i := 0; i < len(lit); i++ {
+		if i >= len(d) || d[i] != lit[i] {
+			return c.fail(c.pos + i)
+		}
+	}
+	c.pos += len(lit)
+	return true
+}
+
+func (c *checker) object(n *node, root bool) bool {
+	start := c.pos
+	c.depth++
+	if c.depth > maxDepth {
+		return c.fail(c.pos)
+	}
+	c.pos++ // {
+	wrong := false
+	var child *node
+	switch {
+	case n == nil:
+	case n.kind == kAny:
+		child = anyNode
+	case n.kind == kStruct:
+	case n.kind == kMap:
+		child = n.elem
+	default:
+		wrong = true
+	}
+	c.ws()
+	if c.pos < len(c.data) && c.data[c.pos] == '}' {
+		c.pos++
+	} else {
+		for {
+			if c.pos >= len(c.data) || c.data[c.pos] != '"' {
+				return c.fail(c.pos)
+			}
+			ks := c.pos
+			esc, ok := c.str()
+			if !ok {
+				return false
+			}
+			ke := c.pos
+			c.ws()
+			if c.pos >= len(c.data) || c.data[c.pos] != ':' {
+				return c.fail(c.pos)
+			}
+			c.pos++
+			c.ws()
+			badKey := false
+			if !wrong && n != nil {
+				switch n.kind {
+				case kStruct:
+					i := n.fields.lookup(c.data[ks:ke], esc)
+					child = nil
+					if i >= 0 {
+						child = n.fields.nodes[i]
+						if root {
+							c.param, c.argAt = i, c.pos
+						}
+					} else if root {
+						c.issues = append(c.issues, Issue{Kind: UnknownKey, Param: -1, Start: ks, End: ke})
+					}
+				case kMap:
+					badKey = n.key != kString && !c.mapKey(n, ks, ke, esc)
+				}
+			}
+			if !c.value(child) {
+				return false
+			}
+			if badKey {
+				// Recorded once the value is read, so the path to it is whole.
+				c.issue(BadKey, &node{typ: n.typ.Key()}, ks, ke)
+			}
+			if root {
+				c.param = -1
+			}
+			c.ws()
+			if c.pos >= len(c.data) {
+				return c.fail(c.pos)
+			}
+			if c.data[c.pos] == ',' {
+				c.pos++
+				c.ws()
+				continue
+			}
+			if c.data[c.pos] == '}' {
+				c.pos++
+				break
+			}
+			return c.fail(c.pos)
+		}
+	}
+	c.depth--
+	if wrong {
+		c.issue(WrongType, n, start, c.pos)
+	}
+	return true
+}
+
+// mapKey reports whether the integer key type of map n reads the key.
+func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
+	raw := c.data[ks:ke]
+	var buf [64]byte
+	key := raw[1 : len(raw)-1]
+	if esc {
+		key, _ = unquote(buf[:0], raw)
+	}
+	s := unsafeString(key)
+	if n.key == kInt {
+		v, err := strconv.ParseInt(s, 10, 64)
+		high := v >> (n.bits - 1) // 0 or -1 exactly when v fits in bits
+		return err == nil && (high == 0 || high == -1)
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	return err == nil && (n.bits == 64 || v>>n.bits == 0)
+}
+
+func (c *checker) array(n *node) bool {
+	start := c.pos
+	c.depth++
+	if c.depth > maxDepth {
+		return c.fail(c.pos)
+	}
+	c.pos++ // [
+	wrong := false
+	var child *node
+	switch {
+	case n == nil:
+	case n.kind == kAny:
+		child = anyNode
+	case n.kind == kSlice || n.kind == kArray:
+		child = n.elem
+	default:
+		wrong = true
+	}
+	c.ws()
+	if c.pos < len(c.data) && c.data[c.pos] == ']' {
+		c.pos++
+	} else {
+		for i := 0; ; i++ {
+			el := child
+			if n != nil && n.kind == kArray && i >= n.length {
+				el = nil // dropped, but still read
+			}
+			if !c.value(el) {
+				return false
+			}
+			c.ws()
+			if c.pos >= len(c.data) {
+				return c.fail(c.pos)
+			}
+			if c.data[c.pos] == ',' {
+				c.pos++
+				c.ws()
+				continue
+			}
+			if c.data[c.pos] == ']' {
+				c.pos++
+				break
+			}
+			return c.fail(c.pos)
+		}
+	}
+	c.depth--
+	if wrong {
+		c.issue(WrongType, n, start, c.pos)
+	}
+	return true
+}
+
+// strPlain marks the bytes a string holds as themselves: not the quote, not
+// the backslash, not a control character, and ASCII.
+var strPlain = func() (t [256]bool) {
+	for i := 0x20; i < 0x80; i++ {
+		t[i] = i != '"' && i != '\\'
+	}
+	return t
+}()
+
+// str scans the string at c.pos. esc reports a backslash or a non-ASCII
+// byte: the string must be unquoted to be read.
+func (c *checker) str() (esc, ok bool) {
+	d := c.data
+	i := c.pos + 1
+	for {
+		for i < len(d) && strPlain[d[i]] {
+			i++
+		}
+		if i >= len(d) {
+			return esc, c.fail(i)
+		}
+		switch b := d[i]; {
+		case b == '"':
+			c.pos = i + 1
+			return esc, true
+		case b == '\\':
+			esc = true
+			i++
+			if i >= len(d) {
+				return esc, c.fail(i)
+			}
+			switch d[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				for k := 1; k <= 4; k++ {
+					if i+k >= len(d) || !isHex(d[i+k]) {
+						return esc, c.fail(i + k)
+					}
+				}
+				i += 5
+			default:
+				return esc, c.fail(i)
+			}
+		case b < 0x20:
+			return esc, c.fail(i)
+		default: // non-ASCII
+			esc = true
+			i++
+		}
+	}
+}
+
+func isHex(b byte) bool {
+	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+func (c *checker) stringValue(n *node) bool {
+	start := c.pos
+	esc, ok := c.str()
+	if !ok {
+		return false
+	}
+	if n == nil {
+		return true
+	}
+	var kind IssueKind
+	switch n.kind {
+	case kString, kAny:
+	case kNumber:
+		if !withText(c.data[start:c.pos], esc, isValidNumber) {
+			kind = Rejected
+		}
+	case kSlice:
+		if !n.bytes {
+			kind = WrongType
+		} else if !withText(c.data[start:c.pos], esc, base64Valid) {
+			kind = Rejected
+		}
+	case kQuoted:
+		var buf [64]byte
+		content := c.data[start+1 : c.pos-1]
+		if esc {
+			content, ok = unquote(buf[:0], c.data[start:c.pos])
+			if !ok {
+				kind = WrongType
+				break
+			}
+		}
+		kind = quotedVerdict(content, n.base, n.bits)
+	default:
+		kind = WrongType
+	}
+	if kind != 0 {
+		c.issue(kind, n, start, c.pos)
+	}
+	return true
+}
+
+// withText runs ok on the text of the raw JSON string s.
+func withText(s []byte, esc bool, ok func([]byte) bool) bool {
+	if !esc {
+		return ok(s[1 : len(s)-1])
+	}
+	var buf [64]byte
+	t, _ := unquote(buf[:0], s)
+	return ok(t)
+}
+
+func (c *checker) number(n *node) bool {
+	d := c.data
+	start := c.pos
+	i := start
+	neg := d[i] == '-'
+	if neg {
+		i++
+	}
+	if i >= len(d) {
+		return c.fail(i)
+	}
+	digits := i
+	switch {
+	case d[i] == '0':
+		i++
+	case '1' <= d[i] && d[i] <= '9':
+		i++
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+	default:
+		return c.fail(i)
+	}
+	intEnd := i
+	frac, exp := false, false
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return c.fail(i)
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+		frac = true
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return c.fail(i)
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+		exp = true
+	}
+	c.pos = i
+	if n == nil {
+		return true
+	}
+	var kind IssueKind
+	switch n.kind {
+	case kNumber:
+	case kInt, kUint:
+		if frac || exp {
+			kind = NotWhole
+		} else {
+			kind = intVerdict(neg, d[digits:intEnd], n.bits, n.kind == kInt)
+		}
+	case kFloat:
+		kind = floatVerdict(d[start:i], neg, intEnd-digits, exp, n.bits)
+	case kAny:
+		kind = floatVerdict(d[start:i], neg, intEnd-digits, exp, 64)
+	default:
+		kind = WrongType
+	}
+	if kind != 0 {
+		c.issue(kind, n, start, i)
+	}
+	return true
+}
+
+// intVerdict judges a whole number by its sign and its digits (leading
+// zeros trimmed): more than 20 digits is past every integer type, shorter
+// runs are compared with the type's bounds. It agrees with
+// strconv.ParseInt/ParseUint and reflect's overflow checks, which the binder
+// uses.
+func intVerdict(neg bool, digits []byte, bits int, signed bool) IssueKind {
+	past := TooLarge
+	if neg {
+		past = TooSmall
+	}
+	if len(digits) > 20 {
+		return past
+	}
+	var m uint64
+	for _, ch := range digits {
+		d := uint64(ch - '0')
+		if m > (math.MaxUint64-d)/10 {
+			return past
+		}
+		m = m*10 + d
+	}
+	if signed {
+		limit := uint64(1) << (bits - 1)
+		if neg && m > limit || !neg && m >= limit {
+			return past
+		}
+		return 0
+	}
+	if neg {
+		return TooSmall // even -0: ParseUint takes no sign
+	}
+	if bits < 64 && m>>bits != 0 {
+		return TooLarge
+	}
+	return 0
+}
+
+// floatVerdict judges a JSON number for a float of the given size. Without
+// an exponent, a number of at most 38 integer digits is below the largest
+// float32 (and 308, below the largest float64), so it cannot be out of
+// range; any other is left to strconv.ParseFloat, as the binder does.
+func floatVerdict(num []byte, neg bool, intDigits int, exp bool, bits int) IssueKind {
+	if !exp && (intDigits <= 38 || bits == 64 && intDigits <= 308) {
+		return 0
+	}
+	if _, err := strconv.ParseFloat(unsafeString(num), bits); err != nil {
+		if neg {
+			return TooSmall
+		}
+		return TooLarge
+	}
+	return 0
+}
+
+// quotedVerdict judges the text inside the JSON string sent for a ,string
+// field of bool, integer or float kind, as encoding/json's literalStore
+// reads it with fromQuoted set.
+func quotedVerdict(s []byte, base nodeKind, bits int) IssueKind {
+	if len(s) == 0 {
+		return WrongType
+	}
+	switch s[0] {
+	case 'n':
+		if string(s) == "null" {
+			return 0
+		}
+		return WrongType
+	case 't', 'f':
+		if base == kBool && (string(s) == "true" || string(s) == "false") {
+			return 0
+		}
+		return WrongType
+	}
+	if s[0] != '-' && (s[0] < '0' || s[0] > '9') || base == kBool {
+		return WrongType
+	}
+	switch base {
+	case kFloat:
+		f, err := strconv.ParseFloat(unsafeString(s), bits)
+		if err == nil {
+			return 0
+		}
+		if errors.Is(err, strconv.ErrRange) {
+			if f < 0 {
+				return TooSmall
+			}
+			return TooLarge
+		}
+		if isValidNumber(s) {
+			return NotWhole // unreachable: ParseFloat reads every JSON number
+		}
+		return WrongType
+	default: // kInt, kUint
+		neg := s[0] == '-'
+		digits := s
+		if neg {
+			digits = s[1:]
+		}
+		if len(digits) == 0 {
+			return WrongType
+		}
+		for _, ch := range digits {
+			if ch < '0' || ch > '9' {
+				if isValidNumber(s) {
+					return NotWhole
+				}
+				return WrongType
+			}
+		}
+		for len(digits) > 0 && digits[0] == '0' {
+			digits = digits[1:]
+		}
+		return intVerdict(neg, digits, bits, base == kInt)
+	}
+}
+
+func unsafeString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+func (fs *fieldSet) lookup(raw []byte, esc bool) int {
+	var buf [64]byte
+	key := raw[1 : len(raw)-1]
+	if esc {
+		key, _ = unquote(buf[:0], raw)
+	}
+	if i, ok := fs.exact[string(key)]; ok {
+		return i
+	}
+	var fb [64]byte
+	if i, ok := fs.folded[string(foldName(fb[:0], key))]; ok {
+		return i
+	}
+	return -1
+}

@@ -1,0 +1,82 @@
+package bind_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/probe"
+)
+
+// probeValues are values sent for every probe parameter: each row of the
+// cross product must get the binder's verdict.
+var probeValues = []string{
+	`null`, `true`, `false`, `0`, `-0`, `1`, `-1`, `0.5`, `1.0`, `1e2`, `1E2`, `-1e2`, `1e-400`, `1e400`, `-1e400`,
+	`127`, `128`, `-128`, `-129`, `255`, `256`, `32767`, `32768`, `-32769`, `65535`, `65536`,
+	`2147483647`, `2147483648`, `-2147483648`, `-2147483649`, `3000000000`, `4294967295`, `4294967296`,
+	`9007199254740993`, `9223372036854775807`, `9223372036854775808`, `-9223372036854775808`, `-9223372036854775809`,
+	`18446744073709551615`, `18446744073709551616`, `99999999999999999999`, `100000000000000000000`,
+	`-100000000000000000000`, `123456789012345678901234567890`, `3.4028235e38`, `3.5e38`, `1e39`, `-1e39`, `1.7976931348623157e308`, `1.8e308`,
+	`""`, `"a"`, `"5"`, `"-5"`, `"0005"`, `"-0"`, `"+5"`, `"1.5"`, `"1e2"`, `"3000000000"`, `"99999999999999999999999"`,
+	`"true"`, `"false"`, `"null"`, `"nul"`, `"abc"`, `"\u0035"`, `" 5"`, `"5 "`, `"-Inf"`, `"0x1p-2"`, `"NaN"`,
+	`"crimson"`, `"teal"`, `"amber"`, `"Crimson"`, `"red"`, `"\u0074eal"`,
+	`"aGVsbG8="`, `"aGVsbG8"`, `"aGVs\nbG8="`, `"aGVsbG8=="`, `"YQ=="`, `"YQ="`, `"!!!!"`, `"aGVsbG8=\r\n"`, `"\/\/\/\/"`,
+	`"2024-01-02T03:04:05Z"`, `"2024-01-02"`, `"2024-13-02T03:04:05Z"`, `"2024-01-02T03:04:05+01:00"`,
+	`"12"`, `"1.5e3"`, `"-"`, `"01"`, `"\u00e9"`, `"\ud800"`, `"é"`,
+	`[]`, `[1]`, `[1,2]`, `[1,2,3]`, `[1,2.5]`, `[3000000000]`, `[null]`, `[1,null]`, `["a"]`, `["a",5]`, `[true]`,
+	`["crimson","teal"]`, `["crimson","red"]`, `[[1]]`, `[{}]`, `[1e400]`, `[{"a":1}]`,
+	`{}`, `{"a":1}`, `{"A":1}`, `{"a":1.5}`, `{"a":"x"}`, `{"b":2}`, `{"a":null}`, `{"1":"x"}`, `{"-1":"x"}`, `{"x":"y"}`,
+	`{"a":1,"a":2}`, `{"a":"x","a":1}`, `{"300":"x"}`, `{"99999999999999999999":"x"}`, `{"1.5":"x"}`, `{"+1":"x"}`,
+	`{"k":1e400}`, `{"k":[1e400]}`, `{"k":1}`, `{"k":-1}`, `{"k":"v"}`, `{"\u0061":1}`,
+}
+
+func TestCheckAgreesWithStd(t *testing.T) {
+	plan, err := bind.Std.Compile(reflect.TypeFor[probe.Args]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plan.Params() {
+		for _, v := range probeValues {
+			args := fmt.Sprintf(`{%q:%s}`, p.Name, v)
+			checkAgainstStd(t, plan, []byte(args))
+		}
+	}
+}
+
+func checkAgainstStd(t *testing.T, plan *bind.Plan, args []byte) {
+	t.Helper()
+	if len(args) == 0 {
+		args = []byte("{}") // Check reads no arguments as {}, where Unmarshal fails
+	}
+	berr := json.Unmarshal(args, reflect.New(plan.Type()).Interface())
+	var refused []bind.Issue
+	for _, is := range plan.Check(args, nil) {
+		if is.Kind != bind.UnknownKey {
+			refused = append(refused, is)
+		}
+	}
+	if (berr != nil) != (len(refused) > 0) {
+		t.Errorf("%s: binder says %v, guard says %+v", args, berr, refused)
+	}
+}
+
+func FuzzCheckAgreesWithStd(f *testing.F) {
+	plan, err := bind.Std.Compile(reflect.TypeFor[probe.Args]())
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range plan.Params() {
+		for _, v := range probeValues {
+			f.Add([]byte(fmt.Sprintf(`{%q:%s}`, p.Name, v)))
+		}
+	}
+	for _, s := range []string{``, ` `, `null`, `[]`, `5`, `{"int":1,}`, `{"int":1} x`, `{"INT":1}`, `{"int":1,"int":"x"}`, strings.Repeat("[", 10001)} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		checkAgainstStd(t, plan, args)
+	})
+}

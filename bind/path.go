@@ -1,0 +1,105 @@
+package bind
+
+import (
+	"strconv"
+	"strings"
+)
+
+// pathTo describes where, inside the valid JSON value at data[at:], the
+// value starting at target lies: "[2]", ".name", `["odd key"]`, chained.
+// It reads only what lies before target's end, all of which the checker
+// has already found valid.
+func pathTo(data []byte, at, target int) string {
+	var sb strings.Builder
+	for at != target {
+		switch data[at] {
+		case '[':
+			i := at + 1
+			for k := 0; ; k++ {
+				i = skipSpace(data, i)
+				end := skipValue(data, i)
+				if target < end {
+					sb.WriteString("[" + strconv.Itoa(k) + "]")
+					at = i
+					break
+				}
+				i = skipSpace(data, end) + 1 // past ','
+			}
+		case '{':
+			i := at + 1
+			for {
+				i = skipSpace(data, i)
+				ke := skipValue(data, i)
+				key, _ := unquote(nil, data[i:ke])
+				v := skipSpace(data, skipSpace(data, ke)+1) // past ':'
+				end := skipValue(data, v)
+				if target < end {
+					if isIdent(key) {
+						sb.WriteString("." + string(key))
+					} else {
+						sb.WriteString("[" + strconv.Quote(string(key)) + "]")
+					}
+					at = v
+					break
+				}
+				i = skipSpace(data, end) + 1 // past ','
+			}
+		default:
+			return sb.String() // target is not the start of a value inside
+		}
+	}
+	return sb.String()
+}
+
+func isIdent(s []byte) bool {
+	if len(s) == 0 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipValue returns the end of the valid JSON value starting at data[i].
+func skipValue(data []byte, i int) int {
+	depth := 0
+	for i < len(data) {
+		switch data[i] {
+		case '"':
+			i++
+			for i < len(data) && data[i] != '"' {
+				if data[i] == '\\' {
+					i++
+				}
+				i++
+			}
+			i++
+		case '{', '[':
+			depth++
+			i++
+		case '}', ']':
+			depth--
+			i++
+		case ',', ':', ' ', '\t', '\n', '\r':
+			i++
+		default: // a number or a literal
+			for i < len(data) && !strings.ContainsRune(",:]} \t\n\r", rune(data[i])) {
+				i++
+			}
+		}
+		if depth == 0 {
+			return i
+		}
+	}
+	return len(data)
+}

@@ -1,0 +1,305 @@
+package bind
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+)
+
+// A Plan is a binder's compiled view of one tool's parameter struct: which
+// keys it binds to which fields, and how it reads each value. It is built
+// once, at registration, and is safe for concurrent use.
+type Plan struct {
+	binder Binder
+	typ    reflect.Type
+	params []Param
+	root   *node
+}
+
+// Binder returns the binder the plan mirrors.
+func (p *Plan) Binder() Binder { return p.binder }
+
+// Type returns the struct type the plan was compiled from.
+func (p *Plan) Type() reflect.Type { return p.typ }
+
+// Params returns the keys a caller may send, in field order. The slice is
+// shared: do not modify it.
+func (p *Plan) Params() []Param { return p.params }
+
+// nodeKind says how a value position is read.
+type nodeKind uint8
+
+const (
+	kAny    nodeKind = iota // empty interface: any value; numbers must fit a float64
+	kRaw                    // json.RawMessage: any value
+	kBool                   // bool kinds
+	kInt                    // signed integer kinds
+	kUint                   // unsigned integer kinds
+	kFloat                  // float kinds
+	kString                 // string kinds
+	kNumber                 // json.Number: a number, or a string holding one
+	kSlice                  // slices; a string is base64 when the element kind is uint8
+	kArray                  // fixed-size arrays: extra elements are dropped
+	kMap                    // maps with string, integer or unsigned keys
+	kStruct                 // structs: keys bound by the field set
+	kPtr                    // pointers: null sets nil, anything else reads the element
+	kQuoted                 // a ,string field of bool, integer or float kind
+	kTrial                  // the binder's own decode decides (custom unmarshalers, time.Time)
+)
+
+type node struct {
+	kind   nodeKind
+	bits   int          // kInt, kUint, kFloat, and kQuoted's base; map keys
+	base   nodeKind     // kQuoted: kBool, kInt, kUint or kFloat
+	typ    reflect.Type // the Go type at this position
+	elem   *node        // kSlice, kArray, kMap, kPtr
+	length int          // kArray
+	bytes  bool         // kSlice: element kind uint8, so a string is base64
+	key    nodeKind     // kMap: kString, kInt or kUint
+	fields *fieldSet    // kStruct
+	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
+	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
+}
+
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	numberType          = reflect.TypeFor[json.Number]()
+	rawMessageType      = reflect.TypeFor[json.RawMessage]()
+	timeType            = reflect.TypeFor[time.Time]()
+)
+
+// decodesItself reports whether values of t are read by a method of their
+// own rather than by the binder's rules for t's kind.
+func decodesItself(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		return false // a pointer's element decides; null is the pointer's
+	}
+	pt := reflect.PointerTo(t)
+	return pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType)
+}
+
+// A FieldError reports a parameter the binder cannot decode into.
+type FieldError struct {
+	Type  reflect.Type // the tool's struct type
+	Field string       // the Go field, dotted through embedded structs
+	Why   string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("bind: field %s of %v: %s", e.Field, e.Type, e.Why)
+}
+
+type compiler struct {
+	binder Binder
+	root   reflect.Type
+	nodes  map[reflect.Type]*node
+	path   []string // Go field path, for errors
+}
+
+func compile(b Binder, t reflect.Type) (*Plan, error) {
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("bind: tool parameters must be a struct type, not %v", t)
+	}
+	if decodesItself(t) {
+		return nil, fmt.Errorf("bind: %v decodes itself (it has an UnmarshalJSON or UnmarshalText method), so its parameters cannot be recorded", t)
+	}
+	c := &compiler{binder: b, root: t, nodes: map[reflect.Type]*node{}}
+	root, err := c.node(t, false)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{binder: b, typ: t, params: root.fields.params, root: root}, nil
+}
+
+func (c *compiler) fail(why string, args ...any) error {
+	return &FieldError{Type: c.root, Field: strings.Join(c.path, "."), Why: fmt.Sprintf(why, args...)}
+}
+
+// node compiles the value position of type t. quoted is the ,string option
+// of the field the position belongs to.
+func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
+	if quoted {
+		return c.quoted(t)
+	}
+	if n, ok := c.nodes[t]; ok {
+		return n, nil // compiled, or being compiled (a recursive type)
+	}
+	n := &node{typ: t}
+	c.nodes[t] = n
+	if err := c.fill(n, t); err != nil {
+		delete(c.nodes, t)
+		return nil, err
+	}
+	return n, nil
+}
+
+func (c *compiler) fill(n *node, t reflect.Type) error {
+	if t == rawMessageType {
+		n.kind = kRaw
+		return nil
+	}
+	if decodesItself(t) {
+		n.kind = kTrial
+		n.trial = wrapper(t, false)
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		n.kind = kBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n.kind, n.bits = kInt, t.Bits()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		n.kind, n.bits = kUint, t.Bits()
+	case reflect.Float32, reflect.Float64:
+		n.kind, n.bits = kFloat, t.Bits()
+	case reflect.String:
+		n.kind = kString
+		if t == numberType {
+			n.kind = kNumber
+		}
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return c.fail("the binder cannot decode into interface type %v (it has methods); only null would be read", t)
+		}
+		n.kind = kAny
+	case reflect.Pointer:
+		n.kind = kPtr
+		e, err := c.node(t.Elem(), false)
+		if err != nil {
+			return err
+		}
+		n.elem = e
+	case reflect.Slice, reflect.Array:
+		n.kind = kSlice
+		if t.Kind() == reflect.Array {
+			n.kind, n.length = kArray, t.Len()
+		}
+		n.bytes = t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8
+		c.path = append(c.path, "[]")
+		e, err := c.node(t.Elem(), false)
+		c.path = c.path[:len(c.path)-1]
+		if err != nil {
+			return err
+		}
+		n.elem = e
+	case reflect.Map:
+		n.kind = kMap
+		kt := t.Key()
+		if reflect.PointerTo(kt).Implements(textUnmarshalerType) {
+			// The key type's UnmarshalText reads each key: let the binder
+			// decide the whole map.
+			n.kind = kTrial
+			n.trial = wrapper(t, false)
+			return nil
+		}
+		switch kt.Kind() {
+		case reflect.String:
+			n.key = kString
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			n.key, n.bits = kInt, kt.Bits()
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			n.key, n.bits = kUint, kt.Bits()
+		default:
+			return c.fail("the binder cannot decode an object into %v: its key type %v is not a string, an integer, or a type with an UnmarshalText method", t, kt)
+		}
+		c.path = append(c.path, "[]")
+		e, err := c.node(t.Elem(), false)
+		c.path = c.path[:len(c.path)-1]
+		if err != nil {
+			return err
+		}
+		n.elem = e
+	case reflect.Struct:
+		n.kind = kStruct
+		fs, err := c.fieldSet(t)
+		if err != nil {
+			return err
+		}
+		n.fields = fs
+	default: // Chan, Func, Complex64, Complex128, UnsafePointer
+		return c.fail("the binder cannot decode into %v; only null would be read", t)
+	}
+	return nil
+}
+
+// quoted compiles a field under the ,string option.
+func (c *compiler) quoted(t reflect.Type) (*node, error) {
+	base := t
+	if base.Kind() == reflect.Pointer {
+		base = base.Elem() // the option reaches through one unnamed pointer
+	}
+	var kind nodeKind
+	switch base.Kind() {
+	case reflect.Bool:
+		kind = kBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		kind = kInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		kind = kUint
+	case reflect.Float32, reflect.Float64:
+		kind = kFloat
+	}
+	if kind == 0 || decodesItself(base) {
+		// Strings inside strings, and types with their own decoders: the
+		// binder's quoted decode decides.
+		return &node{kind: kTrial, typ: t, trial: wrapper(t, true), quoted: true}, nil
+	}
+	bits := 0
+	if kind != kBool {
+		bits = base.Bits()
+	}
+	return &node{kind: kQuoted, base: kind, bits: bits, typ: t, quoted: true}, nil
+}
+
+// wrapper returns struct{ F t `json:"F"` } (with ,string when quoted): a
+// value decoded as its field is decoded exactly as the binder decodes a
+// field of type t.
+func wrapper(t reflect.Type, quoted bool) reflect.Type {
+	tag := `json:"F"`
+	if quoted {
+		tag = `json:"F,string"`
+	}
+	return reflect.StructOf([]reflect.StructField{{Name: "F", Type: t, Tag: reflect.StructTag(tag)}})
+}
+
+// fieldSet is a struct's keys, matched the way the binder matches them.
+type fieldSet struct {
+	params []Param
+	nodes  []*node
+	exact  map[string]int
+	folded map[string]int
+}
+
+func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
+	params := stdFields(t)
+	fs := &fieldSet{
+		params: params,
+		nodes:  make([]*node, len(params)),
+		exact:  make(map[string]int, len(params)),
+		folded: make(map[string]int, len(params)),
+	}
+	for i, p := range params {
+		c.path = append(c.path, p.GoName)
+		if p.unsettable != "" {
+			err := c.fail("it is promoted through the embedded pointer %s to an unexported struct type, which the binder cannot allocate, so every value sent for %q fails", p.unsettable, p.Name)
+			c.path = c.path[:len(c.path)-1]
+			return nil, err
+		}
+		n, err := c.node(p.Type, p.Quoted)
+		c.path = c.path[:len(c.path)-1]
+		if err != nil {
+			return nil, err
+		}
+		fs.nodes[i] = n
+		fs.exact[p.Name] = i
+		f := string(foldName(nil, []byte(p.Name)))
+		if _, ok := fs.folded[f]; !ok {
+			fs.folded[f] = i
+		}
+	}
+	return fs, nil
+}

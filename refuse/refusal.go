@@ -1,0 +1,158 @@
+package refuse
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A Code names a kind of problem. Codes are stable: match on them, not on
+// the text.
+type Code string
+
+const (
+	// InvalidJSON: the arguments are not valid JSON.
+	InvalidJSON Code = "invalid_json"
+	// NotAnObject: the arguments are valid JSON but not an object.
+	NotAnObject Code = "not_an_object"
+	// UnknownTool: no tool of that name is registered.
+	UnknownTool Code = "unknown_tool"
+	// UnknownArgument: a key the binder binds to no parameter.
+	UnknownArgument Code = "unknown_argument"
+	// WrongType: a value of a JSON kind the parameter does not take (text
+	// for a number, a number for true or false, an object for a list...).
+	WrongType Code = "wrong_type"
+	// NotWholeNumber: a number with a fraction or an exponent, for a whole
+	// number parameter.
+	NotWholeNumber Code = "not_whole_number"
+	// TooLarge: a number past the largest value the parameter's type holds.
+	TooLarge Code = "too_large"
+	// TooSmall: a number past the smallest value the parameter's type holds.
+	TooSmall Code = "too_small"
+	// NotOneOf: text that is none of the values the parameter lists.
+	NotOneOf Code = "not_one_of"
+	// InvalidKey: an object key a map parameter's key type does not read.
+	InvalidKey Code = "invalid_key"
+	// InvalidValue: a value of the right JSON kind that the parameter's type
+	// still does not read (bad base64, a date that is not RFC 3339, text a
+	// custom decoder refuses).
+	InvalidValue Code = "invalid_value"
+)
+
+// A Problem is one thing wrong with a call.
+type Problem struct {
+	// Argument is the parameter the problem is in, by its declared name;
+	// for UnknownArgument, the key as sent (cut short); empty for problems
+	// with the arguments as a whole.
+	Argument string
+	// Path leads from the argument to the offending value inside it, as in
+	// "[2]" or ".a"; empty when the argument itself is the offending value.
+	Path string
+	// Code says what kind of problem it is.
+	Code Code
+	// Takes says in words what the parameter takes ("a whole number").
+	// It never states a numeric range: the range of a Go type is not the
+	// range of the tool.
+	Takes string
+	// Sent is the offending value as sent, quoted: at most 40 characters of
+	// it, control characters escaped, with the full length named when cut.
+	Sent string
+	// DidYouMean is, for UnknownArgument and UnknownTool, the closest name
+	// that exists, or empty.
+	DidYouMean string
+}
+
+// A Refusal is the guard's verdict on a call the handler must not run. It
+// is an error; Error renders it as text for the caller (a model) to read.
+// The text is for reading, not parsing: its wording may change, its fields
+// will not.
+type Refusal struct {
+	// Tool is the tool the call named.
+	Tool string
+	// Accepted lists the tool's parameters, in declaration order.
+	Accepted []string
+	// Problems lists every problem found, one per argument (the first found
+	// in it), then one per unknown key, up to MaxProblems.
+	Problems []Problem
+	// More counts the problems found past MaxProblems.
+	More int
+}
+
+// MaxProblems bounds Refusal.Problems, so a call with a hundred thousand
+// unknown keys costs a bounded refusal.
+const MaxProblems = 100
+
+func (r *Refusal) Error() string {
+	var b strings.Builder
+	var unknown []Problem
+	for _, p := range r.Problems {
+		if p.Code == UnknownArgument {
+			unknown = append(unknown, p)
+			continue
+		}
+		b.WriteString(p.sentence(r.Tool))
+		b.WriteByte('\n')
+	}
+	if len(unknown) > 3 {
+		b.WriteString("Arguments ")
+		for i, p := range unknown[:3] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("'" + p.Argument + "'")
+		}
+		b.WriteString(" and " + strconv.Itoa(len(unknown)-3+r.More) + " more are not parameters of tool '" + r.Tool + "'.\n")
+	} else {
+		for _, p := range unknown {
+			b.WriteString(p.sentence(r.Tool))
+			b.WriteByte('\n')
+		}
+		if r.More > 0 {
+			b.WriteString("And " + strconv.Itoa(r.More) + " more problems.\n")
+		}
+	}
+	switch {
+	case len(r.Problems) == 1 && r.Problems[0].Code == UnknownTool:
+	case len(r.Accepted) == 0:
+		b.WriteString("Tool '" + r.Tool + "' takes no parameters.")
+	default:
+		b.WriteString("Accepted parameters: " + strings.Join(r.Accepted, ", ") + ".")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// sentence renders one problem.
+func (p Problem) sentence(tool string) string {
+	switch p.Code {
+	case UnknownTool:
+		s := "Tool '" + tool + "' is not a registered tool"
+		if p.DidYouMean != "" {
+			return s + "; did you mean '" + p.DidYouMean + "'?"
+		}
+		return s + "."
+	case UnknownArgument:
+		s := "Argument '" + p.Argument + "' is not a parameter of tool '" + tool + "'"
+		if p.DidYouMean != "" {
+			return s + "; did you mean '" + p.DidYouMean + "'?"
+		}
+		return s + "."
+	case InvalidJSON:
+		return "The arguments for tool '" + tool + "' are not valid JSON: " + p.Sent + "."
+	case NotAnObject:
+		return "The arguments for tool '" + tool + "' must be " + p.Takes + ", and the call sent " + p.Sent + "."
+	}
+	s := "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent "
+	if p.Code == InvalidKey {
+		s += "the key "
+	}
+	s += p.Sent
+	if p.Path != "" {
+		s += " at " + p.Argument + p.Path
+	}
+	switch p.Code {
+	case TooLarge:
+		s += ", which is too large"
+	case TooSmall:
+		s += ", which is too small"
+	}
+	return s + "."
+}

@@ -1,0 +1,93 @@
+package refuse
+
+import (
+	"fmt"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxSent is how many characters of an offending value a refusal quotes.
+const maxSent = 40
+
+// quoteSent renders raw, the JSON text of a value as sent, for a refusal:
+// at most maxSent characters of it (cut on a character boundary, and never
+// inside an escape), every character that is not printable escaped, and
+// the full length named when cut, as in "aaaa…" (5000000 characters). A
+// string's length counts the characters between its quotes.
+func quoteSent(raw []byte) string {
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		body := raw[1 : len(raw)-1]
+		cut, n := cutChars(body, maxSent)
+		if cut == len(body) {
+			return `"` + escapeText(body) + `"`
+		}
+		return `"` + escapeText(body[:cut]) + `…" (` + strconv.Itoa(n) + ` characters)`
+	}
+	cut, n := cutChars(raw, maxSent)
+	if cut == len(raw) {
+		return escapeText(raw)
+	}
+	return escapeText(raw[:cut]) + "… (" + strconv.Itoa(n) + " characters)"
+}
+
+// quoteKey renders the raw JSON text of a key as a name for a sentence:
+// its unquoted text, cut and escaped as quoteSent does.
+func quoteKey(raw []byte) string {
+	s := quoteSent(raw)
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// cutChars returns the byte length of the first max characters of s (an
+// invalid byte counts as one character, a backslash escape as the
+// characters it is written with, and a cut never splits one), and the
+// number of characters in s.
+func cutChars(s []byte, max int) (cut, n int) {
+	cut = -1
+	for i := 0; i < len(s); {
+		size, chars := 1, 1
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'u':
+			size = min(6, len(s)-i)
+			chars = size
+		case s[i] == '\\' && i+1 < len(s):
+			size, chars = 2, 2
+		default:
+			_, size = utf8.DecodeRune(s[i:])
+		}
+		if cut < 0 && n+chars > max {
+			cut = i
+		}
+		n += chars
+		i += size
+	}
+	if cut < 0 {
+		cut = len(s)
+	}
+	return cut, n
+}
+
+// escapeText writes s with every character that is not printable (control
+// characters, terminal escapes, bidirectional overrides, invalid UTF-8)
+// escaped, so a refusal can be shown raw on any terminal or page.
+func escapeText(s []byte) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRune(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = fmt.Appendf(out, `\x%02x`, s[i])
+		case r == ' ' || unicode.IsPrint(r):
+			out = append(out, s[i:i+size]...)
+		case r <= 0xFFFF:
+			out = fmt.Appendf(out, `\u%04x`, r)
+		default:
+			out = fmt.Appendf(out, `\U%08x`, r)
+		}
+		i += size
+	}
+	return string(out)
+}

@@ -1,0 +1,203 @@
+package refuse
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/invopop/jsonschema"
+)
+
+var (
+	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	numberType          = reflect.TypeFor[json.Number]()
+	rawMessageType      = reflect.TypeFor[json.RawMessage]()
+	timeType            = reflect.TypeFor[time.Time]()
+	durationType        = reflect.TypeFor[time.Duration]()
+)
+
+// words says what values of a Go type are, in the singular ("a whole
+// number") and the plural ("whole numbers"), reading enums, patterns and
+// field names from the advertised schema.
+type words struct {
+	defs jsonschema.Definitions
+}
+
+func (w words) resolve(s *jsonschema.Schema) *jsonschema.Schema {
+	for i := 0; s != nil && s.Ref != "" && i < 8; i++ {
+		name, ok := strings.CutPrefix(s.Ref, "#/$defs/")
+		if !ok {
+			return nil
+		}
+		s = w.defs[name]
+	}
+	return s
+}
+
+func decodesItself(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType)
+}
+
+// takes says what a value of type t takes, in the singular.
+func (w words) takes(t reflect.Type, quoted bool, s *jsonschema.Schema) string {
+	one, _ := w.describe(t, quoted, s)
+	return one
+}
+
+func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, many string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	s = w.resolve(s)
+	if s != nil && len(s.Enum) > 0 {
+		list := enumList(s.Enum)
+		return "one of " + list, "values from " + list
+	}
+	switch {
+	case t == timeType:
+		return "a date and time as RFC 3339 text", "dates and times as RFC 3339 text"
+	case t == numberType:
+		return "a number", "numbers"
+	case t == rawMessageType:
+		return "any JSON value", "JSON values"
+	case t == durationType && !quoted:
+		return "a whole number of nanoseconds", "whole numbers of nanoseconds"
+	case decodesItself(t):
+		if one, many, ok := w.fromSchema(s); ok {
+			return one, many
+		}
+		return "a value that " + t.String() + " reads", "values that " + t.String() + " reads"
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		if quoted {
+			return `true or false inside a JSON string, as in "true"`, `true or false values inside JSON strings`
+		}
+		return "true or false", "true or false values"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		if quoted {
+			return `a whole number inside a JSON string, as in "42"`, "whole numbers inside JSON strings"
+		}
+		return "a whole number", "whole numbers"
+	case reflect.Float32, reflect.Float64:
+		if quoted {
+			return `a number inside a JSON string, as in "4.2"`, "numbers inside JSON strings"
+		}
+		return "a number", "numbers"
+	case reflect.String:
+		if quoted {
+			return `text written as a JSON string inside a JSON string, as in "\"text\""`, "texts written as JSON strings inside JSON strings"
+		}
+		if s != nil && s.Pattern != "" {
+			return "text matching the pattern " + s.Pattern, "texts matching the pattern " + s.Pattern
+		}
+		return "text", "text values"
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+			return "base64 text", "base64 texts"
+		}
+		var items *jsonschema.Schema
+		if s != nil {
+			items = s.Items
+		}
+		elem, elems := w.describe(t.Elem(), false, items)
+		if t.Kind() == reflect.Array {
+			if t.Len() == 1 {
+				return "a list (a JSON array) of " + elem, "lists (JSON arrays) of " + elem
+			}
+			n := strconv.Itoa(t.Len())
+			return "a list (a JSON array) of " + n + " " + elems, "lists (JSON arrays) of " + n + " " + elems
+		}
+		return "a list (a JSON array) of " + elems, "lists (JSON arrays) of " + elems
+	case reflect.Map:
+		var values *jsonschema.Schema
+		if s != nil {
+			values = s.AdditionalProperties
+		}
+		_, elems := w.describe(t.Elem(), false, values)
+		switch t.Key().Kind() {
+		case reflect.String:
+			return "an object whose values are " + elems, "objects whose values are " + elems
+		default:
+			return "an object whose keys are whole numbers and whose values are " + elems,
+				"objects whose keys are whole numbers and whose values are " + elems
+		}
+	case reflect.Struct:
+		var names []string
+		if s != nil && s.Properties != nil {
+			for k := range s.Properties.KeysFromOldest() {
+				names = append(names, k)
+			}
+		}
+		if len(names) == 0 {
+			return "an object", "objects"
+		}
+		f := strings.Join(names, ", ")
+		return "an object with fields " + f, "objects with fields " + f
+	case reflect.Interface:
+		return "any JSON value", "JSON values"
+	}
+	return "a value of type " + t.String(), "values of type " + t.String()
+}
+
+// fromSchema describes a type that decodes itself by what its schema says.
+func (w words) fromSchema(s *jsonschema.Schema) (one, many string, ok bool) {
+	if s == nil {
+		return "", "", false
+	}
+	alts := s.OneOf
+	if len(alts) == 0 {
+		alts = s.AnyOf
+	}
+	if len(alts) > 0 {
+		var ones, manys []string
+		for _, a := range alts {
+			o, m, ok := w.fromSchema(w.resolve(a))
+			if !ok {
+				return "", "", false
+			}
+			ones, manys = append(ones, o), append(manys, m)
+		}
+		return strings.Join(ones, " or "), strings.Join(manys, " or "), true
+	}
+	switch s.Type {
+	case "integer":
+		return "a whole number", "whole numbers", true
+	case "number":
+		return "a number", "numbers", true
+	case "boolean":
+		return "true or false", "true or false values", true
+	case "string":
+		switch {
+		case s.Format == "date-time":
+			return "a date and time as RFC 3339 text", "dates and times as RFC 3339 text", true
+		case s.Pattern != "":
+			return "text matching the pattern " + s.Pattern, "texts matching the pattern " + s.Pattern, true
+		}
+		return "text", "text values", true
+	case "array":
+		return "a list (a JSON array)", "lists (JSON arrays)", true
+	case "object":
+		return "an object", "objects", true
+	}
+	return "", "", false
+}
+
+func enumList(enum []any) string {
+	parts := make([]string, len(enum))
+	for i, e := range enum {
+		if s, ok := e.(string); ok {
+			parts[i] = s
+		} else {
+			parts[i] = fmt.Sprint(e)
+		}
+	}
+	return strings.Join(parts, ", ")
+}

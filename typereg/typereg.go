@@ -1,0 +1,247 @@
+package typereg
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/invopop/jsonschema"
+	orderedmap "github.com/pb33f/ordered-map/v2"
+)
+
+// A Registry records tools and their parameters. Its methods are safe for
+// concurrent use; lookups take no lock.
+type Registry struct {
+	binder bind.Binder
+	mu     sync.Mutex                       // serializes writers
+	tools  atomic.Pointer[map[string]*Tool] // copied on write, never changed in place
+}
+
+// An Option configures a Registry.
+type Option func(*Registry)
+
+// WithBinder sets the binder the server decodes arguments with, which the
+// guard mirrors. The default is bind.Std.
+func WithBinder(b bind.Binder) Option {
+	return func(r *Registry) { r.binder = b }
+}
+
+// New returns an empty registry.
+func New(opts ...Option) *Registry {
+	r := &Registry{binder: bind.Std}
+	for _, o := range opts {
+		o(r)
+	}
+	empty := map[string]*Tool{}
+	r.tools.Store(&empty)
+	return r
+}
+
+// Binder returns the binder the registry's tools are decoded with.
+func (r *Registry) Binder() bind.Binder { return r.binder }
+
+// A Tool is the record of one registered tool.
+type Tool struct {
+	// Name is the tool's name, as callers send it.
+	Name string
+	// Type is the parameter struct.
+	Type reflect.Type
+	// Params are the parameters a caller may send, in field order.
+	Params []Param
+	// Schema is the input schema the tool advertises: an object whose
+	// properties are exactly Params, closed with additionalProperties false.
+	Schema *jsonschema.Schema
+
+	plan *bind.Plan
+}
+
+// Plan returns the binder's compiled plan for the tool's parameters.
+func (t *Tool) Plan() *bind.Plan { return t.plan }
+
+// Accepted returns the parameter names, in field order.
+func (t *Tool) Accepted() []string {
+	names := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// Param returns the parameter named name, exactly as recorded.
+func (t *Tool) Param(name string) (Param, bool) {
+	for _, p := range t.Params {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Param{}, false
+}
+
+// A Param is the record of one parameter.
+type Param struct {
+	// Name is the JSON key the binder matches (the binder may also match
+	// case variants of it; see the binder's documentation).
+	Name string
+	// GoName is the Go field, dotted through embedded structs.
+	GoName string
+	// Type is the field's Go type.
+	Type reflect.Type
+	// Quoted reports the ,string tag option: the value travels inside a
+	// JSON string.
+	Quoted bool
+	// OmitEmpty reports the omitempty tag option.
+	OmitEmpty bool
+	// Nullable reports that null leaves a value the handler can tell apart
+	// from any value sent: Type is a pointer, slice, map or interface.
+	Nullable bool
+	// Required reports that the advertised schema lists the parameter as
+	// required.
+	Required bool
+	// Schema is the parameter's property in the advertised schema.
+	Schema *jsonschema.Schema
+
+	index []int
+}
+
+// Register records tool name, whose parameters are the fields of the struct
+// type T, replacing any earlier record of that name. It fails, naming the
+// field, when T is not a struct or has a field the registry's binder cannot
+// decode into.
+func Register[T any](reg *Registry, name string) error {
+	return reg.register(name, reflect.TypeFor[T]())
+}
+
+func (r *Registry) register(name string, t reflect.Type) error {
+	if name == "" {
+		return errors.New("typereg: a tool needs a name")
+	}
+	plan, err := r.binder.Compile(t)
+	if err != nil {
+		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	schema, err := schemaFor(t, plan.Params())
+	if err != nil {
+		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	tool := &Tool{Name: name, Type: t, Schema: schema, plan: plan}
+	required := map[string]bool{}
+	for _, n := range schema.Required {
+		required[n] = true
+	}
+	for _, bp := range plan.Params() {
+		ps, _ := schema.Properties.Get(bp.Name)
+		tool.Params = append(tool.Params, Param{
+			Name:      bp.Name,
+			GoName:    bp.GoName,
+			Type:      bp.Type,
+			Quoted:    bp.Quoted,
+			OmitEmpty: bp.OmitEmpty,
+			Nullable:  nullable(bp.Type),
+			Required:  required[bp.Name],
+			Schema:    ps,
+			index:     bp.Index,
+		})
+	}
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	next := maps.Clone(*r.tools.Load())
+	next[name] = tool
+	r.tools.Store(&next)
+	return nil
+}
+
+func nullable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return true
+	}
+	return false
+}
+
+// Remove deletes tool name's record. It reports whether there was one.
+func (r *Registry) Remove(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cur := *r.tools.Load()
+	if _, ok := cur[name]; !ok {
+		return false
+	}
+	next := maps.Clone(cur)
+	delete(next, name)
+	r.tools.Store(&next)
+	return true
+}
+
+// Tool returns the record of tool name.
+func (r *Registry) Tool(name string) (*Tool, bool) {
+	t, ok := (*r.tools.Load())[name]
+	return t, ok
+}
+
+// Tools returns every record, sorted by name.
+func (r *Registry) Tools() []*Tool {
+	m := *r.tools.Load()
+	return slices.SortedFunc(maps.Values(m), func(a, b *Tool) int { return strings.Compare(a.Name, b.Name) })
+}
+
+// schemaFor builds the advertised schema of struct type t with
+// invopop/jsonschema, then makes its properties exactly the binder's
+// params: invopop names fields by their own reading of the tags (it drops
+// jsonschema:"-" fields and does not settle name conflicts), and the binder
+// is the truth about which keys a tool takes.
+func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil { // invopop panics on some types
+			err = fmt.Errorf("cannot build the input schema of %v: %v", t, r)
+		}
+	}()
+	r := &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true}
+	s := r.ReflectFromType(t)
+	s.Version = ""
+	props := orderedmap.New[string, *jsonschema.Schema]()
+	var required []string
+	isRequired := map[string]bool{}
+	for _, n := range s.Required {
+		isRequired[n] = true
+	}
+	for _, p := range params {
+		ps, ok := (*jsonschema.Schema)(nil), false
+		if s.Properties != nil {
+			ps, ok = s.Properties.Get(p.Name)
+		}
+		if !ok {
+			// A field invopop left out or named otherwise: reflect its type
+			// alone, and require it by invopop's default rule.
+			sub := r.ReflectFromType(p.Type)
+			sub.Version = ""
+			for name, def := range sub.Definitions {
+				if s.Definitions == nil {
+					s.Definitions = jsonschema.Definitions{}
+				}
+				if _, dup := s.Definitions[name]; !dup {
+					s.Definitions[name] = def
+				}
+			}
+			sub.Definitions = nil
+			ps = sub
+			jsonOpts := p.Tag.Get("json")
+			isRequired[p.Name] = !strings.Contains(jsonOpts, ",omitempty") && !strings.Contains(jsonOpts, ",omitzero")
+		}
+		props.Set(p.Name, ps)
+		if isRequired[p.Name] {
+			required = append(required, p.Name)
+		}
+	}
+	s.Properties = props
+	s.Required = required
+	s.Type = "object"
+	s.AdditionalProperties = jsonschema.FalseSchema
+	return s, nil
+}
