@@ -37,7 +37,7 @@ func pathTo(data []byte, at, target int) string {
 					if isIdent(key) {
 						sb.WriteString("." + string(key))
 					} else {
-						sb.WriteString("[" + strconv.Quote(string(key)) + "]")
+						sb.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
 					}
 					at = v
 					break
@@ -51,8 +51,22 @@ func pathTo(data []byte, at, target int) string {
 	return sb.String()
 }
 
+// cutKey keeps the first 40 characters of a key, so a path never carries
+// more of what the caller sent than a refusal quotes of a value.
+func cutKey(key []byte) string {
+	s := string(key)
+	n := 0
+	for i := range s {
+		if n == 40 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
 func isIdent(s []byte) bool {
-	if len(s) == 0 || len(s) > 64 {
+	if len(s) == 0 || len(s) > 40 {
 		return false
 	}
 	for _, c := range s {

@@ -2,7 +2,6 @@ package refuse
 
 import (
 	"encoding/json"
-	"reflect"
 	"strconv"
 
 	"github.com/invopop/jsonschema"
@@ -35,7 +34,8 @@ import (
 // when a later one is good. An unregistered tool is refused by name.
 //
 // Refuse is safe for concurrent use and allocates nothing when it returns
-// nil.
+// nil. It returns a *Refusal rather than an error so that a nil result stays
+// nil: store it in an error variable only when it is not nil.
 func Refuse(reg *typereg.Registry, tool string, args json.RawMessage) *Refusal {
 	t, ok := reg.Tool(tool)
 	if !ok {
@@ -107,7 +107,7 @@ func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
 			add(Problem{
 				Argument: p.Name,
 				Path:     is.Path,
-				Code:     code(is, w),
+				Code:     code(is, w.resolve(w.at(p.Schema, is.Path))),
 				Takes:    w.takes(p.Type, p.Quoted, p.Schema),
 				Sent:     quoteSent(args[is.Start:is.End]),
 			})
@@ -116,8 +116,9 @@ func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
 	return r
 }
 
-// code maps a binder issue to the problem's code.
-func code(is bind.Issue, w words) Code {
+// code maps a binder issue to the problem's code; s is the advertised
+// schema of the offending value.
+func code(is bind.Issue, s *jsonschema.Schema) Code {
 	switch is.Kind {
 	case bind.WrongType:
 		return WrongType
@@ -130,27 +131,11 @@ func code(is bind.Issue, w words) Code {
 	case bind.BadKey:
 		return InvalidKey
 	}
-	if is.Type != nil && hasEnum(is.Type) {
+	if s != nil && len(s.Enum) > 0 {
 		return NotOneOf
 	}
 	return InvalidValue
 }
-
-// hasEnum reports whether the type advertises its members (through a
-// JSONSchema method with an enum).
-func hasEnum(t reflect.Type) bool {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	m, ok := reflect.PointerTo(t).MethodByName("JSONSchema")
-	if !ok || m.Type.NumIn() != 1 || m.Type.NumOut() != 1 || m.Type.Out(0) != schemaPtrType {
-		return false
-	}
-	out := m.Func.Call([]reflect.Value{reflect.New(t)})[0].Interface().(*jsonschema.Schema)
-	return out != nil && len(out.Enum) > 0
-}
-
-var schemaPtrType = reflect.TypeFor[*jsonschema.Schema]()
 
 func syntaxSent(args []byte, at int) string {
 	if at >= len(args) {

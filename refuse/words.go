@@ -39,6 +39,53 @@ func (w words) resolve(s *jsonschema.Schema) *jsonschema.Schema {
 	return s
 }
 
+// at returns the schema of the value at path (as bind.Issue.Path writes
+// it) inside a value whose schema is s, or nil where it cannot tell.
+func (w words) at(s *jsonschema.Schema, path string) *jsonschema.Schema {
+	for path != "" && s != nil {
+		s = w.resolve(s)
+		if s == nil {
+			return nil
+		}
+		var key string
+		switch {
+		case strings.HasPrefix(path, "[\""):
+			end := strings.Index(path, "\"]")
+			if end < 0 {
+				return nil
+			}
+			k, err := strconv.Unquote(path[1 : end+1])
+			if err != nil {
+				return nil
+			}
+			key, path = k, path[end+2:]
+		case path[0] == '[':
+			end := strings.IndexByte(path, ']')
+			if end < 0 {
+				return nil
+			}
+			s, path = s.Items, path[end+1:]
+			continue
+		case path[0] == '.':
+			end := strings.IndexAny(path[1:], ".[")
+			if end < 0 {
+				end = len(path) - 1
+			}
+			key, path = path[1:end+1], path[end+1:]
+		default:
+			return nil
+		}
+		if s.Properties != nil {
+			if ps, ok := s.Properties.Get(key); ok {
+				s = ps
+				continue
+			}
+		}
+		s = s.AdditionalProperties
+	}
+	return s
+}
+
 func decodesItself(t reflect.Type) bool {
 	pt := reflect.PointerTo(t)
 	return pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType)
@@ -98,7 +145,7 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 		if s != nil && s.Pattern != "" {
 			return "text matching the pattern " + s.Pattern, "texts matching the pattern " + s.Pattern
 		}
-		return "text", "text values"
+		return "text", "texts"
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			return "base64 text", "base64 texts"
@@ -181,7 +228,7 @@ func (w words) fromSchema(s *jsonschema.Schema) (one, many string, ok bool) {
 		case s.Pattern != "":
 			return "text matching the pattern " + s.Pattern, "texts matching the pattern " + s.Pattern, true
 		}
-		return "text", "text values", true
+		return "text", "texts", true
 	case "array":
 		return "a list (a JSON array)", "lists (JSON arrays)", true
 	case "object":

@@ -1,0 +1,63 @@
+// Package bind knows the JSON decoders servers bind tool arguments with, and
+// reads arguments the way they do.
+//
+// # Terms
+//
+// A binder is the decoder a server turns a tool call's JSON arguments into
+// the tool's parameter struct with. Std is encoding/json (json.Unmarshal),
+// the binder of most Go MCP servers.
+//
+// A plan is a binder's view of one parameter struct, compiled once (at
+// registration): the keys it binds, by the binder's own rules for names,
+// embedding and conflicts, and for each value position (a field, a list
+// element, a map value) how the binder reads it.
+//
+// # The mirror rule
+//
+// Plan.Check reads the arguments once, validating the JSON as the binder's
+// scanner does, and judges every value as the binder would: an issue exactly
+// where the binder fails, none where it reads the value. Most positions are
+// judged from the tokens themselves, with rules taken from encoding/json's
+// decoder and proven equal to it by the package's tests and fuzz targets:
+//
+//   - null is read by every position (a pointer, slice, map or interface
+//     becomes nil; anything else is left as it was), except a type that
+//     decodes null itself.
+//   - A whole number for an integer type is judged by its sign and digits: a
+//     fraction or an exponent fails (as strconv.ParseInt does on "1.0" and
+//     "1e2"), more than 20 significant digits is past every integer type
+//     without reading them further, and a shorter run is compared with the
+//     type's bounds. "-0" fails for an unsigned type, as ParseUint does.
+//   - A number for a float type is read by strconv.ParseFloat, as the binder
+//     reads it, unless it has no exponent and few enough integer digits that
+//     it cannot be out of range.
+//   - A string for a string type is decided by its token kind: the text is
+//     never decoded or copied. A string for []byte must be base64
+//     (base64.StdEncoding, which skips newlines); for json.Number, a JSON
+//     number.
+//   - A JSON value for an empty interface is read whole, and every number in
+//     it must fit a float64.
+//   - A fixed-size array takes any number of elements: extra ones are read
+//     and dropped, missing ones left zero.
+//   - Keys bind by exact name, then by case folding (HOURS_BACK binds to
+//     hours_back, the Kelvin sign to k); every occurrence of a repeated key
+//     is read, and a bad one fails even when a later one is good. Inside a
+//     nested struct, a key no field takes is dropped.
+//
+// Where a type decodes itself (an UnmarshalJSON or UnmarshalText method,
+// time.Time, a map whose key type has UnmarshalText) or under the ,string
+// option of a string field, Check does not guess: it decodes the value with
+// the binder itself, into a fresh one-field struct of the declared type and
+// tag, so the real method runs. A method that panics is recovered and
+// reported as an issue carrying a *PanicError: the binder would have
+// panicked on the same value.
+//
+// # Deviations
+//
+// Check reads empty arguments as {} (json.Unmarshal fails on empty input).
+// It reports top-level keys the binder would drop as UnknownKey issues,
+// which the binder does not fail on. A type's decoding method runs on a
+// fresh value each time, where the binder runs it on the value the field
+// already holds from an earlier occurrence of the same key: only a method
+// whose verdict depends on that earlier state can tell the difference.
+package bind

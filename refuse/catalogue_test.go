@@ -1,0 +1,113 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/internal/probe"
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/refusals.md from the catalogue")
+
+// catalogue is one call per wording a refusal can take. TestCatalogue
+// renders them into docs/refusals.md and fails when the file differs, so
+// the documented wordings are the real ones.
+var catalogue = []struct {
+	title, tool, args string
+}{
+	{"A fraction for a whole number", "get_wait_stats", `{"hours_back":0.5}`},
+	{"An exponent for a whole number", "get_wait_stats", `{"hours_back":1e2}`},
+	{"A whole number past the type", "get_wait_stats", `{"limit":3000000000}`},
+	{"A whole number below the type", "get_wait_stats", `{"limit":-3000000000}`},
+	{"A minus sign for an unsigned type", probe.Tool, `{"uint":-0}`},
+	{"Text for a whole number", "get_wait_stats", `{"hours_back":"24"}`},
+	{"A number past a float", probe.Tool, `{"float64":1e400}`},
+	{"Text for a number", probe.Tool, `{"float32":"1.5"}`},
+	{"A number for true or false", probe.Tool, `{"bool":1}`},
+	{"A number for text", "get_wait_stats", `{"database":5}`},
+	{"A bad element in a list", "get_wait_stats", `{"waits":["CXPACKET",5]}`},
+	{"Text for a list", "get_wait_stats", `{"waits":"CXPACKET"}`},
+	{"A bad element in a fixed-size list", probe.Tool, `{"pair":[1,"2"]}`},
+	{"A bad field in an object", probe.Tool, `{"nested":{"a":"one"}}`},
+	{"A list for an object", probe.Tool, `{"nested_ptr":[1]}`},
+	{"A bad value in a map", probe.Tool, `{"counts":{"a":1,"b":true}}`},
+	{"A key a map of whole-number keys cannot read", probe.Tool, `{"names":{"one":"x"}}`},
+	{"Bad base64", probe.Tool, `{"bytes":"not base64!"}`},
+	{"Text that is not a number, for a json.Number", probe.Tool, `{"number":"twelve"}`},
+	{"A number too large for any JSON value", probe.Tool, `{"any":[1,1e400]}`},
+	{"A date that is not RFC 3339", probe.Tool, `{"time":"2024-01-02"}`},
+	{"Text for a duration", probe.Tool, `{"duration":"5s"}`},
+	{"A value outside a text enum", probe.Tool, `{"color":"red"}`},
+	{"A bad member in a list of a text enum", probe.Tool, `{"colors":["teal","red"]}`},
+	{"A value a custom decoder refuses", probe.Tool, `{"flex":"12a"}`},
+	{"null for a type that reads null itself and refuses it", probe.Tool, `{"flex":null}`},
+	{"A bare number for a ,string field", probe.Tool, `{"int_string":42}`},
+	{"A fraction inside a ,string field", probe.Tool, `{"int_string":"4.5"}`},
+	{"A long value, cut", "get_wait_stats", `{"hours_back":"` + strings.Repeat("a", 5000) + `"}`},
+	{"Control characters, escaped", "get_wait_stats", "{\"hours_back\":\"\\u001b[2J\\u0007\"}"},
+	{"An unknown argument close to a parameter", "get_wait_stats", `{"hours":5}`},
+	{"An unknown argument", "get_wait_stats", `{"verbose":true}`},
+	{"Many unknown arguments", "get_wait_stats", `{"a":1,"b":2,"c":3,"d":4,"e":5}`},
+	{"Problems in several arguments", "get_wait_stats", `{"hours_back":"x","limit":0.5,"colour":1}`},
+	{"Any argument, for a tool that takes none", "ping", `{"x":1}`},
+	{"Arguments that are not an object", "get_wait_stats", `["hours_back",5]`},
+	{"Arguments that are not valid JSON", "get_wait_stats", `{"hours_back":5,}`},
+	{"Arguments cut short", "get_wait_stats", `{"hours_back":`},
+	{"An unregistered tool", "get_wait_stat", `{}`},
+}
+
+const catalogueHead = `# What a refusal says
+
+Every wording a refusal can take, one call each, against the tools in
+refuse/catalogue_test.go (get_wait_stats, the probe tool and ping). This
+file is written by that test (` + "`go test ./refuse -run TestCatalogue -update`" + `)
+and checked by it on every run, so it is the code's own output.
+
+The text is for a caller (a model or a person) to read. Programs should read
+the structured fields of refuse.Refusal and refuse.Problem instead: the
+codes are stable, the wording is not.
+`
+
+func TestCatalogue(t *testing.T) {
+	reg := newRegistry(t)
+	var b strings.Builder
+	b.WriteString(catalogueHead)
+	for _, c := range catalogue {
+		r := refuse.Refuse(reg, c.tool, json.RawMessage(c.args))
+		if r == nil {
+			t.Errorf("%s: %s %s was not refused", c.title, c.tool, c.args)
+			continue
+		}
+		var codes []string
+		for _, p := range r.Problems {
+			codes = append(codes, string(p.Code))
+		}
+		args := c.args
+		if len(args) > 120 {
+			args = args[:100] + "…"
+		}
+		b.WriteString("\n## " + c.title + "\n\n")
+		b.WriteString("`" + c.tool + "` called with `" + args + "` (" + strings.Join(codes, ", ") + "):\n\n")
+		for _, line := range strings.Split(r.Error(), "\n") {
+			b.WriteString("    " + line + "\n")
+		}
+	}
+	const path = "../docs/refusals.md"
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./refuse -run TestCatalogue -update)", err)
+	}
+	if diff := cmp.Diff(string(want), b.String()); diff != "" {
+		t.Errorf("docs/refusals.md is stale (-file +code); run go test ./refuse -run TestCatalogue -update:\n%s", diff)
+	}
+}

@@ -1,0 +1,36 @@
+// Package refuse decides, before a tool's handler runs, whether the call's
+// arguments are ones the server's binder reads, and words a refusal a model
+// can correct itself from.
+//
+// Refuse(reg, tool, args) returns nil when the call may go on. Otherwise it
+// returns a *Refusal: a structured error listing one Problem for every bad
+// argument, each with the argument's name, a stable Code, what the argument
+// takes in words, and the value sent, quoted and cut short. Its Error method
+// renders text such as:
+//
+//	Argument 'hours_back' for tool 'get_wait_stats' takes a whole number, and the call sent 0.5.
+//	Accepted parameters: hours_back, limit, database, waits.
+//
+// # What is refused
+//
+// A value is refused exactly when the binder would fail on it (see package
+// bind for how the verdict is reached), and a top-level key the binder
+// would drop is refused as an unknown argument. Nothing the binder reads is
+// refused for its value.
+//
+// # What a refusal says
+//
+// Takes says what the parameter takes: a whole number; a number; true or
+// false; text; a list (a JSON array) of whole numbers; an object with fields
+// a, b; an object whose values are texts; base64 text; a date and time as
+// RFC 3339 text; a whole number of nanoseconds (time.Duration); one of
+// crimson, teal, amber (where the advertised schema lists values). A number
+// out of the type's range is "too large" or "too small": a refusal never
+// states a numeric range, because the range of a Go type is not the range
+// of the tool, which belongs to the tool's own validator.
+//
+// Sent quotes the offending value only, never another argument's: at most
+// 40 characters of it, cut on a character boundary, with control characters
+// and other unprintable ones escaped, and the full length named when cut.
+// docs/refusals.md lists every wording, generated from this package's tests.
+package refuse

@@ -1,0 +1,236 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/internal/probe"
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+	"github.com/google/go-cmp/cmp"
+)
+
+// waitStats is the tool the docs use: get_wait_stats(hours_back, limit, ...).
+type waitStats struct {
+	HoursBack int      `json:"hours_back"`
+	Limit     *int32   `json:"limit,omitempty"`
+	Database  string   `json:"database,omitempty"`
+	Waits     []string `json:"waits,omitempty"`
+}
+
+func newRegistry(t testing.TB) *typereg.Registry {
+	t.Helper()
+	reg := typereg.New()
+	if err := typereg.Register[waitStats](reg, "get_wait_stats"); err != nil {
+		t.Fatal(err)
+	}
+	if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
+		t.Fatal(err)
+	}
+	if err := typereg.Register[struct{}](reg, "ping"); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+var waitAccepted = []string{"hours_back", "limit", "database", "waits"}
+
+func TestRefuse(t *testing.T) {
+	reg := newRegistry(t)
+	for _, tc := range []struct {
+		name string
+		tool string
+		args string
+		want *refuse.Refusal // nil: the call goes on
+	}{
+		{name: "good call", tool: "get_wait_stats", args: `{"hours_back":24,"limit":10,"waits":["CXPACKET"]}`},
+		{name: "no arguments", tool: "get_wait_stats", args: ``},
+		{name: "null arguments read as none", tool: "get_wait_stats", args: `null`},
+		{name: "null for a non-pointer is read (left zero)", tool: "get_wait_stats", args: `{"hours_back":null}`},
+		{name: "a case variant the binder folds is bound, not unknown", tool: "get_wait_stats", args: `{"HOURS_BACK":5}`},
+		{
+			name: "fraction for an int", tool: "get_wait_stats", args: `{"hours_back":0.5}`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Argument: "hours_back", Code: refuse.NotWholeNumber, Takes: "a whole number", Sent: "0.5"},
+			}},
+		},
+		{
+			name: "every bad argument, not only the first", tool: "get_wait_stats",
+			args: `{"hours_back":"24","limit":3000000000,"database":7,"waits":["a",5]}`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number", Sent: `"24"`},
+				{Argument: "limit", Code: refuse.TooLarge, Takes: "a whole number", Sent: "3000000000"},
+				{Argument: "database", Code: refuse.WrongType, Takes: "text", Sent: "7"},
+				{Argument: "waits", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of texts", Sent: "5"},
+			}},
+		},
+		{
+			name: "a bad occurrence of a repeated key is refused though a later one is good", tool: "get_wait_stats",
+			args: `{"hours_back":"x","hours_back":5}`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number", Sent: `"x"`},
+			}},
+		},
+		{
+			name: "unknown key with a suggestion", tool: "get_wait_stats", args: `{"hours":5}`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Argument: "hours", Code: refuse.UnknownArgument, Sent: `"hours"`, DidYouMean: "hours_back"},
+			}},
+		},
+		{
+			name: "too small", tool: "get_wait_stats", args: `{"limit":-99999999999999999999999}`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Argument: "limit", Code: refuse.TooSmall, Takes: "a whole number", Sent: "-99999999999999999999999"},
+			}},
+		},
+		{
+			name: "not an object", tool: "get_wait_stats", args: `[1,2]`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Code: refuse.NotAnObject, Takes: "a JSON object", Sent: "[1,2]"},
+			}},
+		},
+		{
+			name: "invalid JSON", tool: "get_wait_stats", args: `{"hours_back":5,}`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Code: refuse.InvalidJSON, Takes: "a JSON object", Sent: `byte 16 ("}") cannot stand there`},
+			}},
+		},
+		{
+			name: "unregistered tool", tool: "get_wait_stat", args: `{}`,
+			want: &refuse.Refusal{Tool: "get_wait_stat", Problems: []refuse.Problem{
+				{Code: refuse.UnknownTool, Sent: "get_wait_stat", DidYouMean: "get_wait_stats"},
+			}},
+		},
+		{
+			name: "a tool with no parameters refuses any argument", tool: "ping", args: `{"x":1}`,
+			want: &refuse.Refusal{Tool: "ping", Accepted: []string{}, Problems: []refuse.Problem{
+				{Argument: "x", Code: refuse.UnknownArgument, Sent: `"x"`},
+			}},
+		},
+		{
+			name: "text enum", tool: probe.Tool, args: `{"color":"Crimson"}`,
+			want: &refuse.Refusal{Tool: probe.Tool, Accepted: probeAccepted(t, reg), Problems: []refuse.Problem{
+				{Argument: "color", Code: refuse.NotOneOf, Takes: "one of crimson, teal, amber", Sent: `"Crimson"`},
+			}},
+		},
+		{
+			name: "a list of a text enum names its members", tool: probe.Tool, args: `{"colors":["teal",0.5]}`,
+			want: &refuse.Refusal{Tool: probe.Tool, Accepted: probeAccepted(t, reg), Problems: []refuse.Problem{
+				{Argument: "colors", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of values from crimson, teal, amber", Sent: "0.5"},
+			}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := refuse.Refuse(reg, tc.tool, json.RawMessage(tc.args))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Refuse(%s, %s) (-want +got):\n%s", tc.tool, tc.args, diff)
+			}
+		})
+	}
+}
+
+func probeAccepted(t *testing.T, reg *typereg.Registry) []string {
+	tool, _ := reg.Tool(probe.Tool)
+	return tool.Accepted()
+}
+
+func TestRefusal_IsAnErrorValue(t *testing.T) {
+	reg := newRegistry(t)
+	var err error = refuse.Refuse(reg, "get_wait_stats", json.RawMessage(`{"hours_back":0.5}`))
+	var r *refuse.Refusal
+	if !errors.As(err, &r) || r.Problems[0].Argument != "hours_back" {
+		t.Fatalf("errors.As gave %v", r)
+	}
+	want := "Argument 'hours_back' for tool 'get_wait_stats' takes a whole number, and the call sent 0.5.\n" +
+		"Accepted parameters: hours_back, limit, database, waits."
+	if diff := cmp.Diff(want, err.Error()); diff != "" {
+		t.Errorf("text (-want +got):\n%s", diff)
+	}
+}
+
+func TestRefuse_TooLarge_StatesNoRange(t *testing.T) {
+	reg := newRegistry(t)
+	for _, v := range []string{"3000000000", "-3000000000", "99999999999999999999999", "1e400"} {
+		for _, arg := range []string{"int8", "int32", "uint16", "uint64", "float32"} {
+			r := refuse.Refuse(reg, probe.Tool, json.RawMessage(`{"`+arg+`":`+v+`}`))
+			if r == nil {
+				if arg == "uint64" && v == "3000000000" {
+					continue
+				}
+				if arg == "float32" && v != "1e400" {
+					continue
+				}
+				t.Errorf("%s <- %s: not refused", arg, v)
+				continue
+			}
+			text := r.Error()
+			for _, bound := range []string{"127", "128", "2147483647", "2147483648", "65535", "18446744073709551615", "3.4", " from ", " to "} {
+				if strings.Contains(text, bound) {
+					t.Errorf("%s <- %s: the refusal states a range (%q): %s", arg, v, bound, text)
+				}
+			}
+			if !strings.Contains(text, "which is too large") && !strings.Contains(text, "which is too small") && !strings.Contains(text, "whole number") {
+				t.Errorf("%s <- %s: %s", arg, v, text)
+			}
+		}
+	}
+}
+
+func TestRefuse_ManyUnknownKeys_BoundedText(t *testing.T) {
+	reg := newRegistry(t)
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 100000; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"k` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + `_` + itoa(i) + `":1`)
+	}
+	b.WriteString("}")
+	r := refuse.Refuse(reg, "get_wait_stats", json.RawMessage(b.String()))
+	if r == nil {
+		t.Fatal("not refused")
+	}
+	if len(r.Problems) != refuse.MaxProblems || r.More != 100000-refuse.MaxProblems {
+		t.Errorf("%d problems and %d more, want %d and %d", len(r.Problems), r.More, refuse.MaxProblems, 100000-refuse.MaxProblems)
+	}
+	text := r.Error()
+	if len(text) > 1000 || !strings.Contains(text, "and 99997 more are not parameters of tool 'get_wait_stats'") {
+		t.Errorf("text (%d bytes): %.600s", len(text), text)
+	}
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+func TestRefuse_QuotesOnlyTheOffendingValue(t *testing.T) {
+	reg := newRegistry(t)
+	secret := "sk-live-0123456789abcdef"
+	r := refuse.Refuse(reg, "get_wait_stats", json.RawMessage(`{"database":"`+secret+`","hours_back":"`+strings.Repeat("z", 5000000)+`"}`))
+	if r == nil {
+		t.Fatal("not refused")
+	}
+	text := r.Error()
+	if strings.Contains(text, secret) {
+		t.Errorf("the refusal quotes another argument's value: %s", text)
+	}
+	want := `"` + strings.Repeat("z", 40) + `…" (5000000 characters)`
+	if r.Problems[0].Sent != want {
+		t.Errorf("Sent = %q, want %q", r.Problems[0].Sent, want)
+	}
+}
+
+func TestRefuse_AllocatesNothingOnAGoodCall(t *testing.T) {
+	reg := newRegistry(t)
+	args := json.RawMessage(`{"hours_back":24,"limit":10,"database":"main","waits":["CXPACKET","PAGEIOLATCH_SH"]}`)
+	if r := refuse.Refuse(reg, "get_wait_stats", args); r != nil {
+		t.Fatal(r)
+	}
+	if n := testing.AllocsPerRun(100, func() { refuse.Refuse(reg, "get_wait_stats", args) }); n != 0 {
+		t.Errorf("Refuse allocated %v times on a good call, want 0", n)
+	}
+}
