@@ -74,6 +74,14 @@ func TestRefuse(t *testing.T) {
 			}},
 		},
 		{
+			name: "one problem per argument: the first found in it", tool: "get_wait_stats",
+			args: `{"hours_back":"x","hours_back":0.5,"waits":[1,2]}`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number", Sent: `"x"`},
+				{Argument: "waits", Path: "[0]", Code: refuse.WrongType, Takes: "a list (a JSON array) of texts", Sent: "1"},
+			}},
+		},
+		{
 			name: "unknown key with a suggestion", tool: "get_wait_stats", args: `{"hours":5}`,
 			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
 				{Argument: "hours", Code: refuse.UnknownArgument, Sent: `"hours"`, DidYouMean: "hours_back"},
