@@ -313,7 +313,7 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 	raw := c.data[ks:ke]
 	var buf [64]byte
 	key := raw[1 : len(raw)-1]
-	if esc {
+	if esc || !ascii(key) {
 		key, _ = unquote(buf[:0], raw)
 	}
 	s := unsafeString(key)
@@ -379,17 +379,17 @@ func (c *checker) array(n *node) bool {
 	return true
 }
 
-// strPlain marks the bytes a string holds as themselves: not the quote, not
-// the backslash, not a control character, and ASCII.
+// strPlain marks the bytes a string holds as themselves: all but the
+// quote, the backslash and the control characters.
 var strPlain = func() (t [256]bool) {
-	for i := 0x20; i < 0x80; i++ {
+	for i := 0x20; i < 0x100; i++ {
 		t[i] = i != '"' && i != '\\'
 	}
 	return t
 }()
 
-// str scans the string at c.pos. esc reports a backslash or a non-ASCII
-// byte: the string must be unquoted to be read.
+// str scans the string at c.pos. esc reports a backslash: the string must
+// be unquoted to be read.
 func (c *checker) str() (esc, ok bool) {
 	d := c.data
 	i := c.pos + 1
@@ -423,11 +423,8 @@ func (c *checker) str() (esc, ok bool) {
 			default:
 				return esc, c.fail(i)
 			}
-		case b < 0x20:
+		default: // a control character
 			return esc, c.fail(i)
-		default: // non-ASCII
-			esc = true
-			i++
 		}
 	}
 }
@@ -678,6 +675,15 @@ func quotedVerdict(s []byte, base nodeKind, bits int) IssueKind {
 	}
 }
 
+func ascii(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 func unsafeString(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -688,7 +694,7 @@ func unsafeString(b []byte) string {
 func (fs *fieldSet) lookup(raw []byte, esc bool) int {
 	var buf [64]byte
 	key := raw[1 : len(raw)-1]
-	if esc {
+	if esc || !ascii(key) { // escapes, or UTF-8 the binder may replace
 		key, _ = unquote(buf[:0], raw)
 	}
 	if i, ok := fs.exact[string(key)]; ok {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bindguard/bindguard/internal/probe"
@@ -241,4 +242,34 @@ func TestRefuse_AllocatesNothingOnAGoodCall(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { refuse.Refuse(reg, "get_wait_stats", args) }); n != 0 {
 		t.Errorf("Refuse allocated %v times on a good call, want 0", n)
 	}
+}
+
+func TestRefuse_ConcurrentWithReRegistration(t *testing.T) {
+	reg := newRegistry(t)
+	good := json.RawMessage(`{"hours_back":24,"waits":["a"]}`)
+	bad := json.RawMessage(`{"hours_back":0.5}`)
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 300; i++ {
+				if r := refuse.Refuse(reg, "get_wait_stats", good); r != nil {
+					t.Errorf("good call refused: %v", r)
+					return
+				}
+				r := refuse.Refuse(reg, "get_wait_stats", bad)
+				if r == nil || r.Problems[0].Code != refuse.NotWholeNumber {
+					t.Errorf("bad call: %v", r)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 100; i++ {
+		if err := typereg.Register[waitStats](reg, "get_wait_stats"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
 }
