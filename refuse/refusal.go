@@ -43,38 +43,40 @@ type Problem struct {
 	// Argument is the parameter the problem is in, by its declared name;
 	// for UnknownArgument, the key as sent (cut short); empty for problems
 	// with the arguments as a whole.
-	Argument string
+	Argument string `json:"argument,omitempty"`
 	// Path leads from the argument to the offending value inside it, as in
 	// "[2]" or ".a"; empty when the argument itself is the offending value.
-	Path string
+	Path string `json:"path,omitempty"`
 	// Code says what kind of problem it is.
-	Code Code
+	Code Code `json:"code"`
 	// Takes says in words what the parameter takes ("a whole number").
 	// It never states a numeric range: the range of a Go type is not the
 	// range of the tool.
-	Takes string
+	Takes string `json:"takes,omitempty"`
 	// Sent is the offending value as sent, quoted: at most 40 characters of
 	// it, control characters escaped, with the full length named when cut.
-	Sent string
+	Sent string `json:"sent,omitempty"`
 	// DidYouMean is, for UnknownArgument and UnknownTool, the closest name
 	// that exists, or empty.
-	DidYouMean string
+	DidYouMean string `json:"did_you_mean,omitempty"`
 }
 
 // A Refusal is the guard's verdict on a call the handler must not run. It
-// is an error; Error renders it as text for the caller (a model) to read.
+// is an error; Error renders it as text for the caller (a model) to read,
+// and it marshals to JSON (for an MCP result's structuredContent) with the
+// field names its tags give.
 // The text is for reading, not parsing: its wording may change, its fields
 // will not.
 type Refusal struct {
 	// Tool is the tool the call named.
-	Tool string
+	Tool string `json:"tool"`
 	// Accepted lists the tool's parameters, in declaration order.
-	Accepted []string
+	Accepted []string `json:"accepted"`
 	// Problems lists every problem found, one per argument (the first found
 	// in it), then one per unknown key, up to MaxProblems.
-	Problems []Problem
+	Problems []Problem `json:"problems"`
 	// More counts the problems found past MaxProblems.
-	More int
+	More int `json:"more,omitempty"`
 }
 
 // MaxProblems bounds Refusal.Problems, so a call with a hundred thousand

@@ -273,3 +273,18 @@ func TestRefuse_ConcurrentWithReRegistration(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestRefusal_MarshalsToJSON(t *testing.T) {
+	reg := newRegistry(t)
+	r := refuse.Refuse(reg, "get_wait_stats", json.RawMessage(`{"waits":[1],"hours":2}`))
+	got, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"tool":"get_wait_stats","accepted":["hours_back","limit","database","waits"],"problems":[` +
+		`{"argument":"waits","path":"[0]","code":"wrong_type","takes":"a list (a JSON array) of texts","sent":"1"},` +
+		`{"argument":"hours","code":"unknown_argument","sent":"\"hours\"","did_you_mean":"hours_back"}]}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("JSON (-want +got):\n%s", diff)
+	}
+}
