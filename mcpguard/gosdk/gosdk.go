@@ -1,0 +1,3 @@
+package gosdk
+
+import _ "github.com/modelcontextprotocol/go-sdk/mcp"

@@ -1,0 +1,3 @@
+package mcpgo
+
+import _ "github.com/mark3labs/mcp-go/server"
