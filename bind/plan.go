@@ -16,7 +16,11 @@ type Plan struct {
 	binder Binder
 	typ    reflect.Type
 	params []Param
-	root   *node
+	root   *node // the compiled positions, for binders Check mirrors natively
+
+	// check replaces the native reading for binders that are mirrored
+	// another way (see V2, SegmentIO). It has Check's contract.
+	check func(args []byte, issues []Issue) []Issue
 }
 
 // Binder returns the binder the plan mirrors.
