@@ -11,7 +11,7 @@ import (
 // has already found valid.
 func pathTo(data []byte, at, target int) string {
 	var sb strings.Builder
-	for at != target {
+	for at != target && at < len(data) {
 		switch data[at] {
 		case '[':
 			i := at + 1
@@ -38,6 +38,9 @@ func pathTo(data []byte, at, target int) string {
 						sb.WriteString("." + string(key))
 					} else {
 						sb.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
+					}
+					if target < v {
+						return sb.String() // the target is the member's key
 					}
 					at = v
 					break
