@@ -20,7 +20,19 @@ lint:
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 
-# fuzz: each fuzz target for FUZZTIME (default 1m).
+# fuzz: every fuzz target in the module, FUZZTIME each (default 1m). A
+# failing input is printed and kept under the package's testdata/fuzz.
 FUZZTIME ?= 1m
 fuzz:
-	$(GO) test ./bind -run '^$$' -fuzz '^FuzzCheckAgreesWithStd$$' -fuzztime $(FUZZTIME)
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$target ($(FUZZTIME))"; \
+			if ! $(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) > fuzz.out 2>&1; then \
+				tail -40 fuzz.out; \
+				dir=$$($(GO) list -f '{{.Dir}}' $$pkg)/testdata/fuzz/$$target; \
+				for f in $$(git -C $$dir ls-files --others --exclude-standard . 2>/dev/null); do echo "-- failing input $$dir/$$f:"; cat "$$dir/$$f"; done; \
+				rm -f fuzz.out; exit 1; \
+			fi; \
+			tail -1 fuzz.out; \
+		done; \
+	done; rm -f fuzz.out

@@ -21,11 +21,14 @@ const (
 	TooSmall                        // a number past the type's smallest value
 	BadKey                          // an object key a map's key type does not read
 	Rejected                        // the text is of the right kind, but the type's decoder refuses it
+	TooDeep                         // arrays and objects nested deeper than the binder reads
+	Omitted                         // a count of issues found past MaxIssues and not listed
 )
 
 var kindNames = [...]string{
 	Syntax: "syntax", NotObject: "not object", UnknownKey: "unknown key", WrongType: "wrong type",
 	NotWhole: "not whole", TooLarge: "too large", TooSmall: "too small", BadKey: "bad key", Rejected: "rejected",
+	TooDeep: "too deep", Omitted: "omitted",
 }
 
 func (k IssueKind) String() string {
@@ -56,10 +59,18 @@ type Issue struct {
 	// Err is the binder's own error, where the verdict came from a trial
 	// decode with the binder.
 	Err error
+	// N is, for Omitted, how many issues Check found and did not list.
+	N int
 }
 
-// maxDepth is encoding/json's limit on nested arrays and objects.
-const maxDepth = 10000
+// MaxIssues bounds the issues one Check lists, so that a call with a
+// hundred thousand bad keys costs a bounded answer: past it, Check only
+// counts, in one final Omitted issue.
+const MaxIssues = 1000
+
+// MaxDepth is encoding/json's limit on nested arrays and objects: it fails
+// on text nested deeper, and so does Check, with a TooDeep issue.
+const MaxDepth = 10000
 
 // Check reads args once, as the binder would, and appends to issues what
 // the binder would fail on, plus each top-level key it would drop
@@ -70,25 +81,46 @@ func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		return p.check(args, issues)
 	}
-	c := checker{data: args, binder: p.binder, issues: issues, param: -1}
+	c := checker{data: args, binder: p.binder, issues: issues, param: -1, limit: len(issues) + MaxIssues}
 	n0 := len(issues)
 	c.run(p.root)
-	if c.bad {
+	switch {
+	case c.bad && c.deep:
+		is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt}
+		if c.param >= 0 {
+			is.Start = c.argAt
+		}
+		return append(c.issues[:n0], is)
+	case c.bad:
 		return append(c.issues[:n0], Issue{Kind: Syntax, Param: -1, Start: c.badAt, End: c.badAt})
+	case c.omitted > 0:
+		return append(c.issues, Issue{Kind: Omitted, Param: -1, N: c.omitted})
 	}
 	return c.issues
 }
 
 type checker struct {
-	data   []byte
-	pos    int
-	depth  int
-	binder Binder
-	issues []Issue
-	param  int // the argument being read, or -1
-	argAt  int // where its value starts
-	bad    bool
-	badAt  int
+	data    []byte
+	pos     int
+	depth   int
+	binder  Binder
+	issues  []Issue
+	param   int // the argument being read, or -1
+	argAt   int // where its value starts
+	bad     bool
+	badAt   int
+	deep    bool // the syntax error is nesting past MaxDepth
+	limit   int  // len(issues) past which issues are only counted
+	omitted int
+}
+
+// add records an issue, or counts it past the limit.
+func (c *checker) add(is Issue) {
+	if len(c.issues) >= c.limit {
+		c.omitted++
+		return
+	}
+	c.issues = append(c.issues, is)
 }
 
 var anyNode = &node{kind: kAny}
@@ -101,6 +133,10 @@ func (c *checker) fail(at int) bool {
 }
 
 func (c *checker) issue(kind IssueKind, n *node, start, end int) {
+	if len(c.issues) >= c.limit {
+		c.omitted++
+		return
+	}
 	is := Issue{Kind: kind, Param: c.param, Start: start, End: end}
 	if n != nil {
 		is.Type = n.typ
@@ -109,7 +145,7 @@ func (c *checker) issue(kind IssueKind, n *node, start, end int) {
 	if c.param >= 0 && start != c.argAt {
 		is.Path = pathTo(c.data, c.argAt, start)
 	}
-	c.issues = append(c.issues, is)
+	c.add(is)
 }
 
 func (c *checker) run(root *node) {
@@ -135,7 +171,7 @@ func (c *checker) run(root *node) {
 		if !c.value(nil) {
 			return
 		}
-		c.issues = append(c.issues, Issue{Kind: NotObject, Param: -1, Start: start, End: c.pos})
+		c.add(Issue{Kind: NotObject, Param: -1, Start: start, End: c.pos})
 	}
 	c.ws()
 	if c.pos != len(c.data) {
@@ -224,7 +260,8 @@ func (c *checker) literal(lit string) bool {
 func (c *checker) object(n *node, root bool) bool {
 	start := c.pos
 	c.depth++
-	if c.depth > maxDepth {
+	if c.depth > MaxDepth {
+		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
 	c.pos++ // {
@@ -272,7 +309,7 @@ func (c *checker) object(n *node, root bool) bool {
 							c.param, c.argAt = i, c.pos
 						}
 					} else if root {
-						c.issues = append(c.issues, Issue{Kind: UnknownKey, Param: -1, Start: ks, End: ke})
+						c.add(Issue{Kind: UnknownKey, Param: -1, Start: ks, End: ke})
 					}
 				case kMap:
 					badKey = n.key != kString && !c.mapKey(n, ks, ke, esc)
@@ -332,7 +369,8 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 func (c *checker) array(n *node) bool {
 	start := c.pos
 	c.depth++
-	if c.depth > maxDepth {
+	if c.depth > MaxDepth {
+		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
 	c.pos++ // [
@@ -550,9 +588,9 @@ func (c *checker) number(n *node) bool {
 			kind = intVerdict(neg, d[digits:intEnd], n.bits, n.kind == kInt)
 		}
 	case kFloat:
-		kind = floatVerdict(d[start:i], neg, intEnd-digits, exp, n.bits)
+		kind = floatVerdict(d[start:i], n.bits)
 	case kAny:
-		kind = floatVerdict(d[start:i], neg, intEnd-digits, exp, 64)
+		kind = floatVerdict(d[start:i], 64)
 	default:
 		kind = WrongType
 	}
@@ -599,21 +637,90 @@ func intVerdict(neg bool, digits []byte, bits int, signed bool) IssueKind {
 	return 0
 }
 
-// floatVerdict judges a JSON number for a float of the given size. Without
-// an exponent, a number of at most 38 integer digits is below the largest
-// float32 (and 308, below the largest float64), so it cannot be out of
-// range; any other is left to strconv.ParseFloat, as the binder does.
-func floatVerdict(num []byte, neg bool, intDigits int, exp bool, bits int) IssueKind {
-	if !exp && (intDigits <= 38 || bits == 64 && intDigits <= 308) {
+// floatVerdict judges a JSON number for a float of the given size by its
+// order of magnitude: below 10^38 (10^308 for a float64) it cannot pass the
+// largest float, from 10^39 (10^309) on it does, and only a number between
+// is left to strconv.ParseFloat, as the binder reads it. A number too small
+// for the float is read as zero, never an error. So a long number costs a
+// scan, and no copy.
+func floatVerdict(num []byte, bits int) IssueKind {
+	neg := num[0] == '-'
+	s := num
+	if neg {
+		s = s[1:]
+	}
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	intPart, rest := s[:i], s[i:]
+	var frac []byte
+	if len(rest) > 0 && rest[0] == '.' {
+		j := 1
+		for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
+			j++
+		}
+		frac, rest = rest[1:j], rest[j:]
+	}
+	exp, huge := 0, false
+	if len(rest) > 0 { // e or E, an optional sign, digits
+		e := rest[1:]
+		eneg := e[0] == '-'
+		if e[0] == '+' || e[0] == '-' {
+			e = e[1:]
+		}
+		for len(e) > 1 && e[0] == '0' {
+			e = e[1:]
+		}
+		if len(e) > 9 {
+			huge = true
+		} else {
+			for _, c := range e {
+				exp = exp*10 + int(c-'0')
+			}
+		}
+		if eneg {
+			if huge {
+				return 0 // vanishingly small: read as zero
+			}
+			exp = -exp
+		}
+	}
+	var mag int // the power of ten of the first significant digit
+	if k := firstNonZero(intPart); k >= 0 {
+		mag = len(intPart) - 1 - k + exp
+	} else if k := firstNonZero(frac); k >= 0 {
+		mag = -(k + 1) + exp
+	} else {
+		return 0 // zero, whatever the exponent
+	}
+	limit := 308
+	if bits == 32 {
+		limit = 38
+	}
+	past := TooLarge
+	if neg {
+		past = TooSmall
+	}
+	switch {
+	case huge || mag > limit:
+		return past
+	case mag < limit:
 		return 0
 	}
 	if _, err := strconv.ParseFloat(unsafeString(num), bits); err != nil {
-		if neg {
-			return TooSmall
-		}
-		return TooLarge
+		return past
 	}
 	return 0
+}
+
+func firstNonZero(digits []byte) int {
+	for i, c := range digits {
+		if c != '0' {
+			return i
+		}
+	}
+	return -1
 }
 
 // quotedVerdict judges the text inside the JSON string sent for a ,string

@@ -32,8 +32,11 @@ func (c *checker) trial(n *node, start, end int) {
 		if errors.As(err, &te) {
 			kind = WrongType
 		}
+		n0 := len(c.issues)
 		c.issue(kind, n, start, end)
-		c.issues[len(c.issues)-1].Err = err
+		if len(c.issues) > n0 {
+			c.issues[n0].Err = err
+		}
 	}
 }
 

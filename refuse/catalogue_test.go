@@ -58,6 +58,8 @@ var catalogue = []struct {
 	{"Arguments that are not an object", "get_wait_stats", `["hours_back",5]`},
 	{"Arguments that are not valid JSON", "get_wait_stats", `{"hours_back":5,}`},
 	{"Arguments cut short", "get_wait_stats", `{"hours_back":`},
+	{"An argument nested deeper than the binder reads", probe.Tool, `{"any":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`},
+	{"Arguments nested deeper than the binder reads", "get_wait_stats", `{"x":` + strings.Repeat(`{"x":`, 10000) + `1` + strings.Repeat("}", 10001)},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
 

@@ -3,6 +3,8 @@ package refuse
 import (
 	"strconv"
 	"strings"
+
+	"github.com/bindguard/bindguard/bind"
 )
 
 // A Code names a kind of problem. Codes are stable: match on them, not on
@@ -32,6 +34,8 @@ const (
 	NotOneOf Code = "not_one_of"
 	// InvalidKey: an object key a map parameter's key type does not read.
 	InvalidKey Code = "invalid_key"
+	// TooDeep: arrays and objects nested deeper than the binder reads.
+	TooDeep Code = "too_deep"
 	// InvalidValue: a value of the right JSON kind that the parameter's type
 	// still does not read (bad base64, a date that is not RFC 3339, text a
 	// custom decoder refuses).
@@ -141,6 +145,12 @@ func (p Problem) sentence(tool string) string {
 		return "The arguments for tool '" + tool + "' are not valid JSON: " + p.Sent + "."
 	case NotAnObject:
 		return "The arguments for tool '" + tool + "' must be " + p.Takes + ", and the call sent " + p.Sent + "."
+	case TooDeep:
+		deep := " more than " + strconv.Itoa(bind.MaxDepth) + " levels deep, which the binder does not read."
+		if p.Argument == "" {
+			return "The arguments for tool '" + tool + "' nest arrays and objects" + deep
+		}
+		return "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent " + p.Sent + ": arrays and objects nested" + deep
 	}
 	s := "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent "
 	if p.Code == InvalidKey {

@@ -60,6 +60,10 @@ func unknownTool(reg *typereg.Registry, tool string) *Refusal {
 	}
 }
 
+// maxSuggestions bounds the unknown keys a refusal looks for a close
+// parameter name for: the text names only the first few.
+const maxSuggestions = 10
+
 func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
 	r := &Refusal{Tool: t.Name, Accepted: t.Accepted()}
 	w := words{defs: t.Schema.Definitions}
@@ -76,6 +80,18 @@ func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
 		switch is.Kind {
 		case bind.Syntax:
 			add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
+		case bind.Omitted:
+			r.More += is.N
+		case bind.TooDeep:
+			p := Problem{Code: TooDeep}
+			if is.Param >= 0 {
+				tp := t.Params[is.Param]
+				p.Argument, p.Takes = tp.Name, w.takes(tp.Type, tp.Quoted, tp.Schema)
+				head := args[is.Start:min(len(args), is.Start+4*maxSent)]
+				cut, _ := cutChars(head, maxSent)
+				p.Sent = escapeText(head[:cut]) + "…"
+			}
+			add(p)
 		case bind.NotObject:
 			add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
 		case bind.UnknownKey:
@@ -91,13 +107,11 @@ func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
 				continue
 			}
 			seenKey[string(raw)] = true
-			key := unquoteKey(raw)
-			add(Problem{
-				Code:       UnknownArgument,
-				Argument:   quoteKey(raw),
-				Sent:       quoteSent(raw),
-				DidYouMean: closest(key, r.Accepted),
-			})
+			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
+			if len(seenKey) <= maxSuggestions {
+				p.DidYouMean = closest(unquoteKey(raw), r.Accepted)
+			}
+			add(p)
 		default:
 			if is.Param < 0 || seenParam[is.Param] {
 				continue

@@ -1,0 +1,32 @@
+package bindtest_test
+
+import (
+	"testing"
+
+	"github.com/bindguard/bindguard/bindtest"
+	"github.com/bindguard/bindguard/internal/probe"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// probeRegistry registers the probe tool, whose parameters cover the
+// default table's vocabulary.
+func probeRegistry(t testing.TB) *typereg.Registry {
+	t.Helper()
+	reg := typereg.New()
+	if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// The project's own table holds on both halves: encoding/json fails on
+// exactly the rows marked refused, and the guard refuses exactly those, by
+// name, with the row's words and a quote of the value.
+func TestDefaultTable_BothHalvesHold(t *testing.T) {
+	bindtest.Run(t, probeRegistry(t), probe.Tool, bindtest.Default())
+}
+
+// Every type the probe tool declares has a row.
+func TestDefaultTable_CoversEveryProbeType(t *testing.T) {
+	bindtest.Census(t, probeRegistry(t), bindtest.Default())
+}

@@ -1,0 +1,37 @@
+// Package bindtest is the value table for a server's own tests: rows of
+// (Go type, JSON value, verdict), and a runner that checks both halves of
+// each row against a registered tool.
+//
+// # Rows
+//
+// A Row names a parameter type (Row.Type, as reflect writes it, less the
+// package qualifier of the tool's own types), a value as raw JSON text, and
+// whether encoding/json refuses it (Row.Refused), with a phrase a refusal
+// must say (Row.Says). The runner finds the first parameter of the tool
+// whose type the row names and sends the call {"<parameter>": <value>}.
+//
+// # Two halves
+//
+// The binder half decodes the call with the registry's binder into a fresh
+// value of the tool's parameter struct: it must fail exactly on the rows
+// marked refused. That half states what the binder does, so a row that
+// fails it is a wrong row (or a changed binder). The guard half sends the
+// call to refuse.Refuse: it must refuse exactly the same rows, with a
+// refusal that names the argument, contains Says and quotes the value (or
+// the element of it at fault). Run reports the rows that do not hold, with
+// a go-cmp diff of the verdict wanted and the verdict got; Check returns
+// the same findings as data, for tools such as bindprobe.
+//
+// # Census
+//
+// Census fails for every parameter type of every registered tool that no
+// row covers, so a new parameter type cannot ship without rows.
+//
+// # Tables
+//
+// Default is the project's own table, several hundred rows over the
+// vocabulary of the probe tool, each verdict the one encoding/json really
+// gives, surprising ones included (9007199254740993 read into a float64 and
+// rounded, null read into an int and left zero, -0 refused for a uint).
+// ReadTable reads the same format from a file.
+package bindtest

@@ -1,0 +1,103 @@
+package bindtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// fileRow is a row as a table file writes it.
+type fileRow struct {
+	Type    *string         `json:"type"`
+	Value   json.RawMessage `json:"value"`
+	Refused *bool           `json:"refused"`
+	Says    string          `json:"says"`
+	Why     string          `json:"why"`
+}
+
+// ReadTable reads a table file: a JSON array of rows such as
+//
+//	{"type": "int32", "value": 3000000000, "refused": true, "says": "too large"}
+//
+// where value is any JSON value, kept as its raw text (so 3000000000 stays
+// those digits, and "\ud800" stays that escape); refused, says and why are
+// optional. A row without refused states no verdict (Row.NoVerdict). A row
+// with a key other than these, without a type or a value, or with says
+// where refused is false, is an error, as is text that is not such an
+// array. Errors name the row, counting from 1, and the line it starts on.
+//
+// The file is read with encoding/json, whose limit of 10000 nested levels
+// counts the table's array and the row's object: a value nested deeper
+// than 9998 levels cannot be written in a table file (write such rows in
+// Go).
+func ReadTable(r io.Reader) ([]Row, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("bindtest: reading the table: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("bindtest: the table is not a JSON array of rows: %v", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return nil, fmt.Errorf("bindtest: the table is not a JSON array of rows: it starts with %v", tok)
+	}
+	var rows []Row
+	for n := 1; dec.More(); n++ {
+		line := lineAt(data, dec.InputOffset())
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("bindtest: row %d (line %d): %v", n, line, err)
+		}
+		row, err := readRow(raw)
+		if err != nil {
+			return nil, fmt.Errorf("bindtest: row %d (line %d): %v", n, line, err)
+		}
+		rows = append(rows, row)
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("bindtest: the table does not end after row %d: %v", len(rows), err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("bindtest: text follows the table's closing ] (line %d)", lineAt(data, dec.InputOffset()))
+	}
+	return rows, nil
+}
+
+func readRow(raw json.RawMessage) (Row, error) {
+	var fr fileRow
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&fr); err != nil {
+		return Row{}, fmt.Errorf("not a row (an object with type, value and optionally refused, says, why): %v", err)
+	}
+	switch {
+	case fr.Type == nil || *fr.Type == "":
+		return Row{}, errors.New("no type")
+	case fr.Value == nil:
+		return Row{}, errors.New("no value")
+	case fr.Refused != nil && !*fr.Refused && fr.Says != "":
+		return Row{}, fmt.Errorf("says %q, but refused is false", fr.Says)
+	}
+	row := Row{Type: *fr.Type, Value: string(fr.Value), Says: fr.Says, Why: fr.Why}
+	if fr.Refused == nil {
+		row.NoVerdict = true
+	} else {
+		row.Refused = *fr.Refused
+	}
+	return row, nil
+}
+
+// lineAt returns the line, counting from 1, of the first non-space byte at
+// or after offset.
+func lineAt(data []byte, offset int64) int {
+	i := int(offset)
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n' || data[i] == ',') {
+		i++
+	}
+	return 1 + bytes.Count(data[:min(i, len(data))], []byte{'\n'})
+}

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bindtest"
+	"github.com/bindguard/bindguard/internal/probe"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// binders are the binders bindprobe can mirror, by name.
+var binders = map[string]bind.Binder{bind.Std.Name(): bind.Std}
+
+// run is bindprobe with its arguments and outputs; it returns the exit
+// status.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("bindprobe", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: bindprobe [-table FILE] [-json] [-binder NAME]")
+		fs.PrintDefaults()
+	}
+	tableFile := fs.String("table", "", "run the rows of `FILE` (a JSON array of rows) instead of the default table")
+	asJSON := fs.Bool("json", false, "print one JSON document instead of the readable table")
+	binderName := fs.String("binder", "std", "the binder to mirror: "+strings.Join(binderNames(), ", "))
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "bindprobe: unexpected argument %q\n", fs.Arg(0))
+		fs.Usage()
+		return 2
+	}
+	binder, ok := binders[*binderName]
+	if !ok {
+		fmt.Fprintf(stderr, "bindprobe: no binder %q (binders: %s)\n", *binderName, strings.Join(binderNames(), ", "))
+		return 2
+	}
+
+	reg := typereg.New(typereg.WithBinder(binder))
+	if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
+		fmt.Fprintf(stderr, "bindprobe: %v\n", err)
+		return 2
+	}
+	rows, source := bindtest.Default(), "the default table"
+	if *tableFile != "" {
+		var err error
+		if rows, err = readTable(*tableFile); err != nil {
+			fmt.Fprintf(stderr, "bindprobe: %s: %s\n", *tableFile, unprefix(err))
+			return 2
+		}
+		source = *tableFile
+	}
+	results, err := bindtest.Check(reg, probe.Tool, rows)
+	if err != nil {
+		fmt.Fprintf(stderr, "bindprobe: %s: %s\n", source, unprefix(err))
+		return 2
+	}
+
+	sum := summarize(results)
+	if *asJSON {
+		err = writeJSON(stdout, binder.Name(), results, sum)
+	} else {
+		err = writeTable(stdout, binder.Name(), source, results, sum)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "bindprobe: %v\n", err)
+		return 2
+	}
+	if sum.Disagree > 0 || sum.Unexpected > 0 {
+		return 1
+	}
+	return 0
+}
+
+func binderNames() []string {
+	var names []string
+	for n := range binders {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func readTable(name string) ([]bindtest.Row, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return bindtest.ReadTable(f)
+}
+
+// unprefix drops the package prefix bindtest's errors carry, one per line,
+// since bindprobe names its own.
+func unprefix(err error) string {
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "bindtest: ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+type summary struct {
+	Rows       int `json:"rows"`
+	Agree      int `json:"agree"`
+	Disagree   int `json:"disagree"`
+	Unexpected int `json:"unexpected"`
+}
+
+func summarize(results []bindtest.Result) summary {
+	s := summary{Rows: len(results)}
+	for _, r := range results {
+		if r.Agree {
+			s.Agree++
+		} else {
+			s.Disagree++
+		}
+		if r.Unexpected {
+			s.Unexpected++
+		}
+	}
+	return s
+}
+
+func writeJSON(w io.Writer, binder string, results []bindtest.Result, sum summary) error {
+	if results == nil {
+		results = []bindtest.Result{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(struct {
+		Binder  string            `json:"binder"`
+		Rows    []bindtest.Result `json:"rows"`
+		Summary summary           `json:"summary"`
+	}{binder, results, sum})
+}
+
+// Cells longer than these are cut.
+const (
+	maxValueCell   = 40
+	maxRefusalCell = 160
+)
+
+func writeTable(w io.Writer, binder, source string, results []bindtest.Result, sum summary) error {
+	var out strings.Builder
+	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "TYPE\tVALUE\tARGUMENT\tBINDER\tGUARD\tROW\tREFUSAL")
+	for _, r := range results {
+		binderV, guardV, standing := "reads", "passes", "ok"
+		if !r.BinderOK {
+			binderV = "fails"
+		}
+		if r.Refused {
+			guardV = "refuses"
+		}
+		switch {
+		case !r.Agree:
+			standing = "DISAGREE"
+		case r.Unexpected:
+			standing = "UNEXPECTED"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Type, maxValueCell), cell(string(r.Value), maxValueCell),
+			cell(r.Argument, maxValueCell), binderV, guardV, standing, cell(sentences(r.Message), maxRefusalCell))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for line := range strings.Lines(out.String()) {
+		b.WriteString(strings.TrimRight(line, " \n") + "\n") // tabwriter pads an empty last cell
+	}
+	for i, r := range results {
+		if len(r.Faults) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\nrow %d (%s %s, argument %s):\n", i+1, cell(r.Type, maxValueCell), cell(string(r.Value), maxValueCell), r.Argument)
+		for _, f := range r.Faults {
+			fmt.Fprintf(&b, "  %s\n", cell(f, 400))
+		}
+		if r.Refused {
+			fmt.Fprintf(&b, "  refusal: %s\n", cell(strings.ReplaceAll(r.Message, "\n", " | "), 400))
+		}
+	}
+	fmt.Fprintf(&b, "\n%s, binder %s: %d rows, %d agree, %d disagree, %d unexpected\n",
+		source, binder, sum.Rows, sum.Agree, sum.Disagree, sum.Unexpected)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// sentences returns a refusal's problem sentences on one line, without the
+// list of accepted parameters that ends every refusal.
+func sentences(msg string) string {
+	lines := strings.Split(msg, "\n")
+	if n := len(lines); n > 1 && strings.HasPrefix(lines[n-1], "Accepted parameters: ") {
+		lines = lines[:n-1]
+	}
+	return strings.Join(lines, " | ")
+}
+
+// cell makes s fit a table cell on one line: tabs, line breaks and other
+// unprintable characters escaped, and cut to n characters with "…".
+func cell(s string, n int) string {
+	var b strings.Builder
+	chars := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		var piece string
+		switch {
+		case r == utf8.RuneError && size == 1:
+			piece = fmt.Sprintf(`\x%02x`, s[i])
+		case r == ' ' || unicode.IsPrint(r):
+			piece = s[i : i+size]
+		default:
+			piece = strings.Trim(strconv.QuoteRune(r), "'")
+		}
+		if chars+utf8.RuneCountInString(piece) > n-1 && i+size < len(s) {
+			b.WriteString("…")
+			return b.String()
+		}
+		b.WriteString(piece)
+		chars += utf8.RuneCountInString(piece)
+		i += size
+	}
+	return b.String()
+}
