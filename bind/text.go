@@ -128,28 +128,6 @@ func getu4(s []byte) rune {
 	return r
 }
 
-// plainString reports whether the raw JSON string s (quotes included) reads
-// as its own bytes: no escapes, and valid UTF-8.
-func plainString(s []byte) bool {
-	s = s[1 : len(s)-1]
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == '\\' {
-				return false
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			return false
-		}
-		i += n
-	}
-	return true
-}
-
 // isValidNumber reports whether s is a JSON number: encoding/json's rule for
 // the text of a json.Number.
 func isValidNumber(s []byte) bool {

@@ -26,10 +26,13 @@ type named struct {
 	Tagged   int    `json:"tagged"`
 	Untagged string // the binder matches the Go name
 	Hidden   int    `json:"-"`
-	Dash     int    `json:"-,"` // a key named "-"
-	private  int
-	Opt      *int   `json:"opt,omitempty"`
-	Quoted   int64  `json:"quoted,string"`
+	//lint:ignore SA5008 a key named "-", on purpose
+	Dash int `json:"-,"` // a key named "-"
+	//lint:ignore U1000 present to show unexported fields are left out
+	private int
+	Opt     *int  `json:"opt,omitempty"`
+	Quoted  int64 `json:"quoted,string"`
+	//lint:ignore SA5008 not a valid tag name, on purpose: the Go name is used
 	BadName  int    `json:"a\"b"` // not a valid tag name: the Go name is used
 	inner           // unexported embedded struct: its fields are promoted
 	Outer           // exported embedded struct: promoted
