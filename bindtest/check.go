@@ -44,10 +44,11 @@ type Result struct {
 	Faults []string `json:"faults,omitempty"`
 }
 
-// Check sends each row's value to tool, as the only argument of a call, both
+// Check keeps the rows that speak for the registry's binder (see
+// Row.Binder) and sends each one's value to tool, as the only argument of a call, both
 // to the registry's binder (decoding into a fresh value of the tool's
-// parameter struct) and to refuse.Refuse, and returns what each did, in row
-// order. A row holds when the binder fails exactly when the row says
+// parameter struct) and to refuse.Refuse, and returns what each did, in
+// the order of the rows kept. A row holds when the binder fails exactly when the row says
 // Refused, the guard refuses exactly then too, and a refusal names the
 // argument, contains Says and quotes the value (or an element of it).
 //
@@ -60,6 +61,7 @@ func Check(reg *typereg.Registry, tool string, rows []Row) ([]Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("bindtest: tool %q is not registered", tool)
 	}
+	rows = forBinder(rows, reg.Binder().Name())
 	params := make([]typereg.Param, len(rows))
 	var errs []error
 	for i, row := range rows {

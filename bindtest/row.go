@@ -31,6 +31,32 @@ type Row struct {
 	Says string
 	// Why is the reason the row is in the table, for the people reading it.
 	Why string
+	// Binder names the binder (bind.Binder's Name) the row's verdict is
+	// for. A row without one speaks for every binder, except one that has
+	// its own row of the same type and value: binders differ on some values
+	// (case, duplicate keys, invalid UTF-8...), and the table says so with a
+	// row per binder where they do. Check and Run keep the rows that speak
+	// for the registry's binder.
+	Binder string
+}
+
+// forBinder keeps the rows that speak for binder, in order: its own, and
+// the ones with no binder that it has no own row of the same type and
+// value for.
+func forBinder(rows []Row, binder string) []Row {
+	own := map[[2]string]bool{}
+	for _, r := range rows {
+		if r.Binder == binder {
+			own[[2]string{canonical(r.Type), r.Value}] = true
+		}
+	}
+	var out []Row
+	for _, r := range rows {
+		if r.Binder == binder || r.Binder == "" && !own[[2]string{canonical(r.Type), r.Value}] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 //go:embed table.json

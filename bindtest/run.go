@@ -10,7 +10,8 @@ import (
 	"github.com/bindguard/bindguard/typereg"
 )
 
-// Run checks each row against tool, as Check does, and reports every row
+// Run checks each row that speaks for the registry's binder (see
+// Row.Binder) against tool, as Check does, and reports every row
 // that does not hold: with the binder left alone, it must fail exactly on
 // the rows marked Refused; with the guard, exactly those rows must be
 // refused, by a refusal that names the argument, contains the row's Says
@@ -29,7 +30,7 @@ func Run(t testing.TB, reg *typereg.Registry, tool string, rows []Row) {
 		t.Fatalf("bindtest: tool %q is not registered", tool)
 		return
 	}
-	for i, row := range rows {
+	for i, row := range forBinder(rows, reg.Binder().Name()) {
 		p, err := paramFor(tl, row)
 		if err != nil {
 			t.Errorf("bindtest: row %d %s: %v", i+1, rowName(row), err)

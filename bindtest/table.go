@@ -15,6 +15,7 @@ type fileRow struct {
 	Refused *bool           `json:"refused"`
 	Says    string          `json:"says"`
 	Why     string          `json:"why"`
+	Binder  string          `json:"binder"`
 }
 
 // ReadTable reads a table file: a JSON array of rows such as
@@ -22,8 +23,8 @@ type fileRow struct {
 //	{"type": "int32", "value": 3000000000, "refused": true, "says": "too large"}
 //
 // where value is any JSON value, kept as its raw text (so 3000000000 stays
-// those digits, and "\ud800" stays that escape); refused, says and why are
-// optional. A row without refused states no verdict (Row.NoVerdict). A row
+// those digits, and "\ud800" stays that escape); refused, says, why and
+// binder (Row.Binder) are optional. A row without refused states no verdict (Row.NoVerdict). A row
 // with a key other than these, without a type or a value, or with says
 // where refused is false, is an error, as is text that is not such an
 // array. Errors name the row, counting from 1, and the line it starts on.
@@ -73,7 +74,7 @@ func readRow(raw json.RawMessage) (Row, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fr); err != nil {
-		return Row{}, fmt.Errorf("not a row (an object with type, value and optionally refused, says, why): %v", err)
+		return Row{}, fmt.Errorf("not a row (an object with type, value and optionally refused, says, why, binder): %v", err)
 	}
 	switch {
 	case fr.Type == nil || *fr.Type == "":
@@ -83,7 +84,7 @@ func readRow(raw json.RawMessage) (Row, error) {
 	case fr.Refused != nil && !*fr.Refused && fr.Says != "":
 		return Row{}, fmt.Errorf("says %q, but refused is false", fr.Says)
 	}
-	row := Row{Type: *fr.Type, Value: string(fr.Value), Says: fr.Says, Why: fr.Why}
+	row := Row{Type: *fr.Type, Value: string(fr.Value), Says: fr.Says, Why: fr.Why, Binder: fr.Binder}
 	if fr.Refused == nil {
 		row.NoVerdict = true
 	} else {

@@ -1,0 +1,38 @@
+package bindtest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestForBinder_KeepsOwnRowsAndTheRestOfTheShared(t *testing.T) {
+	rows := []Row{
+		{Type: "int", Value: `null`},
+		{Type: "int", Value: `null`, Binder: "v2", Refused: false, Why: "v2's own"},
+		{Type: "int", Value: `1`},
+		{Type: "string", Value: `"\ud800"`, Binder: "v2", Refused: true},
+		{Type: "string", Value: `"x"`, Binder: "segmentio"},
+	}
+	got := forBinder(rows, "v2")
+	want := []Row{rows[1], rows[2], rows[3]}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("v2 (-want +got):\n%s", diff)
+	}
+	got = forBinder(rows, "std")
+	want = []Row{rows[0], rows[2]}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("std (-want +got):\n%s", diff)
+	}
+}
+
+func TestReadTable_Binder(t *testing.T) {
+	rows, err := ReadTable(strings.NewReader(`[{"type":"int","value":null,"binder":"v2","refused":false}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Binder != "v2" {
+		t.Errorf("Binder = %q, want v2", rows[0].Binder)
+	}
+}
