@@ -46,7 +46,6 @@ func quoteKey(raw []byte) string {
 // characters it is written with, and a cut never splits one), and the
 // number of characters in s.
 func cutChars(s []byte, max int) (cut, n int) {
-	cut = -1
 	for i := 0; i < len(s); {
 		size, chars := 1, 1
 		switch {
@@ -58,16 +57,15 @@ func cutChars(s []byte, max int) (cut, n int) {
 		default:
 			_, size = utf8.DecodeRune(s[i:])
 		}
-		if cut < 0 && n+chars > max {
-			cut = i
+		if n+chars > max {
+			// Past the cut, an escape is written with as many characters
+			// as bytes, so counting runes counts the rest.
+			return i, n + utf8.RuneCount(s[i:])
 		}
 		n += chars
 		i += size
 	}
-	if cut < 0 {
-		cut = len(s)
-	}
-	return cut, n
+	return len(s), n
 }
 
 // escapeText writes s with every character that is not printable (control
