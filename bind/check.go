@@ -72,6 +72,8 @@ const MaxIssues = 1000
 // on text nested deeper, and so does Check, with a TooDeep issue.
 const MaxDepth = 10000
 
+const maxDepth = MaxDepth
+
 // Check reads args once, as the binder would, and appends to issues what
 // the binder would fail on, plus each top-level key it would drop
 // (UnknownKey). Empty args read as {}; null reads as no arguments. When

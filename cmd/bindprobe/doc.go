@@ -1,5 +1,6 @@
 // Command bindprobe runs a value table against encoding/json and the guard,
-// and says where they part.
+// and says where they part; with -server, it sends the table's values to a
+// live MCP server's tools and grades the answers.
 //
 // Each row of the table names a Go type and a JSON value. bindprobe sends
 // the value, as the only argument of a call, to the probe tool (one
@@ -15,6 +16,7 @@
 // Usage:
 //
 //	bindprobe [-table FILE] [-json] [-binder std]
+//	bindprobe -server 'CMD ARGS...' [-allow-writes] [-timeout D] [-values N] [-json]
 //
 // With no flags, bindprobe runs the default table (bindtest.Default) and
 // prints a readable table, one row per line: type, value, the parameter
@@ -55,4 +57,110 @@
 // bad flag, an unknown binder, a table file that cannot be read or is
 // malformed, a row whose type the probe tool has no parameter of); the
 // error names the row.
+//
+// # A live server
+//
+// With -server, bindprobe starts an MCP server, written in any language,
+// as a child process speaking over stdio, lists its tools, and probes
+// every parameter of every tool: one call at a time, each call sending one
+// value for the parameter probed and a valid value for each other required
+// parameter. It grades every answer, and reports per tool and in a summary.
+//
+// The command is split into words as a shell would split it, without a
+// shell: words are separated by unquoted spaces; single quotes keep what
+// they hold as it is; double quotes too, except that a backslash in them
+// escapes \, ", $ and `; outside quotes a backslash keeps the next
+// character. Nothing is expanded ($HOME, ~, *) and there are no pipes or
+// redirections. The server inherits bindprobe's environment and working
+// directory; its stderr is kept, and its end shown when it fails.
+//
+// The values come from the default table (bindtest.Default), chosen by the
+// type the parameter's input schema advertises (its first type other than
+// null, or that of its first anyOf, oneOf or allOf alternative, or of its
+// enum's first member): for an integer the rows of int alternate with the
+// refused rows of the other integer types (3000000000 for int32, -1 for
+// uint...), so fractions, exponents, numbers past 64 bits, text, true,
+// null, lists and objects are all sent; a number takes the rows of float64
+// and the other float types; a string those of string (a string with an
+// enum gets its first member, that member with its case changed, and the
+// table's own enum rows first; one of format date-time those of
+// time.Time); a boolean those of bool; an array those of the list types
+// ([]string's first when the items are strings); an object those of the
+// map and struct types; a parameter of no known type those of any. Repeats
+// are dropped, and at most -values values are sent per parameter.
+//
+// A valid value for a required parameter is its const, its first enum
+// member or its default; else 1 (or the whole number nearest to it within
+// minimum and maximum), 1.5, "x" (or a text of its format: date-time, date,
+// time, email, uri, uuid, ipv4, ipv6, hostname, duration; padded to
+// minLength), true, an array of minItems valid items, or an object with its
+// required properties filled, four levels deep at most. $ref is followed
+// within the schema ($defs, definitions).
+//
+// Each answer gets one grade:
+//
+//	named_refusal   a tool error (isError true) that names the argument
+//	generic_error   a tool error that does not name it
+//	accepted        a result that is not an error
+//	protocol_error  a JSON-RPC error instead of a result, or no answer: the
+//	                call timed out, or the connection failed
+//
+// A tool error names the argument when its structuredContent is a bindguard
+// refusal (an object with a "problems" list) and one problem's argument is
+// the parameter's name (such a refusal that names only other arguments is a
+// generic error, whatever its text says); or, without one, when the text
+// quotes the name ('limit', "limit", `limit`, or in typographic quotes) or
+// holds it as a word of its own ("limit must be from 1 to 100"). The name
+// inside a longer name does not count, nor at the end of a path or a
+// qualified name (a validator's /properties/limit, a decoder's
+// Args.limit): those are the decoder's words, which a caller cannot be
+// expected to map to its argument. A parameter named like a common word
+// (type, value) may be found in a generic message by chance; -json has
+// every text, and says how each refusal named its argument.
+//
+// bindprobe never calls a tool whose name suggests it writes (a word of the
+// name, split at _ - . / spaces and lower-to-upper case changes, is delete,
+// create, update, remove or set, in any case) or whose annotations say
+// destructiveHint true without readOnlyHint, unless -allow-writes is given:
+// such a tool is reported as skipped, with the reason.
+//
+// The flags of -server are:
+//
+//	-allow-writes
+//		Probe tools whose names or annotations suggest writes too.
+//	-timeout D
+//		How long to wait for each answer (default 10s). The server's start
+//		(initialize) and tools/list get at least 10s. A call that times out
+//		is a protocol error; after three in a row bindprobe stops.
+//	-values N
+//		Send at most N values per parameter (default 25).
+//	-json
+//		Print one JSON document: {"server": CMD, "tools": [...], "calls":
+//		[...], "stopped": WHY, "summary": {...}}. Each tool has name,
+//		skipped (why it was not probed, left out when it was), arguments
+//		(each with name, type, required and its counts) and its counts;
+//		each call has tool, argument, value (the raw JSON value probed),
+//		arguments (the whole arguments object sent), grade, named_by
+//		(problems, quote or word, for a named refusal), text (the answer's
+//		text or the error, cut to 200 characters) and duration_ms. Counts
+//		are calls, named_refusal, generic_error, accepted and
+//		protocol_error; the summary adds tools, probed, skipped and planned
+//		(the calls bindprobe meant to make). stopped is left out when every
+//		call was made.
+//
+// Without -json the report gives, per tool, its counts and a table of its
+// arguments, with the first generic error and the first protocol error of
+// each argument quoted (cut short), then the summary. While it runs, a
+// progress line is shown on stderr when stderr is a terminal.
+//
+// If the server closes the connection (it crashed, or exited) or leaves
+// three calls in a row unanswered, bindprobe stops, reports the calls made
+// and why it stopped (the server's exit status and the end of its stderr,
+// when there are).
+//
+// Exit status with -server: 0 when every call was made (the grades are
+// information, not a verdict); 1 when the server stopped answering before
+// that; 2 for a usage error (-table or -binder with -server, a command that
+// cannot be split or is empty) or when the server cannot be started or its
+// tools cannot be listed.
 package main

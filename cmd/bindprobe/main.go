@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -32,11 +33,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: bindprobe [-table FILE] [-json] [-binder NAME]")
+		fmt.Fprintln(fs.Output(), "       bindprobe -server 'CMD ARGS...' [-allow-writes] [-timeout D] [-values N] [-json]")
 		fs.PrintDefaults()
 	}
 	tableFile := fs.String("table", "", "run the rows of `FILE` (a JSON array of rows) instead of the default table")
-	asJSON := fs.Bool("json", false, "print one JSON document instead of the readable table")
+	asJSON := fs.Bool("json", false, "print one JSON document instead of the readable report")
 	binderName := fs.String("binder", "std", "the binder to mirror: "+strings.Join(binderNames(), ", "))
+	server := fs.String("server", "", "start the MCP server `CMD ARGS...` over stdio and probe its tools")
+	allowWrites := fs.Bool("allow-writes", false, "with -server, probe tools whose names suggest writes too")
+	timeout := fs.Duration("timeout", 10*time.Second, "with -server, how long to wait for each answer")
+	values := fs.Int("values", 25, "with -server, send at most `N` values per parameter")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -47,6 +53,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "bindprobe: unexpected argument %q\n", fs.Arg(0))
 		fs.Usage()
 		return 2
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["server"] {
+		for _, name := range []string{"table", "binder"} {
+			if set[name] {
+				fmt.Fprintf(stderr, "bindprobe: -%s does not go with -server\n", name)
+				return 2
+			}
+		}
+		if *timeout <= 0 || *values <= 0 {
+			fmt.Fprintln(stderr, "bindprobe: -timeout and -values must be positive")
+			return 2
+		}
+		return runServer(serverOptions{command: *server, allowWrites: *allowWrites, timeout: *timeout, values: *values, json: *asJSON}, stdout, stderr)
+	}
+	for _, name := range []string{"allow-writes", "timeout", "values"} {
+		if set[name] {
+			fmt.Fprintf(stderr, "bindprobe: -%s goes only with -server\n", name)
+			return 2
+		}
 	}
 	binder, ok := binders[*binderName]
 	if !ok {

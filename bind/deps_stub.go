@@ -1,6 +1,0 @@
-package bind
-
-import (
-	_ "github.com/go-json-experiment/json"
-	_ "github.com/segmentio/encoding/json"
-)

@@ -1,0 +1,448 @@
+package bind
+
+import (
+	"bytes"
+	"cmp"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/segmentio/asm/keyset"
+	segjson "github.com/segmentio/encoding/json"
+)
+
+// SegmentIOMaxDepth is the deepest nesting of arrays and objects SegmentIO
+// reads. segmentio's decoder has no limit of its own and recurses once per
+// level: about 2,500,000 nested arrays overflow the goroutine's stack, a
+// fatal error no recover catches. SegmentIO.Unmarshal checks the depth
+// before segmentio runs, with the limit and the scan the go-sdk (v1.8.0)
+// applies before it decodes tool arguments, so the guard refuses exactly
+// the nesting the server refuses.
+const SegmentIOMaxDepth = 1000
+
+// SegmentIO is github.com/segmentio/encoding/json (v0.5.4) as the MCP
+// go-sdk decodes tool arguments with it. SegmentIO.Unmarshal(data, v):
+//
+//  1. fails when data nests deeper than SegmentIOMaxDepth arrays and
+//     objects, counting brackets outside strings as go-sdk does, before
+//     segmentio sees data;
+//  2. decodes the first JSON value in data with a segmentio Decoder set to
+//     DontMatchCaseInsensitiveStructFields, as go-sdk's internal json
+//     package does (the Decoder validates the whole value, then decodes it
+//     with segmentio's Parse; when data is one valid value, Unmarshal calls
+//     Valid and Parse itself, which is the same, without the Decoder's
+//     32 KiB read buffer);
+//  3. fails, as encoding/json's and segmentio's own Unmarshal do, when
+//     anything but space follows that value (a go-sdk Decoder would leave
+//     it unread; arguments that reach a handler are one JSON value).
+//
+// Where it differs from Std:
+//
+//   - Keys bind by exact, case-sensitive name: HOURS_BACK is dropped.
+//   - A repeated key is decoded at every occurrence, as in Std.
+//   - Invalid UTF-8 is replaced by U+FFFD, as in Std; so are escaped
+//     surrogates without their pair.
+//   - null leaves a non-pointer field as it was, as in Std.
+//   - An integer type reads a whole JSON number only ("1e2" and "1.0"
+//     fail), as in Std.
+//   - A json.Number reads a JSON number only; Std also reads a string
+//     holding one.
+//   - A time.Duration reads an integer (nanoseconds) or a string in
+//     time.ParseDuration's syntax ("1s"); Std reads integers only.
+//   - A time.Time reads a string by segmentio's own ISO 8601 parser.
+//   - A fixed-size array drops extra elements and leaves missing ones, as
+//     in Std.
+//   - The ,string option is read by segmentio's own code: for a float
+//     field, "05" fails and "5 " is read, the other way round from Std.
+//   - Fields promoted from embedded structs are settled by segmentio's
+//     rules: a field of the outer struct always wins, two promoted fields
+//     of one name drop each other unless exactly one is tagged, and two
+//     fields tagged alike in one struct both stay (the key binds the first
+//     of them, or on CPUs without the instructions segmentio's keyset uses,
+//     the last).
+//   - Nesting is limited to SegmentIOMaxDepth (1,000) arrays and objects;
+//     Std's limit is 10,000.
+//   - Anything but space after the value fails, as in Std.
+//
+// The guard mirrors SegmentIO by trial rather than by rules: Check decodes
+// the arguments with SegmentIO.Unmarshal itself, once, into a fresh value
+// of the tool's struct, so the verdict is segmentio's own and costs about
+// one extra decode. Only when it fails does Check decode each argument
+// alone (into a one-field struct of the field's type and tag options) to
+// name the ones it fails on. Nesting past SegmentIOMaxDepth is one TooDeep
+// issue, in the argument it happens in. segmentio's own error text quotes
+// up to 32 bytes of what follows the offending value, other arguments
+// included; an issue's Start and End delimit the offending value only, and
+// its Err comes from decoding that argument alone, so it quotes no other.
+var SegmentIO Binder = segmentioBinder{}
+
+type segmentioBinder struct{}
+
+func (segmentioBinder) Name() string { return "segmentio" }
+func (segmentioBinder) sealed()      {}
+
+var errSegmentIOTooDeep = fmt.Errorf("json: exceeded maximum nesting depth of %d", SegmentIOMaxDepth)
+
+// A trailingDataError reports bytes after the JSON value.
+type trailingDataError struct{ c byte }
+
+func (e trailingDataError) Error() string {
+	return fmt.Sprintf("json: invalid character %q after top-level value", e.c)
+}
+
+func (segmentioBinder) Unmarshal(data []byte, v any) error {
+	if segmentioTooDeep(data) >= 0 {
+		return errSegmentIOTooDeep
+	}
+	if segjson.Valid(data) {
+		// One valid value and space: what the Decoder does, validate it
+		// whole then Parse it with its flags, without its 32 KiB buffer.
+		_, err := segjson.Parse(data, v, segjson.DontMatchCaseInsensitiveStructFields)
+		return err
+	}
+	dec := segjson.NewDecoder(bytes.NewReader(data))
+	dec.DontMatchCaseInsensitiveStructFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if rest := data[skipWS(data, int(min(dec.InputOffset(), int64(len(data))))):]; len(rest) != 0 {
+		return trailingDataError{rest[0]}
+	}
+	return nil
+}
+
+// segmentioTooDeep returns the offset of the first '[' or '{' that opens
+// more than SegmentIOMaxDepth arrays and objects, or -1. It scans as
+// go-sdk's checkMaxDepth does: brackets count outside strings, a closing
+// one never below zero, and the text need not be valid JSON.
+func segmentioTooDeep(data []byte) int {
+	depth := 0
+	inString, escaped := false, false
+	for i, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			depth++
+			if depth > SegmentIOMaxDepth {
+				return i
+			}
+		case '}', ']':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return -1
+}
+
+var (
+	goBytes           = reflect.TypeFor[[]byte]()
+	goAny             = reflect.TypeFor[any]()
+	goUnmarshaler     = reflect.TypeFor[json.Unmarshaler]()
+	goTextUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+	goTextMarshaler   = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// segCustom reports that segmentio reads values of t with a method of t's
+// own: *t has UnmarshalJSON or UnmarshalText, and t is none of the types
+// segmentio reads natively whatever their methods.
+func segCustom(t reflect.Type) bool {
+	switch t {
+	case goNumber, goBytes, goDuration, goTime, goAny, goRawMessage:
+		return false
+	}
+	if t.Kind() == reflect.Pointer {
+		return false
+	}
+	p := reflect.PointerTo(t)
+	return p.Implements(goUnmarshaler) || p.Implements(goTextUnmarshaler)
+}
+
+// segMapKey reports whether segmentio reads object keys into kt.
+func segMapKey(kt reflect.Type) bool {
+	if kt.Implements(goTextMarshaler) || reflect.PointerTo(kt).Implements(goTextUnmarshaler) {
+		return reflect.PointerTo(kt).Implements(goTextUnmarshaler) // else it panics on every key
+	}
+	switch kt.Kind() {
+	case reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true
+	}
+	return false
+}
+
+func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("bind: tool parameters must be a struct type, not %v", t)
+	}
+	if segCustom(t) {
+		return nil, fmt.Errorf("bind: %v decodes itself (it has an UnmarshalJSON or UnmarshalText method), so its parameters cannot be recorded", t)
+	}
+	c := &typeWalk{root: t, seen: map[reflect.Type]bool{}, custom: segCustom, mapKey: segMapKey}
+	c.structType = c.segStruct
+	if err := c.walk(t); err != nil {
+		return nil, err
+	}
+	if err := b.Unmarshal([]byte("{}"), reflect.New(t).Interface()); err != nil {
+		return nil, fmt.Errorf("bind: the binder fails on {} for %v: %w", t, err)
+	}
+	fields := segStructFields(t, map[reflect.Type]*segStruct{}).fields
+	m := &segMirror{exact: segIndex(fields)}
+	p := &trialPlan{binder: b, typ: t, hooks: m}
+	for _, f := range fields {
+		base := f.typ
+		if base.Kind() == reflect.Pointer {
+			base = base.Elem()
+		}
+		tag := `json:"F"`
+		if f.stringify {
+			tag = `json:"F,string"`
+		}
+		p.params = append(p.params, Param{
+			Name:      f.name,
+			GoName:    fieldPath(t, f.index, false),
+			Type:      f.typ,
+			Index:     f.index,
+			Tag:       t.FieldByIndex(f.index).Tag,
+			Quoted:    f.stringify && (numberKind(base) || base.Kind() == reflect.Bool || base.Kind() == reflect.String),
+			OmitEmpty: f.omitempty,
+		})
+		p.trials = append(p.trials, reflect.StructOf([]reflect.StructField{{Name: "F", Type: f.typ, Tag: reflect.StructTag(tag)}}))
+	}
+	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+}
+
+// segStruct checks a struct type segmentio reaches: every field it binds
+// must be settable and of a type it can decode into.
+func (c *typeWalk) segStruct(t reflect.Type) error {
+	for _, f := range segStructFields(t, map[reflect.Type]*segStruct{}).fields {
+		name := fieldPath(t, f.index, false)
+		if f.unsettable != "" {
+			return c.fail(name, "it is promoted through the embedded pointer %s to an unexported struct type, which the binder cannot allocate, so every value sent for %q fails", f.unsettable, f.name)
+		}
+		if err := c.field(name, f.typ); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// segIndex maps each name to the field segmentio's struct decoder binds it
+// to. Two fields of one name can both be listed; segmentio then finds the
+// first with its keyset (up to 32 fields of at most 16 bytes, on CPUs it
+// has the instructions for) and the last with its map.
+func segIndex(fields []segField) map[string]int {
+	keys := make([][]byte, len(fields))
+	for i, f := range fields {
+		keys[i] = []byte(f.name)
+	}
+	first := len(fields) <= 32 && len(keyset.New(keys)) != 0
+	idx := make(map[string]int, len(fields))
+	for i, f := range fields {
+		if _, ok := idx[f.name]; ok && first {
+			continue
+		}
+		idx[f.name] = i
+	}
+	return idx
+}
+
+// The field set, as segmentio's appendStructFields (codec.go) builds it.
+
+type segField struct {
+	name       string
+	tag        bool // named by its tag; false for fields promoted two levels or more
+	omitempty  bool
+	stringify  bool
+	typ        reflect.Type
+	index      []int
+	order      int64  // the field's index, and its index in the embedded struct's list
+	unsettable string // an unexported embedded pointer it is promoted through
+}
+
+type segStruct struct{ fields []segField }
+
+// segStructFields is segmentio's constructStructType: seen holds the
+// struct types of one decoder's construction, so a struct embedding itself
+// (through a pointer) sees its own field list still empty.
+func segStructFields(t reflect.Type, seen map[reflect.Type]*segStruct) *segStruct {
+	st := seen[t]
+	if st == nil {
+		st = &segStruct{}
+		seen[t] = st
+		st.fields = segAppendFields(t, seen)
+	}
+	return st
+}
+
+func segAppendFields(t reflect.Type, seen map[reflect.Type]*segStruct) []segField {
+	type embedded struct {
+		i, j       int
+		pointer    bool
+		unexported bool
+		ptrType    reflect.Type
+		sub        segField
+	}
+	var fields []segField
+	var emb []embedded
+	names := map[string]bool{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, tag, omitempty, stringify := f.Name, false, false, false
+		unexported := f.PkgPath != ""
+		if unexported && !f.Anonymous {
+			continue
+		}
+		parts := strings.Split(f.Tag.Get("json"), ",")
+		if len(parts[0]) != 0 {
+			name, tag = parts[0], true
+		}
+		if name == "-" && len(parts) == 1 {
+			continue
+		}
+		if !segValidTag(name) {
+			name = f.Name
+		}
+		for _, o := range parts[1:] {
+			switch o {
+			case "omitempty":
+				omitempty = true
+			case "string":
+				stringify = true
+			}
+		}
+		if f.Anonymous && !tag {
+			typ := f.Type
+			ptr := typ.Kind() == reflect.Pointer
+			if ptr {
+				typ = typ.Elem()
+			}
+			if typ.Kind() == reflect.Struct {
+				for j, sf := range segStructFields(typ, seen).fields {
+					emb = append(emb, embedded{i: i, j: j, pointer: ptr, unexported: unexported, ptrType: f.Type, sub: sf})
+				}
+				continue
+			}
+			if unexported {
+				continue
+			}
+		}
+		fields = append(fields, segField{name: name, tag: tag, omitempty: omitempty, stringify: stringify, typ: f.Type, index: []int{i}, order: int64(i) << 32})
+		names[name] = true
+	}
+	ambNames, ambTags := map[string]int{}, map[string]int{}
+	for name := range names {
+		ambNames[name]++
+		ambTags[name]++
+	}
+	for _, e := range emb {
+		ambNames[e.sub.name]++
+		if e.sub.tag {
+			ambTags[e.sub.name]++
+		}
+	}
+	for _, e := range emb {
+		sub := e.sub
+		if ambNames[sub.name] > 1 && (!sub.tag || ambTags[sub.name] != 1) {
+			continue // ambiguous embedded field
+		}
+		sub.index = append([]int{e.i}, sub.index...)
+		if e.pointer && e.unexported && sub.unsettable == "" {
+			sub.unsettable = e.ptrType.String()
+		}
+		sub.tag = false
+		sub.order = int64(e.i)<<32 | int64(e.j)
+		fields = append(fields, sub)
+	}
+	slices.SortFunc(fields, func(a, b segField) int { return cmp.Compare(a.order, b.order) })
+	return fields
+}
+
+// segValidTag is segmentio's (and encoding/json's) rule for a usable tag
+// name.
+func segValidTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// segMirror is SegmentIO's part of a trial plan.
+type segMirror struct {
+	exact map[string]int
+}
+
+func (m *segMirror) match(raw []byte) int {
+	var buf [64]byte
+	if i, ok := m.exact[string(keyText(buf[:0], raw))]; ok {
+		return i
+	}
+	return -1
+}
+
+func (m *segMirror) tooDeep(args []byte) int { return segmentioTooDeep(args) }
+
+func (m *segMirror) keyIssues([]byte, []member, error) []Issue { return nil }
+
+// dropped: the Decoder has validated every value before decoding, and a
+// dropped one is only skipped.
+func (m *segMirror) dropped([]byte) error { return nil }
+
+func (m *segMirror) explain(err error) failure {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		// te.Field is the dotted path from the trial's field: "F", "F.a.1".
+		if rest, ok := strings.CutPrefix(te.Field, "F."); ok {
+			return failure{path: strings.Split(rest, "."), dotted: true, at: -1}
+		}
+	}
+	return failure{at: -1}
+}
+
+// whole: segmentio decodes a repeated key into what the earlier occurrence
+// left, so a value can fail only after another; blame the repeat.
+func (m *segMirror) whole(args []byte, ms []member, err error) Issue {
+	seen := map[int]bool{}
+	for _, mb := range ms {
+		if mb.param >= 0 && seen[mb.param] {
+			return Issue{Kind: Rejected, Param: mb.param, Start: mb.vs, End: mb.ve, Err: err}
+		}
+		seen[mb.param] = true
+	}
+	return Issue{Kind: Syntax, Param: -1, Err: err}
+}
+
+func (m *segMirror) custom(t reflect.Type) bool { return segCustom(t) }
+
+func (m *segMirror) field(st reflect.Type, key string) reflect.Type {
+	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
+	if i, ok := segIndex(fields)[key]; ok {
+		return fields[i].typ
+	}
+	return nil
+}

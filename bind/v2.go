@@ -1,0 +1,1520 @@
+package bind
+
+import (
+	"bytes"
+	"cmp"
+	"encoding"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// V2 is github.com/go-json-experiment/json (v1.27.2, the design of
+// encoding/json/v2) with its default options: V2.Unmarshal(data, v) is
+// json.Unmarshal(data, v), no options given. Where it differs from Std:
+//
+//   - Keys bind by exact, case-sensitive name: HOURS_BACK is not hours_back,
+//     and is dropped. A field tagged case:ignore also takes a key equal to
+//     its name once case, dashes and underscores are ignored; a key that
+//     fits two such fields (and names neither exactly) fails.
+//   - A repeated key fails (a duplicate object member name) at any depth,
+//     and so do two keys that bind one field. Std reads every occurrence.
+//   - Invalid UTF-8, and an escaped surrogate without its pair, fail in keys
+//     and strings alike; Std replaces them with U+FFFD.
+//   - null sets any field to its zero value (Std leaves a non-pointer field
+//     as it was); both read it.
+//   - An integer type reads a whole JSON number ("1e2" and "1.0" fail, as in
+//     Std); "-0" fails for unsigned types, as in Std.
+//   - A json.Number (encoding/json's) is a plain string type to V2: it reads
+//     any JSON string, and fails on a number. Std reads a number, or a
+//     string holding one.
+//   - time.Duration has no default representation: every value sent for it
+//     fails, null included. Std reads an integer (nanoseconds).
+//   - A fixed-size array takes exactly its length of elements (Std drops
+//     extra ones and leaves missing ones zero); a []byte takes strict
+//     base64: padding required, no newlines.
+//   - The ,string option applies to number types only: on any other type
+//     every value fails.
+//   - Nesting is limited to 10,000 arrays and objects, as in Std.
+//   - Anything but space after the value fails, as in Std.
+//
+// V2 fails on every object for a non-empty struct with no field it can
+// represent, one whose tags it rejects (an unexported field with a json
+// tag, a malformed or misspelt option, two fields of one name in one
+// struct), or one with a format: tag option (V2 v1.27.2 takes those only
+// once the process calls ExperimentalGlobalSupportFormatTag(true)). Compile
+// refuses such a type, naming the field, as it refuses a struct with an
+// embedded fallback (a map or jsontext.Value taking every key no field
+// takes), whose parameters cannot be listed.
+//
+// The guard mirrors V2 by trial rather than by rules: Check decodes the
+// arguments with V2 itself, once, into a fresh value of the tool's struct,
+// so the verdict is V2's own at the cost of about one extra decode. Only
+// when V2 fails does Check decode each argument alone, into a one-field
+// struct of the field's type and tag options, to name the ones it fails on
+// (V2's error points to the innermost offending value). A repeated or
+// ambiguous key, and invalid UTF-8 outside any argument's value, are one
+// Syntax issue each: V2 reports them as syntax errors.
+var V2 Binder = v2Binder{}
+
+type v2Binder struct{}
+
+func (v2Binder) Name() string                       { return "v2" }
+func (v2Binder) Unmarshal(data []byte, v any) error { return jsonv2.Unmarshal(data, v) }
+func (v2Binder) sealed()                            {}
+
+var (
+	v2UnmarshalerTypes = []reflect.Type{
+		reflect.TypeFor[jsonv2.UnmarshalerFrom](),
+		reflect.TypeFor[jsonv2.Unmarshaler](),
+		reflect.TypeFor[encoding.TextUnmarshaler](),
+	}
+	v2MethodTypes = append([]reflect.Type{
+		reflect.TypeFor[jsonv2.MarshalerTo](),
+		reflect.TypeFor[jsonv2.Marshaler](),
+		reflect.TypeFor[encoding.TextAppender](),
+		reflect.TypeFor[encoding.TextMarshaler](),
+	}, v2UnmarshalerTypes...)
+	goJSONTextValue = reflect.TypeFor[jsontext.Value]()
+	goDuration      = reflect.TypeFor[time.Duration]()
+	goTime          = reflect.TypeFor[time.Time]()
+	goNumber        = reflect.TypeFor[json.Number]()
+	goRawMessage    = reflect.TypeFor[json.RawMessage]()
+	goIsZeroer      = reflect.TypeFor[interface{ IsZero() bool }]()
+
+	// plainByte marks the bytes a JSON string holds as themselves: all but
+	// the quote, the backslash and the control characters.
+	plainByte = func() (t [256]bool) {
+		for i := 0x20; i < 0x100; i++ {
+			t[i] = i != '"' && i != '\\'
+		}
+		return t
+	}()
+)
+
+func hexDigit(b byte) bool {
+	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+// implementsAnyOf reports whether t or *t implements one of the interfaces.
+func implementsAnyOf(t reflect.Type, ifaces []reflect.Type) bool {
+	for _, it := range ifaces {
+		if t.Implements(it) || reflect.PointerTo(t).Implements(it) {
+			return true
+		}
+	}
+	return false
+}
+
+// v2Custom reports that V2 reads values of t with a method of t's own.
+func v2Custom(t reflect.Type) bool { return implementsAnyOf(t, v2UnmarshalerTypes) }
+
+func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("bind: tool parameters must be a struct type, not %v", t)
+	}
+	if v2Custom(t) {
+		return nil, fmt.Errorf("bind: %v decodes itself (it has an UnmarshalJSON, UnmarshalJSONFrom or UnmarshalText method), so its parameters cannot be recorded", t)
+	}
+	c := &typeWalk{root: t, seen: map[reflect.Type]bool{}, custom: v2Custom, mapKey: v2MapKey}
+	c.structType = c.v2Struct
+	if err := c.walk(t); err != nil {
+		return nil, err
+	}
+	fs := v2StructFields(t)
+	if fs.fallback != nil {
+		return nil, &FieldError{Type: t, Field: fieldPath(t, fs.fallback.index, true), Why: "it is an embedded fallback, which takes every key no other field takes, so the tool's parameters cannot be listed"}
+	}
+	m := &v2Mirror{byName: map[string]int{}, byFold: map[string][]int{}}
+	p := &trialPlan{binder: b, typ: t, maxDepth: v2MaxDepth, hooks: m}
+	for i, f := range fs.flattened {
+		sf := t.FieldByIndex(f.index) // reachable: no field is promoted through a nil pointer here
+		base := f.typ
+		for base.Kind() == reflect.Pointer && !v2Custom(base) {
+			base = base.Elem()
+		}
+		p.params = append(p.params, Param{
+			Name:      f.name,
+			GoName:    fieldPath(t, f.index, true),
+			Type:      f.typ,
+			Index:     f.index,
+			Tag:       sf.Tag,
+			Quoted:    f.str && numberKind(base) && !v2Custom(base),
+			OmitEmpty: f.omitempty,
+		})
+		tag := `json:` + strconv.Quote("F"+f.tagRest)
+		p.trials = append(p.trials, reflect.StructOf([]reflect.StructField{{Name: "F", Type: f.typ, Tag: reflect.StructTag(tag)}}))
+		m.byName[f.name] = i
+		if f.casing == caseIgnore {
+			k := string(v2Fold([]byte(f.name)))
+			m.byFold[k] = append(m.byFold[k], i)
+		}
+	}
+	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+}
+
+// v2MapKey reports whether V2 reads object keys into kt: as a string, a
+// number inside a string, or by kt's own method.
+func v2MapKey(kt reflect.Type) bool {
+	return v2Custom(kt) || kt.Kind() == reflect.String || numberKind(kt)
+}
+
+// v2Struct checks a struct type V2 reaches: V2 must read {} into it (it
+// reports errors in the field set itself at decode time, for every
+// object), and every field it binds must be of a type it can decode into.
+func (c *typeWalk) v2Struct(t reflect.Type) error {
+	fs := v2StructFields(t)
+	if err := jsonv2.Unmarshal([]byte("{}"), reflect.New(t).Interface()); err != nil {
+		field := ""
+		if at := fs.errAt; at != nil {
+			field = fieldPath(t, at, true)
+		} else if at := fs.formatAt; at != nil {
+			field = fieldPath(t, at, true)
+		}
+		return c.fail(field, "the binder fails on every object for %v: %v", t, err)
+	}
+	for _, f := range fs.flattened {
+		name := fieldPath(t, f.index, true)
+		if through := unexportedPointerOn(t, f.index, true); through != "" {
+			return c.fail(name, "it is promoted through the embedded pointer %s to an unexported struct type, which the binder cannot allocate, so every value sent for %q fails", through, f.name)
+		}
+		if err := c.field(name, f.typ); err != nil {
+			return err
+		}
+	}
+	if fs.fallback != nil {
+		return c.field(fieldPath(t, fs.fallback.index, true), fs.fallback.typ)
+	}
+	return nil
+}
+
+// v2Mirror is V2's part of a trial plan.
+type v2Mirror struct {
+	byName map[string]int   // param index by exact name
+	byFold map[string][]int // case:ignore params by folded name
+}
+
+// match binds a key as V2's struct decoder does: the exact name, else the
+// one case:ignore field whose name folds alike.
+func (m *v2Mirror) match(raw []byte) int {
+	var buf [64]byte
+	key := keyText(buf[:0], raw)
+	if i, ok := m.byName[string(key)]; ok {
+		return i
+	}
+	if len(m.byFold) == 0 {
+		return -1
+	}
+	var fb [64]byte
+	switch c := m.byFold[string(appendV2Fold(fb[:0], key))]; len(c) {
+	case 0:
+		return -1
+	case 1:
+		return c[0]
+	}
+	return ambiguousKey
+}
+
+func (m *v2Mirror) tooDeep([]byte) int { return -1 }
+
+// keyIssues reports what V2 fails on in the set of keys: a key that binds
+// a field an earlier key bound, a dropped key repeated, a key that fits two
+// case:ignore fields. V2 reports the first two as syntax errors (duplicate
+// object member names).
+func (m *v2Mirror) keyIssues(args []byte, ms []member, err error) (issues []Issue) {
+	at := -1 // where V2 stopped, when on a key
+	var se *jsontext.SyntacticError
+	var me *jsonv2.SemanticError
+	if errors.As(err, &se) {
+		at = int(se.ByteOffset)
+	} else if errors.As(err, &me) {
+		at = int(me.ByteOffset)
+	}
+	var seen map[int]bool
+	var names map[string]bool
+	for _, mb := range ms {
+		dup := false
+		switch {
+		case mb.param >= 0:
+			if seen == nil {
+				seen = map[int]bool{}
+			}
+			dup = seen[mb.param]
+			seen[mb.param] = true
+		case mb.param == -1:
+			if names == nil {
+				names = map[string]bool{}
+			}
+			key := string(keyText(nil, args[mb.ks:mb.ke]))
+			dup = names[key]
+			names[key] = true
+		default: // ambiguous
+			dup = true
+		}
+		if dup {
+			is := Issue{Kind: Syntax, Param: -1, Start: mb.ks, End: mb.ks}
+			if at == mb.ks {
+				is.Err = err
+			}
+			issues = append(issues, is)
+		}
+	}
+	return issues
+}
+
+// dropped reads the value of a key V2 drops as V2 skips it: validated,
+// UTF-8 and duplicate names included.
+func (m *v2Mirror) dropped(value []byte) error {
+	var w struct {
+		F jsontext.Value `json:"F"`
+	}
+	return trialDecode(V2, value, &w, goJSONTextValue)
+}
+
+func (m *v2Mirror) explain(err error) failure {
+	var se *jsontext.SyntacticError
+	var me *jsonv2.SemanticError
+	switch {
+	case errors.As(err, &se):
+		f := failure{path: pointerPath(se.JSONPointer), kind: Rejected, at: int(se.ByteOffset)}
+		if errors.Is(se.Err, jsontext.ErrDuplicateName) && len(f.path) > 0 {
+			f.path = f.path[:len(f.path)-1] // the object holding the repeated name
+		}
+		return f
+	case errors.As(err, &me):
+		f := failure{path: pointerPath(me.JSONPointer), at: int(me.ByteOffset)}
+		switch {
+		case me.Err == nil: // a JSON kind the Go type does not read
+			f.kind = WrongType
+		case errors.Is(me.Err, strconv.ErrSyntax), errors.Is(me.Err, strconv.ErrRange):
+			// a number that does not fit: judged from the text
+		default:
+			f.kind = Rejected
+		}
+		return f
+	}
+	return failure{kind: Rejected, at: -1}
+}
+
+// pointerPath is a JSON pointer into a trial's one-field object, as the
+// path from the field's value.
+func pointerPath(p jsontext.Pointer) []string {
+	var path []string
+	first := true
+	for tok := range p.Tokens() {
+		if first {
+			first = false
+			if tok == "F" {
+				continue
+			}
+			return nil // not inside the field's value
+		}
+		path = append(path, tok)
+	}
+	return path
+}
+
+func (m *v2Mirror) whole(args []byte, ms []member, err error) Issue {
+	at := 0
+	var se *jsontext.SyntacticError
+	var me *jsonv2.SemanticError
+	switch {
+	case errors.As(err, &se):
+		at = int(se.ByteOffset)
+	case errors.As(err, &me):
+		at = int(me.ByteOffset)
+	}
+	at = min(max(at, 0), len(args))
+	return Issue{Kind: Syntax, Param: -1, Start: at, End: at, Err: err}
+}
+
+func (m *v2Mirror) custom(t reflect.Type) bool { return v2Custom(t) }
+
+func (m *v2Mirror) field(st reflect.Type, key string) reflect.Type {
+	fs := v2StructFields(st)
+	for _, f := range fs.flattened {
+		if f.name == key {
+			return f.typ
+		}
+	}
+	var hit reflect.Type
+	n := 0
+	fk := string(v2Fold([]byte(key)))
+	for _, f := range fs.flattened {
+		if f.casing == caseIgnore && string(v2Fold([]byte(f.name))) == fk {
+			hit = f.typ
+			n++
+		}
+	}
+	if n == 1 {
+		return hit
+	}
+	if fs.fallback != nil && fs.fallback.typ.Kind() == reflect.Map {
+		return fs.fallback.typ.Elem()
+	}
+	return nil
+}
+
+// v2Fold folds a name as V2's case:ignore matching does: case folded,
+// dashes and underscores dropped.
+func v2Fold(in []byte) []byte { return appendV2Fold(nil, in) }
+
+func appendV2Fold(out, in []byte) []byte {
+	for i := 0; i < len(in); {
+		if c := in[i]; c < utf8.RuneSelf {
+			if c != '_' && c != '-' {
+				if 'a' <= c && c <= 'z' {
+					c -= 'a' - 'A'
+				}
+				out = append(out, c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(in[i:])
+		out = utf8.AppendRune(out, foldRune(r))
+		i += n
+	}
+	return out
+}
+
+// The field set, as V2's makeStructFields (fields.go) builds it: a
+// breadth-first walk through embedded structs, names from the json tag,
+// the dominant field for each name, and the first structural error.
+
+const (
+	caseIgnore = 1
+	caseStrict = 2
+)
+
+type v2Field struct {
+	index     []int
+	typ       reflect.Type
+	name      string
+	hasName   bool
+	casing    int8
+	embed     bool
+	str       bool
+	omitempty bool
+	omitzero  bool
+	format    string
+	tagRest   string // the json tag after the name: the options
+	id        int
+}
+
+// plainEmbed reports that the field's tag holds no option but embed (and
+// no name), as V2 requires of an embedded field.
+func (f v2Field) plainEmbed() bool {
+	return !f.hasName && f.casing == 0 && !f.str && !f.omitempty && !f.omitzero && f.format == ""
+}
+
+type v2Fields struct {
+	flattened []v2Field
+	fallback  *v2Field
+	bad       bool  // V2 reports a structural error for this field set
+	errAt     []int // the index of the field the first error is about (the struct's own, for a field-set error)
+	formatAt  []int // the first field with a format: tag option, which V2 refuses unless told otherwise
+}
+
+func v2StructFields(root reflect.Type) (fs v2Fields) {
+	fail := func(at []int) { // the first structural error V2 would report
+		if !fs.bad {
+			fs.bad, fs.errAt = true, at
+		}
+	}
+	type entry struct {
+		typ           reflect.Type
+		index         []int
+		visitChildren bool
+	}
+	queue := []entry{{root, nil, true}}
+	seen := map[reflect.Type]bool{root: true}
+	var all, fallbacks []v2Field
+	for qi := 0; qi < len(queue); qi++ {
+		qe := queue[qi]
+		t := qe.typ
+		fallbackIndex := -1
+		namesIndex := map[string]bool{}
+		var anyTag, anyField bool
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			at := append(slices.Clone(qe.index), i)
+			_, hasTag := sf.Tag.Lookup("json")
+			anyTag = anyTag || hasTag
+			f, ignored, bad := v2FieldOptions(sf)
+			if bad {
+				fail(at)
+			}
+			if ignored {
+				continue
+			}
+			anyField = true
+			f.index, f.typ = at, sf.Type
+			if sf.Anonymous && !f.hasName {
+				if v2Indirect(f.typ).Kind() != reflect.Struct {
+					fail(at)
+				} else {
+					f.embed = true
+				}
+			}
+			var handleField func()
+			handleEmbed := func() {
+				if !f.plainEmbed() {
+					fail(at)
+					if f.hasName {
+						handleField()
+						return
+					}
+					f.casing, f.str, f.omitempty, f.omitzero, f.format = 0, false, false, false, ""
+				}
+				tf := v2Indirect(f.typ)
+				if implementsAnyOf(tf, v2MethodTypes) && tf != goJSONTextValue {
+					fail(at)
+				}
+				if tf.Kind() == reflect.Struct {
+					if qe.visitChildren {
+						queue = append(queue, entry{tf, f.index, !seen[tf]})
+					}
+					seen[tf] = true
+					return
+				} else if !sf.IsExported() {
+					fail(at)
+					return
+				}
+				switch {
+				case tf == goJSONTextValue:
+				case tf.Kind() == reflect.Map && tf.Key().Kind() == reflect.String:
+					if implementsAnyOf(tf.Key(), v2MethodTypes) {
+						fail(at)
+						handleField()
+						return
+					}
+				default:
+					fail(at)
+					handleField()
+					return
+				}
+				if fallbackIndex >= 0 {
+					fail(at)
+				}
+				fallbackIndex = i
+				fallbacks = append(fallbacks, f)
+			}
+			handleField = func() {
+				if !sf.IsExported() {
+					tf := v2Indirect(f.typ)
+					if !(sf.Anonymous && tf.Kind() == reflect.Struct) {
+						fail(at)
+						return
+					}
+					if implementsAnyOf(tf, v2MethodTypes) || f.omitzero && implementsAnyOf(tf, []reflect.Type{goIsZeroer}) {
+						fail(at)
+						return
+					}
+				}
+				if namesIndex[f.name] {
+					fail(at) // two fields of one name in one struct
+				}
+				namesIndex[f.name] = true
+				f.id = len(all)
+				all = append(all, f)
+				if f.format != "" && fs.formatAt == nil {
+					fs.formatAt = at
+				}
+			}
+			if f.embed {
+				handleEmbed()
+			} else {
+				handleField()
+			}
+		}
+		if t.NumField() != 0 && !anyTag && !anyField {
+			fail(qe.index)
+		}
+	}
+
+	slices.SortStableFunc(all, func(x, y v2Field) int {
+		return cmp.Or(strings.Compare(x.name, y.name), cmp.Compare(len(x.index), len(y.index)), v2BoolsCompare(!x.hasName, !y.hasName))
+	})
+	for len(all) > 0 {
+		n := 1
+		for n < len(all) && all[n-1].name == all[n].name {
+			n++
+		}
+		if n == 1 || len(all[0].index) != len(all[1].index) || all[0].hasName != all[1].hasName {
+			fs.flattened = append(fs.flattened, all[0])
+		}
+		all = all[n:]
+	}
+	slices.SortFunc(fs.flattened, func(x, y v2Field) int { return slices.Compare(x.index, y.index) })
+	if n := len(fallbacks); n == 1 || n > 1 && len(fallbacks[0].index) != len(fallbacks[1].index) {
+		fs.fallback = &fallbacks[0]
+	}
+	return fs
+}
+
+func v2BoolsCompare(x, y bool) int {
+	switch {
+	case !x && y:
+		return -1
+	case x && !y:
+		return +1
+	}
+	return 0
+}
+
+// v2Indirect unwraps one unnamed pointer, as Go embedding allows *T.
+func v2Indirect(t reflect.Type) reflect.Type {
+	if t.Kind() == reflect.Pointer && t.Name() == "" {
+		return t.Elem()
+	}
+	return t
+}
+
+// v2FieldOptions reads a field's json tag as V2's parseFieldOptions does;
+// bad reports a tag V2 rejects.
+func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
+	tag, hasTag := sf.Tag.Lookup("json")
+	if tag == "-" {
+		return v2Field{}, true, false
+	}
+	if !sf.IsExported() && !sf.Anonymous {
+		return v2Field{}, true, hasTag // a tag on an unexported field is an error
+	}
+	out.name = sf.Name
+	if len(tag) > 0 && !strings.HasPrefix(tag, ",") {
+		n := len(tag) - len(strings.TrimLeftFunc(tag, func(r rune) bool { return !strings.ContainsRune(",\\'\"`", r) }))
+		name := tag[:n]
+		var err2 error
+		if !strings.HasPrefix(tag[n:], ",") && len(name) != len(tag) {
+			name, n, err2 = v2TagOption(tag, false)
+			if err2 != nil {
+				bad = true
+			}
+		}
+		if !utf8.ValidString(name) {
+			bad = true
+			name = string([]rune(name))
+		}
+		if err2 == nil {
+			out.hasName = true
+			out.name = name
+		}
+		tag = tag[n:]
+	}
+	out.tagRest = tag
+	var wasFormat bool
+	seenOpts := map[string]bool{}
+	for len(tag) > 0 {
+		if tag[0] != ',' {
+			bad = true
+		} else {
+			tag = tag[len(","):]
+			if len(tag) == 0 {
+				bad = true
+				break
+			}
+		}
+		opt, n, err2 := v2TagOption(tag, false)
+		if err2 != nil {
+			bad = true
+		}
+		rawOpt := tag[:n]
+		tag = tag[n:]
+		switch {
+		case wasFormat:
+			bad = true
+		case strings.HasPrefix(rawOpt, "'") && strings.TrimFunc(opt, v2LetterOrDigit) == "":
+			bad = true
+		}
+		switch opt {
+		case "case":
+			if !strings.HasPrefix(tag, ":") {
+				bad = true
+				break
+			}
+			tag = tag[len(":"):]
+			opt, n, err2 := v2TagOption(tag, false)
+			if err2 != nil {
+				bad = true
+				break
+			}
+			rawOpt := tag[:n]
+			tag = tag[n:]
+			if strings.HasPrefix(rawOpt, "'") {
+				bad = true
+			}
+			switch opt {
+			case "ignore":
+				out.casing |= caseIgnore
+			case "strict":
+				out.casing |= caseStrict
+			default:
+				bad = true
+			}
+		case "embed":
+			out.embed = true
+		case "omitzero":
+			out.omitzero = true
+		case "omitempty":
+			out.omitempty = true
+		case "string":
+			out.str = true
+		case "format":
+			if !strings.HasPrefix(tag, ":") {
+				bad = true
+				break
+			}
+			tag = tag[len(":"):]
+			opt, n, err2 := v2TagOption(tag, true)
+			if err2 != nil || opt == "" {
+				bad = true
+				break
+			}
+			tag = tag[n:]
+			out.format = opt
+			wasFormat = true
+		default:
+			switch strings.ReplaceAll(strings.ToLower(opt), "_", "") {
+			case "case", "embed", "omitzero", "omitempty", "string", "format":
+				bad = true
+			}
+		}
+		switch {
+		case out.casing == caseIgnore|caseStrict:
+			bad = true
+		case seenOpts[opt]:
+			bad = true
+		}
+		seenOpts[opt] = true
+	}
+	return out, false, bad
+}
+
+// v2TagOption is V2's: the next option, a Go identifier or a
+// single-quoted string.
+var errBadTagOption = errors.New("bad tag option")
+
+func v2TagOption(in string, allowQuoted bool) (string, int, error) {
+	i := strings.IndexByte(in, ',')
+	if i < 0 {
+		i = len(in)
+	}
+	switch r, _ := utf8.DecodeRuneInString(in); {
+	case r == '_' || unicode.IsLetter(r):
+		n := len(in) - len(strings.TrimLeftFunc(in, v2LetterOrDigit))
+		return in[:n], n, nil
+	case r == '\'':
+		if !allowQuoted {
+			return in[:i], i, errBadTagOption
+		}
+		var inEscape bool
+		b := []byte{'"'}
+		n := len(`'`)
+		for len(in) > n {
+			r, rn := utf8.DecodeRuneInString(in[n:])
+			switch {
+			case inEscape:
+				if r == '\'' {
+					b = b[:len(b)-1]
+				}
+				inEscape = false
+			case r == '\\':
+				inEscape = true
+			case r == '"':
+				b = append(b, '\\')
+			case r == '\'':
+				b = append(b, '"')
+				n += len(`'`)
+				out, err := strconv.Unquote(string(b))
+				if err != nil {
+					return in[:i], i, errBadTagOption
+				}
+				return out, n, nil
+			}
+			b = append(b, in[n:][:rn]...)
+			n += rn
+		}
+		return in[:i], i, errBadTagOption
+	case len(in) == 0:
+		return in[:i], i, io.ErrUnexpectedEOF
+	default:
+		return in[:i], i, errBadTagOption
+	}
+}
+
+func v2LetterOrDigit(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
+}
+
+// The trial plan: the check of binders mirrored by trial decodes with the
+// binder itself (V2, SegmentIO), shared by both.
+
+// A trialPlan reads arguments for a binder mirrored by trial: the binder
+// decodes the whole arguments once, so the verdict is its own; only when it
+// fails is each argument decoded alone, to name the ones it fails on.
+type trialPlan struct {
+	binder   Binder
+	typ      reflect.Type
+	params   []Param
+	trials   []reflect.Type // per param: the one-field struct its value is decoded into alone
+	maxDepth int            // the binder's limit on nested arrays and objects, for the scan (0: none)
+	hooks    trialHooks
+}
+
+// trialHooks are what a trial plan needs to know of its binder.
+type trialHooks interface {
+	// match returns the index of the param the binder binds the raw key
+	// token to, -1 when it drops the key, or ambiguousKey when it fails on
+	// the key itself.
+	match(raw []byte) int
+	// tooDeep returns the offset of the first bracket past a depth limit
+	// the binder checks before it decodes, or -1.
+	tooDeep(args []byte) int
+	// keyIssues returns what the binder fails on in the set of top-level
+	// keys (repeated keys, ambiguous keys); err is its error.
+	keyIssues(args []byte, ms []member, err error) []Issue
+	// dropped reads the value of a dropped key as the binder skips it.
+	dropped(value []byte) error
+	// explain says where inside the value a trial failure lies.
+	explain(err error) failure
+	// whole is the issue for a failure no argument has alone.
+	whole(args []byte, ms []member, err error) Issue
+	// custom reports that values of t are read by a method of t's own.
+	custom(t reflect.Type) bool
+	// field returns the type of the field of struct type st that the
+	// binder binds key to, or nil.
+	field(st reflect.Type, key string) reflect.Type
+}
+
+// A failure is where a trial decode failed, as the binder's error says.
+type failure struct {
+	path   []string  // from the argument's value to the offending one: array indexes and object keys
+	dotted bool      // the path is segmentio's dotted Field: one key may span several tokens
+	kind   IssueKind // 0: judged from the offending text and its Go type
+	at     int       // the binder's byte offset in the trial's text, or -1
+}
+
+const ambiguousKey = -2
+
+// v2MaxDepth is V2's limit on nested arrays and objects (jsontext's
+// maxNestingDepth).
+const v2MaxDepth = 10000
+
+// trialPrefix opens the one-field object a value is decoded in alone.
+const trialPrefix = `{"F":`
+
+type member struct {
+	ks, ke int // the key, quotes included
+	vs, ve int // the value
+	param  int
+}
+
+var mirrorBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// trialDecode decodes value with binder b as the value of the field of the
+// one-field struct *out points to. A panic in a decoding method is
+// returned as a *PanicError for type t.
+func trialDecode(b Binder, value []byte, out any, t reflect.Type) (err error) {
+	bp := mirrorBufs.Get().(*[]byte)
+	buf := append(append(append((*bp)[:0], trialPrefix...), value...), '}')
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Type: t, Value: r}
+		}
+		if cap(buf) <= 1<<16 {
+			*bp = buf[:0]
+			mirrorBufs.Put(bp)
+		}
+	}()
+	return b.Unmarshal(buf, out)
+}
+
+func (p *trialPlan) decode(args []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Type: p.typ, Value: r}
+		}
+	}()
+	return p.binder.Unmarshal(args, reflect.New(p.typ).Interface())
+}
+
+// check has Plan.Check's contract.
+func (p *trialPlan) check(args []byte, issues []Issue) []Issue {
+	if len(args) == 0 {
+		return issues // no arguments read as {}, which Compile tried
+	}
+	err := p.decode(args)
+	var buf [8]member
+	sc := scanArgs(args, p.maxDepth, buf[:0])
+	if err != nil {
+		if at := p.hooks.tooDeep(args); at >= 0 {
+			return append(issues, p.tooDeep(args, sc, at, err))
+		}
+	}
+	switch {
+	case err == nil && sc.kind != '{':
+		return issues // null (the binder reads nothing else into a struct)
+	case sc.kind == 0 && sc.deep:
+		return append(issues, p.tooDeep(args, sc, sc.start, err))
+	case sc.kind == 0, sc.kind == 'n':
+		return append(issues, Issue{Kind: Syntax, Param: -1, Start: sc.start, End: sc.start, Err: err})
+	case sc.kind != '{':
+		return append(issues, Issue{Kind: NotObject, Param: -1, Start: sc.start, End: sc.end, Err: err})
+	}
+	limit, omitted := len(issues)+MaxIssues, 0
+	add := func(is Issue) {
+		if len(issues) >= limit {
+			omitted++
+			return
+		}
+		issues = append(issues, is)
+	}
+	failed := 0 // issues other than UnknownKey
+	ms := sc.members
+	for i := range ms {
+		m := &ms[i]
+		m.param = p.hooks.match(args[m.ks:m.ke])
+		switch {
+		case m.param == -1:
+			if err != nil {
+				if e := p.hooks.dropped(args[m.vs:m.ve]); e != nil {
+					at := m.vs
+					if f := p.hooks.explain(e); f.at >= len(trialPrefix) && f.at-len(trialPrefix) <= m.ve-m.vs {
+						at = m.vs + f.at - len(trialPrefix)
+					}
+					add(Issue{Kind: Syntax, Param: -1, Start: at, End: at, Err: e})
+					failed++
+				}
+			}
+			add(Issue{Kind: UnknownKey, Param: -1, Start: m.ks, End: m.ke})
+		case m.param >= 0 && err != nil:
+			w := reflect.New(p.trials[m.param]).Interface()
+			if e := trialDecode(p.binder, args[m.vs:m.ve], w, p.params[m.param].Type); e != nil {
+				if len(issues) < limit {
+					add(p.issue(args, *m, e))
+				} else {
+					omitted++
+				}
+				failed++
+			}
+		}
+	}
+	if err != nil {
+		for _, is := range p.hooks.keyIssues(args, ms, err) {
+			add(is)
+			failed++
+		}
+		if failed == 0 {
+			add(p.hooks.whole(args, ms, err))
+		}
+	}
+	if omitted > 0 {
+		issues = append(issues, Issue{Kind: Omitted, Param: -1, N: omitted})
+	}
+	return issues
+}
+
+// tooDeep is the issue for nesting past the binder's limit at offset at:
+// in the argument whose value holds it, if any.
+func (p *trialPlan) tooDeep(args []byte, sc scan, at int, err error) Issue {
+	is := Issue{Kind: TooDeep, Param: -1, Start: at, End: at, Err: err}
+	for _, m := range sc.members {
+		if m.vs <= at && (at < m.ve || m.ve < 0) {
+			if i := p.hooks.match(args[m.ks:m.ke]); i >= 0 {
+				is.Param, is.Start = i, m.vs
+			}
+			break
+		}
+	}
+	return is
+}
+
+// issue describes the trial failure err of member m's value: it follows
+// the failure's path into the value as far as the text and the Go types
+// allow, so the issue names the innermost offending element.
+func (p *trialPlan) issue(args []byte, m member, err error) Issue {
+	param := p.params[m.param]
+	f := p.hooks.explain(err)
+	var pe *PanicError
+	if errors.As(err, &pe) {
+		f = failure{kind: Rejected, at: -1}
+	}
+	s := m.vs
+	ks, ke := -1, -1
+	t := param.Type
+	var holder reflect.Type // the type of the container the element is in
+	var path strings.Builder
+	for rest := f.path; len(rest) > 0; {
+		base := t
+		for base != nil && base.Kind() == reflect.Pointer && !p.hooks.custom(base) {
+			base = base.Elem()
+		}
+		if base != nil && p.hooks.custom(base) {
+			break // the type's own method owns the bytes inside
+		}
+		cs, cks, cke, used, ok := child(args, s, rest, f.dotted)
+		if !ok {
+			break
+		}
+		holder, t = base, nil
+		if base != nil {
+			switch base.Kind() {
+			case reflect.Slice, reflect.Array:
+				if args[s] == '[' {
+					t = base.Elem()
+				}
+			case reflect.Map:
+				if args[s] == '{' {
+					t = base.Elem()
+				}
+			case reflect.Struct:
+				if args[s] == '{' {
+					t = p.hooks.field(base, strings.Join(rest[:used], "."))
+				}
+			case reflect.Interface:
+				t = base // inside an empty interface, everything is one too
+			}
+		}
+		if cks < 0 {
+			path.WriteString("[" + rest[0] + "]")
+		} else if key := keyText(nil, args[cks:cke]); isIdent(key) {
+			path.WriteString("." + string(key))
+		} else {
+			path.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
+		}
+		s, ks, ke = cs, cks, cke
+		rest = rest[used:]
+	}
+	e, _, _ := scanValue(args, s, 0, 0)
+	is := Issue{Kind: f.kind, Param: m.param, Start: s, End: e, Path: path.String(), Err: err}
+	quoted := param.Quoted && s == m.vs
+	if off := m.vs + f.at - len(trialPrefix); f.at >= 0 && ks >= 0 && off == ks && holder != nil && holder.Kind() == reflect.Map {
+		// The failure is the member's key: the map's key type does not read it.
+		is.Kind, is.Start, is.End, t = BadKey, ks, ke, holder.Key()
+		quoted = false
+	} else if is.Kind == 0 {
+		is.Kind = textKind(t, args[s:e], quoted, p.hooks.custom)
+	}
+	for t != nil && t.Kind() == reflect.Pointer && !p.hooks.custom(t) {
+		t = t.Elem()
+	}
+	if holder != nil && holder.Kind() == reflect.Interface {
+		t = nil // a value inside an empty interface has no declared type
+	}
+	is.Type, is.Quoted = t, quoted
+	return is
+}
+
+// textKind judges why a value of Go type t failed from its JSON text:
+// a number a numeric type cannot hold is not whole, too large or too
+// small; a JSON kind the type does not read is of the wrong type; any other
+// failure is the type's decoder rejecting text of the right kind.
+func textKind(t reflect.Type, text []byte, quoted bool, custom func(reflect.Type) bool) IssueKind {
+	for t != nil && t.Kind() == reflect.Pointer && !custom(t) {
+		t = t.Elem()
+	}
+	if t == nil || custom(t) || len(text) == 0 {
+		return Rejected
+	}
+	j := text[0]
+	num := j == '-' || '0' <= j && j <= '9'
+	numeric := numberKind(t) && t != goDuration
+	if quoted && numeric {
+		if j != '"' {
+			return WrongType
+		}
+		s, ok := unquote(nil, text)
+		if !ok || !isValidNumber(s) {
+			return WrongType
+		}
+		return numberVerdict(s, t)
+	}
+	if numeric && num {
+		return numberVerdict(text, t)
+	}
+	if t.Kind() == reflect.Interface && num { // a number an empty interface reads as a float64
+		return numberVerdict(text, reflect.TypeFor[float64]())
+	}
+	if reads(t, j) {
+		return Rejected
+	}
+	return WrongType
+}
+
+func numberKind(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// numberVerdict is why a valid JSON number fails for numeric type t.
+func numberVerdict(num []byte, t reflect.Type) IssueKind {
+	neg := num[0] == '-'
+	if t.Kind() != reflect.Float32 && t.Kind() != reflect.Float64 && bytes.ContainsAny(num, ".eE") {
+		return NotWhole
+	}
+	if neg {
+		return TooSmall
+	}
+	return TooLarge
+}
+
+// reads reports whether a type reads JSON values that start with j.
+func reads(t reflect.Type, j byte) bool {
+	num := j == '-' || '0' <= j && j <= '9'
+	switch t {
+	case goTime:
+		return j == '"'
+	case goDuration:
+		return j == '"' || num
+	case goNumber:
+		return num
+	case goRawMessage, goJSONTextValue:
+		return true
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Bool:
+		return j == 't' || j == 'f'
+	case reflect.String:
+		return j == '"'
+	case reflect.Slice, reflect.Array:
+		return j == '[' || j == '"' && t.Elem().Kind() == reflect.Uint8
+	case reflect.Map, reflect.Struct:
+		return j == '{'
+	}
+	return numberKind(t) && num
+}
+
+// child finds, inside the valid JSON array or object at data[s], the
+// element the first path tokens name: an array index, or an object key
+// (its first member of that key). With dotted, a key may hold dots, each
+// starting a new token. It returns where the element starts, the member's
+// key (-1 in an array), and the number of tokens it used. It reads only the
+// elements before the one it finds, so following a path costs one pass.
+func child(data []byte, s int, path []string, dotted bool) (cs, ks, ke, used int, ok bool) {
+	i := skipWS(data, s+1)
+	switch data[s] {
+	case '[':
+		idx, err := strconv.Atoi(path[0])
+		if err != nil || idx < 0 {
+			return
+		}
+		for k := 0; i < len(data) && data[i] != ']'; k++ {
+			if k == idx {
+				return i, -1, -1, 1, true
+			}
+			end, _, _ := scanValue(data, i, 0, 0)
+			if i = skipWS(data, end); i >= len(data) || data[i] != ',' {
+				return
+			}
+			i = skipWS(data, i+1)
+		}
+	case '{':
+		for i < len(data) && data[i] == '"' {
+			kend, _, _ := scanString(data, i)
+			v := skipWS(data, skipWS(data, kend)+1) // past ':'
+			key := keyText(nil, data[i:kend])
+			n := 1
+			if dotted {
+				n = bytes.Count(key, []byte(".")) + 1
+			}
+			if n <= len(path) && string(key) == strings.Join(path[:n], ".") {
+				return v, i, kend, n, true
+			}
+			end, _, _ := scanValue(data, v, 0, 0)
+			if i = skipWS(data, end); i >= len(data) || data[i] != ',' {
+				return
+			}
+			i = skipWS(data, i+1)
+		}
+	}
+	return
+}
+
+// keyText appends the text of the raw JSON string raw (quotes included)
+// to dst, or returns raw's inside when it holds no escapes and only ASCII.
+func keyText(dst, raw []byte) []byte {
+	in := raw[1 : len(raw)-1]
+	for _, c := range in {
+		if c == '\\' || c >= utf8.RuneSelf {
+			t, _ := unquote(dst, raw)
+			return t
+		}
+	}
+	return in
+}
+
+func skipWS(d []byte, i int) int {
+	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// A scan is what scanArgs found.
+type scan struct {
+	kind       byte // '{' an object, 'n' null, 'v' another value, 0 invalid text
+	start, end int  // the value ('n', 'v'); for invalid text, start is the first byte that makes it so
+	deep       bool // invalid: nested past the limit
+	members    []member
+}
+
+// scanArgs reads args by the JSON grammar (RFC 8259; UTF-8 validity is the
+// binder's business), with at most maxDepth nested arrays and objects when
+// maxDepth > 0, and lists the top-level object's members, appended to ms.
+// When the text is invalid inside a member's value, that member is listed
+// last, with ve -1.
+func scanArgs(d []byte, maxDepth int, ms []member) scan {
+	i := skipWS(d, 0)
+	if i >= len(d) {
+		return scan{start: i}
+	}
+	if d[i] != '{' {
+		ve, bad, deep := scanValue(d, i, 0, maxDepth)
+		if bad >= 0 {
+			return scan{start: bad, deep: deep}
+		}
+		if j := skipWS(d, ve); j != len(d) {
+			return scan{start: j}
+		}
+		if string(d[i:ve]) == "null" {
+			return scan{kind: 'n', start: i, end: ve}
+		}
+		return scan{kind: 'v', start: i, end: ve}
+	}
+	start := i
+	i = skipWS(d, i+1)
+	if i < len(d) && d[i] == '}' {
+		i++
+	} else {
+		for {
+			if i >= len(d) || d[i] != '"' {
+				return scan{start: i, members: ms}
+			}
+			ke, _, bad := scanString(d, i)
+			if bad >= 0 {
+				return scan{start: bad, members: ms}
+			}
+			ks := i
+			i = skipWS(d, ke)
+			if i >= len(d) || d[i] != ':' {
+				return scan{start: i, members: ms}
+			}
+			vs := skipWS(d, i+1)
+			ve, bad, deep := scanValue(d, vs, 1, maxDepth)
+			if bad >= 0 {
+				return scan{start: bad, deep: deep, members: append(ms, member{ks: ks, ke: ke, vs: vs, ve: -1})}
+			}
+			ms = append(ms, member{ks: ks, ke: ke, vs: vs, ve: ve})
+			i = skipWS(d, ve)
+			if i < len(d) && d[i] == ',' {
+				i = skipWS(d, i+1)
+				continue
+			}
+			if i < len(d) && d[i] == '}' {
+				i++
+				break
+			}
+			return scan{start: i, members: ms}
+		}
+	}
+	if j := skipWS(d, i); j != len(d) {
+		return scan{start: j, members: ms}
+	}
+	return scan{kind: '{', start: start, end: i, members: ms}
+}
+
+// scanValue reads the JSON value at d[i] (no space before it), inside
+// depth open arrays and objects, and returns its end; bad >= 0 is the offset
+// of the first byte that makes it invalid, and deep says it opens an array
+// or object past maxDepth. It keeps its own stack, so no nesting exhausts
+// the goroutine's.
+func scanValue(d []byte, i, depth, maxDepth int) (end, bad int, deep bool) {
+	var buf [64]byte
+	stack := buf[:0]
+	for {
+		if i >= len(d) {
+			return 0, i, false
+		}
+		switch c := d[i]; {
+		case c == '{' || c == '[':
+			if maxDepth > 0 && depth+len(stack)+1 > maxDepth {
+				return 0, i, true
+			}
+			stack = append(stack, c)
+			i = skipWS(d, i+1)
+			if i < len(d) && d[i] == c+2 { // '}' or ']'
+				stack = stack[:len(stack)-1]
+				i++
+				break
+			}
+			if c == '{' {
+				if i, bad = scanKey(d, i); bad >= 0 {
+					return 0, bad, false
+				}
+			}
+			continue
+		case c == '"':
+			if i, _, bad = scanString(d, i); bad >= 0 {
+				return 0, bad, false
+			}
+		case c == 't' || c == 'f' || c == 'n':
+			lit := "null"
+			if c == 't' {
+				lit = "true"
+			} else if c == 'f' {
+				lit = "false"
+			}
+			for k := 0; k < len(lit); k++ {
+				if i+k >= len(d) || d[i+k] != lit[k] {
+					return 0, i + k, false
+				}
+			}
+			i += len(lit)
+		case c == '-' || '0' <= c && c <= '9':
+			if i, bad = scanNumber(d, i); bad >= 0 {
+				return 0, bad, false
+			}
+		default:
+			return 0, i, false
+		}
+		// After a value: close containers, or go on to the next element.
+		for {
+			if len(stack) == 0 {
+				return i, -1, false
+			}
+			i = skipWS(d, i)
+			if i >= len(d) {
+				return 0, i, false
+			}
+			top := stack[len(stack)-1]
+			if d[i] == top+2 {
+				stack = stack[:len(stack)-1]
+				i++
+				continue
+			}
+			if d[i] != ',' {
+				return 0, i, false
+			}
+			i = skipWS(d, i+1)
+			if top == '{' {
+				if i, bad = scanKey(d, i); bad >= 0 {
+					return 0, bad, false
+				}
+			}
+			break
+		}
+	}
+}
+
+// scanKey reads an object key and its colon, and returns where the value
+// starts.
+func scanKey(d []byte, i int) (int, int) {
+	if i >= len(d) || d[i] != '"' {
+		return 0, i
+	}
+	end, _, bad := scanString(d, i)
+	if bad >= 0 {
+		return 0, bad
+	}
+	i = skipWS(d, end)
+	if i >= len(d) || d[i] != ':' {
+		return 0, i
+	}
+	return skipWS(d, i+1), -1
+}
+
+// scanString reads the JSON string at d[i]; esc reports a backslash.
+func scanString(d []byte, i int) (end int, esc bool, bad int) {
+	i++
+	for {
+		for i < len(d) && plainByte[d[i]] {
+			i++
+		}
+		if i >= len(d) {
+			return 0, esc, i
+		}
+		switch d[i] {
+		case '"':
+			return i + 1, esc, -1
+		case '\\':
+			esc = true
+			i++
+			if i >= len(d) {
+				return 0, esc, i
+			}
+			switch d[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				for k := 1; k <= 4; k++ {
+					if i+k >= len(d) || !hexDigit(d[i+k]) {
+						return 0, esc, i + k
+					}
+				}
+				i += 5
+			default:
+				return 0, esc, i
+			}
+		default: // a control character
+			return 0, esc, i
+		}
+	}
+}
+
+// scanNumber reads the JSON number at d[i].
+func scanNumber(d []byte, i int) (end, bad int) {
+	if d[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(d):
+		return 0, i
+	case d[i] == '0':
+		i++
+	case '1' <= d[i] && d[i] <= '9':
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+	default:
+		return 0, i
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return 0, i
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return 0, i
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+	}
+	return i, -1
+}
+
+// A typeWalk visits every type a binder reaches from a tool's struct and
+// fails, naming the field, on one the binder cannot decode into.
+type typeWalk struct {
+	root       reflect.Type
+	seen       map[reflect.Type]bool
+	path       []string
+	custom     func(reflect.Type) bool
+	structType func(reflect.Type) error // the binder's own checks of a struct type and its fields
+	mapKey     func(reflect.Type) bool  // reports whether the binder reads object keys into a map key type
+}
+
+func (c *typeWalk) fail(field, why string, args ...any) error {
+	path := slices.Clone(c.path)
+	if field != "" {
+		path = append(path, field)
+	}
+	return &FieldError{Type: c.root, Field: strings.Join(path, "."), Why: fmt.Sprintf(why, args...)}
+}
+
+// field walks the type of the field named name (a Go field path).
+func (c *typeWalk) field(name string, t reflect.Type) error {
+	c.path = append(c.path, name)
+	err := c.walk(t)
+	c.path = c.path[:len(c.path)-1]
+	return err
+}
+
+func (c *typeWalk) walk(t reflect.Type) error {
+	if c.seen[t] || c.custom(t) || t == goTime || t == goDuration {
+		return nil
+	}
+	c.seen[t] = true
+	fail := func(why string, args ...any) error {
+		return &FieldError{Type: c.root, Field: strings.Join(c.path, "."), Why: fmt.Sprintf(why, args...)}
+	}
+	switch t.Kind() {
+	case reflect.Chan, reflect.Func, reflect.Complex64, reflect.Complex128, reflect.UnsafePointer:
+		return fail("the binder cannot decode into %v; only null would be read, if anything", t)
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return fail("the binder cannot decode into interface type %v (it has methods); only null would be read", t)
+		}
+	case reflect.Pointer:
+		return c.walk(t.Elem())
+	case reflect.Slice, reflect.Array:
+		return c.field("[]", t.Elem())
+	case reflect.Map:
+		kt := t.Key()
+		if !c.mapKey(kt) {
+			return fail("the binder cannot decode an object into %v: it cannot read its keys as %v", t, kt)
+		}
+		return c.field("[]", t.Elem())
+	case reflect.Struct:
+		return c.structType(t)
+	}
+	return nil
+}
+
+// fieldPath is the Go field path of the field at index in struct type t,
+// through embedded structs ("Inner.Limit"). unnamedOnly: only unnamed
+// pointers are followed, as V2 embeds them.
+func fieldPath(t reflect.Type, index []int, unnamedOnly bool) string {
+	var names []string
+	for _, i := range index {
+		for t.Kind() == reflect.Pointer && (!unnamedOnly || t.Name() == "") {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			break
+		}
+		sf := t.Field(i)
+		names = append(names, sf.Name)
+		t = sf.Type
+	}
+	return strings.Join(names, ".")
+}
+
+// unexportedPointerOn returns the type of an unexported embedded pointer
+// the field at index is promoted through (a binder cannot allocate it), or
+// "".
+func unexportedPointerOn(t reflect.Type, index []int, unnamedOnly bool) string {
+	for k, i := range index {
+		for t.Kind() == reflect.Pointer && (!unnamedOnly || t.Name() == "") {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return ""
+		}
+		sf := t.Field(i)
+		if k < len(index)-1 && sf.Type.Kind() == reflect.Pointer && !sf.IsExported() {
+			return sf.Type.String()
+		}
+		t = sf.Type
+	}
+	return ""
+}

@@ -1,0 +1,41 @@
+// Command waitstats is a small MCP server over stdio whose tools are added
+// through bindguard's go-sdk adapter, so that a call the binder cannot read
+// is refused by name before any handler runs.
+//
+//	go run ./examples/waitstats
+//
+// It serves three tools over a fixed set of data:
+//
+//   - get_wait_stats: hours_back (int, 1 to 168), limit (int32), database
+//     (an optional *string) and waits (a []string); answers as text.
+//   - list_sessions: state (a text enum: running, sleeping, blocked),
+//     database and limit; answers with structured output.
+//   - get_query_plan: query_id (int64, exact past 2^53); answers as text.
+//
+// With -log, it writes the name of each tool whose handler runs to stderr.
+package main
+
+import (
+	"context"
+	"flag"
+	"log"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	logRuns := flag.Bool("log", false, "write the name of each tool whose handler runs to stderr")
+	flag.Parse()
+	log.SetFlags(0)
+	var ran func(string)
+	if *logRuns {
+		ran = func(tool string) { log.Printf("ran %s", tool) }
+	}
+	server, _, err := newServer(ran)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}

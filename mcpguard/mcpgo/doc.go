@@ -1,0 +1,89 @@
+// Package mcpgo puts the guard in front of tool handlers of an MCP server
+// built with github.com/mark3labs/mcp-go (written against v1.2.1).
+//
+// A call's raw arguments are the bytes of the "arguments" member of a
+// tools/call frame. mcp-go keeps them, as sent, in
+// CallToolRequest.Params.RawArguments, beside its own decoding of them into
+// Params.Arguments (a map whose numbers are float64). The guard reads the
+// raw bytes, never the map: 9007199254740993 is 9007199254740993.
+//
+// # Two forms
+//
+// AddTool registers a tool with a handler that takes its parameter struct:
+// it records the struct in the registry, publishes the registry's schema
+// as the tool's input schema (so tools/list shows what the guard
+// enforces), runs refuse.Refuse on the raw arguments, and decodes them with
+// the registry's binder straight into the struct. The handler runs only on
+// a call the binder reads, with the value the binder decodes.
+//
+// Middleware is for servers that keep server.AddTool and their own
+// handlers: install it with server.WithToolHandlerMiddleware (or Use). It
+// refuses the calls of the tools the registry records, and lets every
+// other call through untouched. The handlers must decode RawArguments with
+// the registry's binder into the registered struct; mcp.NewTypedToolHandler
+// and CallToolRequest.BindArguments do, for a registry whose binder is
+// bind.Std (encoding/json).
+//
+// # The refusal
+//
+// A refused call gets a tool execution error, not a JSON-RPC error, as the
+// MCP specification has argument errors be, so that the model reads it
+// and can correct the call: a CallToolResult with isError true, one text
+// item holding the refusal's text (refuse.Refusal.Error), and the refusal
+// itself as structuredContent ({"tool", "accepted", "problems": [{"argument",
+// "path", "code", "takes", "sent", "did_you_mean"}]}). See RefusalResult.
+// The handler does not run.
+//
+// # What mcp-go decides first
+//
+// mcp-go reads the whole frame before any tool handler middleware runs,
+// and some calls never get that far. The guard cannot speak for them: the
+// caller gets what mcp-go answers, and neither the middleware nor the
+// handler runs. With v1.2.1 (each point has a test, named after it):
+//
+//   - A frame that is not valid JSON is a JSON-RPC parse error (-32700).
+//     Arguments that are not valid JSON make the frame invalid, so the
+//     guard's invalid_json refusal never reaches an mcp-go caller.
+//   - mcp-go decodes the arguments into an any as well as keeping their
+//     bytes, so a number past float64's range anywhere in them (1e400,
+//     -1e400, 1.8e308, at any depth) fails the frame as an invalid request
+//     (-32600, "unparsable tools/call request: ... of type float64"), even
+//     where the binder would read it: a json.Number, a json.RawMessage, a
+//     type with its own UnmarshalJSON, a key the binder drops inside a
+//     nested object. The same number in params._meta fails the frame the
+//     same way, and as the id it is a parse error. One that underflows
+//     (1e-400) is read as 0 and the call goes on; one under a member
+//     mcp-go does not decode (an unknown member of params or of the frame)
+//     is skipped.
+//   - encoding/json's nesting limit of 10,000 applies to the whole frame,
+//     whose object and params object take two levels: arguments nested
+//     more than 9,998 deep are a parse error, though the binder reads
+//     arguments up to 10,000 deep.
+//   - The "arguments" member is found as encoding/json finds a field: in
+//     any case ("ARGUMENTS"), and when repeated the last one wins; an
+//     earlier one is seen by no one. Inside the arguments nothing is
+//     changed: repeated keys, case variants, escapes, bytes that are not
+//     UTF-8 and every digit reach RawArguments, and so the guard and the
+//     binder, as sent.
+//   - A call of a tool the server does not have is a JSON-RPC invalid
+//     params error (-32602, "tool '...' not found"), so the guard's
+//     unknown_tool refusal never reaches an mcp-go caller.
+//   - server.WithInputSchemaValidation, off by default, validates mcp-go's
+//     map of the arguments against the published schema before any
+//     middleware, and refuses calls the binder reads: null for an int (the
+//     binder leaves it zero), a key in another case (the binder folds it
+//     to the parameter). Leave it off to have the binder's verdict, and
+//     only it.
+//
+// # Limits
+//
+// A request built in Go and handed to a handler directly, with no frame,
+// has no raw bytes: the adapter marshals its Arguments and guards and
+// decodes those, which are not the caller's bytes. A call without
+// arguments, or with null, is a call with none: the handler gets the zero
+// value.
+//
+// The registry's record of a tool must stay the struct its handler takes.
+// AddTool's handler checks this on each call and refuses every call when
+// the record has changed; Middleware cannot know the handler's struct.
+package mcpgo
