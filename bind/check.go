@@ -72,13 +72,12 @@ const MaxIssues = 1000
 // on text nested deeper, and so does Check, with a TooDeep issue.
 const MaxDepth = 10000
 
-const maxDepth = MaxDepth
-
 // Check reads args once, as the binder would, and appends to issues what
 // the binder would fail on, plus each top-level key it would drop
 // (UnknownKey). Empty args read as {}; null reads as no arguments. When
 // args are not valid JSON, the result holds a single Syntax issue. Check
-// allocates nothing when it finds nothing.
+// allocates nothing when it finds nothing, for Std; binders mirrored by
+// trial (V2, SegmentIO) decode the arguments once with the binder.
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		return p.check(args, issues)

@@ -5,7 +5,12 @@
 //
 // A binder is the decoder a server turns a tool call's JSON arguments into
 // the tool's parameter struct with. Std is encoding/json (json.Unmarshal),
-// the binder of most Go MCP servers.
+// the binder of most Go MCP servers; V2 is github.com/go-json-experiment/json
+// with its default options; SegmentIO is github.com/segmentio/encoding/json
+// as the official Go MCP SDK decodes with it. They differ: on key case,
+// repeated keys, invalid UTF-8, json.Number, time.Duration, fixed-size
+// arrays and nesting depth (see each one's documentation), and the guard
+// mirrors the one it is given.
 //
 // A plan is a binder's view of one parameter struct, compiled once (at
 // registration): the keys it binds, by the binder's own rules for names,
@@ -51,6 +56,15 @@
 // tag, so the real method runs. A method that panics is recovered and
 // reported as an issue carrying a *PanicError: the binder would have
 // panicked on the same value.
+//
+// # Binders mirrored by trial
+//
+// V2 and SegmentIO are not read natively: their plans list the keys each
+// binds by its own rules, scan the arguments for their members, and let the
+// binder itself give the verdict, decoding the whole arguments once (and,
+// only when that fails, each argument alone, to name the ones it fails on).
+// Their verdicts are exact by construction; the cost is about one extra
+// decode per call.
 //
 // # Deviations
 //

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"time"
 )
 
 // A Plan is a binder's compiled view of one tool's parameter struct: which
@@ -73,7 +72,6 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	numberType          = reflect.TypeFor[json.Number]()
 	rawMessageType      = reflect.TypeFor[json.RawMessage]()
-	timeType            = reflect.TypeFor[time.Time]()
 )
 
 // decodesItself reports whether values of t are read by a method of their

@@ -434,3 +434,32 @@ func FuzzCheckAgreesWithSegmentIOFieldRules(f *testing.F) {
 		}
 	})
 }
+
+func TestTrial_CheckIsSafeForConcurrentUse(t *testing.T) {
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		plan, err := b.Compile(reflect.TypeFor[probe.Args]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := []string{`{"int":1}`, `{"int":"x","ints":[1,"a"]}`, `{"INT":1}`, `{"counts":{"a":1.5}}`, `{"int":1}x`}
+		want := make([][]bind.Issue, len(calls))
+		for i, c := range calls {
+			want[i] = plan.Check([]byte(c), nil)
+		}
+		done := make(chan bool)
+		for g := range 4 {
+			go func() {
+				defer func() { done <- true }()
+				for k := range 50 {
+					i := (g + k) % len(calls)
+					if got := plan.Check([]byte(calls[i]), nil); len(got) != len(want[i]) || len(got) > 0 && got[0].Kind != want[i][0].Kind {
+						t.Errorf("%s %s: concurrent Check says %+v, alone %+v", b.Name(), calls[i], got, want[i])
+					}
+				}
+			}()
+		}
+		for range 4 {
+			<-done
+		}
+	}
+}

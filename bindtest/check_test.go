@@ -167,7 +167,9 @@ func TestDefault_PinsTheSurprises(t *testing.T) {
 	type key struct{ typ, value string }
 	have := map[key]bindtest.Row{}
 	for _, r := range bindtest.Default() {
-		have[key{r.Type, r.Value}] = r
+		if r.Binder == "" { // encoding/json's verdicts: the other binders' rows differ on purpose
+			have[key{r.Type, r.Value}] = r
+		}
 	}
 	for _, p := range []struct {
 		typ, value string

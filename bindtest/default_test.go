@@ -1,6 +1,7 @@
 package bindtest_test
 
 import (
+	"github.com/bindguard/bindguard/bind"
 	"testing"
 
 	"github.com/bindguard/bindguard/bindtest"
@@ -29,4 +30,18 @@ func TestDefaultTable_BothHalvesHold(t *testing.T) {
 // Every type the probe tool declares has a row.
 func TestDefaultTable_CoversEveryProbeType(t *testing.T) {
 	bindtest.Census(t, probeRegistry(t), bindtest.Default())
+}
+
+// The table carries each other binder's verdict where it differs from
+// encoding/json's: both halves hold for every binder bind has.
+func TestDefaultTable_BothHalvesHold_EveryBinder(t *testing.T) {
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		t.Run(b.Name(), func(t *testing.T) {
+			reg := typereg.New(typereg.WithBinder(b))
+			if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
+				t.Fatal(err)
+			}
+			bindtest.Run(t, reg, probe.Tool, bindtest.Default())
+		})
+	}
 }

@@ -66,7 +66,7 @@ const maxSuggestions = 10
 
 func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
 	r := &Refusal{Tool: t.Name, Accepted: t.Accepted()}
-	w := words{defs: t.Schema.Definitions}
+	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()}
 	seenParam := make([]bool, len(t.Params))
 	var seenKey map[string]bool
 	add := func(p Problem) {

@@ -25,7 +25,8 @@ var (
 // number") and the plural ("whole numbers"), reading enums, patterns and
 // field names from the advertised schema.
 type words struct {
-	defs jsonschema.Definitions
+	defs   jsonschema.Definitions
+	binder string // the binder's name: a few types read differently per binder
 }
 
 func (w words) resolve(s *jsonschema.Schema) *jsonschema.Schema {
@@ -109,8 +110,18 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 	switch {
 	case t == timeType:
 		return "a date and time as RFC 3339 text", "dates and times as RFC 3339 text"
+	case t == numberType && w.binder == "v2":
+		return "text (a JSON string)", "texts (JSON strings)"
+	case t == numberType && w.binder == "segmentio":
+		return "a number (not a JSON string)", "numbers (not JSON strings)"
 	case t == numberType:
 		return "a number", "numbers"
+	case t == durationType && w.binder == "v2":
+		return "no value: go-json-experiment reads a time.Duration only under a format tag option",
+			"no values: go-json-experiment reads a time.Duration only under a format tag option"
+	case t == durationType && w.binder == "segmentio" && !quoted:
+		return `a whole number of nanoseconds, or a duration as text such as "1s"`,
+			`whole numbers of nanoseconds, or durations as text such as "1s"`
 	case t == rawMessageType:
 		return "any JSON value", "JSON values"
 	case t == durationType && !quoted:
@@ -144,6 +155,10 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 		}
 		if s != nil && s.Pattern != "" {
 			return "text matching the pattern " + s.Pattern, "texts matching the pattern " + s.Pattern
+		}
+		if w.binder == "v2" {
+			// go-json-experiment refuses invalid UTF-8 and lone surrogates.
+			return "text in valid Unicode", "texts in valid Unicode"
 		}
 		return "text", "texts"
 	case reflect.Slice, reflect.Array:

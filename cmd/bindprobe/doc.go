@@ -15,7 +15,7 @@
 //
 // Usage:
 //
-//	bindprobe [-table FILE] [-json] [-binder std]
+//	bindprobe [-table FILE] [-json] [-binder std|v2|segmentio]
 //	bindprobe -server 'CMD ARGS...' [-allow-writes] [-timeout D] [-values N] [-json]
 //
 // With no flags, bindprobe runs the default table (bindtest.Default) and
@@ -45,7 +45,10 @@
 //		expected (the row's refused, left out when it gave none),
 //		unexpected, and faults (in words, left out when there are none).
 //	-binder NAME
-//		The binder to mirror. Only std (encoding/json, version 1) exists.
+//		The binder to mirror: std (encoding/json, version 1, the default),
+//		v2 (github.com/go-json-experiment/json) or segmentio
+//		(github.com/segmentio/encoding/json as go-sdk decodes with it). The
+//		table's rows speak for the binder named (see bindtest.Row.Binder).
 //
 // A row disagrees when the guard refuses a value the binder reads, or
 // passes one it fails on. A row is unexpected when the binder's or the

@@ -24,7 +24,11 @@ import (
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // binders are the binders bindprobe can mirror, by name.
-var binders = map[string]bind.Binder{bind.Std.Name(): bind.Std}
+var binders = map[string]bind.Binder{
+	bind.Std.Name():       bind.Std,
+	bind.V2.Name():        bind.V2,
+	bind.SegmentIO.Name(): bind.SegmentIO,
+}
 
 // run is bindprobe with its arguments and outputs; it returns the exit
 // status.
