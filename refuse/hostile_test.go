@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -214,7 +215,15 @@ func TestRefuse_PanickingDecoderIsRefused(t *testing.T) {
 // TestRefuse_NeverQuotesAnotherArgument sends a secret beside each kind of
 // bad value: no refusal may contain it.
 func TestRefuse_NeverQuotesAnotherArgument(t *testing.T) {
-	reg := typereg.New()
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		t.Run(b.Name(), func(t *testing.T) { neverQuotesAnotherArgument(t, b) })
+	}
+}
+
+// neverQuotesAnotherArgument holds for every binder, segmentio included,
+// whose own errors quote up to 32 bytes past the offending value.
+func neverQuotesAnotherArgument(t *testing.T, b bind.Binder) {
+	reg := typereg.New(typereg.WithBinder(b))
 	if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
 		t.Fatal(err)
 	}
