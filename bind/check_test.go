@@ -80,3 +80,22 @@ func FuzzCheckAgreesWithStd(f *testing.F) {
 		checkAgainstStd(t, plan, args)
 	})
 }
+
+// Regressions FuzzCheckAgreesWithStd found, kept as named rows with their
+// literal inputs: each made Check panic (a path walk past the end of
+// arguments cut short) before the binder's verdict could be compared.
+func TestCheck_FuzzFindings(t *testing.T) {
+	plan, err := bind.Std.Compile(reflect.TypeFor[probe.Args]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		// A key map[int]string cannot read, in an object left open: the
+		// issue asked for a path to the key before its value was read.
+		`{"nAmes":{"":`,
+		// The same with a value: the path walk took the key for a value.
+		`{"nAmes":{"":{}`,
+	} {
+		t.Run(args, func(t *testing.T) { checkAgainstStd(t, plan, []byte(args)) })
+	}
+}

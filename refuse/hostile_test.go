@@ -291,3 +291,20 @@ func neverQuotesAnotherArgument(t *testing.T, b bind.Binder) {
 		}
 	}
 }
+
+// TestRefuse_PanickingDecoderIsRefused_TrialBinders: under the binders
+// mirrored by trial, a panicking decoder is recovered too, and the call
+// refused.
+func TestRefuse_PanickingDecoderIsRefused_TrialBinders(t *testing.T) {
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[panicky](reg, "p"); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range []string{`{"boom":1}`, `{"bang":"x"}`, `{"boom":1,"n":2}`} {
+			if r := refuse.Refuse(reg, "p", json.RawMessage(args)); r == nil {
+				t.Errorf("%s %s: not refused", b.Name(), args)
+			}
+		}
+	}
+}
