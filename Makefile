@@ -3,12 +3,14 @@
 GO ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test probe lint fuzz
+.PHONY: test probe lint fuzz bench
 
-# test: the whole suite under the race detector, then go vet.
+# test: the whole suite under the race detector, then go vet; then the
+# benchmark module's own tests (verdicts and allocation counts, no clocks).
 test:
 	$(GO) test -race ./...
 	$(GO) vet ./...
+	cd bench && $(GO) test -short ./... && $(GO) vet ./...
 
 # probe: run the default value table against encoding/json and the guard.
 probe:
@@ -36,3 +38,11 @@ fuzz:
 			tail -1 fuzz.out; \
 		done; \
 	done; rm -f fuzz.out
+
+# bench: the speed suite (bench/, its own module): every payload against
+# every rival side by side, then benchstat (each rival against bind) and
+# the ratios to bind, the growth and the targets (docs/performance.md).
+BENCHCOUNT ?= 6
+BENCHTIME ?= 300ms
+bench:
+	cd bench && COUNT=$(BENCHCOUNT) BENCHTIME=$(BENCHTIME) GO=$(GO) bash run.sh

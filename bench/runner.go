@@ -1,0 +1,112 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// errInvalid is json.Valid's verdict on invalid text.
+var errInvalid = errors.New("json.Valid: invalid JSON")
+
+// Setup prepares rival for payload p on registry reg (whose binder is the
+// one Refuse mirrors) and returns the call to measure, which returns nil
+// when the rival accepts the arguments, and a cleanup to run once done.
+func Setup(ctx context.Context, reg *typereg.Registry, p *Payload, rival string) (call func() error, cleanup func()) {
+	cleanup = func() {}
+	args := p.Args
+	switch base(rival) {
+	case RivalBind:
+		b, ok := BinderOf(rival)
+		if !ok {
+			panic("bench: no binder for " + rival)
+		}
+		if b == bind.Std {
+			call = func() error { return json.Unmarshal(args, p.New()) }
+		} else {
+			call = func() error { return b.Unmarshal(args, p.New()) }
+		}
+	case RivalSegmentio:
+		call = func() error { return Segmentio(p) }
+	case RivalValid:
+		call = func() error {
+			if !json.Valid(args) {
+				return errInvalid
+			}
+			return nil
+		}
+	case RivalNaive:
+		n := NewNaive(reg, p.Tool)
+		call = func() error { return n.Check(args) }
+	case RivalRefuse:
+		tool := p.Tool
+		call = func() error {
+			if r := refuse.Refuse(reg, tool, args); r != nil {
+				return r
+			}
+			return nil
+		}
+	case RivalSanthosh:
+		s := NewSanthosh(reg, p.Tool)
+		call = func() error { return s.Check(args) }
+	case RivalMCPGo, RivalMCPGoPlain:
+		m := NewMCPGo(reg, p, rival == RivalMCPGo)
+		call = func() error { return m.Call(ctx) }
+	case RivalGoSDK:
+		g := NewGoSDK(p.Type)
+		call = func() error { _, err := g.Check(args); return err }
+	case RivalGoSDKSession, RivalGoSDKPlain:
+		s := NewGoSDKSession(ctx, reg, p, rival == RivalGoSDKSession)
+		call = func() error { return s.Call(ctx) }
+		cleanup = s.Close
+	default:
+		panic("bench: no rival " + rival)
+	}
+	return call, cleanup
+}
+
+// CheckVerdict runs call once and reports an error unless it gives the
+// verdict Expected says rival gives on p. Refuse with a binder must refuse
+// exactly when that binder's Unmarshal fails; with bind.Std, the refusal
+// must also name the payload's expected problem code.
+func CheckVerdict(p *Payload, rival string, call func() error) error {
+	want := Expected(p, rival)
+	if b, ok := BinderOf(rival); ok && b != bind.Std {
+		want = Accepts
+		if b.Unmarshal(p.Args, p.New()) != nil {
+			want = Refuses
+		}
+	}
+	err := call()
+	got := Accepts
+	if err != nil {
+		got = Refuses
+	}
+	if got != want {
+		return fmt.Errorf("%s/%s: %v, want it to %v (error: %v)", p.Name, rival, got, want, err)
+	}
+	if rival == RivalRefuse && err != nil {
+		var r *refuse.Refusal
+		if !errors.As(err, &r) || len(r.Problems) != 1 || string(r.Problems[0].Code) != p.Refused {
+			return fmt.Errorf("%s/refuse: refusal %v, want one problem of code %s", p.Name, err, p.Refused)
+		}
+	}
+	return nil
+}
+
+// base returns the rival a sub-benchmark name stands for: "refuse-NAME"
+// (Refuse with another binder) is "refuse", "bind-NAME" is "bind".
+func base(rival string) string {
+	if b, ok := BinderOf(rival); ok {
+		if rival == BindRival(b) {
+			return RivalBind
+		}
+		return RivalRefuse
+	}
+	return rival
+}
