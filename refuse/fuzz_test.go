@@ -1,0 +1,72 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/bindtest"
+	"github.com/bindguard/bindguard/internal/probe"
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// FuzzRefuse_NamesOnlyTheBadArgument: a call sends a fuzzed value for one
+// probe parameter beside a good value for another. Refuse refuses exactly
+// when encoding/json fails on the call, and every problem it lists names
+// the parameter the fuzzed value went to: never the good one.
+func FuzzRefuse_NamesOnlyTheBadArgument(f *testing.F) {
+	reg := typereg.New()
+	if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
+		f.Fatal(err)
+	}
+	tool, _ := reg.Tool(probe.Tool)
+	names := tool.Accepted()
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	for _, row := range bindtest.Default() {
+		for i, p := range tool.Params {
+			if typeMatches(p, row.Type) {
+				f.Add(uint8(i), []byte(row.Value))
+				break
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, value []byte) {
+		bad := names[int(which)%len(names)]
+		good := "string"
+		if bad == good {
+			good = "int"
+		}
+		goodValue := map[string]string{"string": `"fine"`, "int": `7`}[good]
+		args := []byte(`{"` + bad + `":` + string(value) + `,"` + good + `":` + goodValue + `}`)
+		berr := json.Unmarshal(args, new(probe.Args))
+		r := refuse.Refuse(reg, probe.Tool, args)
+		if (r != nil) != (berr != nil) {
+			t.Fatalf("%s: encoding/json says %v, Refuse says %v", args, berr, r)
+		}
+		if r == nil {
+			return
+		}
+		for _, p := range r.Problems {
+			if p.Argument == good {
+				t.Fatalf("%s: the refusal names the good argument %q: %v", args, good, r)
+			}
+		}
+	})
+}
+
+// typeMatches reports whether row type name names p's type, by the Go
+// type's own spelling less the probe package's qualifier.
+func typeMatches(p typereg.Param, name string) bool {
+	s := strings.ReplaceAll(p.Type.String(), "probe.", "")
+	switch name {
+	case "any":
+		name = "interface {}"
+	case "[]byte":
+		name = "[]uint8"
+	}
+	return s == name
+}
