@@ -15,12 +15,12 @@ func TestForBinder_KeepsOwnRowsAndTheRestOfTheShared(t *testing.T) {
 		{Type: "string", Value: `"\ud800"`, Binder: "v2", Refused: true},
 		{Type: "string", Value: `"x"`, Binder: "segmentio"},
 	}
-	got := forBinder(rows, "v2")
+	got := ForBinder(rows, "v2")
 	want := []Row{rows[1], rows[2], rows[3]}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("v2 (-want +got):\n%s", diff)
 	}
-	got = forBinder(rows, "std")
+	got = ForBinder(rows, "std")
 	want = []Row{rows[0], rows[2]}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("std (-want +got):\n%s", diff)

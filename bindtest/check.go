@@ -61,7 +61,7 @@ func Check(reg *typereg.Registry, tool string, rows []Row) ([]Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("bindtest: tool %q is not registered", tool)
 	}
-	rows = forBinder(rows, reg.Binder().Name())
+	rows = ForBinder(rows, reg.Binder().Name())
 	params := make([]typereg.Param, len(rows))
 	var errs []error
 	for i, row := range rows {

@@ -40,10 +40,11 @@ type Row struct {
 	Binder string
 }
 
-// forBinder keeps the rows that speak for binder, in order: its own, and
-// the ones with no binder that it has no own row of the same type and
-// value for.
-func forBinder(rows []Row, binder string) []Row {
+// ForBinder keeps the rows that speak for binder (a bind.Binder's Name),
+// in order: its own, and the ones with no binder that it has no own row of
+// the same type and value for. Check and Run apply it; a harness that
+// sends rows another way (through an MCP SDK, say) applies it itself.
+func ForBinder(rows []Row, binder string) []Row {
 	own := map[[2]string]bool{}
 	for _, r := range rows {
 		if r.Binder == binder {

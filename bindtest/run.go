@@ -30,7 +30,7 @@ func Run(t testing.TB, reg *typereg.Registry, tool string, rows []Row) {
 		t.Fatalf("bindtest: tool %q is not registered", tool)
 		return
 	}
-	for i, row := range forBinder(rows, reg.Binder().Name()) {
+	for i, row := range ForBinder(rows, reg.Binder().Name()) {
 		p, err := paramFor(tl, row)
 		if err != nil {
 			t.Errorf("bindtest: row %d %s: %v", i+1, rowName(row), err)

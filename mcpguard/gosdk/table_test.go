@@ -22,19 +22,13 @@ type table struct {
 	rows   []bindtest.Row
 }
 
-// tables lists the binders the adapter runs the table with. bindtest.Default
-// states encoding/json's verdicts. For the other binders no table states
-// theirs yet, so they run the same values with the verdict the binder
-// itself gives on them (rows without a verdict, whose Says no longer
-// applies).
+// tables lists the binders the adapter runs the table with, each with the
+// default table's rows that speak for it (its own verdicts where they
+// differ from encoding/json's).
 func tables() []table {
-	tabs := []table{{bind.Std, bindtest.Default()}}
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
-		rows := bindtest.Default()
-		for i := range rows {
-			rows[i].NoVerdict, rows[i].Refused, rows[i].Says = true, false, ""
-		}
-		tabs = append(tabs, table{b, rows})
+	var tabs []table
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		tabs = append(tabs, table{b, bindtest.ForBinder(bindtest.Default(), b.Name())})
 	}
 	return tabs
 }
