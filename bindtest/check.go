@@ -81,24 +81,36 @@ func Check(reg *typereg.Registry, tool string, rows []Row) ([]Result, error) {
 	return results, nil
 }
 
-// paramFor returns the first parameter of t whose type row names.
-func paramFor(t *typereg.Tool, row Row) (typereg.Param, error) {
-	want := canonical(row.Type)
+// ParamFor returns the first parameter of tool t whose Go type typ names,
+// by the naming rule of Row.Type. Check and Run send each row's value as
+// that parameter; a harness that sends rows another way finds it here.
+func ParamFor(t *typereg.Tool, typ string) (typereg.Param, error) {
+	want := canonical(typ)
 	pkg := t.Type.PkgPath()
 	var have []string
 	for _, p := range t.Params {
 		name := typeName(p.Type, pkg)
 		if name == want {
-			if !json.Valid([]byte(row.Value)) {
-				return typereg.Param{}, errors.New("the value is not one JSON value")
-			}
 			return p, nil
 		}
 		if d := display(name); !slices.Contains(have, d) {
 			have = append(have, d)
 		}
 	}
-	return typereg.Param{}, fmt.Errorf("tool %q has no parameter of type %s (its types: %s)", t.Name, row.Type, strings.Join(have, ", "))
+	return typereg.Param{}, fmt.Errorf("tool %q has no parameter of type %s (its types: %s)", t.Name, typ, strings.Join(have, ", "))
+}
+
+// paramFor returns the parameter row's value goes to, and checks the
+// value is one JSON value.
+func paramFor(t *typereg.Tool, row Row) (typereg.Param, error) {
+	p, err := ParamFor(t, row.Type)
+	if err != nil {
+		return p, err
+	}
+	if !json.Valid([]byte(row.Value)) {
+		return typereg.Param{}, errors.New("the value is not one JSON value")
+	}
+	return p, nil
 }
 
 // rowName names a row in messages: its type and the start of its value.

@@ -4,15 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"reflect"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -143,69 +141,10 @@ func (r *recorder[In]) last() (runs int, args json.RawMessage, in In) {
 	return r.runs, r.args, r.in
 }
 
-// paramFor returns the first parameter of tool whose type the row type
-// names, by bindtest's rule (bindtest does not export it): reflect's
-// Type.String, less the package qualifier of types declared in the tool's
-// own package, with byte, rune and any read as uint8, int32 and
-// interface {}.
+// paramFor finds the probe parameter a row's type names, by bindtest's rule.
 func paramFor(tool *typereg.Tool, rowType string) (typereg.Param, bool) {
-	want := canonicalType(rowType)
-	for _, p := range tool.Params {
-		if rowTypeName(p.Type, tool.Type.PkgPath()) == want {
-			return p, true
-		}
-	}
-	return typereg.Param{}, false
-}
-
-func rowTypeName(t reflect.Type, pkg string) string {
-	if t.Name() != "" {
-		if t.PkgPath() != "" && t.PkgPath() == pkg {
-			return t.Name()
-		}
-		return t.String()
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		return "*" + rowTypeName(t.Elem(), pkg)
-	case reflect.Slice:
-		return "[]" + rowTypeName(t.Elem(), pkg)
-	case reflect.Array:
-		return "[" + strconv.Itoa(t.Len()) + "]" + rowTypeName(t.Elem(), pkg)
-	case reflect.Map:
-		return "map[" + rowTypeName(t.Key(), pkg) + "]" + rowTypeName(t.Elem(), pkg)
-	}
-	return t.String()
-}
-
-func canonicalType(name string) string {
-	name = strings.ReplaceAll(strings.TrimSpace(name), "interface{}", "interface {}")
-	var b strings.Builder
-	for i := 0; i < len(name); {
-		j := i
-		for j < len(name) && (name[j] == '_' || '0' <= name[j] && name[j] <= '9' || 'a' <= name[j] && name[j] <= 'z' || 'A' <= name[j] && name[j] <= 'Z' || name[j] >= 0x80) {
-			j++
-		}
-		if j == i {
-			b.WriteByte(name[i])
-			i++
-			continue
-		}
-		word := name[i:j]
-		if !(i > 0 && name[i-1] == '.' || j < len(name) && name[j] == '.') {
-			switch word {
-			case "byte":
-				word = "uint8"
-			case "rune":
-				word = "int32"
-			case "any":
-				word = "interface {}"
-			}
-		}
-		b.WriteString(word)
-		i = j
-	}
-	return b.String()
+	p, err := bindtest.ParamFor(tool, rowType)
+	return p, err == nil
 }
 
 // short cuts s to n characters for a subtest name.

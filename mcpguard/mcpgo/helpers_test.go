@@ -3,9 +3,6 @@ package mcpgo_test
 import (
 	"context"
 	"encoding/json"
-	"reflect"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
@@ -208,37 +205,13 @@ func middlewareServer(t testing.TB, reg *typereg.Registry, rec *seen) *server.MC
 // and uint8).
 func paramFor(t testing.TB, tl *typereg.Tool, row bindtest.Row) typereg.Param {
 	t.Helper()
-	want := strings.NewReplacer("interface{}", "interface {}", "any", "interface {}", "byte", "uint8").Replace(row.Type)
-	for _, p := range tl.Params {
-		if typeName(p.Type, tl.Type.PkgPath()) == want {
-			return p
-		}
+	p, err := bindtest.ParamFor(tl, row.Type)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("tool %q has no parameter of type %s", tl.Name, row.Type)
-	return typereg.Param{}
+	return p
 }
 
-func typeName(t reflect.Type, pkg string) string {
-	if t.Name() != "" {
-		if t.PkgPath() == pkg {
-			return t.Name()
-		}
-		return t.String()
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		return "*" + typeName(t.Elem(), pkg)
-	case reflect.Slice:
-		return "[]" + typeName(t.Elem(), pkg)
-	case reflect.Array:
-		return "[" + strconv.Itoa(t.Len()) + "]" + typeName(t.Elem(), pkg)
-	case reflect.Map:
-		return "map[" + typeName(t.Key(), pkg) + "]" + typeName(t.Elem(), pkg)
-	}
-	return t.String()
-}
-
-// rowCall is the arguments a row sends: its value as parameter p alone.
 func rowCall(p typereg.Param, row bindtest.Row) string {
 	key, _ := json.Marshal(p.Name)
 	return "{" + string(key) + ":" + row.Value + "}"
