@@ -3,8 +3,6 @@ package refuse
 import (
 	"strconv"
 	"strings"
-
-	"github.com/bindguard/bindguard/bind"
 )
 
 // A Code names a kind of problem. Codes are stable: match on them, not on
@@ -146,7 +144,9 @@ func (p Problem) sentence(tool string) string {
 	case NotAnObject:
 		return "The arguments for tool '" + tool + "' must be " + p.Takes + ", and the call sent " + p.Sent + "."
 	case TooDeep:
-		deep := " more than " + strconv.Itoa(bind.MaxDepth) + " levels deep, which the binder does not read."
+		// The limit is the binder's (10000 levels for encoding/json, 1000
+		// under bind.SegmentIO): the sentence states none.
+		deep := " deeper than the binder reads."
 		if p.Argument == "" {
 			return "The arguments for tool '" + tool + "' nest arrays and objects" + deep
 		}
