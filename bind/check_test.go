@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/internal/probe"
+	"github.com/bindguard/bindguard/typereg"
 )
 
 // probeValues are values sent for every probe parameter: each row of the
@@ -76,6 +78,7 @@ func FuzzCheckAgreesWithStd(f *testing.F) {
 	for _, s := range []string{``, ` `, `null`, `[]`, `5`, `{"int":1,}`, `{"int":1} x`, `{"INT":1}`, `{"int":1,"int":"x"}`, strings.Repeat("[", 10001)} {
 		f.Add([]byte(s))
 	}
+	addTableSeeds(f)
 	f.Fuzz(func(t *testing.T, args []byte) {
 		checkAgainstStd(t, plan, args)
 	})
@@ -97,5 +100,22 @@ func TestCheck_FuzzFindings(t *testing.T) {
 		`{"nAmes":{"":{}`,
 	} {
 		t.Run(args, func(t *testing.T) { checkAgainstStd(t, plan, []byte(args)) })
+	}
+}
+
+// addTableSeeds seeds a fuzz target with every row of the default value
+// table, sent as the probe parameter the row's type names.
+func addTableSeeds(f *testing.F) {
+	reg := typereg.New()
+	if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
+		f.Fatal(err)
+	}
+	tool, _ := reg.Tool(probe.Tool)
+	for _, row := range bindtest.Default() {
+		p, err := bindtest.ParamFor(tool, row.Type)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add([]byte(fmt.Sprintf(`{%q:%s}`, p.Name, row.Value)))
 	}
 }

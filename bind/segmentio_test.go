@@ -385,6 +385,7 @@ func TestSegmentIO_CompileRefusesWhatSegmentioCannotDecodeInto(t *testing.T) {
 
 func FuzzCheckAgreesWithSegmentIO(f *testing.F) {
 	plan := segPlan(f)
+	addTableSeeds(f)
 	for _, p := range plan.Params() {
 		for _, v := range append(slicesClip(probeValues), segmentioValues...) {
 			f.Add([]byte(fmt.Sprintf(`{%q:%s}`, p.Name, v)))

@@ -341,6 +341,7 @@ func TestV2_CompileRefusesWhatV2Refuses(t *testing.T) {
 
 func FuzzCheckAgreesWithV2(f *testing.F) {
 	plan := v2Plan(f)
+	addTableSeeds(f)
 	for _, p := range plan.Params() {
 		for _, v := range append(slicesClip(probeValues), v2Values...) {
 			f.Add([]byte(fmt.Sprintf(`{%q:%s}`, p.Name, v)))
