@@ -33,9 +33,10 @@
 //     "1e2"), more than 20 significant digits is past every integer type
 //     without reading them further, and a shorter run is compared with the
 //     type's bounds. "-0" fails for an unsigned type, as ParseUint does.
-//   - A number for a float type is read by strconv.ParseFloat, as the binder
-//     reads it, unless it has no exponent and few enough integer digits that
-//     it cannot be out of range.
+//   - A number for a float type is judged by its order of magnitude: below
+//     10^38 (10^308 for a float64) it cannot pass the largest float, from
+//     10^39 (10^309) on it does, and too small a number reads as zero; only
+//     a number between goes to strconv.ParseFloat, as the binder reads it.
 //   - A string for a string type is decided by its token kind: the text is
 //     never decoded or copied. A string for []byte must be base64
 //     (base64.StdEncoding, which skips newlines); for json.Number, a JSON
