@@ -5,8 +5,12 @@
 // cost X adds over X-plain in units of bind; for each "refuse-NAME" with a
 // "bind-NAME", their ratio. It then prints how each sub-benchmark's time
 // grows from a small payload to its 10x version, a summary of every ratio
-// to bind, and, with -targets (the default), the issue's targets for
-// Refuse, met or not. It exits 1 when the output reports a failure.
+// to bind, the end-to-end pair through the go-sdk adapter (for each
+// payload with "adapter", "addtool" and "noop" sub-benchmarks: each
+// route's server-side cost, its time less noop's, and (adapter − noop) ÷
+// (addtool − noop)), and, with -targets (the default), the issue's targets
+// for Refuse and the adapter, met or not. It exits 1 when the output
+// reports a failure.
 //
 // Usage:
 //
@@ -21,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -71,6 +76,7 @@ func main() {
 	w.ratios(res)
 	w.growth(res, ps)
 	w.matrix(res)
+	w.e2e(res)
 	if *targets {
 		w.targets(res)
 	}
@@ -91,6 +97,9 @@ type Result struct {
 	Allocs float64 // median allocs/op, or -1
 	Bytes  float64 // bytes per op (MB/s × ns/op), or 0
 	Runs   int
+	// Samples are the ns/op of each run, in order of appearance: with
+	// bench/run.sh, sample i of every sub-benchmark comes from pass i.
+	Samples []float64
 }
 
 // A Payload is one benchmark's sub-benchmarks, in order of appearance.
@@ -204,6 +213,7 @@ func Parse(r io.Reader) (*Results, error) {
 		for _, r := range p.Subs {
 			s := all[[2]string{p.Name, r.Name}]
 			r.Runs = len(s.ns)
+			r.Samples = s.ns
 			r.NsOp = median(s.ns)
 			r.BOp, r.Allocs = -1, -1
 			if len(s.b) > 0 {
@@ -305,6 +315,13 @@ func (w *printer) ratios(res *Results) {
 			d := r.NsOp - plain.NsOp
 			rows = append(rows, []string{r.Name + " − " + plain.Name, duration(d), delta(r.BOp, plain.BOp), delta(r.Allocs, plain.Allocs), fmt.Sprintf("%.2fx", d/bind.NsOp)})
 		}
+		if e := p.E2E(); e != nil && bind != nil && bind.NsOp > 0 {
+			for _, r := range []*Result{e.Adapter, e.AddTool} {
+				d := r.NsOp - e.Noop.NsOp
+				rows = append(rows, []string{r.Name + " − noop", duration(d), delta(r.BOp, e.Noop.BOp), delta(r.Allocs, e.Noop.Allocs), fmt.Sprintf("%.2fx", d/bind.NsOp)})
+			}
+			rows = append(rows, []string{"(adapter − noop) ÷ (addtool − noop)", "", "", "", ratioText(e.Ratio)})
+		}
 		for _, r := range p.Subs {
 			name, ok := strings.CutPrefix(r.Name, "refuse-")
 			own := p.Sub("bind-" + name)
@@ -322,7 +339,13 @@ func (w *printer) ratios(res *Results) {
 func (w *printer) matrix(res *Results) {
 	var cols []string
 	seen := map[string]bool{"bind": true}
+	var ps []*Payload // the end-to-end payloads have a table of their own
 	for _, p := range res.Payloads {
+		if p.E2E() == nil {
+			ps = append(ps, p)
+		}
+	}
+	for _, p := range ps {
 		for _, s := range p.Subs {
 			if !seen[s.Name] {
 				seen[s.Name] = true
@@ -331,7 +354,7 @@ func (w *printer) matrix(res *Results) {
 		}
 	}
 	var rows [][]string
-	for _, p := range res.Payloads {
+	for _, p := range ps {
 		bind := p.Sub("bind")
 		if bind == nil || bind.NsOp <= 0 {
 			continue
@@ -460,6 +483,19 @@ func (w *printer) targets(res *Results) {
 	if len(rows) > 0 {
 		w.table("Targets for refuse (issue)", []string{"what", "target", "measured", "met"}, rows)
 	}
+	var e2e [][]string
+	for _, p := range res.Payloads {
+		if e := p.E2E(); e != nil {
+			met := verdict(e.Met())
+			if e.Met() && e.AdapterCost <= 0 {
+				met += " (adapter − noop ≤ 0: the adapter's cost is within the noise)"
+			}
+			e2e = append(e2e, []string{p.Name + ": (adapter − noop) ÷ (addtool − noop)", fmt.Sprintf("≤ %.1fx", e2eTarget), ratioText(e.Ratio), met})
+		}
+	}
+	if len(e2e) > 0 {
+		w.table("Target for the go-sdk adapter (issue): server-side cost, guarded over mcp.AddTool", []string{"what", "target", "measured", "met"}, e2e)
+	}
 	if len(others) > 0 {
 		w.table("The same bars for Refuse with the other binders, against each binder's own decode (not issue targets)", []string{"what", "target", "measured", "met"}, others)
 	}
@@ -510,4 +546,112 @@ func size(b float64) string {
 		return fmt.Sprintf("%.1f KiB", b/(1<<10))
 	}
 	return fmt.Sprintf("%.0f B", b)
+}
+
+// ---------------------------------------------------------------------------
+// The end-to-end pair through the go-sdk adapter.
+
+// e2eTarget is the issue's bar for the adapter: a guarded call's
+// server-side cost at most this times that of the same tool added with
+// plain mcp.AddTool.
+const e2eTarget = 0.5
+
+// An E2E is one payload's end-to-end pair. The routes carry the same call
+// over the same go-sdk session: "adapter" (the tool added with
+// bindguard's gosdk.AddTool), "addtool" (go-sdk's mcp.AddTool) and "noop"
+// (a handler that ignores the arguments). A route's server-side cost is
+// its time less noop's, which removes what every route pays alike: the
+// client, the framing, the transport and the goroutine hops.
+type E2E struct {
+	Bind                   *Result // json.Unmarshal alone, or nil
+	Adapter, AddTool, Noop *Result
+	// AdapterCost and AddToolCost are the routes' server-side costs in ns:
+	// median time/op less noop's median.
+	AdapterCost, AddToolCost float64
+	// Ratio is AdapterCost ÷ AddToolCost, the issue's pair; NaN when
+	// AddToolCost is not positive (noise swamped the difference).
+	Ratio float64
+	// PassRatios is the same ratio within each pass (sample i of each
+	// route), where addtool's cost in that pass is positive: its spread
+	// says how far the noise moves the ratio. Empty when the routes have
+	// different numbers of samples.
+	PassRatios []float64
+}
+
+// E2E returns the payload's end-to-end pair, or nil when it lacks one of
+// the adapter, addtool and noop sub-benchmarks.
+func (p *Payload) E2E() *E2E {
+	e := &E2E{Bind: p.Sub("bind"), Adapter: p.Sub("adapter"), AddTool: p.Sub("addtool"), Noop: p.Sub("noop")}
+	if e.Adapter == nil || e.AddTool == nil || e.Noop == nil {
+		return nil
+	}
+	e.AdapterCost = e.Adapter.NsOp - e.Noop.NsOp
+	e.AddToolCost = e.AddTool.NsOp - e.Noop.NsOp
+	e.Ratio = math.NaN()
+	if e.AddToolCost > 0 {
+		e.Ratio = e.AdapterCost / e.AddToolCost
+	}
+	a, t, n := e.Adapter.Samples, e.AddTool.Samples, e.Noop.Samples
+	if len(a) == len(t) && len(t) == len(n) {
+		for i := range a {
+			if t[i] > n[i] {
+				e.PassRatios = append(e.PassRatios, (a[i]-n[i])/(t[i]-n[i]))
+			}
+		}
+	}
+	return e
+}
+
+// Met reports whether the ratio is defined and within the issue's bar.
+func (e *E2E) Met() bool { return !math.IsNaN(e.Ratio) && e.Ratio <= e2eTarget }
+
+// e2e prints the end-to-end pair of every payload that has one.
+func (w *printer) e2e(res *Results) {
+	var rows [][]string
+	for _, p := range res.Payloads {
+		e := p.E2E()
+		if e == nil {
+			continue
+		}
+		bind, perBind := "-", func(float64) string { return "" }
+		if e.Bind != nil && e.Bind.NsOp > 0 {
+			bind = duration(e.Bind.NsOp)
+			perBind = func(ns float64) string { return fmt.Sprintf(" (%.2fx bind)", ns/e.Bind.NsOp) }
+		}
+		passes := "-"
+		if len(e.PassRatios) > 0 {
+			passes = fmt.Sprintf("%s [%s, %s] of %d", ratioText(median(e.PassRatios)),
+				ratioText(quantile(e.PassRatios, 0.25)), ratioText(quantile(e.PassRatios, 0.75)), len(e.PassRatios))
+		}
+		rows = append(rows, []string{p.Name, bind, duration(e.Noop.NsOp), duration(e.Adapter.NsOp), duration(e.AddTool.NsOp),
+			duration(e.AdapterCost) + perBind(e.AdapterCost), duration(e.AddToolCost) + perBind(e.AddToolCost),
+			ratioText(e.Ratio), passes})
+	}
+	if len(rows) > 0 {
+		w.table("End to end through the go-sdk adapter: server-side cost = time − noop's (medians); per pass: median [quartiles] of each pass's ratio",
+			[]string{"payload", "bind", "noop", "adapter", "addtool", "adapter − noop", "addtool − noop", "(adapter − noop) ÷ (addtool − noop)", "per pass"}, rows)
+	}
+}
+
+func ratioText(r float64) string {
+	if math.IsNaN(r) {
+		return "undefined"
+	}
+	return fmt.Sprintf("%.2fx", r)
+}
+
+// quantile returns the q-quantile of v (0 ≤ q ≤ 1), interpolating
+// linearly between the nearest samples.
+func quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	v = append([]float64(nil), v...)
+	sort.Float64s(v)
+	pos := q * float64(len(v)-1)
+	i := int(pos)
+	if i+1 >= len(v) {
+		return v[len(v)-1]
+	}
+	return v[i] + (pos-float64(i))*(v[i+1]-v[i])
 }
