@@ -23,19 +23,27 @@ lint:
 	$(STATICCHECK) ./...
 
 # fuzz: every fuzz target in the module, FUZZTIME each (default 1m). A
-# failing input is printed and kept under the package's testdata/fuzz.
+# failing input is printed and kept under the package's testdata/fuzz. A run
+# that ends in "context deadline exceeded" with no failing input is the Go
+# fuzzing coordinator's own race at the time limit (golang/go#75804), not a
+# finding: it is run once more, then reported and passed over.
 FUZZTIME ?= 1m
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./...); do \
 		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-			echo "== $$pkg $$target ($(FUZZTIME))"; \
-			if ! $(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) > fuzz.out 2>&1; then \
+			for try in 1 2; do \
+				echo "== $$pkg $$target ($(FUZZTIME))"; \
+				if $(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) > fuzz.out 2>&1; then \
+					tail -1 fuzz.out; break; \
+				fi; \
+				if ! grep -q 'Failing input written' fuzz.out && grep -q 'context deadline exceeded' fuzz.out; then \
+					echo "(the fuzzing coordinator timed out at the limit, with no failing input; try $$try of 2)"; continue; \
+				fi; \
 				tail -40 fuzz.out; \
 				dir=$$($(GO) list -f '{{.Dir}}' $$pkg)/testdata/fuzz/$$target; \
 				for f in $$(git -C $$dir ls-files --others --exclude-standard . 2>/dev/null); do echo "-- failing input $$dir/$$f:"; cat "$$dir/$$f"; done; \
 				rm -f fuzz.out; exit 1; \
-			fi; \
-			tail -1 fuzz.out; \
+			done; \
 		done; \
 	done; rm -f fuzz.out
 

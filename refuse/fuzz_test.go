@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/refuse"
@@ -12,15 +13,19 @@ import (
 )
 
 // FuzzRefuse_NamesOnlyTheBadArgument: a call sends a fuzzed value for one
-// probe parameter beside a good value for another. Refuse refuses exactly
-// when encoding/json fails on the call, and every problem it lists names
-// the parameter the fuzzed value went to: never the good one.
+// probe parameter beside a good value for another, under each binder.
+// Refuse refuses exactly when the binder fails on the call, and no problem
+// it lists names the good argument.
 func FuzzRefuse_NamesOnlyTheBadArgument(f *testing.F) {
-	reg := typereg.New()
-	if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
-		f.Fatal(err)
+	binders := []bind.Binder{bind.Std, bind.V2, bind.SegmentIO}
+	regs := make([]*typereg.Registry, len(binders))
+	for i, b := range binders {
+		regs[i] = typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[probe.Args](regs[i], probe.Tool); err != nil {
+			f.Fatal(err)
+		}
 	}
-	tool, _ := reg.Tool(probe.Tool)
+	tool, _ := regs[0].Tool(probe.Tool)
 	names := tool.Accepted()
 	index := map[string]int{}
 	for i, n := range names {
@@ -29,12 +34,16 @@ func FuzzRefuse_NamesOnlyTheBadArgument(f *testing.F) {
 	for _, row := range bindtest.Default() {
 		for i, p := range tool.Params {
 			if typeMatches(p, row.Type) {
-				f.Add(uint8(i), []byte(row.Value))
+				f.Add(uint8(i), []byte(row.Value), uint8(0))
 				break
 			}
 		}
 	}
-	f.Fuzz(func(t *testing.T, which uint8, value []byte) {
+	f.Fuzz(func(t *testing.T, which uint8, value []byte, binder uint8) {
+		b, reg := binders[int(binder)%len(binders)], regs[int(binder)%len(binders)]
+		if !json.Valid(value) {
+			return // not one value: it could add keys of its own ("0,\"k\":1")
+		}
 		bad := names[int(which)%len(names)]
 		good := "string"
 		if bad == good {
@@ -42,10 +51,10 @@ func FuzzRefuse_NamesOnlyTheBadArgument(f *testing.F) {
 		}
 		goodValue := map[string]string{"string": `"fine"`, "int": `7`}[good]
 		args := []byte(`{"` + bad + `":` + string(value) + `,"` + good + `":` + goodValue + `}`)
-		berr := json.Unmarshal(args, new(probe.Args))
+		berr := b.Unmarshal(args, new(probe.Args))
 		r := refuse.Refuse(reg, probe.Tool, args)
 		if (r != nil) != (berr != nil) {
-			t.Fatalf("%s: encoding/json says %v, Refuse says %v", args, berr, r)
+			t.Fatalf("%s: %s says %v, Refuse says %v", args, b.Name(), berr, r)
 		}
 		if r == nil {
 			return

@@ -74,6 +74,19 @@ var hostileCalls = []hostile{
 	{name: "1,000,000 levels of nesting, unclosed", args: func() string { return `{"raw":` + strings.Repeat(`{"a":`, 1e6) }, refused: true},
 }
 
+func init() {
+	// A 1,000,000-digit number, as a JSON number and as a JSON string, for
+	// every integer kind, both signs.
+	for _, kind := range []string{"int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64"} {
+		for _, sign := range []string{"", "-"} {
+			hostileCalls = append(hostileCalls,
+				hostile{name: "1,000,000-digit number " + sign + "for " + kind, args: func() string { return `{"` + kind + `":` + sign + digits(1e6) + `}` }, refused: true},
+				hostile{name: "1,000,000-digit string " + sign + "for " + kind, args: func() string { return `{"` + kind + `":"` + sign + digits(1e6) + `"}` }, refused: true},
+			)
+		}
+	}
+}
+
 func TestRefuse_HostileInput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
