@@ -201,9 +201,7 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 		if len(names) == 0 {
 			return "an object", "objects"
 		}
-		if len(names) == 1 {
-			return "an object with the field " + names[0], "objects with the field " + names[0]
-		}
+		// The wording, kept for one field too ("with fields a").
 		f := strings.Join(names, ", ")
 		return "an object with fields " + f, "objects with fields " + f
 	case reflect.Interface:
