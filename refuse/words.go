@@ -156,10 +156,6 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 		if s != nil && s.Pattern != "" {
 			return "text matching the pattern " + s.Pattern, "texts matching the pattern " + s.Pattern
 		}
-		if w.binder == "v2" {
-			// go-json-experiment refuses invalid UTF-8 and lone surrogates.
-			return "text in valid Unicode", "texts in valid Unicode"
-		}
 		return "text", "texts"
 	case reflect.Slice, reflect.Array:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
@@ -169,14 +165,9 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 		if s != nil {
 			items = s.Items
 		}
-		elem, elems := w.describe(t.Elem(), false, items)
-		if t.Kind() == reflect.Array {
-			if t.Len() == 1 {
-				return "a list (a JSON array) of " + elem, "lists (JSON arrays) of " + elem
-			}
-			n := strconv.Itoa(t.Len())
-			return "a list (a JSON array) of " + n + " " + elems, "lists (JSON arrays) of " + n + " " + elems
-		}
+		// A fixed-size array says no size: the binder (encoding/json) reads
+		// any number of elements into it.
+		_, elems := w.describe(t.Elem(), false, items)
 		return "a list (a JSON array) of " + elems, "lists (JSON arrays) of " + elems
 	case reflect.Map:
 		var values *jsonschema.Schema
@@ -188,8 +179,8 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 		case reflect.String:
 			return "an object whose values are " + elems, "objects whose values are " + elems
 		default:
-			return "an object whose keys are whole numbers and whose values are " + elems,
-				"objects whose keys are whole numbers and whose values are " + elems
+			return "an object whose values are " + elems + ", keyed by whole numbers",
+				"objects whose values are " + elems + ", keyed by whole numbers"
 		}
 	case reflect.Struct:
 		var names []string
