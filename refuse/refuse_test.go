@@ -127,7 +127,7 @@ func TestRefuse(t *testing.T) {
 		{
 			name: "a list of a text enum names its members", tool: probe.Tool, args: `{"colors":["teal",0.5]}`,
 			want: &refuse.Refusal{Tool: probe.Tool, Accepted: probeAccepted(t, reg), Problems: []refuse.Problem{
-				{Argument: "colors", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of values from crimson, teal, amber", Sent: "0.5"},
+				{Argument: "colors", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of values, each one of crimson, teal, amber", Sent: "0.5"},
 			}},
 		},
 	} {

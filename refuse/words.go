@@ -105,7 +105,7 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 	s = w.resolve(s)
 	if s != nil && len(s.Enum) > 0 {
 		list := enumList(s.Enum)
-		return "one of " + list, "values from " + list
+		return "one of " + list, "values, each one of " + list
 	}
 	switch {
 	case t == timeType:
