@@ -39,7 +39,7 @@ func ExampleCheck() {
 	// limit <- 3000000000: binder ok false, refused true, faults 0
 	//   Argument 'limit' for tool 'list_items' takes a whole number, and the call sent 3000000000, which is too large.
 	// tags <- ["a",5]: binder ok false, refused true, faults 0
-	//   Argument 'tags' for tool 'list_items' takes a list (a JSON array) of texts, and the call sent 5 at tags[1].
+	//   Argument 'tags' for tool 'list_items' takes a list (a JSON array) of texts, and the call sent ["a",5], with 5 at tags[1].
 }
 
 // A table file keeps each value's JSON text exactly; a row without

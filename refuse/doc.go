@@ -29,8 +29,10 @@
 // states a numeric range, because the range of a Go type is not the range
 // of the tool, which belongs to the tool's own validator.
 //
-// Sent quotes the offending value only, never another argument's: at most
-// 40 characters of it, cut on a character boundary, with control characters
-// and other unprintable ones escaped, and the full length named when cut.
+// Sent quotes the argument's value as sent, and, when the problem lies
+// inside it, Element the offending value there (at Path), never another
+// argument's: at most 40 characters of each, cut on a character boundary,
+// with control characters and other unprintable ones escaped, and the full
+// length named when cut.
 // docs/refusals.md lists every wording, generated from this package's tests.
 package refuse

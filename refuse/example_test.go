@@ -47,9 +47,9 @@ func ExampleRefusal() {
 	var r *refuse.Refusal
 	if errors.As(err, &r) {
 		for _, p := range r.Problems {
-			fmt.Printf("%s%s: %s (sent %s)\n", p.Argument, p.Path, p.Code, p.Sent)
+			fmt.Printf("%s%s: %s (sent %s, with %s there)\n", p.Argument, p.Path, p.Code, p.Sent, p.Element)
 		}
 	}
 	// Output:
-	// waits[1]: wrong_type (sent 7)
+	// waits[1]: wrong_type (sent ["CXPACKET",7], with 7 there)
 }

@@ -55,9 +55,13 @@ type Problem struct {
 	// It never states a numeric range: the range of a Go type is not the
 	// range of the tool.
 	Takes string `json:"takes,omitempty"`
-	// Sent is the offending value as sent, quoted: at most 40 characters of
-	// it, control characters escaped, with the full length named when cut.
+	// Sent is the argument's value as sent, quoted: at most 40 characters
+	// of it, control characters escaped, with the full length named when
+	// cut. For an unknown argument, the key as sent.
 	Sent string `json:"sent,omitempty"`
+	// Element is, when the problem lies inside the argument (at Path), the
+	// offending value there, quoted as Sent is.
+	Element string `json:"element,omitempty"`
 	// DidYouMean is, for UnknownArgument and UnknownTool, the closest name
 	// that exists, or empty.
 	DidYouMean string `json:"did_you_mean,omitempty"`
@@ -152,13 +156,13 @@ func (p Problem) sentence(tool string) string {
 		}
 		return "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent " + p.Sent + ": arrays and objects nested" + deep
 	}
-	s := "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent "
-	if p.Code == InvalidKey {
-		s += "the key "
-	}
-	s += p.Sent
-	if p.Path != "" {
-		s += " at " + p.Argument + p.Path
+	s := "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent " + p.Sent
+	if p.Element != "" {
+		s += ", with "
+		if p.Code == InvalidKey {
+			s += "the key "
+		}
+		s += p.Element + " at " + p.Argument + p.Path
 	}
 	switch p.Code {
 	case TooLarge:

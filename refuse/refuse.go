@@ -118,13 +118,17 @@ func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
 			}
 			seenParam[is.Param] = true
 			p := t.Params[is.Param]
-			add(Problem{
+			pr := Problem{
 				Argument: p.Name,
 				Path:     is.Path,
 				Code:     code(is, w.resolve(w.at(p.Schema, is.Path))),
 				Takes:    w.takes(p.Type, p.Quoted, p.Schema),
 				Sent:     quoteSent(args[is.Start:is.End]),
-			})
+			}
+			if whole := memberValue(args, is.Start); whole != nil && len(whole) != is.End-is.Start {
+				pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
+			}
+			add(pr)
 		}
 	}
 	return r

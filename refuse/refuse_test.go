@@ -64,7 +64,7 @@ func TestRefuse(t *testing.T) {
 				{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number", Sent: `"24"`},
 				{Argument: "limit", Code: refuse.TooLarge, Takes: "a whole number", Sent: "3000000000"},
 				{Argument: "database", Code: refuse.WrongType, Takes: "text", Sent: "7"},
-				{Argument: "waits", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of texts", Sent: "5"},
+				{Argument: "waits", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of texts", Sent: `["a",5]`, Element: "5"},
 			}},
 		},
 		{
@@ -79,7 +79,7 @@ func TestRefuse(t *testing.T) {
 			args: `{"hours_back":"x","hours_back":0.5,"waits":[1,2]}`,
 			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
 				{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number", Sent: `"x"`},
-				{Argument: "waits", Path: "[0]", Code: refuse.WrongType, Takes: "a list (a JSON array) of texts", Sent: "1"},
+				{Argument: "waits", Path: "[0]", Code: refuse.WrongType, Takes: "a list (a JSON array) of texts", Sent: "[1,2]", Element: "1"},
 			}},
 		},
 		{
@@ -127,7 +127,7 @@ func TestRefuse(t *testing.T) {
 		{
 			name: "a list of a text enum names its members", tool: probe.Tool, args: `{"colors":["teal",0.5]}`,
 			want: &refuse.Refusal{Tool: probe.Tool, Accepted: probeAccepted(t, reg), Problems: []refuse.Problem{
-				{Argument: "colors", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of values, each one of crimson, teal, amber", Sent: "0.5"},
+				{Argument: "colors", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of values, each one of crimson, teal, amber", Sent: `["teal",0.5]`, Element: "0.5"},
 			}},
 		},
 	} {
@@ -282,7 +282,7 @@ func TestRefusal_MarshalsToJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"tool":"get_wait_stats","accepted":["hours_back","limit","database","waits"],"problems":[` +
-		`{"argument":"waits","path":"[0]","code":"wrong_type","takes":"a list (a JSON array) of texts","sent":"1"},` +
+		`{"argument":"waits","path":"[0]","code":"wrong_type","takes":"a list (a JSON array) of texts","sent":"[1]","element":"1"},` +
 		`{"argument":"hours","code":"unknown_argument","sent":"\"hours\"","did_you_mean":"hours_back"}]}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("JSON (-want +got):\n%s", diff)
