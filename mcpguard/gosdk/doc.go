@@ -32,7 +32,7 @@
 //
 // When the tool has no output schema, the result's structuredContent is the
 // refusal too, with the field names of its JSON tags (tool, accepted,
-// problems with argument, path, code, takes, sent). When the tool has one
+// problems with argument, path, code, takes, sent, element). When the tool has one
 // (as every tool whose Out is not any has, inferred by go-sdk), the
 // refusal is text only: some clients check structuredContent against the
 // output schema even on error results and turn a mismatch into a protocol
