@@ -119,3 +119,45 @@ func addTableSeeds(f *testing.F) {
 		f.Add([]byte(fmt.Sprintf(`{%q:%s}`, p.Name, row.Value)))
 	}
 }
+
+// An issueCase is a call and the first issue (other than UnknownKey) Check
+// must find in it: its kind, the argument it is in, the offending bytes and
+// the path to them.
+type issueCase struct {
+	args, why  string
+	kind       bind.IssueKind
+	param      string
+	sent, path string
+}
+
+// checkFirstIssues runs each case against plan, checking first that the
+// plan agrees with its binder on the call.
+func checkFirstIssues(t *testing.T, plan *bind.Plan, cases []issueCase) {
+	t.Helper()
+	idx := map[string]int{}
+	for i, p := range plan.Params() {
+		idx[p.Name] = i
+	}
+	for _, tc := range cases {
+		args := []byte(tc.args)
+		var got *bind.Issue
+		for _, is := range checkAgainst(t, plan, args) {
+			if is.Kind != bind.UnknownKey {
+				got = &is
+				break
+			}
+		}
+		if got == nil {
+			t.Errorf("%s (%s): no issue", tc.args, tc.why)
+			continue
+		}
+		param := -1
+		if tc.param != "" {
+			param = idx[tc.param]
+		}
+		if got.Kind != tc.kind || got.Param != param || string(args[got.Start:got.End]) != tc.sent || got.Path != tc.path {
+			t.Errorf("%s (%s): got %v in %d, %q at %q; want %v in %d, %q at %q", tc.args, tc.why,
+				got.Kind, got.Param, args[got.Start:got.End], got.Path, tc.kind, param, tc.sent, tc.path)
+		}
+	}
+}

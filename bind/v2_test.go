@@ -232,16 +232,7 @@ func TestV2_AmbiguousKeyIsOneSyntaxIssue(t *testing.T) {
 
 func TestV2_IssuesNameTheValue(t *testing.T) {
 	plan := v2Plan(t)
-	idx := map[string]int{}
-	for i, p := range plan.Params() {
-		idx[p.Name] = i
-	}
-	for _, tc := range []struct {
-		args, why  string
-		kind       bind.IssueKind
-		param      string // "" for none
-		sent, path string
-	}{
+	checkFirstIssues(t, plan, []issueCase{
 		{`{"int":1.5,"string":"ok"}`, "a fraction for an int", bind.NotWhole, "int", `1.5`, ""},
 		{`{"int8":300}`, "past int8", bind.TooLarge, "int8", `300`, ""},
 		{`{"uint":-0}`, "a sign for an unsigned type", bind.TooSmall, "uint", `-0`, ""},
@@ -260,28 +251,7 @@ func TestV2_IssuesNameTheValue(t *testing.T) {
 		{"{\"x\":\"\xff\"}", "invalid UTF-8 in a dropped key's value", bind.Syntax, "", ``, ""},
 		{`{"int":1}]`, "text after the object", bind.Syntax, "", ``, ""},
 		{`[1]`, "not an object", bind.NotObject, "", `[1]`, ""},
-	} {
-		args := []byte(tc.args)
-		var got *bind.Issue
-		for _, is := range checkAgainst(t, plan, args) {
-			if is.Kind != bind.UnknownKey {
-				got = &is
-				break
-			}
-		}
-		if got == nil {
-			t.Errorf("%s (%s): no issue", tc.args, tc.why)
-			continue
-		}
-		param := -1
-		if tc.param != "" {
-			param = idx[tc.param]
-		}
-		if got.Kind != tc.kind || got.Param != param || string(args[got.Start:got.End]) != tc.sent || got.Path != tc.path {
-			t.Errorf("%s (%s): got %v in %d, %q at %q; want %v in %d, %q at %q", tc.args, tc.why,
-				got.Kind, got.Param, args[got.Start:got.End], got.Path, tc.kind, param, tc.sent, tc.path)
-		}
-	}
+	})
 }
 
 type v2Fallback struct {
