@@ -23,13 +23,37 @@ const (
 	Rejected                        // the text is of the right kind, but the type's decoder refuses it
 	TooDeep                         // arrays and objects nested deeper than the binder reads
 	Omitted                         // a count of issues found past MaxIssues and not listed
+
+	// Kinds the binder does not fail on: what a call leaves out, and what
+	// the binder reads but drops or changes without a word (silent losses).
+
+	Missing      // a parameter Plan.WithRequired names that the arguments do not
+	UnknownField // a key inside a nested struct's object that the binder binds to no field, and drops
+	NullValue    // null for a position that cannot hold it: the binder leaves the zero value
+	FoldedKey    // a key the binder binds to a field only by folding its case
+	DuplicateKey // a key repeated in one object: the binder keeps the last value
+	ArrayLength  // a fixed-size array sent more elements (dropped) or fewer (zero) than it has
+	Rounded      // an integer a float position (float32, float64, any) cannot hold exactly
+	Replaced     // text with invalid UTF-8 or a lone surrogate escape, which the binder replaces with U+FFFD
 )
 
 var kindNames = [...]string{
 	Syntax: "syntax", NotObject: "not object", UnknownKey: "unknown key", WrongType: "wrong type",
 	NotWhole: "not whole", TooLarge: "too large", TooSmall: "too small", BadKey: "bad key", Rejected: "rejected",
-	TooDeep: "too deep", Omitted: "omitted",
+	TooDeep: "too deep", Omitted: "omitted", Missing: "missing", UnknownField: "unknown field", NullValue: "null value",
+	FoldedKey: "folded key", DuplicateKey: "duplicate key", ArrayLength: "array length", Rounded: "rounded",
+	Replaced: "replaced",
 }
+
+// Loss reports whether k is a silent loss: a value the binder reads, but
+// changes or drops (NullValue, FoldedKey, DuplicateKey, ArrayLength,
+// Rounded, Replaced).
+func (k IssueKind) Loss() bool { return k >= NullValue && k <= Replaced }
+
+// Fails reports whether the binder fails on an issue of kind k, so the
+// handler cannot run: every kind but UnknownKey, UnknownField, Missing and
+// the losses.
+func (k IssueKind) Fails() bool { return k != UnknownKey && k < Missing }
 
 func (k IssueKind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -16,6 +17,10 @@ type Plan struct {
 	typ    reflect.Type
 	params []Param
 	root   *node // the compiled positions, for binders Check mirrors natively
+
+	// required marks, per param, the ones Check reports Missing when the
+	// arguments do not name them (see WithRequired); nil: none.
+	required []bool
 
 	// check replaces the native reading for binders that are mirrored
 	// another way (see V2, SegmentIO). It has Check's contract.
@@ -31,6 +36,19 @@ func (p *Plan) Type() reflect.Type { return p.typ }
 // Params returns the keys a caller may send, in field order. The slice is
 // shared: do not modify it.
 func (p *Plan) Params() []Param { return p.params }
+
+// WithRequired returns a copy of the plan whose Check also reports, with a
+// Missing issue each, the parameters of the given names that the arguments
+// do not name (by any key the binder binds to them). Names of no parameter
+// are ignored.
+func (p *Plan) WithRequired(names []string) *Plan {
+	q := *p
+	q.required = make([]bool, len(p.params))
+	for i, prm := range p.params {
+		q.required[i] = slices.Contains(names, prm.Name)
+	}
+	return &q
+}
 
 // nodeKind says how a value position is read.
 type nodeKind uint8

@@ -38,7 +38,58 @@ const (
 	// still does not read (bad base64, a date that is not RFC 3339, text a
 	// custom decoder refuses).
 	InvalidValue Code = "invalid_value"
+
+	// Policy problems (see Decide): refused under Reject, warnings under
+	// Warn.
+
+	// UnknownField: a key inside an object argument that names no field
+	// of the struct it is read into (the binder drops it).
+	UnknownField Code = "unknown_field"
+	// MissingArgument: a required parameter the call does not send.
+	MissingArgument Code = "missing_argument"
+	// AliasConflict: one parameter sent under its name and an alias, or
+	// under two aliases.
+	AliasConflict Code = "alias_conflict"
+	// Constraint: a value the binder reads that breaks the tool's own
+	// constraint (a validate tag): Takes states the constraint.
+	Constraint Code = "constraint"
+
+	// Silent losses: values the binder reads but changes or drops.
+	// Warnings, unless the policy is Strict.
+
+	// NullForValue: null for a parameter (or an element) that cannot hold
+	// null; the binder leaves its zero value.
+	NullForValue Code = "null_for_value"
+	// FoldedKey: a key the binder binds to a parameter or field only by
+	// ignoring case ("HOURS_BACK" for hours_back, the Kelvin sign for k).
+	FoldedKey Code = "folded_key"
+	// DuplicateKey: a key sent more than once in one object; the binder
+	// reads the last value.
+	DuplicateKey Code = "duplicate_key"
+	// ArrayLength: a fixed-size array sent more elements than it holds
+	// (the extra ones are dropped) or fewer (the rest stay zero).
+	ArrayLength Code = "array_length"
+	// RoundedNumber: an integer a float (float32, float64, or a number read
+	// into any) cannot hold exactly, so the binder rounds it.
+	RoundedNumber Code = "rounded_number"
+	// ReplacedText: text with invalid UTF-8 or a lone surrogate escape,
+	// which the binder replaces with U+FFFD.
+	ReplacedText Code = "replaced_text"
 )
+
+// Policy reports whether problems of code c come from the tool's policy
+// (unknown keys, missing or doubled arguments, constraints, silent
+// losses), which its mode decides on, rather than from the binder failing
+// on the call or from there being no such tool, which are refused in every
+// mode but Off.
+func (c Code) Policy() bool {
+	switch c {
+	case UnknownArgument, UnknownField, MissingArgument, AliasConflict, Constraint,
+		NullForValue, FoldedKey, DuplicateKey, ArrayLength, RoundedNumber, ReplacedText:
+		return true
+	}
+	return false
+}
 
 // A Problem is one thing wrong with a call.
 type Problem struct {
@@ -65,6 +116,10 @@ type Problem struct {
 	// DidYouMean is, for UnknownArgument and UnknownTool, the closest name
 	// that exists, or empty.
 	DidYouMean string `json:"did_you_mean,omitempty"`
+	// Becomes is, for a silent loss, what the tool reads instead, quoted as
+	// Sent is (for FoldedKey, the parameter the key binds to); empty when it
+	// cannot be shown.
+	Becomes string `json:"becomes,omitempty"`
 }
 
 // A Refusal is the guard's verdict on a call the handler must not run. It
@@ -156,7 +211,26 @@ func (p Problem) sentence(tool string) string {
 		}
 		return "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent " + p.Sent + ": arrays and objects nested" + deep
 	}
-	s := "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent " + p.Sent
+	arg := "Argument '" + p.Argument + "' for tool '" + tool + "'"
+	switch p.Code {
+	case MissingArgument:
+		return arg + " is required, and the call did not send it: it takes " + p.Takes + "."
+	case AliasConflict:
+		return arg + " was sent under more than one name (" + p.Sent + "); send it once, as '" + p.Argument + "'."
+	case FoldedKey:
+		if p.Path == "" {
+			return arg + " was sent under the key " + p.Sent + ", which matches it only when case is ignored."
+		}
+		return arg + " has the key " + p.Sent + " at " + p.Argument + p.Path + ", which matches a field only when case is ignored."
+	case DuplicateKey:
+		if p.Path == "" {
+			return arg + " was sent more than once, under the key " + p.Sent + "; the tool reads only the last value."
+		}
+		return arg + " has the key " + p.Sent + " more than once at " + p.Argument + p.Path + "; the tool reads only the last value."
+	case UnknownField:
+		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " at " + p.Argument + p.Path + ", which names no field there."
+	}
+	s := arg + " takes " + p.Takes + ", and the call sent " + p.Sent
 	if p.Element != "" {
 		s += ", with "
 		if p.Code == InvalidKey {
@@ -169,6 +243,12 @@ func (p Problem) sentence(tool string) string {
 		s += ", which is too large"
 	case TooSmall:
 		s += ", which is too small"
+	case NullForValue, ArrayLength, RoundedNumber, ReplacedText:
+		if p.Becomes != "" {
+			s += ", which the tool reads as " + p.Becomes
+		} else {
+			s += ", which the tool does not read as sent"
+		}
 	}
 	return s + "."
 }

@@ -10,44 +10,6 @@ import (
 	"github.com/bindguard/bindguard/typereg"
 )
 
-// Refuse decides whether a call of tool with args may go on to the handler.
-// It returns nil when the registry's binder reads args into the tool's
-// parameter struct and every key names a parameter; otherwise a Refusal
-// naming every bad argument.
-//
-// The verdict on each value is the binder's own: a value is refused exactly
-// when the binder would fail on it, never when the binder reads it. That
-// covers values of the wrong JSON kind (text for a number, a number for
-// true or false), numbers the type cannot hold (a fraction or an exponent
-// for an integer, a number past the type's range), and values a type's own
-// UnmarshalJSON or UnmarshalText refuses (the real method runs).
-//
-// A top-level key the binder would drop (no field matches it, even by the
-// binder's case folding) is an unknown argument and is refused; a key the
-// binder binds, in any case it folds, is not. Keys inside a nested object
-// are the binder's business: it drops the ones it does not bind.
-//
-// Empty args mean {}; null means no arguments, as the binder reads it.
-// Arguments that are not valid JSON, or valid JSON but not an object, are
-// refused with one problem for the whole. A repeated key is read at every
-// occurrence, as the binder reads it, and a bad occurrence is refused even
-// when a later one is good. An unregistered tool is refused by name.
-//
-// Refuse is safe for concurrent use and allocates nothing when it returns
-// nil. It returns a *Refusal rather than an error so that a nil result stays
-// nil: store it in an error variable only when it is not nil.
-func Refuse(reg *typereg.Registry, tool string, args json.RawMessage) *Refusal {
-	t, ok := reg.Tool(tool)
-	if !ok {
-		return unknownTool(reg, tool)
-	}
-	issues := t.Plan().Check(args, nil)
-	if len(issues) == 0 {
-		return nil
-	}
-	return refusal(t, args, issues)
-}
-
 func unknownTool(reg *typereg.Registry, tool string) *Refusal {
 	var names []string
 	for _, t := range reg.Tools() {
@@ -64,24 +26,54 @@ func unknownTool(reg *typereg.Registry, tool string) *Refusal {
 // parameter name for: the text names only the first few.
 const maxSuggestions = 10
 
-func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
-	r := &Refusal{Tool: t.Name, Accepted: t.Accepted()}
-	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()}
-	seenParam := make([]bool, len(t.Params))
-	var seenKey map[string]bool
-	add := func(p Problem) {
-		if len(r.Problems) >= MaxProblems {
-			r.More++
-			return
-		}
-		r.Problems = append(r.Problems, p)
+// A problems builder words a call's issues as problems, one per argument
+// (the first issue found in it), then one per unknown key, bounded by
+// MaxProblems.
+type problems struct {
+	t         *typereg.Tool
+	args      []byte
+	w         words
+	list      []Problem
+	more      int
+	seenParam []bool
+	seenKey   map[string]bool
+}
+
+func newProblems(t *typereg.Tool, args []byte) *problems {
+	return &problems{
+		t: t, args: args,
+		w:         words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()},
+		seenParam: make([]bool, len(t.Params)),
 	}
+}
+
+func (b *problems) add(ps ...Problem) {
+	for _, p := range ps {
+		if len(b.list) >= MaxProblems {
+			b.more++
+			continue
+		}
+		b.list = append(b.list, p)
+	}
+}
+
+// claim reports whether argument i has no problem yet, and gives it one.
+func (b *problems) claim(i int) bool {
+	if i < 0 || i >= len(b.seenParam) || b.seenParam[i] {
+		return false
+	}
+	b.seenParam[i] = true
+	return true
+}
+
+func (b *problems) issues(issues []bind.Issue) {
+	t, args, w := b.t, b.args, b.w
 	for _, is := range issues {
 		switch is.Kind {
 		case bind.Syntax:
-			add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
+			b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
 		case bind.Omitted:
-			r.More += is.N
+			b.more += is.N
 		case bind.TooDeep:
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {
@@ -91,47 +83,71 @@ func refusal(t *typereg.Tool, args []byte, issues []bind.Issue) *Refusal {
 				cut, _ := cutChars(head, maxSent)
 				p.Sent = escapeText(head[:cut]) + "…"
 			}
-			add(p)
+			b.add(p)
 		case bind.NotObject:
-			add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
+			b.add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
 		case bind.UnknownKey:
 			raw := args[is.Start:is.End]
-			if len(r.Problems) >= MaxProblems {
-				r.More++
+			if len(b.list) >= MaxProblems {
+				b.more++
 				continue
 			}
-			if seenKey == nil {
-				seenKey = map[string]bool{}
+			if b.seenKey == nil {
+				b.seenKey = map[string]bool{}
 			}
-			if seenKey[string(raw)] {
+			if b.seenKey[string(raw)] {
 				continue
 			}
-			seenKey[string(raw)] = true
+			b.seenKey[string(raw)] = true
 			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
-			if len(seenKey) <= maxSuggestions {
-				p.DidYouMean = closest(unquoteKey(raw), r.Accepted)
+			if len(b.seenKey) <= maxSuggestions {
+				p.DidYouMean = closest(unquoteKey(raw), t.Accepted())
 			}
-			add(p)
-		default:
-			if is.Param < 0 || seenParam[is.Param] {
+			b.add(p)
+		case bind.Missing:
+			if !b.claim(is.Param) {
 				continue
 			}
-			seenParam[is.Param] = true
 			p := t.Params[is.Param]
-			pr := Problem{
-				Argument: p.Name,
-				Path:     is.Path,
-				Code:     code(is, w.resolve(w.at(p.Schema, is.Path))),
-				Takes:    w.takes(p.Type, p.Quoted, p.Schema),
-				Sent:     quoteSent(args[is.Start:is.End]),
+			b.add(Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
+		default:
+			if !b.claim(is.Param) {
+				continue
 			}
-			if whole := memberValue(args, is.Start); whole != nil && len(whole) != is.End-is.Start {
-				pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
-			}
-			add(pr)
+			b.add(b.valueProblem(is))
 		}
 	}
-	return r
+}
+
+// valueProblem words an issue with one value (or key) inside an argument.
+func (b *problems) valueProblem(is bind.Issue) Problem {
+	p := b.t.Params[is.Param]
+	pr := Problem{
+		Argument: p.Name,
+		Path:     is.Path,
+		Code:     code(is, b.w.resolve(b.w.at(p.Schema, is.Path))),
+		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
+		Sent:     quoteSent(b.args[is.Start:is.End]),
+	}
+	switch is.Kind {
+	case bind.FoldedKey, bind.DuplicateKey:
+		// The offending text is a key: Sent quotes it, as for an unknown
+		// argument.
+		if is.Kind == bind.FoldedKey {
+			pr.Becomes = foldedTo(b.t, is)
+		}
+		return pr
+	case bind.UnknownField:
+		pr.Element, pr.Sent = pr.Sent, quoteSent(memberValue(b.args, is.Start))
+		return pr
+	}
+	if is.Kind.Loss() {
+		pr.Becomes = becomes(b.args[is.Start:is.End], is)
+	}
+	if whole := memberValue(b.args, is.Start); whole != nil && len(whole) != is.End-is.Start {
+		pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
+	}
+	return pr
 }
 
 // code maps a binder issue to the problem's code; s is the advertised
@@ -148,6 +164,22 @@ func code(is bind.Issue, s *jsonschema.Schema) Code {
 		return TooSmall
 	case bind.BadKey:
 		return InvalidKey
+	case bind.TooDeep:
+		return TooDeep
+	case bind.UnknownField:
+		return UnknownField
+	case bind.NullValue:
+		return NullForValue
+	case bind.FoldedKey:
+		return FoldedKey
+	case bind.DuplicateKey:
+		return DuplicateKey
+	case bind.ArrayLength:
+		return ArrayLength
+	case bind.Rounded:
+		return RoundedNumber
+	case bind.Replaced:
+		return ReplacedText
 	}
 	if s != nil && len(s.Enum) > 0 {
 		return NotOneOf

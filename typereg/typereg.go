@@ -18,25 +18,32 @@ import (
 // A Registry records tools and their parameters. Its methods are safe for
 // concurrent use; lookups take no lock.
 type Registry struct {
-	binder bind.Binder
-	mu     sync.Mutex                       // serializes writers
-	tools  atomic.Pointer[map[string]*Tool] // copied on write, never changed in place
+	binder  bind.Binder
+	policy  Policy                           // the defaults of every tool
+	envMode Mode                             // BINDGUARD_MODE, or 0
+	err     error                            // a bad option or BINDGUARD_MODE: every Register fails with it
+	mu      sync.Mutex                       // serializes writers
+	tools   atomic.Pointer[map[string]*Tool] // copied on write, never changed in place
 }
 
-// An Option configures a Registry.
-type Option func(*Registry)
-
-// WithBinder sets the binder the server decodes arguments with, which the
-// guard mirrors. The default is bind.Std.
-func WithBinder(b bind.Binder) Option {
-	return func(r *Registry) { r.binder = b }
-}
-
-// New returns an empty registry.
+// New returns an empty registry configured by opts. It reads
+// BINDGUARD_MODE (see EnvMode). A value there that is not a mode, or an
+// option that configures a tool rather than a registry, is reported by
+// every Register: a server that registers its tools at start-up fails
+// there, rather than running with a mode nobody chose.
 func New(opts ...Option) *Registry {
-	r := &Registry{binder: bind.Std}
+	r := &Registry{binder: bind.Std, policy: Policy{Mode: Reject}}
 	for _, o := range opts {
-		o(r)
+		if o.reg == nil {
+			r.err = fmt.Errorf("typereg: %s configures a tool, not a registry: pass it to Register", o.name)
+			continue
+		}
+		o.reg(r)
+	}
+	if m, err := envMode(); err != nil {
+		r.err = err
+	} else {
+		r.envMode = m
 	}
 	empty := map[string]*Tool{}
 	r.tools.Store(&empty)
@@ -55,8 +62,12 @@ type Tool struct {
 	// Params are the parameters a caller may send, in field order.
 	Params []Param
 	// Schema is the input schema the tool advertises: an object whose
-	// properties are exactly Params, closed with additionalProperties false.
+	// properties are exactly Params, closed with additionalProperties false
+	// unless Policy.Open.
 	Schema *jsonschema.Schema
+	// Policy is what the tool's calls are held to beyond the binder's
+	// verdict.
+	Policy Policy
 
 	plan *bind.Plan
 }
@@ -110,26 +121,43 @@ type Param struct {
 }
 
 // Register records tool name, whose parameters are the fields of the struct
-// type T, replacing any earlier record of that name. It fails, naming the
-// field, when T is not a struct or has a field the registry's binder cannot
-// decode into.
-func Register[T any](reg *Registry, name string) error {
-	return reg.register(name, reflect.TypeFor[T]())
+// type T, under the registry's policy adjusted by opts, replacing any
+// earlier record of that name. It fails, naming the field, when T is not a
+// struct or has a field the registry's binder cannot decode into; it fails
+// on an alias that stands for no parameter, or for two, or that is a
+// parameter's name; and it fails when the registry was configured wrongly
+// (see New).
+func Register[T any](reg *Registry, name string, opts ...Option) error {
+	return reg.register(name, reflect.TypeFor[T](), opts)
 }
 
-func (r *Registry) register(name string, t reflect.Type) error {
+func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
+	if r.err != nil {
+		return r.err
+	}
 	if name == "" {
 		return errors.New("typereg: a tool needs a name")
 	}
+	policy, err := r.toolPolicy(opts)
+	if err != nil {
+		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
 	plan, err := r.binder.Compile(t)
 	if err != nil {
+		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	if err := aliases(&policy, plan.Params()); err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
 	schema, err := schemaFor(t, plan.Params())
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
-	tool := &Tool{Name: name, Type: t, Schema: schema, plan: plan}
+	if policy.Open {
+		schema.AdditionalProperties = nil
+	}
+	plan = plan.WithRequired(schema.Required)
+	tool := &Tool{Name: name, Type: t, Schema: schema, Policy: policy, plan: plan}
 	required := map[string]bool{}
 	for _, n := range schema.Required {
 		required[n] = true
@@ -235,7 +263,7 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 			isRequired[p.Name] = !strings.Contains(jsonOpts, ",omitempty") && !strings.Contains(jsonOpts, ",omitzero")
 		}
 		props.Set(p.Name, ps)
-		if isRequired[p.Name] {
+		if isRequired[p.Name] || validateRequired(p.Tag) {
 			required = append(required, p.Name)
 		}
 	}
@@ -244,4 +272,18 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 	s.Type = "object"
 	s.AdditionalProperties = jsonschema.FalseSchema
 	return s, nil
+}
+
+// validateRequired reports a validate:"required" tag: the field's own
+// rules (those before any dive) include required.
+func validateRequired(tag reflect.StructTag) bool {
+	for rule := range strings.SplitSeq(tag.Get("validate"), ",") {
+		switch strings.TrimSpace(rule) {
+		case "required":
+			return true
+		case "dive":
+			return false
+		}
+	}
+	return false
 }

@@ -1,0 +1,223 @@
+package refuse
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// A Decision is the guard's verdict on one call, with what the handler
+// needs when it runs.
+type Decision struct {
+	// Refusal, when not nil, says why the handler must not run.
+	Refusal *Refusal
+	// Warnings, when not nil, lists problems the handler runs with: the
+	// caller should see them with the result.
+	Warnings *Warnings
+	// Args are the arguments to decode for the handler: the call's own,
+	// with each alias renamed to its parameter's name (and, when both were
+	// sent, the alias's member left out). They are the call's own bytes
+	// when the call uses no alias.
+	Args json.RawMessage
+}
+
+// Decide decides a call of tool with args under the tool's policy
+// (typereg.Policy) and returns the verdict with the arguments to decode.
+//
+// A value the binder cannot decode is refused in every mode but Off, as
+// Refuse describes. The policies add, each with its own Code:
+//
+//   - unknown keys: a top-level key that names no parameter
+//     (UnknownArgument), unless the tool is open or the key is exempt; a key
+//     inside a nested struct that names no field (UnknownField);
+//   - a required parameter the call does not send (MissingArgument), all in
+//     one verdict;
+//   - an argument sent both under its name and under an alias
+//     (AliasConflict);
+//   - the tool's own constraints, from its validate tags (Constraint);
+//   - silent losses: values the binder reads but changes or drops (a null
+//     for a value, a key it folds, a repeated key, a fixed-size array's
+//     extra or missing elements, an integer a float rounds, invalid UTF-8).
+//
+// Under Reject (the default), a policy problem refuses the call; under
+// Warn, it becomes a warning and the handler runs; under Off, nothing is
+// checked at all. Silent losses are warnings unless the policy is Strict,
+// when Reject refuses them too. A refused call lists every problem found,
+// so one correction can fix them all. An unregistered tool is refused in
+// every mode.
+//
+// Decide is safe for concurrent use and allocates nothing for a call that
+// passes without warnings and uses no alias.
+func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
+	t, ok := reg.Tool(tool)
+	if !ok {
+		return Decision{Refusal: unknownTool(reg, tool)}
+	}
+	pol := &t.Policy
+	if pol.Mode == typereg.Off {
+		return Decision{Args: args}
+	}
+	var conflicts []aliasConflict
+	checked := args
+	if len(pol.Aliases) > 0 {
+		checked, conflicts = renameAliases(args, pol.Aliases)
+	}
+	issues := t.Plan().Check(checked, nil)
+	if len(conflicts) == 0 && len(issues) == 0 && !hasConstraints(t) {
+		return Decision{Args: args}
+	}
+	if !sameBytes(checked, args) && broken(issues) {
+		// The renamed text is as broken as the call's own; report the
+		// call's own.
+		checked, conflicts = args, nil
+		issues = t.Plan().Check(args, nil)
+	}
+	d := decider{t: t, args: checked, warn: pol.Mode == typereg.Warn}
+	return d.decide(issues, conflicts)
+}
+
+// Refuse decides whether a call of tool with args may go on to the handler.
+// It returns nil when the registry's binder reads args into the tool's
+// parameter struct and the tool's policy finds nothing to refuse (see
+// Decide); otherwise a Refusal naming every bad argument. It is Decide
+// without the warnings and the renamed arguments: a server whose tools use
+// aliases decodes Decide's Args, not its own.
+//
+// The verdict on each value is the binder's own: a value is refused exactly
+// when the binder would fail on it, never when the binder reads it. That
+// covers values of the wrong JSON kind (text for a number, a number for
+// true or false), numbers the type cannot hold (a fraction or an exponent
+// for an integer, a number past the type's range), and values a type's own
+// UnmarshalJSON or UnmarshalText refuses (the real method runs).
+//
+// Under the default policy, a top-level key the binder would drop (no field
+// matches it, even by the binder's case folding) is an unknown argument and
+// is refused; a key the binder binds, in any case it folds, is not. A key
+// inside a nested struct that names no field of it is refused too; keys of
+// a map are the map's own.
+//
+// Empty args mean {}; null means no arguments, as the binder reads it.
+// Arguments that are not valid JSON, or valid JSON but not an object, are
+// refused with one problem for the whole. A repeated key is read at every
+// occurrence, as the binder reads it, and a bad occurrence is refused even
+// when a later one is good. An unregistered tool is refused by name.
+//
+// Refuse is safe for concurrent use and allocates nothing when it returns
+// nil. It returns a *Refusal rather than an error so that a nil result stays
+// nil: store it in an error variable only when it is not nil.
+func Refuse(reg *typereg.Registry, tool string, args json.RawMessage) *Refusal {
+	return Decide(reg, tool, args).Refusal
+}
+
+// broken reports a verdict on the text as a whole.
+func broken(issues []bind.Issue) bool {
+	return len(issues) > 0 && (issues[len(issues)-1].Kind == bind.Syntax || issues[len(issues)-1].Kind == bind.TooDeep)
+}
+
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// A decider turns one call's issues into a decision.
+type decider struct {
+	t    *typereg.Tool
+	args []byte
+	warn bool // the tool's mode is Warn
+}
+
+// class orders what is found: the binder's failures first, then policy
+// problems, then silent losses, so that each argument's problem is the most
+// serious one found in it.
+func class(k bind.IssueKind) int {
+	switch {
+	case k.Fails():
+		return 0
+	case k.Loss():
+		return 2
+	}
+	return 1
+}
+
+func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decision {
+	t, pol := d.t, &d.t.Policy
+	if pol.Open || len(pol.Exempt) > 0 {
+		issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
+			return is.Kind == bind.UnknownKey && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End]))
+		})
+	}
+	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(class(a.Kind), class(b.Kind)) })
+	fails := len(issues) > 0 && issues[0].Kind.Fails()
+
+	var refused, warned []bind.Issue
+	for _, is := range issues {
+		switch {
+		case is.Kind.Fails():
+			refused = append(refused, is)
+		case fails && d.warn:
+			// The call is refused for what the binder fails on; under Warn
+			// nothing else is a reason, and the handler will not run to
+			// carry warnings.
+		case is.Kind.Loss() && (d.warn || !pol.Strict):
+			if !fails {
+				warned = append(warned, is)
+			}
+		case d.warn:
+			warned = append(warned, is)
+		default:
+			refused = append(refused, is)
+		}
+	}
+	var constraint []Problem
+	if !fails && hasConstraints(t) {
+		constraint = constraintProblems(t, d.args, issues)
+	}
+	policyRefuses := !d.warn
+	b := newProblems(t, d.args)
+	if len(refused) > 0 || (policyRefuses && (len(conflicts) > 0 || len(constraint) > 0)) {
+		b.issues(refused)
+		if policyRefuses {
+			b.conflicts(conflicts)
+			b.add(constraint...)
+		}
+		return Decision{Refusal: &Refusal{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}}
+	}
+	b.conflicts(conflicts)
+	b.add(constraint...)
+	b.issues(warned)
+	dec := Decision{Args: d.args}
+	if len(b.list) > 0 || b.more > 0 {
+		dec.Warnings = &Warnings{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}
+	}
+	return dec
+}
+
+// Warnings are the problems a call goes to the handler with: what the
+// tool's policy found under Warn, and silent losses unless Strict.
+// The text of String is for reading, not parsing; the fields are stable.
+type Warnings struct {
+	// Tool is the tool the call named.
+	Tool string `json:"tool"`
+	// Accepted lists the tool's parameters, in declaration order.
+	Accepted []string `json:"accepted"`
+	// Problems lists the problems, as a Refusal does.
+	Problems []Problem `json:"problems"`
+	// More counts the problems found past MaxProblems.
+	More int `json:"more,omitempty"`
+}
+
+// String renders the warnings as text for the caller (a model) to read.
+func (w *Warnings) String() string {
+	r := Refusal{Tool: w.Tool, Accepted: w.Accepted, Problems: w.Problems, More: w.More}
+	return "The call to tool '" + w.Tool + "' went on with these warnings:\n" + r.Error()
+}
+
+// exempt reports whether the key raw (as sent, quoted) is one of keys.
+func exempt(keys []string, raw []byte) bool {
+	if !slices.Contains(raw, '\\') {
+		return slices.Contains(keys, string(raw[1:len(raw)-1]))
+	}
+	return slices.Contains(keys, unquoteKey(raw))
+}
