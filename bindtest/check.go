@@ -148,7 +148,7 @@ func checkRow(reg *typereg.Registry, t *typereg.Tool, p typereg.Param, row Row) 
 	}
 	got.BinderFails = !res.BinderOK
 
-	if r := refuse.Refuse(reg, t.Name, call); r != nil {
+	if r := binderRefusal(refuse.Decide(reg, t.Name, call).Refusal); r != nil {
 		res.Refused, res.Message = true, r.Error()
 		got.Refused = true
 		var named *refuse.Problem // the first problem in the argument
@@ -227,4 +227,25 @@ func faults(row Row, res Result, want, got verdict) []string {
 		fs = append(fs, "the refusal does not quote the value sent, or a part of it")
 	}
 	return fs
+}
+
+// binderRefusal keeps, of refusal r, the problems that come from the binder
+// failing rather than from the tool's policy (a required parameter the row
+// does not send, say): the table is about the binder's verdict. It returns
+// nil when none is left.
+func binderRefusal(r *refuse.Refusal) *refuse.Refusal {
+	if r == nil {
+		return nil
+	}
+	kept := *r
+	kept.Problems = nil
+	for _, p := range r.Problems {
+		if !p.Code.Policy() {
+			kept.Problems = append(kept.Problems, p)
+		}
+	}
+	if len(kept.Problems) == 0 {
+		return nil
+	}
+	return &kept
 }

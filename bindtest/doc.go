@@ -16,9 +16,11 @@
 // value of the tool's parameter struct: it must fail exactly on the rows
 // marked refused. That half states what the binder does, so a row that
 // fails it is a wrong row (or a changed binder). The guard half sends the
-// call to refuse.Refuse: it must refuse exactly the same rows, with a
+// call to refuse.Decide: it must refuse exactly the same rows, with a
 // refusal that names the argument, contains Says and quotes the value (or
-// the element of it at fault). Run reports the rows that do not hold, with
+// the element of it at fault). Only the problems the binder fails on count:
+// what the tool's policy adds (a required parameter the row does not send,
+// an unknown key) is not the binder's verdict. Run reports the rows that do not hold, with
 // a go-cmp diff of the verdict wanted and the verdict got; Check returns
 // the same findings as data, for tools such as bindprobe.
 //

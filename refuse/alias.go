@@ -25,8 +25,11 @@ type member struct {
 // Arguments that are not a well-formed object, and arguments using no
 // alias, come back as they are.
 func renameAliases(args []byte, aliases map[string]string) ([]byte, []aliasConflict) {
+	if !usesAlias(args, aliases) {
+		return args, nil
+	}
 	members, ok := topMembers(args)
-	if !ok || !slices.ContainsFunc(members, func(m member) bool { _, a := aliases[m.key]; return a }) {
+	if !ok {
 		return args, nil
 	}
 	isParam := map[string]bool{}
@@ -94,45 +97,74 @@ func renameAliases(args []byte, aliases map[string]string) ([]byte, []aliasConfl
 // topMembers lists the members of the JSON object args. It reads only the
 // structure, and reports false for text that is not an object it can read.
 func topMembers(args []byte) ([]member, bool) {
+	var ms []member
+	ok := eachMember(args, func(raw, value []byte) bool {
+		ms = append(ms, member{key: unquoteKey(raw), raw: raw, value: value})
+		return true
+	})
+	return ms, ok
+}
+
+// usesAlias reports whether a top-level key of args is one of aliases,
+// allocating nothing for keys without escapes.
+func usesAlias(args []byte, aliases map[string]string) bool {
+	found := false
+	eachMember(args, func(raw, _ []byte) bool {
+		if slices.Contains(raw, '\\') {
+			_, found = aliases[unquoteKey(raw)]
+		} else {
+			_, found = aliases[string(raw[1:len(raw)-1])]
+		}
+		return !found
+	})
+	return found
+}
+
+// eachMember calls f with the key (as sent, quoted) and the value of each
+// member of the JSON object args, in order, until f returns false. It reads
+// only the structure, and reports false for text that is not an object it
+// can read.
+func eachMember(args []byte, f func(raw, value []byte) bool) bool {
 	i := space(args, 0)
 	if i >= len(args) || args[i] != '{' {
-		return nil, false
+		return false
 	}
-	var ms []member
 	i = space(args, i+1)
 	if i < len(args) && args[i] == '}' {
-		return nil, space(args, i+1) == len(args)
+		return space(args, i+1) == len(args)
 	}
 	for {
 		if i >= len(args) || args[i] != '"' {
-			return nil, false
+			return false
 		}
 		ke := skip(args, i)
-		if ke > len(args) {
-			return nil, false
+		if ke > len(args) || ke-i < 2 {
+			return false
 		}
 		raw := args[i:ke]
 		i = space(args, ke)
 		if i >= len(args) || args[i] != ':' {
-			return nil, false
+			return false
 		}
 		vs := space(args, i+1)
 		ve := skip(args, vs)
 		if vs >= len(args) || ve > len(args) || ve <= vs {
-			return nil, false
+			return false
 		}
-		ms = append(ms, member{key: unquoteKey(raw), raw: raw, value: args[vs:ve]})
+		if !f(raw, args[vs:ve]) {
+			return true
+		}
 		i = space(args, ve)
 		if i >= len(args) {
-			return nil, false
+			return false
 		}
 		switch args[i] {
 		case ',':
 			i = space(args, i+1)
 		case '}':
-			return ms, space(args, i+1) == len(args)
+			return space(args, i+1) == len(args)
 		default:
-			return nil, false
+			return false
 		}
 	}
 }

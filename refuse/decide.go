@@ -67,7 +67,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	}
 	issues := t.Plan().Check(checked, nil)
 	if len(conflicts) == 0 && len(issues) == 0 && !hasConstraints(t) {
-		return Decision{Args: args}
+		return Decision{Args: checked}
 	}
 	if !sameBytes(checked, args) && broken(issues) {
 		// The renamed text is as broken as the call's own; report the

@@ -1,0 +1,227 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+	"github.com/google/go-cmp/cmp"
+)
+
+// stats is a tool with an alias in its tag: hours was once hrs, and before
+// that hours_back.
+type stats struct {
+	Hours int    `json:"hours" bindguard:"alias=hrs,hours_back"`
+	Name  string `json:"name,omitempty"`
+}
+
+var statsAccepted = []string{"hours", "name"}
+
+// policyRegistry registers stats as tool "stats" in a registry made with
+// regOpts, with toolOpts.
+func policyRegistry(t *testing.T, regOpts []typereg.Option, toolOpts ...typereg.Option) *typereg.Registry {
+	t.Helper()
+	reg := typereg.New(regOpts...)
+	if err := typereg.Register[stats](reg, "stats", toolOpts...); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// A verdict is a Decision with its Args as text, for diffs.
+type verdict struct {
+	Refusal  *refuse.Refusal
+	Warnings *refuse.Warnings
+	Args     string
+}
+
+func decide(reg *typereg.Registry, args string) verdict {
+	d := refuse.Decide(reg, "stats", json.RawMessage(args))
+	return verdict{Refusal: d.Refusal, Warnings: d.Warnings, Args: string(d.Args)}
+}
+
+func TestDecide_PolicyPerMode(t *testing.T) {
+	reject := []typereg.Option{typereg.WithMode(typereg.Reject)}
+	warn := []typereg.Option{typereg.WithMode(typereg.Warn)}
+	off := []typereg.Option{typereg.WithMode(typereg.Off)}
+	unknown := refuse.Problem{Argument: "colour", Code: refuse.UnknownArgument, Sent: `"colour"`}
+	fraction := refuse.Problem{Argument: "hours", Code: refuse.NotWholeNumber, Takes: "a whole number", Sent: "0.5"}
+	both := refuse.Problem{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hours", "hrs"`}
+	for _, tc := range []struct {
+		name     string
+		regOpts  []typereg.Option
+		toolOpts []typereg.Option
+		args     string
+		want     verdict
+	}{
+		{
+			name: "unknown key, reject: refused before the handler", regOpts: reject,
+			args: `{"hours":1,"colour":2}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{unknown}}},
+		},
+		{
+			name: "unknown key, default mode is reject",
+			args: `{"hours":1,"colour":2}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{unknown}}},
+		},
+		{
+			name: "unknown key, warn: the handler runs, warned", regOpts: warn,
+			args: `{"hours":1,"colour":2}`,
+			want: verdict{Warnings: &refuse.Warnings{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{unknown}}, Args: `{"hours":1,"colour":2}`},
+		},
+		{
+			name: "unknown key, off: nothing checked", regOpts: off,
+			args: `{"hours":1,"colour":2}`,
+			want: verdict{Args: `{"hours":1,"colour":2}`},
+		},
+		{
+			name: "unknown key, warn for the tool overrides the registry's reject", regOpts: reject, toolOpts: warn,
+			args: `{"hours":1,"colour":2}`,
+			want: verdict{Warnings: &refuse.Warnings{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{unknown}}, Args: `{"hours":1,"colour":2}`},
+		},
+		{
+			name: "binder failure, reject: refused with the policy problems too", regOpts: reject,
+			args: `{"hours":0.5,"colour":2}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{fraction, unknown}}},
+		},
+		{
+			name: "binder failure, warn: still refused, for the binder's problem alone", regOpts: warn,
+			args: `{"hours":0.5,"colour":2}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{fraction}}},
+		},
+		{
+			name: "binder failure, off: passed on to the binder", regOpts: off,
+			args: `{"hours":0.5}`,
+			want: verdict{Args: `{"hours":0.5}`},
+		},
+		{
+			name: "exempt key of the registry passes, and stays in the arguments", regOpts: []typereg.Option{typereg.WithExempt("format", "cursor")},
+			args: `{"hours":1,"format":"json"}`,
+			want: verdict{Args: `{"hours":1,"format":"json"}`},
+		},
+		{
+			name: "exempt key of the tool passes", toolOpts: []typereg.Option{typereg.WithExempt("max_tokens")},
+			args: `{"hours":1,"max_tokens":5}`,
+			want: verdict{Args: `{"hours":1,"max_tokens":5}`},
+		},
+		{
+			name: "exempt key matched by its text, escapes read", regOpts: []typereg.Option{typereg.WithExempt("format")},
+			args: `{"hours":1,"form\u0061t":"json"}`,
+			want: verdict{Args: `{"hours":1,"form\u0061t":"json"}`},
+		},
+		{
+			name: "an exempt key is exact: a case variant is unknown", regOpts: []typereg.Option{typereg.WithExempt("format")},
+			args: `{"hours":1,"FORMAT":"json"}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{
+				{Argument: "FORMAT", Code: refuse.UnknownArgument, Sent: `"FORMAT"`},
+			}}},
+		},
+		{
+			name: "open tool: unknown keys pass", toolOpts: []typereg.Option{typereg.WithOpen()},
+			args: `{"hours":1,"colour":2}`,
+			want: verdict{Args: `{"hours":1,"colour":2}`},
+		},
+		{
+			name: "open tool: values are still the binder's", toolOpts: []typereg.Option{typereg.WithOpen()},
+			args: `{"hours":"1","colour":2}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{
+				{Argument: "hours", Code: refuse.WrongType, Takes: "a whole number", Sent: `"1"`},
+			}}},
+		},
+		{
+			name: "alias from the tag: renamed for the handler",
+			args: `{"hrs":3}`,
+			want: verdict{Args: `{"hours":3}`},
+		},
+		{
+			name: "alias from an option: renamed", toolOpts: []typereg.Option{typereg.WithAlias("n", "name")},
+			args: `{"hours":1, "n":"x"}`,
+			want: verdict{Args: `{"hours":1,"name":"x"}`},
+		},
+		{
+			name: "alias value is checked under the parameter's name",
+			args: `{"hrs":0.5}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{fraction}}},
+		},
+		{
+			name: "name and alias both sent, reject: refused naming both", regOpts: reject,
+			args: `{"hours":1,"hrs":2}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{both}}},
+		},
+		{
+			name: "name and alias both sent, warn: the name's value wins, warned", regOpts: warn,
+			args: `{"hrs":2,"hours":1}`,
+			want: verdict{
+				Warnings: &refuse.Warnings{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{
+					{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hrs", "hours"`},
+				}},
+				Args: `{"hours":1}`,
+			},
+		},
+		{
+			name: "two aliases of one parameter: refused naming both",
+			args: `{"hrs":2,"hours_back":1}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{
+				{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hrs", "hours_back"`},
+			}}},
+		},
+		{
+			name: "name and alias both sent, off: nothing renamed", regOpts: off,
+			args: `{"hours":1,"hrs":2}`,
+			want: verdict{Args: `{"hours":1,"hrs":2}`},
+		},
+		{
+			name: "alias in broken text: the call's own text is reported",
+			args: `{"hrs":2,}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{
+				{Code: refuse.InvalidJSON, Takes: "a JSON object", Sent: `byte 9 ("}") cannot stand there`},
+			}}},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := policyRegistry(t, tc.regOpts, tc.toolOpts...)
+			if diff := cmp.Diff(tc.want, decide(reg, tc.args)); diff != "" {
+				t.Errorf("Decide(%s) (-want +got):\n%s", tc.args, diff)
+			}
+		})
+	}
+}
+
+func TestDecide_UnknownToolRefusedInEveryMode(t *testing.T) {
+	for _, m := range []typereg.Mode{typereg.Reject, typereg.Warn, typereg.Off} {
+		reg := policyRegistry(t, []typereg.Option{typereg.WithMode(m)})
+		d := refuse.Decide(reg, "stat", json.RawMessage(`{}`))
+		if d.Refusal == nil || d.Refusal.Problems[0].Code != refuse.UnknownTool {
+			t.Errorf("mode %v: Decide on an unregistered tool = %+v, want an unknown_tool refusal", m, d)
+		}
+	}
+}
+
+func TestDecide_ModeFromEnvironmentOverridesCode(t *testing.T) {
+	t.Setenv(typereg.EnvMode, "warn")
+	reg := policyRegistry(t, []typereg.Option{typereg.WithMode(typereg.Reject)}, typereg.WithMode(typereg.Reject))
+	got := decide(reg, `{"hours":1,"colour":2}`)
+	if got.Refusal != nil || got.Warnings == nil {
+		t.Errorf("BINDGUARD_MODE=warn over reject in code: got %+v, want warnings and no refusal", got)
+	}
+}
+
+func TestDecide_WarningsRenderAsText(t *testing.T) {
+	reg := policyRegistry(t, []typereg.Option{typereg.WithMode(typereg.Warn)})
+	d := refuse.Decide(reg, "stats", json.RawMessage(`{"hours":1,"colour":2}`))
+	want := "The call to tool 'stats' went on with these warnings:\n" +
+		"Argument 'colour' is not a parameter of tool 'stats'.\n" +
+		"Accepted parameters: hours, name."
+	if got := d.Warnings.String(); got != want {
+		t.Errorf("Warnings.String() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestDecide_NoAllocationsForACleanCallOfAToolWithAliases(t *testing.T) {
+	reg := policyRegistry(t, nil, typereg.WithExempt("format"))
+	args := json.RawMessage(`{"hours":1,"name":"x"}`)
+	if n := testing.AllocsPerRun(100, func() { refuse.Decide(reg, "stats", args) }); n != 0 {
+		t.Errorf("Decide allocated %v times per clean call, want 0", n)
+	}
+}
