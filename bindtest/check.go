@@ -31,6 +31,9 @@ type Result struct {
 	Message string `json:"message"`
 	// Agree reports that the guard refused exactly when the binder failed.
 	Agree bool `json:"agree"`
+	// Loss is the code of the silent loss (or unknown field) the guard
+	// reported in the argument, or empty.
+	Loss string `json:"loss,omitempty"`
 	// Expected is the row's Refused, or nil when the row states no verdict.
 	Expected *bool `json:"expected,omitempty"`
 	// Unexpected reports that the binder's or the guard's verdict differs
@@ -129,11 +132,12 @@ func short(s string, n int) string {
 // A verdict is what happened to a row, or what should have; Run reports
 // the difference between the two.
 type verdict struct {
-	BinderFails   bool // the binder fails on the call
-	Refused       bool // the guard refuses it
-	NamesArgument bool // a problem names the argument, and none names another
-	SaysPhrase    bool // the refusal's text contains the row's Says
-	QuotesValue   bool // the text holds that problem's Sent, a quote of (part of) the value
+	BinderFails   bool   // the binder fails on the call
+	Refused       bool   // the guard refuses it
+	NamesArgument bool   // a problem names the argument, and none names another
+	SaysPhrase    bool   // the refusal's text contains the row's Says
+	QuotesValue   bool   // the text holds that problem's Sent, a quote of (part of) the value
+	Loss          string // the code of the loss (or unknown field) reported in the argument
 }
 
 // checkRow sends row's value as argument p of tool t, and returns the
@@ -148,7 +152,10 @@ func checkRow(reg *typereg.Registry, t *typereg.Tool, p typereg.Param, row Row) 
 	}
 	got.BinderFails = !res.BinderOK
 
-	if r := binderRefusal(refuse.Decide(reg, t.Name, call).Refusal); r != nil {
+	d := refuse.Decide(reg, t.Name, call)
+	got.Loss = lossIn(d, p.Name)
+	res.Loss = got.Loss
+	if r := binderRefusal(d.Refusal); r != nil {
 		res.Refused, res.Message = true, r.Error()
 		got.Refused = true
 		var named *refuse.Problem // the first problem in the argument
@@ -174,6 +181,10 @@ func checkRow(reg *typereg.Registry, t *typereg.Tool, p typereg.Param, row Row) 
 		res.Expected = &row.Refused
 		want.BinderFails = row.Refused
 		want.Refused = row.Refused
+	}
+	want.Loss = row.Loss
+	if got.BinderFails || row.NoVerdict && row.Loss == "" {
+		want.Loss = got.Loss // a value the binder fails on loses nothing; a row without a verdict asks only for agreement
 	}
 	if want.Refused && got.Refused {
 		want.NamesArgument, want.QuotesValue = true, true
@@ -226,7 +237,42 @@ func faults(row Row, res Result, want, got verdict) []string {
 	if want.QuotesValue != got.QuotesValue {
 		fs = append(fs, "the refusal does not quote the value sent, or a part of it")
 	}
+	if want.Loss != got.Loss {
+		switch {
+		case got.Loss == "":
+			fs = append(fs, fmt.Sprintf("the guard reports no %s for the value", want.Loss))
+		case want.Loss == "":
+			fs = append(fs, fmt.Sprintf("the guard reports %s for a value the row says is read as sent", got.Loss))
+		default:
+			fs = append(fs, fmt.Sprintf("the guard reports %s, and the row says %s", got.Loss, want.Loss))
+		}
+	}
 	return fs
+}
+
+// lossIn returns the code of the first problem in argument name, in d's
+// refusal or warnings, that reports a value the binder reads but changes or
+// drops: a silent loss, or an unknown field. The tool's other policies
+// (missing arguments, constraints) are not the table's business.
+func lossIn(d refuse.Decision, name string) string {
+	var ps []refuse.Problem
+	if d.Refusal != nil {
+		ps = d.Refusal.Problems
+	}
+	if d.Warnings != nil {
+		ps = append(ps, d.Warnings.Problems...)
+	}
+	for _, p := range ps {
+		if p.Argument != name || !p.Code.Policy() {
+			continue
+		}
+		switch p.Code {
+		case refuse.MissingArgument, refuse.Constraint, refuse.AliasConflict, refuse.UnknownArgument:
+			continue
+		}
+		return string(p.Code)
+	}
+	return ""
 }
 
 // binderRefusal keeps, of refusal r, the problems that come from the binder

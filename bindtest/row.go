@@ -29,6 +29,13 @@ type Row struct {
 	// Says is a phrase a refusal of the value must contain, such as
 	// "which is too large"; empty for none.
 	Says string
+	// Loss is, for a value the binder reads but changes or drops, the
+	// refuse.Code the guard reports for it ("null_for_value",
+	// "rounded_number", "unknown_field"...): as a warning under the default
+	// policy, in the refusal under Strict. Empty means the guard reports
+	// nothing of the kind for the value: a row holds only when the guard
+	// reports such a problem exactly when the row names one.
+	Loss string
 	// Why is the reason the row is in the table, for the people reading it.
 	Why string
 	// Binder names the binder (bind.Binder's Name) the row's verdict is

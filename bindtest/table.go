@@ -14,6 +14,7 @@ type fileRow struct {
 	Value   json.RawMessage `json:"value"`
 	Refused *bool           `json:"refused"`
 	Says    string          `json:"says"`
+	Loss    string          `json:"loss"`
 	Why     string          `json:"why"`
 	Binder  string          `json:"binder"`
 }
@@ -24,7 +25,7 @@ type fileRow struct {
 //
 // where value is any JSON value, kept as its raw text (so 3000000000 stays
 // those digits, and "\ud800" stays that escape); refused, says, why and
-// binder (Row.Binder) are optional. A row without refused states no verdict (Row.NoVerdict). A row
+// binder (Row.Binder) and loss (Row.Loss) are optional. A row without refused states no verdict (Row.NoVerdict). A row
 // with a key other than these, without a type or a value, or with says
 // where refused is false, is an error, as is text that is not such an
 // array. Errors name the row, counting from 1, and the line it starts on.
@@ -74,7 +75,7 @@ func readRow(raw json.RawMessage) (Row, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fr); err != nil {
-		return Row{}, fmt.Errorf("not a row (an object with type, value and optionally refused, says, why, binder): %v", err)
+		return Row{}, fmt.Errorf("not a row (an object with type, value and optionally refused, says, loss, why, binder): %v", err)
 	}
 	switch {
 	case fr.Type == nil || *fr.Type == "":
@@ -83,8 +84,10 @@ func readRow(raw json.RawMessage) (Row, error) {
 		return Row{}, errors.New("no value")
 	case fr.Refused != nil && !*fr.Refused && fr.Says != "":
 		return Row{}, fmt.Errorf("says %q, but refused is false", fr.Says)
+	case fr.Loss != "" && (fr.Refused == nil || *fr.Refused):
+		return Row{}, fmt.Errorf("loss %q needs refused false: a loss is a value the binder reads", fr.Loss)
 	}
-	row := Row{Type: *fr.Type, Value: string(fr.Value), Says: fr.Says, Why: fr.Why, Binder: fr.Binder}
+	row := Row{Type: *fr.Type, Value: string(fr.Value), Says: fr.Says, Loss: fr.Loss, Why: fr.Why, Binder: fr.Binder}
 	if fr.Refused == nil {
 		row.NoVerdict = true
 	} else {

@@ -151,42 +151,50 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(class(a.Kind), class(b.Kind)) })
 	fails := len(issues) > 0 && issues[0].Kind.Fails()
 
-	var refused, warned []bind.Issue
+	// What refuses the call: the binder's failures; under Reject, the
+	// policy problems too, and silent losses when Strict.
+	refuses := conflicts != nil && !d.warn
 	for _, is := range issues {
 		switch {
 		case is.Kind.Fails():
-			refused = append(refused, is)
-		case fails && d.warn:
-			// The call is refused for what the binder fails on; under Warn
-			// nothing else is a reason, and the handler will not run to
-			// carry warnings.
-		case is.Kind.Loss() && (d.warn || !pol.Strict):
-			if !fails {
-				warned = append(warned, is)
-			}
+			refuses = true
 		case d.warn:
-			warned = append(warned, is)
-		default:
-			refused = append(refused, is)
+		case !is.Kind.Loss() || pol.Strict:
+			refuses = true
 		}
 	}
 	var constraint []Problem
 	if !fails && hasConstraints(t) {
 		constraint = constraintProblems(t, d.args, issues)
+		refuses = refuses || len(constraint) > 0 && !d.warn
 	}
-	policyRefuses := !d.warn
 	b := newProblems(t, d.args)
-	if len(refused) > 0 || (policyRefuses && (len(conflicts) > 0 || len(constraint) > 0)) {
-		b.issues(refused)
-		if policyRefuses {
+	if refuses {
+		if d.warn {
+			// Under Warn only the binder's failures refuse, and the
+			// handler will not run to carry warnings: they are all the
+			// refusal says.
+			issues = slices.DeleteFunc(issues, func(is bind.Issue) bool { return !is.Kind.Fails() })
+			b.issues(issues)
+		} else {
+			// Under Reject the refusal lists everything found, losses
+			// included, so that one correction fixes them all; the
+			// binder's failures first, for an argument with more than one
+			// problem.
+			n := slices.IndexFunc(issues, func(is bind.Issue) bool { return !is.Kind.Fails() })
+			if n < 0 {
+				n = len(issues)
+			}
+			b.issues(issues[:n])
 			b.conflicts(conflicts)
-			b.add(constraint...)
+			b.params(constraint)
+			b.issues(issues[n:])
 		}
 		return Decision{Refusal: &Refusal{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}}
 	}
 	b.conflicts(conflicts)
-	b.add(constraint...)
-	b.issues(warned)
+	b.params(constraint)
+	b.issues(issues)
 	dec := Decision{Args: d.args}
 	if len(b.list) > 0 || b.more > 0 {
 		dec.Warnings = &Warnings{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}
