@@ -2,11 +2,14 @@
 // arguments are ones the server's binder reads, and words a refusal a model
 // can correct itself from.
 //
-// Refuse(reg, tool, args) returns nil when the call may go on. Otherwise it
-// returns a *Refusal: a structured error listing one Problem for every bad
-// argument, each with the argument's name, a stable Code, what the argument
-// takes in words, and the value sent, quoted and cut short. Its Error method
-// renders text such as:
+// Decide(reg, tool, args) returns the verdict on a call: a *Refusal when
+// the handler must not run, Warnings when it runs with problems the caller
+// should see, and the arguments to decode (aliases renamed). Refuse(reg,
+// tool, args) is its Refusal alone: nil when the call may go on. A Refusal
+// is a structured error listing one Problem for every bad argument, each
+// with the argument's name, a stable Code, what the argument takes in
+// words, and the value sent, quoted and cut short. Its Error method renders
+// text such as:
 //
 //	Argument 'hours_back' for tool 'get_wait_stats' takes a whole number, and the call sent 0.5.
 //	Accepted parameters: hours_back, limit, database, waits.
@@ -14,9 +17,15 @@
 // # What is refused
 //
 // A value is refused exactly when the binder would fail on it (see package
-// bind for how the verdict is reached), and a top-level key the binder
-// would drop is refused as an unknown argument. Nothing the binder reads is
-// refused for its value.
+// bind for how the verdict is reached), in every mode but Off: nothing the
+// binder reads is refused as a binder failure. What the binder would let
+// through in silence is the tool's policy (typereg.Policy): unknown keys,
+// missing required parameters, an argument sent under two names, the
+// tool's own constraints, and silent losses (values the binder changes or
+// drops). Under Reject (the default) the policy problems refuse the call,
+// silent losses only under Strict; under Warn they travel with the result
+// as Warnings. docs/policies.md lists every policy with its code and
+// default. Code.Policy tells a policy problem from a binder failure.
 //
 // # What a refusal says
 //
