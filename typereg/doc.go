@@ -17,6 +17,20 @@
 // without omitempty or omitzero is required, unless jsonschema tags say
 // otherwise.
 //
+// # Policy
+//
+// Each tool's record carries the Policy its calls are held to beyond the
+// binder's verdict (package refuse applies it): the Mode (Reject, Warn,
+// Off), Strict for silent losses, Open arguments, Exempt keys and Aliases.
+// Options given to New set every tool's defaults; options given to Register
+// adjust one tool (WithExempt adds to the registry's keys). The environment
+// variable BINDGUARD_MODE, read by New, overrides every tool's mode; a
+// value that is not a mode makes every Register fail, as does an option
+// given in the wrong place. An open tool's schema leaves additionalProperties
+// open; aliases (tag bindguard:"alias=a,b" or WithAlias) are never
+// published. A field tagged validate:"required" is required in the schema
+// too.
+//
 // A registry is safe for concurrent use. Registering a tool again replaces
 // its record; readers see the old record or the new one, never a mix.
 package typereg
