@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"reflect"
 
@@ -14,32 +15,48 @@ import (
 // AddTool adds tool t to server s, as mcp.AddTool does, with the guard
 // before the handler.
 //
-// It records In in reg under t.Name (replacing any earlier record of that
-// name) and publishes the record's schema, closed with additionalProperties
-// false, as the tool's input schema. A call's arguments go to refuse.Refuse
-// as they arrived; a refused call gets the refusal as a tool error (see the
-// package documentation) and h never runs. Otherwise the arguments are
-// decoded with reg's binder straight into In, with no schema validation and
-// no float64 round trip, and h runs. Empty or missing arguments, and null,
-// leave In zero.
+// It records In in reg under t.Name with opts (typereg.Register: the mode,
+// exempt keys, an open tool, aliases), replacing any earlier record of that
+// name, and publishes the record's schema as the tool's input schema: closed
+// with additionalProperties false unless the tool is open, listing no
+// alias and no exempt key. A call's arguments go to refuse.Decide as they
+// arrived. A refused call gets the refusal as a tool error (see the package
+// documentation) and h never runs. Otherwise the decision's arguments (the
+// call's own, with each alias renamed to its parameter's name) are decoded
+// with reg's binder straight into In, with no schema validation and no
+// float64 round trip, and h runs; req.Params.Arguments holds the same
+// arguments, so an exempt key is there as sent. Empty or missing
+// arguments, and null, leave In zero. Under typereg.Off nothing is checked,
+// and a value the binder cannot decode is go-sdk's usual tool error, the
+// decoder's message.
 //
-// The output side is mcp.AddTool's: the output schema is t.OutputSchema, or
-// inferred from Out (unless Out is any) as go-sdk infers it; Out is
-// marshalled into StructuredContent, validated against that schema, and
-// copied into a text Content when h set none; an error from h becomes a
-// tool error, except a *jsonrpc.Error, which is returned as a protocol
-// error.
+// When the call goes on with warnings (typereg.Warn, or a silent loss) and
+// h succeeds, the result carries them (see the package documentation): a
+// text content block after h's own, and a "bindguard_warnings" member of
+// structuredContent. So that a client that checks structuredContent against
+// the output schema accepts it, the published output schema, when it is an
+// object schema, gets "bindguard_warnings" as an optional property (in
+// every mode: a tool under Off never uses it); the output is still
+// validated against the schema as given, before the warnings are added.
+//
+// The output side is otherwise mcp.AddTool's: the output schema is
+// t.OutputSchema, or inferred from Out (unless Out is any) as go-sdk infers
+// it; Out is marshalled into StructuredContent, validated against that
+// schema, and copied into a text Content when h set none; an error from h
+// becomes a tool error, except a *jsonrpc.Error, which is returned as a
+// protocol error.
 //
 // AddTool returns an error, and adds nothing, when t.InputSchema is set (the
 // published schema is the registry's, because it is what the guard
 // enforces), when the output schema cannot be inferred or resolved, or when
-// In cannot be registered: In must be a struct the binder can decode into,
-// and the error names the field it cannot. Panics of Server.AddTool (a tool
+// In cannot be registered with opts: In must be a struct the binder can
+// decode into (the error names the field it cannot), and the options must
+// be valid for a tool (typereg.Register). Panics of Server.AddTool (a tool
 // go-sdk itself rejects) are not caught.
 //
 // The registry's record of t.Name must stay In's while the tool is served:
 // the guard looks the record up by name on each call.
-func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) error {
+func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...typereg.Option) error {
 	if t.InputSchema != nil {
 		return fmt.Errorf("gosdk: tool %q: InputSchema is set; AddTool publishes the schema the registry records for %v, which is what the guard enforces", t.Name, reflect.TypeFor[In]())
 	}
@@ -48,32 +65,43 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 	if err != nil {
 		return fmt.Errorf("gosdk: tool %q: output schema: %w", t.Name, err)
 	}
-	if err := typereg.Register[In](reg, t.Name); err != nil {
+	if err := typereg.Register[In](reg, t.Name, opts...); err != nil {
 		return fmt.Errorf("gosdk: %w", err)
 	}
 	rec, _ := reg.Tool(t.Name)
 	tt.InputSchema = rec.Schema
+	structured := tt.OutputSchema == nil
+	if !structured {
+		tt.OutputSchema, _ = withWarningsProperty(tt.OutputSchema)
+	}
 
 	name, binder := t.Name, reg.Binder()
-	structured := tt.OutputSchema == nil
 	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args := req.Params.Arguments
-		if r := refuse.Refuse(reg, name, args); r != nil {
-			return refusalResult(r, structured), nil
+		d := refuse.Decide(reg, name, args)
+		if d.Refusal != nil {
+			return refusalResult(d.Refusal, structured), nil
+		}
+		if !sameBytes(d.Args, args) {
+			req = withArguments(req, d.Args)
 		}
 		var in In
-		if len(args) > 0 {
-			if err := binder.Unmarshal(args, &in); err != nil {
-				// The guard passed what the binder fails on: a disagreement
-				// between the two, reported as go-sdk reports a decoding
-				// error, since the handler cannot run.
+		if len(d.Args) > 0 {
+			if err := binder.Unmarshal(d.Args, &in); err != nil {
+				// Under Off, the binder's verdict, as go-sdk reports a
+				// decoding error. Otherwise the guard passed what the binder
+				// fails on: a disagreement between the two, reported the
+				// same way, since the handler cannot run.
 				var res mcp.CallToolResult
 				res.SetError(err)
 				return &res, nil
 			}
 		}
-		res, o, err := h(ctx, req, in)
-		return out.result(res, o, err)
+		res, err := out.result(h(ctx, req, in))
+		if err == nil {
+			addWarnings(res, d.Warnings)
+		}
+		return res, err
 	})
 	return nil
 }
@@ -82,26 +110,104 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 // that guards tools/call requests for every tool reg records, whatever
 // registered the tool with the server (mcp.AddTool, Server.AddTool).
 //
-// On a tools/call whose tool name reg records, it runs refuse.Refuse on the
-// arguments as they arrived; a refused call gets the refusal as a tool
+// On a tools/call whose tool name reg records, it runs refuse.Decide on the
+// arguments as they arrived. A refused call gets the refusal as a tool
 // error, without structuredContent (the middleware cannot see whether the
 // tool has an output schema; see the package documentation), and the
-// server never sees the call. A tool name reg does not record, and every
-// other method, passes on untouched: the server answers an unknown tool as
-// it always does.
+// server never sees the call. A call that goes on reaches the server with
+// the decision's arguments: the call's own, with each alias renamed to its
+// parameter's name, in a copy of the request (the caller's is not
+// changed). When it goes on with warnings and the server's result is a
+// success, the result carries them as AddTool's does: a text content
+// block, and a "bindguard_warnings" member of structuredContent when that
+// is a JSON object or absent.
+//
+// On tools/list, each tool reg records that has an object output schema is listed with "bindguard_warnings" as an
+// optional property of that schema, so that a client that checks
+// structuredContent against the output schema (the TypeScript SDK's does)
+// accepts a result with warnings. The listed tool is a copy: the server's
+// own tool, and its schema, are not changed, and go-sdk's own output
+// validation (mcp.AddTool's) runs on the handler's output before the
+// middleware adds anything. A tool whose output schema is not of type
+// "object" is listed as it is; its results still get the member when their
+// structuredContent is an object.
+//
+// A tool name reg does not record, and every other method, passes on
+// untouched: the server answers an unknown tool as it always does.
 func Middleware(reg *typereg.Registry) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if call, ok := req.(*mcp.CallToolRequest); ok && method == "tools/call" && call.Params != nil {
-				if _, guarded := reg.Tool(call.Params.Name); guarded {
-					if r := refuse.Refuse(reg, call.Params.Name, call.Params.Arguments); r != nil {
-						return refusalResult(r, false), nil
+			switch method {
+			case "tools/call":
+				call, ok := req.(*mcp.CallToolRequest)
+				if !ok || call.Params == nil {
+					break
+				}
+				if _, guarded := reg.Tool(call.Params.Name); !guarded {
+					break
+				}
+				args := call.Params.Arguments
+				d := refuse.Decide(reg, call.Params.Name, args)
+				if d.Refusal != nil {
+					return refusalResult(d.Refusal, false), nil
+				}
+				if !sameBytes(d.Args, args) {
+					req = withArguments(call, d.Args)
+				}
+				res, err := next(ctx, method, req)
+				if err == nil && d.Warnings != nil {
+					if ctr, ok := res.(*mcp.CallToolResult); ok {
+						addWarnings(ctr, d.Warnings)
 					}
 				}
+				return res, err
+			case "tools/list":
+				res, err := next(ctx, method, req)
+				if lr, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+					listWarnings(reg, lr)
+				}
+				return res, err
 			}
 			return next(ctx, method, req)
 		}
 	}
+}
+
+// listWarnings replaces, in a tools/list result, each tool reg guards with
+// a copy whose output schema has the warnings'
+// optional property. The result's slice is go-sdk's fresh one; the tools in
+// it are the server's own, so they are copied, never changed.
+func listWarnings(reg *typereg.Registry, lr *mcp.ListToolsResult) {
+	for i, tl := range lr.Tools {
+		if tl == nil || tl.OutputSchema == nil {
+			continue
+		}
+		if _, ok := reg.Tool(tl.Name); !ok {
+			continue
+		}
+		schema, changed := withWarningsProperty(tl.OutputSchema)
+		if !changed {
+			continue
+		}
+		c := *tl
+		c.OutputSchema = schema
+		lr.Tools[i] = &c
+	}
+}
+
+// withArguments is a copy of req whose arguments are args.
+func withArguments(req *mcp.CallToolRequest, args json.RawMessage) *mcp.CallToolRequest {
+	p := *req.Params
+	p.Arguments = args
+	c := *req
+	c.Params = &p
+	return &c
+}
+
+// sameBytes reports whether a and b are the same slice of memory, as
+// refuse.Decide returns the call's own arguments when it renames nothing.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // refusalResult is the tool error for a refused call: the refusal's text as
