@@ -74,12 +74,13 @@
 //
 // When the tool has no output schema, the result's structuredContent is the
 // refusal too, with the field names of its JSON tags (tool, accepted,
-// problems with argument, path, code, takes, sent, element). When the tool has one
-// (as every tool whose Out is not any has, inferred by go-sdk), the
-// refusal is text only: some clients check structuredContent against the
-// output schema even on error results and turn a mismatch into a protocol
-// error (the TypeScript SDK's Client.callTool does, typescript-sdk issue
-// #1943), which would hide the refusal from the model. go-sdk's own client
+// problems with argument, path, code, takes, sent, element, did_you_mean,
+// becomes; more). When the tool has one (as every tool whose Out is not
+// any has, inferred by go-sdk), the refusal is text only: some clients
+// check structuredContent against the output schema even on error results
+// and turn a mismatch into a protocol error (the TypeScript SDK's
+// Client.callTool does, typescript-sdk issue #1943), which would hide the
+// refusal from the model. go-sdk's own client
 // does not check, and the text says everything the structure does.
 //
 // # Middleware
