@@ -10,19 +10,65 @@
 // # Two forms
 //
 // AddTool registers a tool with a handler that takes its parameter struct:
-// it records the struct in the registry, publishes the registry's schema
-// as the tool's input schema (so tools/list shows what the guard
-// enforces), runs refuse.Refuse on the raw arguments, and decodes them with
-// the registry's binder straight into the struct. The handler runs only on
-// a call the binder reads, with the value the binder decodes.
+// it records the struct in the registry with the tool's options
+// (typereg.WithMode, WithStrict, WithExempt, WithOpen, WithAlias),
+// publishes the registry's schema as the tool's input schema (so tools/list
+// shows what the guard enforces: closed unless the tool is open, with no
+// alias and no exempt key), runs refuse.Decide on the raw arguments, and
+// decodes the decision's arguments (aliases renamed to their parameters'
+// names) with the registry's binder straight into the struct. The handler
+// runs only on a call the guard lets through and the binder reads, with
+// the value the binder decodes.
 //
 // Middleware is for servers that keep server.AddTool and their own
 // handlers: install it with server.WithToolHandlerMiddleware (or Use). It
 // refuses the calls of the tools the registry records, and lets every
-// other call through untouched. The handlers must decode RawArguments with
-// the registry's binder into the registered struct; mcp.NewTypedToolHandler
-// and CallToolRequest.BindArguments do, for a registry whose binder is
-// bind.Std (encoding/json).
+// other call through untouched. A call it lets through reaches the handler
+// with the decision's arguments: an alias renamed to its parameter's name
+// in RawArguments and in mcp-go's map of them (Arguments). The handlers
+// must decode RawArguments with the registry's binder into the registered
+// struct; mcp.NewTypedToolHandler and CallToolRequest.BindArguments do, for
+// a registry whose binder is bind.Std (encoding/json).
+//
+// # Modes
+//
+// Each tool's mode (typereg.Mode) says what the guard does with what its
+// policies find: unknown keys (unless exempt, or the tool is open), a
+// required parameter not sent, an argument sent under its name and an
+// alias, and, under Strict, silent losses. Under Reject, the default, such
+// a call is refused; under Warn, the handler runs and the result carries
+// the warnings; under Off, nothing is checked and the call goes on as if
+// there were no guard (an alias is not renamed, and a value the binder
+// cannot decode is a binding error in mcp.NewTypedToolHandler's words,
+// "failed to bind arguments: ..."). A value the binder cannot decode is
+// refused in every mode but Off. Silent losses are warnings under Reject
+// too, unless Strict.
+//
+// # Warnings
+//
+// A call that goes on with warnings (refuse.Decision.Warnings) and whose
+// handler returns a success gets them in its result: always as a text item
+// after the handler's own, holding refuse.Warnings.String(), for the model
+// to read; and, where the tool's output schema admits it, as a
+// "bindguard_warnings" member of structuredContent holding the
+// refuse.Warnings as JSON (tool, accepted, problems, more). An error
+// result, a handler's error and a result that asks for input never carry
+// warnings.
+//
+// A client that checks structuredContent against the output schema (the
+// TypeScript SDK's does), and mcp-go itself under
+// server.WithOutputSchemaValidation, would refuse a member the schema does
+// not allow. So the member goes in only where it is valid: when the tool
+// has no output schema (in an object made for it if the result has none),
+// or when its output schema lists "bindguard_warnings" or leaves other
+// members open, merged into the result's own object. A result without
+// structuredContent from a tool with an output schema gets no object made
+// for the warnings (it would lack the schema's required members). AddTool
+// publishes an object output schema with "bindguard_warnings" as an
+// optional property, so its tools always get the member. Middleware cannot
+// change what tools/list publishes (mcp-go gives a tool handler middleware
+// no say there), so for a tool with a closed output schema it sends the
+// warnings as text only, unless the schema declares the property.
 //
 // # The refusal
 //
@@ -31,7 +77,8 @@
 // and can correct the call: a CallToolResult with isError true, one text
 // item holding the refusal's text (refuse.Refusal.Error), and the refusal
 // itself as structuredContent ({"tool", "accepted", "problems": [{"argument",
-// "path", "code", "takes", "sent", "did_you_mean"}]}). See RefusalResult.
+// "path", "code", "takes", "sent", "element", "did_you_mean", "becomes"}],
+// "more"}). A refusal lists every problem found. See RefusalResult.
 // The handler does not run.
 //
 // # What mcp-go decides first

@@ -95,3 +95,54 @@ func ExampleMiddleware() {
 	// Argument 'hours' is not a parameter of tool 'get_wait_stats'; did you mean 'hours_back'?
 	// Accepted parameters: hours_back, limit, waits.
 }
+
+// A tool's options set its policy. Under Warn, a call with a key that
+// names no parameter still runs, and its result carries the warnings: as
+// text after the handler's own and, since this tool has no output schema,
+// as "bindguard_warnings" in structuredContent. An alias (here by option;
+// the struct tag bindguard:"alias=..." does the same) reaches the handler
+// under its parameter's name.
+func ExampleAddTool_warn() {
+	s := server.NewMCPServer("waits", "1.0.0")
+	reg := typereg.New()
+	err := mcpgo.AddTool(s, reg, mcp.NewTool("get_wait_stats"),
+		func(ctx context.Context, req mcp.CallToolRequest, in GetWaitStats) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(fmt.Sprintf("the last %d hours", in.HoursBack)), nil
+		},
+		typereg.WithMode(typereg.Warn), typereg.WithAlias("hours", "hours_back"))
+	if err != nil {
+		panic(err)
+	}
+
+	out, _ := json.Marshal(s.HandleMessage(context.Background(), json.RawMessage(
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_wait_stats","arguments":{"hours":6,"top":5}}}`)))
+	var r struct {
+		Result struct {
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+			StructuredContent struct {
+				Warnings struct {
+					Problems []struct {
+						Argument string `json:"argument"`
+						Code     string `json:"code"`
+					} `json:"problems"`
+				} `json:"bindguard_warnings"`
+			} `json:"structuredContent"`
+			IsError bool `json:"isError"`
+		} `json:"result"`
+	}
+	_ = json.Unmarshal(out, &r)
+	fmt.Println("isError", r.Result.IsError)
+	for _, c := range r.Result.Content {
+		fmt.Println(c.Text)
+	}
+	fmt.Printf("%+v\n", r.Result.StructuredContent.Warnings.Problems)
+	// Output:
+	// isError false
+	// the last 6 hours
+	// The call to tool 'get_wait_stats' went on with these warnings:
+	// Argument 'top' is not a parameter of tool 'get_wait_stats'.
+	// Accepted parameters: hours_back, limit, waits.
+	// [{Argument:top Code:unknown_argument}]
+}

@@ -15,37 +15,56 @@ import (
 )
 
 // AddTool registers tool on s, guarded, with h as its handler: it records
-// In as the parameters of tool.Name in reg, publishes reg's schema for it as
-// the tool's input schema (Tool.RawInputSchema), and adds a handler that
-// runs refuse.Refuse on the call's raw argument bytes and then decodes those
-// bytes with reg's binder straight into an In for h. A refused call gets
-// the refusal as a tool error result (see RefusalResult), and h does not
-// run.
+// In as the parameters of tool.Name in reg with opts (typereg.Register: the
+// mode, exempt keys, an open tool, aliases), publishes reg's schema for it
+// as the tool's input schema (Tool.RawInputSchema: closed with
+// additionalProperties false unless the tool is open, listing no alias and
+// no exempt key), and adds a handler that runs refuse.Decide on the call's
+// raw argument bytes. A refused call gets the refusal as a tool error
+// result (see RefusalResult), and h does not run. Otherwise the decision's
+// arguments (the call's own, with each alias renamed to its parameter's
+// name) are decoded with reg's binder straight into an In for h, and h gets
+// them in req.Params.RawArguments too (and mcp-go's map of them in
+// req.Params.Arguments), so an exempt key is there as sent. Under
+// typereg.Off nothing is checked, and a value the binder cannot decode is a
+// tool error in the words mcp.NewTypedToolHandler uses ("failed to bind
+// arguments: ...").
+//
+// When the call goes on with warnings (typereg.Warn, or a silent loss) and
+// h returns a success, the result carries them: a text item after h's own,
+// and a "bindguard_warnings" member of structuredContent (see the package
+// documentation). When tool has an output schema of type "object", AddTool
+// publishes it with "bindguard_warnings" as an optional property, so that
+// mcp-go's WithOutputSchemaValidation and clients that check
+// structuredContent against the schema accept the member.
 //
 // Build tool with mcp.NewTool and options that do not describe parameters
-// (mcp.WithDescription, annotations): the input schema is the registry's,
-// and AddTool fails when tool already has one (a property, a required
-// list, additionalProperties or a RawInputSchema). It also fails, naming
-// the field, when reg's binder cannot decode into In (see typereg.Register),
-// and when s refuses the tool (a task tool of the same name); reg is left
-// as it was in every such case.
+// (mcp.WithDescription, annotations, an output schema): the input schema is
+// the registry's, and AddTool fails when tool already has one (a property,
+// a required list, additionalProperties or a RawInputSchema). It also
+// fails, naming the field, when reg's binder cannot decode into In or opts
+// do not fit (see typereg.Register), and when s refuses the tool (a task
+// tool of the same name); reg is left as it was in every such case, and so
+// is s.
 //
 // The handler checks that reg still records In for tool.Name: if the name
 // has since been registered with another type, every call is refused with
 // an error result, since the guard would be reading the arguments for a
 // struct h does not take.
-func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, h mcp.TypedToolHandlerFunc[In]) error {
+func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, h mcp.TypedToolHandlerFunc[In], opts ...typereg.Option) error {
 	if s == nil || reg == nil || h == nil {
 		return errors.New("mcpgo: AddTool needs a server, a registry and a handler")
 	}
 	if err := noSchema(tool); err != nil {
 		return err
 	}
-	// Record In in a registry of its own first, so that a type the binder
-	// cannot decode into, or a server that refuses the tool, leaves reg as
-	// it was.
+	// Record In in a registry of its own first, with the same binder and
+	// the tool's options, so that a type the binder cannot decode into, bad
+	// options, or a server that refuses the tool leave reg as it was. The
+	// published schema depends only on the binder, In and the tool's own
+	// options (WithOpen), so it is the one reg will record.
 	trial := typereg.New(typereg.WithBinder(reg.Binder()))
-	if err := typereg.Register[In](trial, tool.Name); err != nil {
+	if err := typereg.Register[In](trial, tool.Name, opts...); err != nil {
 		return fmt.Errorf("mcpgo: %w", err)
 	}
 	rec, _ := trial.Tool(tool.Name)
@@ -55,35 +74,58 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 	}
 	tool.InputSchema = mcp.ToolInputSchema{}
 	tool.RawInputSchema = schema
+	out := outputSchema(tool)
+	if withProp, ok := withWarningsProperty(out); ok {
+		tool.OutputSchema, tool.RawOutputSchema, out = mcp.ToolOutputSchema{}, withProp, withProp
+	}
 
 	name, in := tool.Name, reflect.TypeFor[In]()
 	handler := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if t, ok := reg.Tool(name); ok && t.Type != in {
+		t, ok := reg.Tool(name)
+		if ok && t.Type != in {
 			return mcp.NewToolResultError(fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, t.Type, in)), nil
 		}
 		args, err := rawArguments(req)
 		if err != nil {
 			return mcp.NewToolResultError(fmt.Sprintf("The arguments for tool '%s' could not be read: %v.", name, err)), nil
 		}
-		if r := refuse.Refuse(reg, name, args); r != nil {
-			return RefusalResult(r), nil
+		d := refuse.Decide(reg, name, args)
+		if d.Refusal != nil {
+			return RefusalResult(d.Refusal), nil
+		}
+		if !sameBytes(d.Args, args) {
+			req = withArguments(req, d.Args)
 		}
 		var v In
-		if len(args) > 0 {
-			if err := reg.Binder().Unmarshal(args, &v); err != nil {
+		if len(d.Args) > 0 {
+			if err := reg.Binder().Unmarshal(d.Args, &v); err != nil {
+				if ok && t.Policy.Mode == typereg.Off {
+					return mcp.NewToolResultError(fmt.Sprintf("failed to bind arguments: %v", err)), nil
+				}
 				// The guard passed what the binder fails on: a disagreement
 				// the tests exist to catch. The handler still does not run.
 				return mcp.NewToolResultError(fmt.Sprintf("The arguments for tool '%s' could not be read: %v.", name, err)), nil
 			}
 		}
-		return h(ctx, req, v)
+		res, err := h(ctx, req, v)
+		if err == nil {
+			addWarnings(res, d.Warnings, out)
+		}
+		return res, err
 	}
+	prev := s.GetTool(name)
 	if err := addTool(s, tool, handler); err != nil {
 		return err
 	}
-	if err := typereg.Register[In](reg, name); err != nil {
-		// Not reached: the trial registration with the same binder passed.
-		// Calls are refused as calls of an unregistered tool.
+	if err := typereg.Register[In](reg, name, opts...); err != nil {
+		// reg itself is misconfigured (an option meant for a tool given to
+		// New), or an alias is one of its exempt keys: the trial registry
+		// could not see either. Put the server back as it was.
+		if prev != nil {
+			s.AddTools(*prev)
+		} else {
+			s.DeleteTools(name)
+		}
 		return fmt.Errorf("mcpgo: %w", err)
 	}
 	return nil
@@ -91,10 +133,31 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 
 // Middleware returns a tool handler middleware (for
 // server.WithToolHandlerMiddleware or MCPServer.Use) that runs
-// refuse.Refuse on the raw argument bytes of every call of a tool reg
+// refuse.Decide on the raw argument bytes of every call of a tool reg
 // records, and answers a refused call with RefusalResult, so that the
 // handler does not run. A call of a tool reg does not record goes on
 // untouched: the middleware guards only what was registered.
+//
+// A call that goes on reaches the handler with the decision's arguments:
+// when the call used an alias, req.Params.RawArguments holds them with the
+// alias renamed to its parameter's name, and req.Params.Arguments is
+// mcp-go's map of those, so mcp.NewTypedToolHandler, BindArguments and
+// GetArguments all see the parameter's name.
+//
+// When the call goes on with warnings and the handler returns a success,
+// the result gets them as a text item after the handler's own. They go
+// into structuredContent too, as a "bindguard_warnings" member, only where
+// that cannot make the result invalid: the middleware looks up the tool it
+// guards (the session's, then the server's, as mcp-go does) and merges the
+// member when the tool has no output schema (making the object when the
+// result has none), or when its output schema lists "bindguard_warnings"
+// as a property or leaves other members open. Otherwise (a closed output
+// schema, the usual one, or no structuredContent to merge into) the
+// warnings are text only. The middleware does not publish the tool, and
+// mcp-go gives it no say in tools/list: to have the member on a tool with
+// a closed output schema, declare "bindguard_warnings" as an optional
+// object property of that schema, or add the tool with AddTool, which
+// does.
 //
 // The guard mirrors reg's binder: the handler must decode the arguments
 // with it, from req.Params.RawArguments. mcp.NewTypedToolHandler and
@@ -114,12 +177,43 @@ func Middleware(reg *typereg.Registry) server.ToolHandlerMiddleware {
 			if err != nil {
 				return mcp.NewToolResultError(fmt.Sprintf("The arguments for tool '%s' could not be read: %v.", name, err)), nil
 			}
-			if r := refuse.Refuse(reg, name, args); r != nil {
-				return RefusalResult(r), nil
+			d := refuse.Decide(reg, name, args)
+			if d.Refusal != nil {
+				return RefusalResult(d.Refusal), nil
 			}
-			return next(ctx, req)
+			if !sameBytes(d.Args, args) {
+				req = withArguments(req, d.Args)
+			}
+			res, err := next(ctx, req)
+			if err == nil && d.Warnings != nil && res != nil && !res.IsError {
+				schema, found := servedOutputSchema(ctx, name)
+				if !found {
+					// Not knowing the schema, merge nothing.
+					schema = json.RawMessage(`{"additionalProperties":false}`)
+				}
+				addWarnings(res, d.Warnings, schema)
+			}
+			return res, err
 		}
 	}
+}
+
+// withArguments is req with args as its arguments: the raw bytes, and
+// mcp-go's own decoding of them into Arguments (as CallToolParams'
+// UnmarshalJSON makes it).
+func withArguments(req mcp.CallToolRequest, args json.RawMessage) mcp.CallToolRequest {
+	req.Params.RawArguments = args
+	var m any
+	if json.Unmarshal(args, &m) == nil {
+		req.Params.Arguments = m
+	}
+	return req
+}
+
+// sameBytes reports whether a and b are the same slice of memory, as
+// refuse.Decide returns the call's own arguments when it renames nothing.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // RefusalResult is the tool result a refused call gets: a tool execution
