@@ -26,7 +26,7 @@ const (
 	// session: the 1.00x of cmd/ratio's columns.
 	RouteBind = RivalBind
 	// RouteAdapter is the tool added with gosdk.AddTool (bindguard's
-	// adapter): refuse.Refuse on the raw arguments, then the registry's
+	// adapter): refuse.Decide on the raw arguments, then the registry's
 	// binder (encoding/json) straight into the struct.
 	RouteAdapter = "adapter"
 	// RouteAddTool is the same tool and handler added with go-sdk's own
