@@ -50,7 +50,8 @@ type Decision struct {
 // every mode.
 //
 // Decide is safe for concurrent use and allocates nothing for a call that
-// passes without warnings and uses no alias.
+// passes without warnings and uses no alias, of a tool without validate
+// tags (the constraints are checked on the arguments decoded).
 func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	t, ok := reg.Tool(tool)
 	if !ok {
@@ -180,12 +181,12 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		b.issues(refused)
 		if policyRefuses {
 			b.conflicts(conflicts)
-			b.add(constraint...)
+			b.constraints(constraint)
 		}
 		return Decision{Refusal: &Refusal{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}}
 	}
 	b.conflicts(conflicts)
-	b.add(constraint...)
+	b.constraints(constraint)
 	b.issues(warned)
 	dec := Decision{Args: d.args}
 	if len(b.list) > 0 || b.more > 0 {
