@@ -22,6 +22,7 @@ type stats struct {
 	Ratio     *float64       `json:"ratio,omitempty" validate:"omitempty,gt=0,lt=1"`
 	Code      string         `json:"code,omitempty" validate:"omitempty,required"`
 	Grid      [][]int        `json:"grid,omitempty" validate:"dive,max=2,dive,ne=0"`
+	ByID      map[int]string `json:"by_id,omitempty" validate:"dive,min=1"`
 	Free      int            `json:"free,omitempty"`
 }
 
@@ -84,6 +85,10 @@ func TestConstraint_Refusals(t *testing.T) {
 		{
 			name: "a repeated map key: the value the binder keeps", args: `{"hours_back":1,"weights":{"a":11,"b":1,"a":2,"c":-1}}`,
 			want: []refuse.Problem{{Argument: "weights", Path: ".c", Code: refuse.Constraint, Takes: "an object whose values are whole numbers from 0 to 10", Sent: `{"a":11,"b":1,"a":2,"c":-1}`, Element: "-1"}},
+		},
+		{
+			name: "a map keyed by numbers", args: `{"hours_back":1,"by_id":{"1":"a","2":""}}`,
+			want: []refuse.Problem{{Argument: "by_id", Path: ".2", Code: refuse.Constraint, Takes: "an object whose values are texts of at least 1 character, keyed by whole numbers", Sent: `{"1":"a","2":""}`, Element: `""`}},
 		},
 		{
 			name: "dive twice", args: `{"hours_back":1,"grid":[[1],[2,0]]}`,

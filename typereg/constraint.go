@@ -297,7 +297,7 @@ func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonsc
 		t = t.Elem()
 	}
 	kind := kindOf(t)
-	if s == nil {
+	if s == nil || s == jsonschema.TrueSchema || s == jsonschema.FalseSchema {
 		return fmt.Errorf("the schema has no place for the constraint on %v", t)
 	}
 	if kind == "" && (len(lv.rules) > 0 || len(levels) > 1 || (lv.required && !pointer && !nullableKind(t))) {
@@ -357,9 +357,28 @@ func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonsc
 		default:
 			return fmt.Errorf("dive into a map keyed by %v is not supported", t.Key())
 		}
-		return translate(levels[1:], t.Elem(), s.AdditionalProperties, defs)
+		return translate(levels[1:], t.Elem(), mapValues(s), defs)
 	}
 	return fmt.Errorf("dive on %v, which is not a slice or a map", t)
+}
+
+// mapValues returns the schema of the values of a map whose schema is s:
+// its additionalProperties, or, for a map keyed by numbers, which invopop
+// publishes with patternProperties (and additionalProperties false), the
+// one pattern's schema; nil when s says neither.
+func mapValues(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	if a := s.AdditionalProperties; a != nil && a != jsonschema.FalseSchema && a != jsonschema.TrueSchema {
+		return a
+	}
+	if len(s.PatternProperties) == 1 {
+		for _, v := range s.PatternProperties {
+			return v
+		}
+	}
+	return nil
 }
 
 func nullableKind(t reflect.Type) bool {

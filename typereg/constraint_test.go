@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/invopop/jsonschema"
+
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -95,6 +97,9 @@ func TestConstraint_Translation(t *testing.T) {
 		{"a map's size and values", property[struct {
 			X map[string]int `json:"x,omitempty" validate:"omitempty,max=3,dive,gte=0"`
 		}], `{"additionalProperties":{"type":"integer","minimum":0},"type":"object","maxProperties":3}`, false},
+		{"a map keyed by numbers: its values' pattern", property[struct {
+			X map[int]string `json:"x,omitempty" validate:"dive,min=1"`
+		}], `{"patternProperties":{"^[0-9]+$":{"type":"string","minLength":1}},"additionalProperties":false,"type":"object"}`, false},
 		{"pointer elements", property[struct {
 			X []*int `json:"x,omitempty" validate:"dive,min=1"`
 		}], `{"items":{"type":"integer","minimum":1},"type":"array"}`, false},
@@ -135,6 +140,19 @@ func TestConstraint_Translation(t *testing.T) {
 				t.Errorf("required = %v, want %v", required, tc.required)
 			}
 		})
+	}
+}
+
+// TestConstraint_SharedSchemasUntouched: invopop's shared boolean schemas
+// (additionalProperties false) take no constraint. It failed before
+// mapValues: dive on a map keyed by numbers wrote minLength into
+// jsonschema.FalseSchema, the root's additionalProperties of every tool.
+func TestConstraint_SharedSchemasUntouched(t *testing.T) {
+	property[struct {
+		X map[int]string `json:"x,omitempty" validate:"dive,min=1"`
+	}](t)
+	if jsonschema.FalseSchema.MinLength != nil || jsonschema.TrueSchema.MinLength != nil {
+		t.Error("a shared boolean schema was given a constraint")
 	}
 }
 
