@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -211,4 +212,10 @@ func TestConstraint_RangesOnlyInConstraints(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestConstraint_Census: the stats tool's schema, validator and guard
+// agree on every bound (see bindtest.Constraints).
+func TestConstraint_Census(t *testing.T) {
+	bindtest.Constraints(t, constrainedRegistry(t))
 }

@@ -15,7 +15,8 @@
 // jsonschema:"-", is added back), and its root is closed
 // (additionalProperties: false). Required follows invopop's rule: a field
 // without omitempty or omitzero is required, unless jsonschema tags say
-// otherwise.
+// otherwise; a field whose validate tag its zero value breaks is required
+// too.
 //
 // # Constraints
 //
