@@ -128,15 +128,20 @@ func paramOf(t *typereg.Tool, ns string) int {
 func members(t *typereg.Tool, args []byte, issues []bind.Issue) [][]byte {
 	sent := make([][]byte, len(t.Params))
 	folds := t.Plan().Binder().Name() != "v2"
+	var folded map[int]int // a folded key's offset: its parameter
+	for _, is := range issues {
+		if is.Kind == bind.FoldedKey && is.Path == "" {
+			if folded == nil {
+				folded = map[int]int{}
+			}
+			folded[is.Start] = is.Param
+		}
+	}
 	eachMember(args, func(ks, ke, vs, ve int) {
 		key := unquoteKey(args[ks:ke])
 		i := paramIndex(t, key)
-		if i < 0 {
-			for _, is := range issues {
-				if is.Kind == bind.FoldedKey && is.Path == "" && is.Start == ks {
-					i = is.Param
-				}
-			}
+		if j, ok := folded[ks]; i < 0 && ok {
+			i = j
 		}
 		if i < 0 && folds {
 			for j, p := range t.Params {

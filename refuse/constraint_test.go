@@ -2,6 +2,8 @@ package refuse_test
 
 import (
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -129,8 +131,8 @@ func TestConstraint_Refusals(t *testing.T) {
 		{
 			name: "an unknown argument and a constraint, both", args: `{"hours_back":0,"colour":"red"}`,
 			want: []refuse.Problem{
-				{Argument: "colour", Code: refuse.UnknownArgument, Sent: `"colour"`, DidYouMean: "color"},
 				{Argument: "hours_back", Code: refuse.Constraint, Takes: "a whole number from 1 to 168", Sent: "0"},
+				{Argument: "colour", Code: refuse.UnknownArgument, Sent: `"colour"`, DidYouMean: "color"},
 			},
 		},
 	} {
@@ -218,4 +220,43 @@ func TestConstraint_RangesOnlyInConstraints(t *testing.T) {
 // agree on every bound (see bindtest.Constraints).
 func TestConstraint_Census(t *testing.T) {
 	bindtest.Constraints(t, constrainedRegistry(t))
+}
+
+// TestConstraint_Hostile: a constrained tool's call with a hundred
+// thousand map members under dive, one of them bad, and five hundred
+// unknown keys is refused with a bounded list; the constraint problems
+// come before the unknown keys, which reach MaxProblems. It failed, with no
+// constraint problem listed, while decide added constraints after every
+// unknown key.
+func TestConstraint_Hostile(t *testing.T) {
+	reg := constrainedRegistry(t)
+	var b strings.Builder
+	b.WriteString(`{"hours_back":0,"x":1,"weights":{`)
+	for i := range 100000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"k` + strconv.Itoa(i) + `":1`)
+	}
+	b.WriteString(`,"k7":11}`)
+	for i := range 500 { // past MaxProblems, within bind.MaxIssues
+		b.WriteString(`,"x` + strconv.Itoa(i) + `":1`)
+	}
+	b.WriteString(`}`)
+	r := refuse.Refuse(reg, "stats", json.RawMessage(b.String()))
+	if r == nil {
+		t.Fatal("not refused")
+	}
+	if len(r.Problems) > refuse.MaxProblems {
+		t.Errorf("%d problems", len(r.Problems))
+	}
+	var got []string
+	for _, p := range r.Problems {
+		if p.Code == refuse.Constraint {
+			got = append(got, p.Argument+p.Path+"="+p.Element)
+		}
+	}
+	if want := []string{"hours_back=", "weights.k7=11"}; !slices.Equal(got, want) {
+		t.Errorf("constraint problems %v, want %v", got, want)
+	}
 }

@@ -178,11 +178,22 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	policyRefuses := !d.warn
 	b := newProblems(t, d.args)
 	if len(refused) > 0 || (policyRefuses && (len(conflicts) > 0 || len(constraint) > 0)) {
-		b.issues(refused)
+		// One problem per argument first, then the unknown keys, so that
+		// a flood of unknown keys cannot push an argument's problem past
+		// MaxProblems.
+		slices.SortStableFunc(refused, func(a, b bind.Issue) int {
+			return cmp.Compare(boolInt(a.Kind == bind.UnknownKey), boolInt(b.Kind == bind.UnknownKey))
+		})
+		k := slices.IndexFunc(refused, func(is bind.Issue) bool { return is.Kind == bind.UnknownKey })
+		if k < 0 {
+			k = len(refused)
+		}
+		b.issues(refused[:k])
 		if policyRefuses {
 			b.conflicts(conflicts)
 			b.constraints(constraint)
 		}
+		b.issues(refused[k:])
 		return Decision{Refusal: &Refusal{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}}
 	}
 	b.conflicts(conflicts)
@@ -193,6 +204,13 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		dec.Warnings = &Warnings{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}
 	}
 	return dec
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Warnings are the problems a call goes to the handler with: what the
