@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -259,4 +260,24 @@ func TestConstraint_Hostile(t *testing.T) {
 	if want := []string{"hours_back=", "weights.k7=11"}; !slices.Equal(got, want) {
 		t.Errorf("constraint problems %v, want %v", got, want)
 	}
+}
+
+// TestConstraint_Concurrent: one validator serves concurrent calls (run
+// with -race).
+func TestConstraint_Concurrent(t *testing.T) {
+	reg := constrainedRegistry(t)
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				n := (g*200+i)%200 + 1 // 1..200: past 168 is refused
+				r := refuse.Refuse(reg, "stats", json.RawMessage(`{"hours_back":`+strconv.Itoa(n)+`,"ids":[1,2]}`))
+				if (r != nil) != (n > 168) {
+					t.Errorf("hours_back %d: refusal %v", n, r)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
