@@ -29,6 +29,14 @@
 // Census fails for every parameter type of every registered tool that no
 // row covers, so a new parameter type cannot ship without rows.
 //
+// # Constraints
+//
+// Constraints proves, for every parameter with a validate tag (or bounds in
+// its schema) of every registered tool, that the published schema, the
+// validator and the guard agree on each bound, its neighbours, each listed
+// value and a value none of them, sizes around each size bound, and the
+// same for elements under dive: no parameter has two ranges.
+//
 // # Tables
 //
 // Default is the project's own table, several hundred rows over the

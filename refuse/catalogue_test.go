@@ -9,6 +9,7 @@ import (
 
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -60,13 +61,18 @@ var catalogue = []struct {
 	{"Arguments cut short", "get_wait_stats", `{"hours_back":`},
 	{"An argument nested deeper than the binder reads", probe.Tool, `{"any":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`},
 	{"Arguments nested deeper than the binder reads", "get_wait_stats", `{"x":` + strings.Repeat(`{"x":`, 10000) + `1` + strings.Repeat("}", 10001)},
+	{"A value past the tool's own bound (a validate tag)", "stats", `{"hours_back":500}`},
+	{"Text past the tool's own length", "stats", `{"hours_back":1,"name":"` + strings.Repeat("é", 9) + `"}`},
+	{"A value outside the tool's own list (oneof)", "stats", `{"hours_back":1,"color":"red"}`},
+	{"A bad element under the tool's own dive", "stats", `{"hours_back":1,"ids":[1,0]}`},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
 
 const catalogueHead = `# What a refusal says
 
 Every wording a refusal can take, one call each, against the tools in
-refuse/catalogue_test.go (get_wait_stats, the probe tool and ping). This
+refuse/catalogue_test.go (get_wait_stats, the probe tool and ping) and
+refuse/constraint_test.go (stats, a tool with validate tags). This
 file is written by that test (` + "`go test ./refuse -run TestCatalogue -update`" + `)
 and checked by it on every run, so it is the code's own output.
 
@@ -77,6 +83,9 @@ codes are stable, the wording is not.
 
 func TestCatalogue(t *testing.T) {
 	reg := newRegistry(t)
+	if err := typereg.Register[stats](reg, "stats"); err != nil {
+		t.Fatal(err)
+	}
 	var b strings.Builder
 	b.WriteString(catalogueHead)
 	for _, c := range catalogue {

@@ -1,14 +1,310 @@
 package refuse
 
 import (
+	"errors"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/go-playground/validator/v10"
+
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/typereg"
 )
 
-// hasConstraints reports whether tool t's parameters carry validate tags.
-func hasConstraints(t *typereg.Tool) bool { return false }
+// validate checks the tools' own constraints. A *validator.Validate is safe
+// for concurrent use, and caches what it reads of each type.
+var validate = validator.New()
 
-// constraintProblems decodes args for tool t and checks the tool's own
-// constraints; issues are what else was found (an argument with a problem
-// already is not checked again).
-func constraintProblems(t *typereg.Tool, args []byte, issues []bind.Issue) []Problem { return nil }
+// hasConstraints reports whether tool t's parameters carry validate tags.
+func hasConstraints(t *typereg.Tool) bool { return t.Constrained() }
+
+// constraintProblems decodes args for tool t with its binder and runs the
+// validator on the result: the tool's own constraints (its validate tags,
+// which typereg has published in the schema). It returns a Constraint
+// problem for each argument that breaks them, in parameter order, naming
+// the constraint in Takes ("a whole number from 1 to 168"), quoting the
+// argument in Sent and, when the fault lies inside it (a list's element, a
+// map's value, under dive), the element in Element with its Path. A
+// parameter the call leaves out and whose zero value breaks its
+// constraints is missing (MissingArgument), unless issues report it so
+// already. issues are what else was found: an argument with an issue that
+// is not a silent loss is not checked again. The arguments must be ones the
+// binder reads.
+func constraintProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem) {
+	v := reflect.New(t.Type)
+	var errs validator.ValidationErrors
+	func() {
+		defer func() {
+			if recover() != nil { // a decoder or the validator panics: not ours to refuse
+				errs = nil
+			}
+		}()
+		if t.Plan().Binder().Unmarshal(args, v.Interface()) != nil {
+			return
+		}
+		if err := validate.Struct(v.Interface()); err != nil && !errors.As(err, &errs) {
+			errs = nil
+		}
+	}()
+	if len(errs) == 0 {
+		return nil
+	}
+	failed := make([]bool, len(t.Params))
+	for _, fe := range errs {
+		if i := paramOf(t, fe.StructNamespace()); i >= 0 {
+			failed[i] = true
+		}
+	}
+	for _, is := range issues {
+		if is.Param >= 0 && is.Param < len(failed) && !is.Kind.Loss() {
+			failed[is.Param] = false
+		}
+	}
+	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()}
+	sent := members(t, args, issues)
+	for i, p := range t.Params {
+		if !failed[i] {
+			continue
+		}
+		raw := sent[i]
+		if raw == nil {
+			ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
+			continue
+		}
+		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.constrained(p.Type, p.Quoted, p.Schema), Sent: quoteSent(raw)}
+		if path, elem, ok := breach(v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), ""); ok && path != "" {
+			pr.Path, pr.Element = path, quoteSent(elem)
+		}
+		ps = append(ps, pr)
+	}
+	return ps
+}
+
+// constraints adds the constraint problems ps, one per argument: an
+// argument with a problem already keeps it.
+func (b *problems) constraints(ps []Problem) {
+	for _, p := range ps {
+		if b.claim(paramIndex(b.t, p.Argument)) {
+			b.add(p)
+		}
+	}
+}
+
+func paramIndex(t *typereg.Tool, name string) int {
+	for i, p := range t.Params {
+		if p.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// fieldIndex returns parameter i's index sequence in t.Type.
+func fieldIndex(t *typereg.Tool, i int) []int {
+	for _, bp := range t.Plan().Params() {
+		if bp.Name == t.Params[i].Name {
+			return bp.Index
+		}
+	}
+	return nil
+}
+
+// paramOf returns the index of the parameter a validator error's struct
+// namespace (Type.Field, Type.Embedded.Field[2]...) lies in, or -1.
+func paramOf(t *typereg.Tool, ns string) int {
+	ns = strings.TrimPrefix(ns, t.Type.Name()+".")
+	for i, p := range t.Params {
+		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[') {
+			return i
+		}
+	}
+	return -1
+}
+
+// members returns, per parameter, the raw value the binder reads for it
+// from the top-level object args (the last of the keys it binds to it), or
+// nil when the call does not send it.
+func members(t *typereg.Tool, args []byte, issues []bind.Issue) [][]byte {
+	sent := make([][]byte, len(t.Params))
+	folds := t.Plan().Binder().Name() != "v2"
+	var folded map[int]int // a folded key's offset: its parameter
+	for _, is := range issues {
+		if is.Kind == bind.FoldedKey && is.Path == "" {
+			if folded == nil {
+				folded = map[int]int{}
+			}
+			folded[is.Start] = is.Param
+		}
+	}
+	eachMemberSpan(args, func(ks, ke, vs, ve int) {
+		key := unquoteKey(args[ks:ke])
+		i := paramIndex(t, key)
+		if j, ok := folded[ks]; i < 0 && ok {
+			i = j
+		}
+		if i < 0 && folds {
+			for j, p := range t.Params {
+				if strings.EqualFold(p.Name, key) {
+					i = j
+					break
+				}
+			}
+		}
+		if i >= 0 && i < len(sent) {
+			sent[i] = args[vs:ve]
+		}
+	})
+	return sent
+}
+
+// eachMemberSpan calls f with the key's and the value's extent of each
+// member of the JSON object data, in order.
+func eachMemberSpan(data []byte, f func(ks, ke, vs, ve int)) {
+	eachMember(data, func(raw, value []byte) bool {
+		// raw and value are data[i:j]: their offsets follow from their
+		// capacities.
+		ks, vs := cap(data)-cap(raw), cap(data)-cap(value)
+		f(ks, ks+len(raw), vs, vs+len(value))
+		return true
+	})
+}
+
+// eachElement calls f with the index and extent of each element of the
+// JSON array at the start of data, in order.
+func eachElement(data []byte, f func(i, vs, ve int)) {
+	i := space(data, 0)
+	if i >= len(data) || data[i] != '[' {
+		return
+	}
+	i = space(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return
+	}
+	for n := 0; ; n++ {
+		vs := space(data, i)
+		ve := skip(data, vs)
+		f(n, vs, ve)
+		i = space(data, ve)
+		if i >= len(data) || data[i] != ',' {
+			return
+		}
+		i++
+	}
+}
+
+// levels splits a validate tag at each dive: the tags each level of the
+// value is held to.
+func levels(tag string) []string {
+	var out []string
+	var cur []string
+	for tok := range strings.SplitSeq(tag, ",") {
+		if tok == "dive" {
+			out = append(out, strings.Join(cur, ","))
+			cur = nil
+			continue
+		}
+		cur = append(cur, tok)
+	}
+	return append(out, strings.Join(cur, ","))
+}
+
+// breach finds where value v (sent as raw) first breaks its levels of
+// constraint, in the order sent: the path to it inside the argument and its
+// raw text. It runs the validator on each level, as dive does.
+func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []byte, bool) {
+	if lvls[0] != "" && validate.Var(v.Interface(), lvls[0]) != nil {
+		return path, raw, true
+	}
+	if len(lvls) == 1 {
+		return "", nil, false
+	}
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return "", nil, false
+		}
+		v = v.Elem()
+	}
+	var (
+		at    string
+		elem  []byte
+		found bool
+	)
+	switch v.Kind() {
+	case reflect.Slice:
+		eachElement(raw, func(i, vs, ve int) {
+			if found || i >= v.Len() {
+				return
+			}
+			at, elem, found = breach(v.Index(i), raw[vs:ve], lvls[1:], path+"["+strconv.Itoa(i)+"]")
+		})
+	case reflect.Map:
+		// The binder keeps a repeated key's last value: look at that one.
+		last := map[string]int{}
+		n := 0
+		eachMemberSpan(raw, func(ks, ke, _, _ int) { last[string(raw[ks:ke])] = n; n++ })
+		n = 0
+		eachMemberSpan(raw, func(ks, ke, vs, ve int) {
+			k := n
+			n++
+			if found || last[string(raw[ks:ke])] != k {
+				return
+			}
+			key := unquoteKey(raw[ks:ke])
+			mk, ok := mapKey(v.Type().Key(), key)
+			if !ok {
+				return
+			}
+			mv := v.MapIndex(mk)
+			if !mv.IsValid() {
+				return
+			}
+			at, elem, found = breach(mv, raw[vs:ve], lvls[1:], path+keyPath(key))
+		})
+	}
+	return at, elem, found
+}
+
+// mapKey reads a JSON object key as a map of key type kt does.
+func mapKey(kt reflect.Type, key string) (reflect.Value, bool) {
+	k := reflect.New(kt).Elem()
+	switch kt.Kind() {
+	case reflect.String:
+		k.SetString(key)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, err := strconv.ParseInt(key, 10, 64)
+		if err != nil || k.OverflowInt(n) {
+			return k, false
+		}
+		k.SetInt(n)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, err := strconv.ParseUint(key, 10, 64)
+		if err != nil || k.OverflowUint(n) {
+			return k, false
+		}
+		k.SetUint(n)
+	default:
+		return k, false
+	}
+	return k, true
+}
+
+// keyPath writes a map key as bind.Issue.Path does: ".key" for a key of
+// at most 40 ASCII letters, digits and underscores, else the key (cut to 40
+// characters) quoted in brackets.
+func keyPath(key string) string {
+	ident := key != "" && len(key) <= 40
+	for _, c := range []byte(key) {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			ident = false
+			break
+		}
+	}
+	if ident {
+		return "." + key
+	}
+	if r := []rune(key); len(r) > 40 {
+		key = string(r[:40]) + "…"
+	}
+	return "[" + strconv.Quote(key) + "]"
+}

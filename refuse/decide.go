@@ -50,7 +50,8 @@ type Decision struct {
 // every mode.
 //
 // Decide is safe for concurrent use and allocates nothing for a call that
-// passes without warnings and uses no alias.
+// passes without warnings and uses no alias, of a tool without validate
+// tags (the constraints are checked on the arguments decoded).
 func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	t, ok := reg.Tool(tool)
 	if !ok {
@@ -130,11 +131,14 @@ type decider struct {
 
 // class orders what is found: the binder's failures first, then policy
 // problems, then silent losses, so that each argument's problem is the most
-// serious one found in it.
+// serious one found in it; unknown keys last, so that a flood of them
+// cannot push an argument's problem past MaxProblems.
 func class(k bind.IssueKind) int {
 	switch {
 	case k.Fails():
 		return 0
+	case k == bind.UnknownKey:
+		return 3
 	case k.Loss():
 		return 2
 	}
@@ -174,8 +178,7 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			// Under Warn only the binder's failures refuse, and the
 			// handler will not run to carry warnings: they are all the
 			// refusal says.
-			issues = slices.DeleteFunc(issues, func(is bind.Issue) bool { return !is.Kind.Fails() })
-			b.issues(issues)
+			b.issues(slices.DeleteFunc(issues, func(is bind.Issue) bool { return !is.Kind.Fails() }))
 		} else {
 			// Under Reject the refusal lists everything found, losses
 			// included, so that one correction fixes them all; the
@@ -187,13 +190,13 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			}
 			b.issues(issues[:n])
 			b.conflicts(conflicts)
-			b.params(constraint)
+			b.constraints(constraint)
 			b.issues(issues[n:])
 		}
 		return Decision{Refusal: &Refusal{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}}
 	}
 	b.conflicts(conflicts)
-	b.params(constraint)
+	b.constraints(constraint)
 	b.issues(issues)
 	dec := Decision{Args: d.args}
 	if len(b.list) > 0 || b.more > 0 {

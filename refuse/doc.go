@@ -27,6 +27,24 @@
 // as Warnings. docs/policies.md lists every policy with its code and
 // default. Code.Policy tells a policy problem from a binder failure.
 //
+// # The tool's own constraints
+//
+// A parameter's validate tag (github.com/go-playground/validator/v10) is
+// the tool's own constraint; typereg publishes it in the schema and says
+// which tags it takes. When the binder reads a call of a tool with such
+// tags, the guard decodes it with the binder and runs the validator on the
+// result. Each argument that breaks its tag is a Constraint problem (under
+// Reject, refused; under Warn, a warning): Takes states the constraint as
+// the schema publishes it ("a whole number from 1 to 168", "text of at most
+// 64 characters", "one of crimson, teal, amber", "a list (a JSON array) of
+// whole numbers of at least 1, with 1 to 5 elements"; "(or 0)" where
+// omitempty lets the zero value past); Sent quotes the argument; under dive,
+// Path and Element point at the first offending element as sent. A oneof is
+// a Constraint too, not NotOneOf, which is the binder's own refusal of a
+// type that lists its values. An argument with another problem is not
+// checked again; a parameter the call leaves out whose zero value breaks
+// its tag is a MissingArgument.
+//
 // # What a refusal says
 //
 // Takes says what the parameter takes: a whole number; a number; true or
@@ -34,9 +52,9 @@
 // a, b; an object whose values are texts; base64 text; a date and time as
 // RFC 3339 text; a whole number of nanoseconds (time.Duration); one of
 // crimson, teal, amber (where the advertised schema lists values). A number
-// out of the type's range is "too large" or "too small": a refusal never
-// states a numeric range, because the range of a Go type is not the range
-// of the tool, which belongs to the tool's own validator.
+// out of the type's range is "too large" or "too small": a refusal states a
+// range only for a Constraint, because the range of a Go type is not the
+// range of the tool, which belongs to the tool's own validate tags.
 //
 // Sent quotes the argument's value as sent, and, when the problem lies
 // inside it, Element the offending value there (at Path), never another

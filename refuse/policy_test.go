@@ -9,21 +9,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// stats is a tool with an alias in its tag: hours was once hrs, and before
+// statsArgs is a tool with an alias in its tag: hours was once hrs, and before
 // that hours_back.
-type stats struct {
+type statsArgs struct {
 	Hours int    `json:"hours" bindguard:"alias=hrs,hours_back"`
 	Name  string `json:"name,omitempty"`
 }
 
 var statsAccepted = []string{"hours", "name"}
 
-// policyRegistry registers stats as tool "stats" in a registry made with
+// policyRegistry registers statsArgs as tool "stats" in a registry made with
 // regOpts, with toolOpts.
 func policyRegistry(t *testing.T, regOpts []typereg.Option, toolOpts ...typereg.Option) *typereg.Registry {
 	t.Helper()
 	reg := typereg.New(regOpts...)
-	if err := typereg.Register[stats](reg, "stats", toolOpts...); err != nil {
+	if err := typereg.Register[statsArgs](reg, "stats", toolOpts...); err != nil {
 		t.Fatal(err)
 	}
 	return reg

@@ -103,7 +103,8 @@ type Problem struct {
 	// Code says what kind of problem it is.
 	Code Code `json:"code"`
 	// Takes says in words what the parameter takes ("a whole number").
-	// It never states a numeric range: the range of a Go type is not the
+	// It states a range only for Constraint, where it is the tool's own
+	// ("a whole number from 1 to 168"): the range of a Go type is not the
 	// range of the tool.
 	Takes string `json:"takes,omitempty"`
 	// Sent is the argument's value as sent, quoted: at most 40 characters

@@ -2,7 +2,6 @@ package refuse
 
 import (
 	"encoding/json"
-	"slices"
 	"strconv"
 
 	"github.com/invopop/jsonschema"
@@ -55,16 +54,6 @@ func (b *problems) add(ps ...Problem) {
 			continue
 		}
 		b.list = append(b.list, p)
-	}
-}
-
-// params adds problems ps, each in the argument it names, unless that
-// argument has a problem already.
-func (b *problems) params(ps []Problem) {
-	for _, p := range ps {
-		if b.claim(slices.Index(b.t.Accepted(), p.Argument)) {
-			b.add(p)
-		}
 	}
 }
 

@@ -255,3 +255,163 @@ func enumList(enum []any) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// constrained says what a value of type t takes with the tool's own
+// constraint on it: the bounds, lengths and values its schema s publishes
+// from the parameter's validate tag ("a whole number from 1 to 168",
+// "text of at most 64 characters", "a list (a JSON array) of whole numbers
+// from 1 to 100, with 1 to 5 elements"). Only Constraint problems say it:
+// every other problem says what the type takes, without a range.
+func (w words) constrained(t reflect.Type, quoted bool, s *jsonschema.Schema) string {
+	one, _ := w.limited(t, quoted, s)
+	return one
+}
+
+func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, many string) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	s = w.resolve(s)
+	if s == nil {
+		return w.describe(t, quoted, s)
+	}
+	rules, zero := s, ""
+	if len(s.AnyOf) == 2 && s.AnyOf[0].Const != nil {
+		// omitempty: the zero value passes whatever the rules say.
+		rules, zero = s.AnyOf[1], " (or "+zeroWord(s.AnyOf[0].Const)+")"
+	}
+	switch {
+	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
+		_, elems := w.limited(t.Elem(), false, s.Items)
+		count := countClause(rules.MinItems, rules.MaxItems, "element")
+		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
+	case t.Kind() == reflect.Map:
+		_, elems := w.limited(t.Elem(), false, mapValues(s))
+		keyed := ""
+		if t.Key().Kind() != reflect.String {
+			keyed = ", keyed by whole numbers"
+		}
+		count := countClause(rules.MinProperties, rules.MaxProperties, "key")
+		return "an object whose values are " + elems + keyed + count, "objects whose values are " + elems + keyed + count
+	case len(rules.Enum) > 0:
+		list := enumList(rules.Enum)
+		return "one of " + list + zero, "values, each one of " + list + zero
+	case t.Kind() == reflect.Bool && (rules.Const != nil || rules.Not != nil):
+		v := rules.Const
+		if v == nil && len(rules.Not.Enum) == 1 {
+			b, _ := rules.Not.Enum[0].(bool)
+			v = !b
+		}
+		if v != nil {
+			return fmt.Sprint(v) + zero, fmt.Sprint(v) + " values" + zero
+		}
+	}
+	one, many = w.describe(t, quoted, s)
+	if c := limits(rules, t.Kind() == reflect.String); c != "" {
+		one, many = one+" "+c, many+" "+c
+	}
+	return one + zero, many + zero
+}
+
+// limits words the bounds of a number, or of text's length, and the values
+// it must or must not be.
+func limits(s *jsonschema.Schema, text bool) string {
+	var parts []string
+	if text {
+		switch {
+		case s.MinLength != nil && s.MaxLength != nil && *s.MinLength == *s.MaxLength:
+			parts = append(parts, "of exactly "+plural(*s.MinLength, "character"))
+		case s.MinLength != nil && s.MaxLength != nil:
+			parts = append(parts, "of "+strconv.FormatUint(*s.MinLength, 10)+" to "+plural(*s.MaxLength, "character"))
+		case s.MinLength != nil:
+			parts = append(parts, "of at least "+plural(*s.MinLength, "character"))
+		case s.MaxLength != nil:
+			parts = append(parts, "of at most "+plural(*s.MaxLength, "character"))
+		}
+	} else {
+		if s.Minimum != "" && s.Maximum != "" {
+			parts = append(parts, "from "+string(s.Minimum)+" to "+string(s.Maximum))
+		} else if s.Minimum != "" {
+			parts = append(parts, "at least "+string(s.Minimum))
+		}
+		if s.ExclusiveMinimum != "" {
+			parts = append(parts, "greater than "+string(s.ExclusiveMinimum))
+		}
+		if s.Maximum != "" && s.Minimum == "" {
+			parts = append(parts, "at most "+string(s.Maximum))
+		}
+		if s.ExclusiveMaximum != "" {
+			parts = append(parts, "less than "+string(s.ExclusiveMaximum))
+		}
+	}
+	if s.Const != nil {
+		parts = append(parts, "equal to "+valueWord(s.Const))
+	}
+	if s.Not != nil && len(s.Not.Enum) > 0 {
+		var vs []string
+		for _, v := range s.Not.Enum {
+			vs = append(vs, valueWord(v))
+		}
+		parts = append(parts, "other than "+strings.Join(vs, " and "))
+	}
+	c := strings.Join(parts, " and ")
+	if strings.HasPrefix(c, "at ") {
+		c = "of " + c
+	}
+	return c
+}
+
+// countClause words the bounds of a list's or an object's size.
+func countClause(min, max *uint64, unit string) string {
+	switch {
+	case min != nil && max != nil && *min == *max:
+		return ", with exactly " + plural(*min, unit)
+	case min != nil && max != nil:
+		return ", with " + strconv.FormatUint(*min, 10) + " to " + plural(*max, unit)
+	case min != nil:
+		return ", with at least " + plural(*min, unit)
+	case max != nil:
+		return ", with at most " + plural(*max, unit)
+	}
+	return ""
+}
+
+func plural(n uint64, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.FormatUint(n, 10) + " " + unit + "s"
+}
+
+func valueWord(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprint(v)
+}
+
+func zeroWord(v any) string {
+	if s, ok := v.(string); ok && s == "" {
+		return "empty text"
+	}
+	return fmt.Sprint(v)
+}
+
+// mapValues returns the schema of a map's values, s being the map's: its
+// additionalProperties, or, for a map keyed by numbers (which invopop
+// publishes with patternProperties and additionalProperties false), the
+// one pattern's schema; nil when s says neither.
+func mapValues(s *jsonschema.Schema) *jsonschema.Schema {
+	if s == nil {
+		return nil
+	}
+	if a := s.AdditionalProperties; a != nil && a != jsonschema.FalseSchema && a != jsonschema.TrueSchema {
+		return a
+	}
+	if len(s.PatternProperties) == 1 {
+		for _, v := range s.PatternProperties {
+			return v
+		}
+	}
+	return nil
+}

@@ -15,7 +15,56 @@
 // jsonschema:"-", is added back), and its root is closed
 // (additionalProperties: false). Required follows invopop's rule: a field
 // without omitempty or omitzero is required, unless jsonschema tags say
-// otherwise.
+// otherwise; a field whose validate tag its zero value breaks is required
+// too.
+//
+// # Constraints
+//
+// A parameter's validate tag (github.com/go-playground/validator/v10)
+// is the tool's own constraint on it. The guard runs the validator on the
+// decoded arguments (see package refuse), and the published schema states
+// the same constraint, translated at registration, so that the schema and
+// the validator never state two ranges for one parameter.
+//
+// The tags the registry translates, and only these:
+//
+//   - omitempty: the zero value passes (for a pointer, slice or map: nil).
+//     For a number, text or bool whose zero value the other rules refuse,
+//     the schema says so with anyOf: [{const: <zero>}, {<the rules>}].
+//   - required: the zero value fails (for a pointer, slice or map: nil);
+//     the parameter is required in the schema, and for a number, text or
+//     bool its zero value is excluded (not: {enum: [0]}, or minLength 1).
+//   - min, gte, max, lte, gt, lt: a number's minimum, maximum,
+//     exclusiveMinimum, exclusiveMaximum; text's minLength and maxLength
+//     (the validator counts characters, as JSON Schema does); a slice's
+//     minItems and maxItems; a map's minProperties and maxProperties.
+//   - len, eq: a number's or text's or bool's const (eq), a length's exact
+//     value (len, and eq on a slice or map).
+//   - ne: not: {enum: [...]} for a number, text or bool.
+//   - oneof: enum, with values of the parameter's JSON type (numbers for
+//     integer kinds, text for text).
+//   - dive: the rules after it apply to each element of a slice (items)
+//     or each value of a map (additionalProperties); dive may repeat.
+//
+// Registration fails, naming the field and the tag, for any other tag
+// (email, a custom tag, eqfield and other cross-field tags, keys,
+// omitnil, an | alternative...): the registry could not publish it, and a
+// constraint the schema does not state is a second range. It fails for a
+// tag the validator would panic on (a bound that is not a number, oneof on
+// a float, min on a bool), for constraints on a type the registry does not
+// translate (a struct, a fixed-size array, time.Time, time.Duration,
+// json.Number, []byte, an interface, a type that decodes itself), for
+// validate tags that are not on a parameter (on a nested struct's fields,
+// on an embedded struct, on a field promoted through an embedded pointer,
+// on a field the binder does not bind), and when the parameter's
+// jsonschema tags state a bound or enum the validate tag does not state
+// identically. A parameter whose zero value breaks its constraints (what
+// the handler gets when the call leaves it out) is required in the schema.
+//
+// Number bounds are published as the validator reads them: integers as
+// integers (a bound such as 0x10 in base 16 reads as 16), float32 bounds as
+// the float32 nearest them. A float32 value within rounding of a bound may
+// still pass one and fail the other; integers and float64 agree exactly.
 //
 // # Policy
 //

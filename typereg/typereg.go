@@ -69,8 +69,14 @@ type Tool struct {
 	// verdict.
 	Policy Policy
 
-	plan *bind.Plan
+	plan        *bind.Plan
+	constrained bool // a parameter has a validate tag
 }
+
+// Constrained reports whether any parameter has a validate tag: the
+// tool's own constraints, which the guard checks on the decoded arguments
+// and the schema publishes (see Param.Validate).
+func (t *Tool) Constrained() bool { return t.constrained }
 
 // Plan returns the binder's compiled plan for the tool's parameters.
 func (t *Tool) Plan() *bind.Plan { return t.plan }
@@ -114,6 +120,11 @@ type Param struct {
 	// Required reports that the advertised schema lists the parameter as
 	// required.
 	Required bool
+	// Validate is the parameter's validate tag, as written: the tool's own
+	// constraint on it (github.com/go-playground/validator/v10), published in
+	// Schema; empty when it has none (or the tag is "-"). See Register for the
+	// tags the registry takes.
+	Validate string
 	// Schema is the parameter's property in the advertised schema.
 	Schema *jsonschema.Schema
 
@@ -125,8 +136,10 @@ type Param struct {
 // earlier record of that name. It fails, naming the field, when T is not a
 // struct or has a field the registry's binder cannot decode into; it fails
 // on an alias that stands for no parameter, or for two, or that is a
-// parameter's name; and it fails when the registry was configured wrongly
-// (see New).
+// parameter's name; it fails, naming the field and the tag, on a validate
+// tag the registry cannot publish in the schema, or whose jsonschema tags
+// state another range (see the package documentation, Constraints); and
+// it fails when the registry was configured wrongly (see New).
 func Register[T any](reg *Registry, name string, opts ...Option) error {
 	return reg.register(name, reflect.TypeFor[T](), opts)
 }
@@ -156,12 +169,7 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if policy.Open {
 		schema.AdditionalProperties = nil
 	}
-	plan = plan.WithRequired(schema.Required)
-	tool := &Tool{Name: name, Type: t, Schema: schema, Policy: policy, plan: plan}
-	required := map[string]bool{}
-	for _, n := range schema.Required {
-		required[n] = true
-	}
+	tool := &Tool{Name: name, Type: t, Schema: schema, Policy: policy}
 	for _, bp := range plan.Params() {
 		ps, _ := schema.Properties.Get(bp.Name)
 		tool.Params = append(tool.Params, Param{
@@ -171,10 +179,17 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 			Quoted:    bp.Quoted,
 			OmitEmpty: bp.OmitEmpty,
 			Nullable:  nullable(bp.Type),
-			Required:  required[bp.Name],
+			Validate:  validateTag(bp.Tag),
 			Schema:    ps,
 			index:     bp.Index,
 		})
+	}
+	if tool.constrained, err = constrain(t, tool.Params, schema); err != nil {
+		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	tool.plan = plan.WithRequired(schema.Required)
+	for i := range tool.Params {
+		tool.Params[i].Required = slices.Contains(schema.Required, tool.Params[i].Name)
 	}
 
 	r.mu.Lock()
@@ -272,6 +287,14 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 	s.Type = "object"
 	s.AdditionalProperties = jsonschema.FalseSchema
 	return s, nil
+}
+
+// validateTag returns a field's validate tag, or "" for none or "-".
+func validateTag(tag reflect.StructTag) string {
+	if v := tag.Get("validate"); v != "-" {
+		return v
+	}
+	return ""
 }
 
 // validateRequired reports a validate:"required" tag: the field's own

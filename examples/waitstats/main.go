@@ -6,10 +6,17 @@
 //
 // It serves three tools over a fixed set of data:
 //
-//   - get_wait_stats: hours_back (int, 1 to 168), limit (int32), database
-//     (an optional *string) and waits (a []string); answers as text.
+//   - get_wait_stats: hours_back (int, 1 to 168), limit (int32, 1 to 100,
+//     or left out), database (an optional *string) and waits (a []string);
+//     answers as text.
 //   - list_sessions: state (a text enum: running, sleeping, blocked),
 //     database and limit; answers with structured output.
+//
+// The bounds are the tools' own, stated once, in validate tags: the guard
+// refuses a call that breaks one before the handler runs, in the words of
+// the bound ("takes a whole number from 1 to 168"), and the published
+// schema carries the same bounds (a test holds the two to agreement with
+// bindtest.Constraints).
 //   - get_query_plan: query_id (int64, exact past 2^53); answers as text.
 //
 // With -log, it writes the name of each tool whose handler runs to stderr.

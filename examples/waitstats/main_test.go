@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/refuse"
 )
 
@@ -137,13 +138,6 @@ func TestServer_OverStdio(t *testing.T) {
 			t.Errorf("get_query_plan: the id did not arrive exact: isError %v, text:\n%s", res.IsError, got)
 		}
 
-		// A whole number past the tool's own bound is the handler's to
-		// refuse: the binder reads it.
-		res = call(t, "get_wait_stats", `{"hours_back": 500}`)
-		wantRuns = append(wantRuns, "get_wait_stats")
-		if got := onlyText(t, res); !res.IsError || got != "argument 'hours_back' takes a whole number from 1 to 168; the call sent 500" {
-			t.Errorf("get_wait_stats past its bound: isError %v, text %q", res.IsError, got)
-		}
 	})
 
 	t.Run("bad calls come back as named refusals", func(t *testing.T) {
@@ -151,13 +145,18 @@ func TestServer_OverStdio(t *testing.T) {
 			tool, args string
 			argument   string
 			code       refuse.Code
+			says       string // a phrase the refusal says, when not empty
 		}{
-			{"get_wait_stats", `{"hours_back": 0.5}`, "hours_back", refuse.NotWholeNumber},
-			{"get_wait_stats", `{"hours_back": 24, "limit": 3000000000}`, "limit", refuse.TooLarge},
-			{"get_wait_stats", `{"hours": 24}`, "hours", refuse.UnknownArgument},
-			{"get_wait_stats", `{"hours_back": 24, "waits": "CXPACKET"}`, "waits", refuse.WrongType},
-			{"list_sessions", `{"state": "idle"}`, "state", refuse.NotOneOf},
-			{"get_query_plan", `{"query_id": "42"}`, "query_id", refuse.WrongType},
+			{"get_wait_stats", `{"hours_back": 0.5}`, "hours_back", refuse.NotWholeNumber, ""},
+			{"get_wait_stats", `{"hours_back": 24, "limit": 3000000000}`, "limit", refuse.TooLarge, ""},
+			// The tool's own bounds, its validate tags: refused by the
+			// guard before the handler runs, in the words of the bound.
+			{"get_wait_stats", `{"hours_back": 500}`, "hours_back", refuse.Constraint, "takes a whole number from 1 to 168, and the call sent 500."},
+			{"list_sessions", `{"state": "running", "limit": 101}`, "limit", refuse.Constraint, "takes a whole number from 1 to 100 (or 0), and the call sent 101."},
+			{"get_wait_stats", `{"hours_back": 24, "hours": 24}`, "hours", refuse.UnknownArgument, ""},
+			{"get_wait_stats", `{"hours_back": 24, "waits": "CXPACKET"}`, "waits", refuse.WrongType, ""},
+			{"list_sessions", `{"state": "idle"}`, "state", refuse.NotOneOf, ""},
+			{"get_query_plan", `{"query_id": "42"}`, "query_id", refuse.WrongType, ""},
 		} {
 			res := call(t, tc.tool, tc.args)
 			want := refuse.Refuse(reg, tc.tool, json.RawMessage(tc.args))
@@ -166,6 +165,9 @@ func TestServer_OverStdio(t *testing.T) {
 			}
 			if len(want.Problems) != 1 || want.Problems[0].Argument != tc.argument || want.Problems[0].Code != tc.code {
 				t.Errorf("%s %s: the guard's problems are %+v, want one %s for %q", tc.tool, tc.args, want.Problems, tc.code, tc.argument)
+			}
+			if !strings.Contains(want.Error(), tc.says) {
+				t.Errorf("%s %s: the refusal does not say %q:\n%s", tc.tool, tc.args, tc.says, want.Error())
 			}
 			if got := onlyText(t, res); !res.IsError || got != want.Error() {
 				t.Errorf("%s %s: isError %v, text:\n%s\nwant:\n%s", tc.tool, tc.args, res.IsError, got, want.Error())
@@ -198,6 +200,17 @@ func TestServer_OverStdio(t *testing.T) {
 	if diff := cmp.Diff(wantRuns, runs); diff != "" {
 		t.Errorf("handlers that ran (-good calls +server log): a handler ran on a refused call, or a good call did not run:\n%s", diff)
 	}
+}
+
+// TestTools_ConstraintsAgree: the census of the server's own constraints:
+// for every parameter with a validate tag, the published schema, the
+// validator and the guard agree on every bound and its neighbours.
+func TestTools_ConstraintsAgree(t *testing.T) {
+	_, reg, err := newServer(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bindtest.Constraints(t, reg)
 }
 
 // generic is v as generic JSON (maps, slices, float64), nil for nil.

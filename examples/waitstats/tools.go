@@ -16,8 +16,8 @@ import (
 
 // GetWaitStatsArgs are the parameters of get_wait_stats.
 type GetWaitStatsArgs struct {
-	HoursBack int      `json:"hours_back" jsonschema:"minimum=1,maximum=168" jsonschema_description:"How many hours back to look, from 1 to 168."`
-	Limit     int32    `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100" jsonschema_description:"At most this many wait types; 10 when left out."`
+	HoursBack int      `json:"hours_back" validate:"min=1,max=168" jsonschema_description:"How many hours back to look, from 1 to 168."`
+	Limit     int32    `json:"limit,omitempty" validate:"omitempty,min=1,max=100" jsonschema_description:"At most this many wait types; 10 when left out."`
 	Database  *string  `json:"database,omitempty" jsonschema_description:"Only this database; every database when left out."`
 	Waits     []string `json:"waits,omitempty" jsonschema_description:"Only these wait types."`
 }
@@ -44,7 +44,7 @@ func (SessionState) JSONSchema() *jsonschema.Schema {
 type ListSessionsArgs struct {
 	State    SessionState `json:"state" jsonschema_description:"Only sessions in this state."`
 	Database *string      `json:"database,omitempty" jsonschema_description:"Only this database; every database when left out."`
-	Limit    int32        `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100" jsonschema_description:"At most this many sessions; 10 when left out."`
+	Limit    int32        `json:"limit,omitempty" validate:"omitempty,min=1,max=100" jsonschema_description:"At most this many sessions; 10 when left out."`
 }
 
 // Session is one session, as list_sessions reports it.
@@ -128,18 +128,14 @@ func newServer(ran func(tool string)) (*mcp.Server, *typereg.Registry, error) {
 	return s, reg, err
 }
 
-// getWaitStats checks the tool's own bounds, which the guard leaves to it
-// (the range of a Go type is not the range of a tool), and reports.
+// getWaitStats reports. The tool's own bounds (hours_back from 1 to 168,
+// limit from 1 to 100 or left out) are its validate tags: the guard refuses
+// a call that breaks them before the handler runs, and the published
+// schema states the same bounds.
 func getWaitStats(in GetWaitStatsArgs) (string, error) {
-	if in.HoursBack < 1 || in.HoursBack > 168 {
-		return "", fmt.Errorf("argument 'hours_back' takes a whole number from 1 to 168; the call sent %d", in.HoursBack)
-	}
 	limit := in.Limit
 	if limit == 0 {
 		limit = 10
-	}
-	if limit < 1 || limit > 100 {
-		return "", fmt.Errorf("argument 'limit' takes a whole number from 1 to 100; the call sent %d", in.Limit)
 	}
 	scope := "every database"
 	if in.Database != nil {
@@ -168,9 +164,6 @@ func listSessions(in ListSessionsArgs) (SessionList, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = 10
-	}
-	if limit < 1 || limit > 100 {
-		return SessionList{}, fmt.Errorf("argument 'limit' takes a whole number from 1 to 100; the call sent %d", in.Limit)
 	}
 	list := SessionList{Sessions: []Session{}}
 	for _, s := range sessions {
