@@ -227,7 +227,49 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 		})
 		p.trials = append(p.trials, reflect.StructOf([]reflect.StructField{{Name: "F", Type: f.typ, Tag: reflect.StructTag(tag)}}))
 	}
+	p.loss = buildLoss(segLoss{}, t)
+	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true}
 	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+}
+
+// segLoss is what SegmentIO's silent losses need to know of its rules.
+type segLoss struct{}
+
+func (segLoss) leaf(t reflect.Type) *lossNode {
+	switch t {
+	case goNumber, goTime, goDuration:
+		return &lossNode{kind: lScalar, typ: t, nullLoss: true}
+	case goRawMessage:
+		return &lossNode{kind: lSkip, typ: t}
+	}
+	if !segCustom(t) {
+		return nil
+	}
+	if reflect.PointerTo(t).Implements(goUnmarshaler) {
+		return &lossNode{kind: lSkip, typ: t} // UnmarshalJSON reads null too
+	}
+	// UnmarshalText reads the text of a JSON string (replaced first); null
+	// leaves the value as it was.
+	return &lossNode{kind: lText, typ: t, nullLoss: !nilable(t.Kind())}
+}
+
+func (segLoss) fields(st reflect.Type) ([]lossField, reflect.Type) {
+	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
+	idx := segIndex(fields)
+	out := make([]lossField, len(fields))
+	for i, f := range fields {
+		base := f.typ
+		if base.Kind() == reflect.Pointer {
+			base = base.Elem()
+		}
+		out[i] = lossField{
+			name:   f.name,
+			typ:    f.typ,
+			quoted: f.stringify && (numberKind(base) || base.Kind() == reflect.Bool || base.Kind() == reflect.String),
+			shadow: idx[f.name] != i,
+		}
+	}
+	return out, nil
 }
 
 // segStruct checks a struct type segmentio reaches: every field it binds

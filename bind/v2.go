@@ -160,7 +160,47 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 			m.byFold[k] = append(m.byFold[k], i)
 		}
 	}
+	p.loss = buildLoss(v2Loss{}, t)
 	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+}
+
+// v2Loss is what V2's silent losses need to know of its rules.
+type v2Loss struct{}
+
+var v2JSONUnmarshalers = []reflect.Type{reflect.TypeFor[jsonv2.UnmarshalerFrom](), reflect.TypeFor[jsonv2.Unmarshaler]()}
+
+func (v2Loss) leaf(t reflect.Type) *lossNode {
+	switch t {
+	case goTime, goDuration: // read natively, whatever their methods
+		return &lossNode{kind: lScalar, typ: t, nullLoss: true}
+	case goJSONTextValue:
+		return &lossNode{kind: lSkip, typ: t}
+	}
+	if !v2Custom(t) {
+		return nil
+	}
+	if implementsAnyOf(t, v2JSONUnmarshalers) {
+		return &lossNode{kind: lSkip, typ: t} // its method reads null too
+	}
+	// UnmarshalText reads the text of a JSON string; null sets the zero
+	// value without it.
+	return &lossNode{kind: lText, typ: t, nullLoss: !nilable(t.Kind())}
+}
+
+func (v2Loss) fields(st reflect.Type) ([]lossField, reflect.Type) {
+	fs := v2StructFields(st)
+	out := make([]lossField, len(fs.flattened))
+	for i, f := range fs.flattened {
+		base := f.typ
+		for base.Kind() == reflect.Pointer && !v2Custom(base) {
+			base = base.Elem()
+		}
+		out[i] = lossField{name: f.name, typ: f.typ, quoted: f.str && numberKind(base) && !v2Custom(base), fold: f.casing == caseIgnore}
+	}
+	if fs.fallback != nil {
+		return out, v2Indirect(fs.fallback.typ)
+	}
+	return out, nil
 }
 
 // v2MapKey reports whether V2 reads object keys into kt: as a string, a
