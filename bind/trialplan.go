@@ -212,9 +212,11 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 		if m.param < 0 {
 			continue
 		}
-		w.param, w.argAt = m.param, m.vs
-		if _, folded := p.loss.match(w.data[m.ks:m.ke]); folded {
-			w.report(Issue{Kind: FoldedKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type}, m.vs)
+		w.param, w.argAt, w.depth = m.param, m.vs, 0
+		if p.loss.folds != nil {
+			if _, folded := p.loss.match(w.data[m.ks:m.ke]); folded {
+				w.report(Issue{Kind: FoldedKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type}, m.vs)
+			}
 		}
 		if p.rules.replaces && replaces(w.data[m.ks:m.ke]) {
 			w.report(Issue{Kind: Replaced, Start: m.ks, End: m.ke, Type: goString}, m.vs)
@@ -1048,23 +1050,50 @@ type lossWalk struct {
 	issues  []Issue
 	limit   int
 	omitted int
+	// The steps from the argument's value to the one being walked: an
+	// array index (ks -1, index ke) or an object key data[ks:ke]. Past
+	// the first len(steps), only counted.
+	steps [32]struct{ ks, ke int }
+	depth int
 }
 
-// report records a loss at data[s:e]; holder >= 0 is, for a key, where the
-// object holding it starts, which the path leads to.
+func (w *lossWalk) push(ks, ke int) {
+	if w.depth < len(w.steps) {
+		w.steps[w.depth].ks, w.steps[w.depth].ke = ks, ke
+	}
+	w.depth++
+}
+
+func (w *lossWalk) pop() { w.depth-- }
+
+// report records a loss; holder >= 0 is, for a key, where the object
+// holding it starts: its Path leads there.
 func (w *lossWalk) report(is Issue, holder int) {
 	if len(w.issues) >= w.limit {
 		w.omitted++
 		return
 	}
 	is.Param = w.param
-	target := is.Start
-	if holder >= 0 {
-		target = holder
-	}
-	if target != w.argAt {
+	if w.depth > len(w.steps) { // deep: find the way again
+		target := is.Start
+		if holder >= 0 {
+			target = holder
+		}
 		is.Path = pathTo(w.data, w.argAt, target)
+		w.issues = append(w.issues, is)
+		return
 	}
+	var sb strings.Builder
+	for _, st := range w.steps[:w.depth] {
+		if st.ks < 0 {
+			sb.WriteString("[" + strconv.Itoa(st.ke) + "]")
+		} else if key := keyText(nil, w.data[st.ks:st.ke]); isIdent(key) {
+			sb.WriteString("." + string(key))
+		} else {
+			sb.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
+		}
+	}
+	is.Path = sb.String()
 	w.issues = append(w.issues, is)
 }
 
@@ -1128,6 +1157,18 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 			return w.structObject(n, i)
 		}
 	}
+	switch { // skip it
+	case c == '"':
+		end, _, _ := scanString(d, i)
+		return end
+	case c == '-' || '0' <= c && c <= '9':
+		end, _ := scanNumber(d, i)
+		return end
+	case c == 't':
+		return i + 4
+	case c == 'f':
+		return i + 5
+	}
 	end, _, _ := scanValue(d, i, 0, 0)
 	return end
 }
@@ -1175,7 +1216,9 @@ func (w *lossWalk) array(n *lossNode, i int) int {
 		if length >= 0 && k >= length {
 			end, _, _ = scanValue(d, j, 0, 0) // dropped
 		} else {
+			w.push(-1, k)
 			end = w.value(n.elem, j)
+			w.pop()
 		}
 		if j = skipWS(d, end); d[j] == ']' {
 			return j + 1
@@ -1236,8 +1279,10 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 		if w.rules.duplicates && keys.add(d, j, ke, n.key) {
 			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.typ}, i)
 		}
-		var end int
-		if j, end = w.next(w.value(n.elem, vs)); j < 0 {
+		w.push(j, ke)
+		end := w.value(n.elem, vs)
+		w.pop()
+		if j, end = w.next(end); j < 0 {
 			return end
 		}
 	}
@@ -1266,9 +1311,13 @@ func (w *lossWalk) structObject(n *lossNode, i int) int {
 			if w.rules.duplicates && seen.add(f) {
 				w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.typ}, i)
 			}
+			w.push(j, ke)
 			end = w.value(n.nodes[f], vs)
+			w.pop()
 		case n.elem != nil:
+			w.push(j, ke)
 			end = w.value(n.elem, vs) // the fallback keeps it
+			w.pop()
 		default:
 			w.report(Issue{Kind: UnknownField, Start: j, End: ke, Type: n.typ}, i)
 			end, _, _ = scanValue(d, vs, 0, 0)
