@@ -465,6 +465,8 @@ type factsArgs struct {
 	PN   *lossInner         `json:"pn"`
 	Sl   []int              `json:"sl"`
 	MF   map[string]float64 `json:"mf"`
+	Num  json.Number        `json:"num"`
+	Dur  time.Duration      `json:"dur"`
 }
 
 func TestTrialBinders_SilentLossFacts(t *testing.T) {
@@ -499,6 +501,10 @@ func TestTrialBinders_SilentLossFacts(t *testing.T) {
 		{bind.SegmentIO, `{"time":null}`, "Time", `"0001-01-01T00:00:00Z"`},
 		{bind.SegmentIO, `{"qi":null}`, "QI", `0`},
 		{bind.SegmentIO, `{"qi":"null"}`, "QI", `0`}, // a ,string "null" is null
+		{bind.SegmentIO, `{"num":null}`, "Num", `0`}, // "", which Marshal writes as 0
+		{bind.SegmentIO, `{"dur":null}`, "Dur", `0`},
+		{bind.V2, `{"num":null}`, "Num", `0`},
+		{bind.V2, `{"dur":null}`, "Dur", fails}, // no representation for a Duration
 
 		// Case: both bind keys by exact name, in nested objects too; V2
 		// folds for a field tagged case:ignore (case, dashes, underscores).
@@ -791,6 +797,9 @@ func TestTrial_LossesAtTypesWithMethods(t *testing.T) {
 		{bind.SegmentIO, `{"jsn":"\ud800"}`, 0, ""},
 		{bind.SegmentIO, `{"time":null}`, bind.NullValue, "null"},
 		{bind.SegmentIO, `{"qi":"null"}`, bind.NullValue, `"null"`},
+		{bind.SegmentIO, `{"num":null}`, bind.NullValue, "null"},
+		{bind.SegmentIO, `{"dur":null}`, bind.NullValue, "null"},
+		{bind.V2, `{"num":null}`, bind.NullValue, "null"},
 		{bind.SegmentIO, `{"txt":"\ud800"}`, bind.Replaced, `"\ud800"`},
 		{bind.SegmentIO, `{"mt":{"\ud800":1}}`, bind.Replaced, `"\ud800"`},
 		{bind.SegmentIO, `{"mi":{"-0":"a","0":"b"}}`, bind.DuplicateKey, `"0"`},

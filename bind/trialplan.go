@@ -19,7 +19,11 @@ import (
 
 // A trialPlan reads arguments for a binder mirrored by trial: the binder
 // decodes the whole arguments once, so the verdict is its own; only when it
-// fails is each argument decoded alone, to name the ones it fails on.
+// fails is each argument decoded alone, to name the ones it fails on. When
+// it passes, a walk of the text against the struct's positions (loss)
+// reports the silent losses the binder has (rules), without allocating on
+// a clean call. Required params no top-level key binds are Missing either
+// way, unless the text is unreadable.
 type trialPlan struct {
 	binder   Binder
 	typ      reflect.Type

@@ -57,6 +57,28 @@ import (
 // embedded fallback (a map or jsontext.Value taking every key no field
 // takes), whose parameters cannot be listed.
 //
+// On a call V2 reads, Check also reports what V2 changes or drops without
+// failing (the silent losses; see IssueKind), found by walking the text
+// against the struct's positions as V2 binds them:
+//
+//   - NullValue: null for a position that has no nil (a number, string,
+//     bool, struct or fixed-size array, time.Time, a type read by
+//     UnmarshalText), which V2 sets to its zero value. Not for a type
+//     whose UnmarshalJSON or UnmarshalJSONFrom reads null itself.
+//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
+//     exactly, which V2 rounds (9007199254740993 reads as
+//     9007199254740992), ,string fields included.
+//   - UnknownField: a key inside a nested struct's object that binds no
+//     field, which V2 drops (a nested embedded fallback keeps it: no
+//     issue).
+//   - FoldedKey: a key that binds a case:ignore field only once folded
+//     (HOURS_BACK or hoursback for hours_back), at any depth.
+//
+// V2 has no other loss: on a repeated key, a fixed-size array of another
+// length, invalid UTF-8 or a lone surrogate it fails, and Check reports the
+// failure. A parameter Plan.WithRequired names is Missing unless a
+// top-level key binds to it by V2's matching (a case:ignore fold counts).
+//
 // The guard mirrors V2 by trial rather than by rules: Check decodes the
 // arguments with V2 itself, once, into a fresh value of the tool's struct,
 // so the verdict is V2's own at the cost of about one extra decode. Only
