@@ -600,8 +600,11 @@ func sameText(a, b string) bool {
 
 // A lossCase is a call the binder reads and the first silent loss (or
 // unknown field) Check must report in it, kind 0 for none: the argument,
-// the offending bytes, the path to them (to the object holding them, for a
-// key), the Go type there and, for ArrayLength, the elements sent.
+// the offending bytes, the path to them (to the key's member, for a key),
+// the Go type there (for a key: the struct it is in for UnknownField, the
+// key's type for Replaced, the type its value is read into for FoldedKey
+// and DuplicateKey; any inside an interface) and, for ArrayLength, the
+// elements sent.
 type lossCase struct {
 	args, why  string
 	kind       bind.IssueKind
@@ -678,20 +681,20 @@ var commonLossCases = []lossCase{
 	{args: `{"ns":[{"in":{"y":null}}]}`, why: "null deep inside", kind: bind.NullValue, param: "ns", sent: "null", path: "[0].in.y", typ: "string"},
 	{args: `{"q":null}`, why: "null for a ,string float", kind: bind.NullValue, param: "q", sent: "null", typ: "float64"},
 	{args: `{"p":null,"np":null,"sl":null,"a":null,"m":null}`, why: "null for what has nil is no loss", kind: 0},
-	{args: `{"n":{"zz":1,"x":1}}`, why: "a nested unknown key is dropped", kind: bind.UnknownField, param: "n", sent: `"zz"`, typ: "bind_test.lossInner"},
-	{args: `{"ns":[{},{"in":{"X":1}}]}`, why: "keys bind by exact name inside", kind: bind.UnknownField, param: "ns", sent: `"X"`, path: "[1].in", typ: "bind_test.lossInner"},
+	{args: `{"n":{"zz":1,"x":1}}`, why: "a nested unknown key is dropped", kind: bind.UnknownField, param: "n", sent: `"zz"`, path: ".zz", typ: "bind_test.lossInner"},
+	{args: `{"ns":[{},{"in":{"X":1}}]}`, why: "keys bind by exact name inside", kind: bind.UnknownField, param: "ns", sent: `"X"`, path: "[1].in.X", typ: "bind_test.lossInner"},
 	{args: `{"a":{"zz":1},"m":{"zz":1}}`, why: "an object for any or a map keeps every key", kind: 0},
 	{args: `{"f":9007199254740993}`, why: "2^53+1 rounds in a float64", kind: bind.Rounded, param: "f", sent: "9007199254740993", typ: "float64"},
 	{args: `{"f":9007199254740992,"f32":16777216,"a":-9007199254740992}`, why: "2^53 and 2^24 are exact", kind: 0},
 	{args: `{"f32":16777217}`, why: "2^24+1 rounds in a float32", kind: bind.Rounded, param: "f32", sent: "16777217", typ: "float32"},
-	{args: `{"a":{"k":[12345678901234567890]}}`, why: "a number in any is a float64", kind: bind.Rounded, param: "a", sent: "12345678901234567890", path: ".k[0]", typ: "float64"},
+	{args: `{"a":{"k":[12345678901234567890]}}`, why: "a number in any is a float64", kind: bind.Rounded, param: "a", sent: "12345678901234567890", path: ".k[0]", typ: "interface {}"},
 	{args: `{"m":{"k":100000000000000000000000}}`, why: "10^23 is not a float64", kind: bind.Rounded, param: "m", sent: "100000000000000000000000", path: ".k", typ: "float64"},
 	{args: `{"q":"9007199254740993"}`, why: "a ,string float rounds too", kind: bind.Rounded, param: "q", sent: `"9007199254740993"`, typ: "float64"},
 	{args: `{"f":1.00000000000000000001,"f32":0.1}`, why: "a fraction is not an integer: out of scope", kind: 0},
 	{args: `{"i":9007199254740993}`, why: "an int holds it", kind: 0},
 	{args: `{"m":{"a b":null}}`, why: "a key that is no identifier is quoted in the path", kind: bind.NullValue, param: "m", sent: "null", path: `["a b"]`, typ: "float64"},
 	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"y":null}}` + strings.Repeat(`}`, 41), why: "the path past 32 steps", kind: bind.NullValue, param: "np", sent: "null", path: strings.Repeat(".in", 41) + ".y", typ: "string"},
-	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"zz":1}}` + strings.Repeat(`}`, 41), why: "a key's path past 32 steps", kind: bind.UnknownField, param: "np", sent: `"zz"`, path: strings.Repeat(".in", 41), typ: "bind_test.lossInner"},
+	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"zz":1}}` + strings.Repeat(`}`, 41), why: "a key's path past 32 steps", kind: bind.UnknownField, param: "np", sent: `"zz"`, path: strings.Repeat(".in", 41) + ".zz", typ: "bind_test.lossInner"},
 }
 
 func TestV2_SilentLosses(t *testing.T) {
@@ -699,7 +702,7 @@ func TestV2_SilentLosses(t *testing.T) {
 	cases = append(cases,
 		lossCase{args: `{"HOURS_BACK":3}`, why: "case:ignore folds case", kind: bind.FoldedKey, param: "hours_back", sent: `"HOURS_BACK"`, typ: "int"},
 		lossCase{args: `{"hoursback":0}`, why: "and drops underscores, even for a zero value", kind: bind.FoldedKey, param: "hours_back", sent: `"hoursback"`, typ: "int"},
-		lossCase{args: `{"n":{"Hours-Back":2}}`, why: "in a nested struct too", kind: bind.FoldedKey, param: "n", sent: `"Hours-Back"`, typ: "bind_test.lossInner"},
+		lossCase{args: `{"n":{"Hours-Back":2}}`, why: "in a nested struct too", kind: bind.FoldedKey, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "int"},
 		lossCase{args: `{"hours_back":3,"n":{"hours_back":1}}`, why: "the exact name is no fold", kind: 0},
 	)
 	checkLosses(t, bind.V2, cases)
@@ -708,16 +711,16 @@ func TestV2_SilentLosses(t *testing.T) {
 func TestSegmentIO_SilentLosses(t *testing.T) {
 	cases := slices.Clone(commonLossCases)
 	cases = append(cases,
-		lossCase{args: `{"HOURS_BACK":3,"n":{"Hours-Back":2}}`, why: "no folding: case:ignore is V2's", kind: bind.UnknownField, param: "n", sent: `"Hours-Back"`, typ: "bind_test.lossInner"},
+		lossCase{args: `{"HOURS_BACK":3,"n":{"Hours-Back":2}}`, why: "no folding: case:ignore is V2's", kind: bind.UnknownField, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "bind_test.lossInner"},
 		lossCase{args: `{"qq":"null"}`, why: "a ,string null", kind: 0},
 		lossCase{args: `{"q":"null"}`, why: "a ,string \"null\" is null", kind: bind.NullValue, param: "q", sent: `"null"`, typ: "float64"},
 		lossCase{args: `{"i":1,"i":2}`, why: "the last of a repeated key wins", kind: bind.DuplicateKey, param: "i", sent: `"i"`, typ: "int"},
 		lossCase{args: `{"i":1,"\u0069":2}`, why: "an escaped repeat is a repeat", kind: bind.DuplicateKey, param: "i", sent: `"\u0069"`, typ: "int"},
-		lossCase{args: `{"n":{"x":1,"y":"a","x":2}}`, why: "in a nested struct too", kind: bind.DuplicateKey, param: "n", sent: `"x"`, typ: "bind_test.lossInner"},
-		lossCase{args: `{"m":{"k":1,"k":2}}`, why: "in a map", kind: bind.DuplicateKey, param: "m", sent: `"k"`, typ: "map[string]float64"},
-		lossCase{args: `{"a":[{"k":1,"j":0,"k":2}]}`, why: "in an object inside any", kind: bind.DuplicateKey, param: "a", sent: `"k"`, path: "[0]", typ: "map[string]interface {}"},
+		lossCase{args: `{"n":{"x":1,"y":"a","x":2}}`, why: "in a nested struct too", kind: bind.DuplicateKey, param: "n", sent: `"x"`, path: ".x", typ: "int"},
+		lossCase{args: `{"m":{"k":1,"k":2}}`, why: "in a map", kind: bind.DuplicateKey, param: "m", sent: `"k"`, path: ".k", typ: "float64"},
+		lossCase{args: `{"a":[{"k":1,"j":0,"k":2}]}`, why: "in an object inside any", kind: bind.DuplicateKey, param: "a", sent: `"k"`, path: "[0].k", typ: "interface {}"},
 		lossCase{args: `{"a":{"k":1},"m":{"k":1},"n":{"x":1}}`, why: "one key in each object", kind: 0},
-		lossCase{args: `{"zz":1,"zz":2,"n":{"zz":1,"zz":2}}`, why: "a dropped key repeated is two unknown fields, not a repeat", kind: bind.UnknownField, param: "n", sent: `"zz"`, typ: "bind_test.lossInner"},
+		lossCase{args: `{"zz":1,"zz":2,"n":{"zz":1,"zz":2}}`, why: "a dropped key repeated is two unknown fields, not a repeat", kind: bind.UnknownField, param: "n", sent: `"zz"`, path: ".zz", typ: "bind_test.lossInner"},
 		lossCase{args: `{"arr":[1,2,3]}`, why: "an extra element is dropped", kind: bind.ArrayLength, param: "arr", sent: "[1,2,3]", typ: "[2]int", n: 3},
 		lossCase{args: `{"arr":[5]}`, why: "a missing element stays zero", kind: bind.ArrayLength, param: "arr", sent: "[5]", typ: "[2]int", n: 1},
 		lossCase{args: `{"deep":[[{"x":1}],[{"zz":2}]]}`, why: "what is inside a dropped element is not read", kind: bind.ArrayLength, param: "deep", sent: `[[{"x":1}],[{"zz":2}]]`, typ: "[1][]bind_test.lossInner", n: 2},
@@ -725,8 +728,8 @@ func TestSegmentIO_SilentLosses(t *testing.T) {
 		lossCase{args: `{"sl":["ok","\ud800\u0041"]}`, why: "so does a lone surrogate", kind: bind.Replaced, param: "sl", sent: `"\ud800\u0041"`, path: "[1]", typ: "string"},
 		lossCase{args: `{"s":"\udc00"}`, why: "a low surrogate alone", kind: bind.Replaced, param: "s", sent: `"\udc00"`, typ: "string"},
 		lossCase{args: `{"s":"\ud83d\ude00\u00e9"}`, why: "a pair is no loss", kind: 0},
-		lossCase{args: "{\"m\":{\"\xff\":1}}", why: "in a map key", kind: bind.Replaced, param: "m", sent: "\"\xff\"", typ: "string"},
-		lossCase{args: "{\"a\":{\"k\":\"\xed\xa0\x80\"}}", why: "UTF-8 of a surrogate is invalid", kind: bind.Replaced, param: "a", sent: "\"\xed\xa0\x80\"", path: ".k", typ: "string"},
+		lossCase{args: "{\"m\":{\"\xff\":1}}", why: "in a map key", kind: bind.Replaced, param: "m", sent: "\"\xff\"", path: "[\"\ufffd\"]", typ: "string"},
+		lossCase{args: "{\"a\":{\"k\":\"\xed\xa0\x80\"}}", why: "UTF-8 of a surrogate is invalid", kind: bind.Replaced, param: "a", sent: "\"\xed\xa0\x80\"", path: ".k", typ: "interface {}"},
 		lossCase{args: "{\"zz\":\"\xff\",\"n\":{\"x\":1}}", why: "in a dropped key's value, nothing is read", kind: 0},
 	)
 	checkLosses(t, bind.SegmentIO, cases)

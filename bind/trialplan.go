@@ -203,7 +203,7 @@ func (p *trialPlan) missing(args []byte, ms []member, required []bool, issues []
 		if !req || slices.ContainsFunc(ms, func(m member) bool { return m.param == i }) {
 			continue
 		}
-		issues = append(issues, Issue{Kind: Missing, Param: i, Type: p.params[i].Type})
+		issues = append(issues, Issue{Kind: Missing, Param: i})
 	}
 	return issues
 }
@@ -883,14 +883,13 @@ const (
 
 var (
 	goString   = reflect.TypeFor[string]()
-	goFloat64  = reflect.TypeFor[float64]()
 	goAnyMap   = reflect.TypeFor[map[string]any]()
 	goAnySlice = reflect.TypeFor[[]any]()
 
 	// What the binders put in an empty interface.
 	lossAny       = &lossNode{kind: lAny, typ: goAny}
-	lossAnyString = &lossNode{kind: lString, typ: goString}
-	lossAnyFloat  = &lossNode{kind: lFloat, typ: goFloat64, bits: 64}
+	lossAnyString = &lossNode{kind: lString, typ: goAny}
+	lossAnyFloat  = &lossNode{kind: lFloat, typ: goAny, bits: 64}
 	lossAnyMap    = &lossNode{kind: lMap, typ: goAnyMap, elem: lossAny}
 	lossAnySlice  = &lossNode{kind: lSlice, typ: goAnySlice, elem: lossAny}
 )
@@ -1070,9 +1069,9 @@ func (w *lossWalk) push(ks, ke int) {
 
 func (w *lossWalk) pop() { w.depth-- }
 
-// report records a loss; holder >= 0 is, for a key, where the object
-// holding it starts: its Path leads there.
-func (w *lossWalk) report(is Issue, holder int) {
+// report records a loss; for a key, value is where the member's value
+// starts (its Path leads to the member), else -1.
+func (w *lossWalk) report(is Issue, value int) {
 	if len(w.issues) >= w.limit {
 		w.omitted++
 		return
@@ -1080,8 +1079,8 @@ func (w *lossWalk) report(is Issue, holder int) {
 	is.Param = w.param
 	if w.depth > len(w.steps) { // deep: find the way again
 		target := is.Start
-		if holder >= 0 {
-			target = holder
+		if value >= 0 {
+			target = value
 		}
 		is.Path = pathTo(w.data, w.argAt, target)
 		w.issues = append(w.issues, is)
@@ -1276,14 +1275,13 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 	var keys keySet
 	for {
 		ke, vs := w.member(j)
-		raw := d[j:ke]
-		if w.rules.replaces && n.key == keyByText && replaces(raw) {
-			w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: n.typ.Key()}, i)
+		w.push(j, ke)
+		if w.rules.replaces && n.key == keyByText && replaces(d[j:ke]) {
+			w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: n.typ.Key()}, vs)
 		}
 		if w.rules.duplicates && keys.add(d, j, ke, n.key) {
-			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.typ}, i)
+			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.elem.typ}, vs)
 		}
-		w.push(j, ke)
 		end := w.value(n.elem, vs)
 		w.pop()
 		if j, end = w.next(end); j < 0 {
@@ -1303,29 +1301,28 @@ func (w *lossWalk) structObject(n *lossNode, i int) int {
 	for {
 		ke, vs := w.member(j)
 		f, folded := n.match(d[j:ke])
+		w.push(j, ke)
 		var end int
 		switch {
 		case f >= 0:
+			ft := n.nodes[f].typ
 			if folded {
-				w.report(Issue{Kind: FoldedKey, Start: j, End: ke, Type: n.typ}, i)
+				w.report(Issue{Kind: FoldedKey, Start: j, End: ke, Type: ft}, vs)
 			}
 			if w.rules.replaces && replaces(d[j:ke]) {
-				w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: goString}, i)
+				w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: goString}, vs)
 			}
 			if w.rules.duplicates && seen.add(f) {
-				w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.typ}, i)
+				w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: ft}, vs)
 			}
-			w.push(j, ke)
 			end = w.value(n.nodes[f], vs)
-			w.pop()
 		case n.elem != nil:
-			w.push(j, ke)
 			end = w.value(n.elem, vs) // the fallback keeps it
-			w.pop()
 		default:
-			w.report(Issue{Kind: UnknownField, Start: j, End: ke, Type: n.typ}, i)
+			w.report(Issue{Kind: UnknownField, Start: j, End: ke, Type: n.typ}, vs)
 			end, _, _ = scanValue(d, vs, 0, 0)
 		}
+		w.pop()
 		if j, end = w.next(end); j < 0 {
 			return end
 		}
