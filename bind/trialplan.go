@@ -1272,7 +1272,7 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 	if d[j] == '}' {
 		return j + 1
 	}
-	var keys keySet
+	var keys lossKeySet
 	for {
 		ke, vs := w.member(j)
 		w.push(j, ke)
@@ -1350,16 +1350,16 @@ func (s *boundSet) add(f int) bool {
 	return had
 }
 
-// A keySet is the keys of one map object seen so far: the first few by
+// A lossKeySet is the keys of one map object seen so far: the first few by
 // their spans, compared one by one, the rest in a map.
-type keySet struct {
+type lossKeySet struct {
 	spans [16][2]int
 	n     int
 	more  map[string]bool
 }
 
 // add adds the key data[s:e] and reports whether it was there.
-func (ks *keySet) add(d []byte, s, e int, kind lossKey) bool {
+func (ks *lossKeySet) add(d []byte, s, e int, kind lossKey) bool {
 	var buf [64]byte
 	key := keyIdentity(buf[:0], d[s:e], kind)
 	for _, sp := range ks.spans[:ks.n] {
