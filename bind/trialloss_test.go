@@ -95,11 +95,11 @@ func BenchmarkTrialCheck(b *testing.B) {
 	}
 }
 
-// lossArgs is a tool whose parameters cover the positions the silent
+// trialArgs is a tool whose parameters cover the positions the silent
 // losses are about: plain types only, so that encoding/json re-marshals
 // what the binder decoded in a form the oracle can compare with what was
 // sent.
-type lossArgs struct {
+type trialArgs struct {
 	I    int                `json:"i"`
 	U8   uint8              `json:"u8"`
 	F    float64            `json:"f"`
@@ -111,20 +111,20 @@ type lossArgs struct {
 	Arr  [2]int             `json:"arr"`
 	Sl   []string           `json:"sl"`
 	M    map[string]float64 `json:"m"`
-	N    lossInner          `json:"n"`
-	NP   *lossInner         `json:"np"`
-	Ns   []lossInner        `json:"ns"`
+	N    trialInner         `json:"n"`
+	NP   *trialInner        `json:"np"`
+	Ns   []trialInner       `json:"ns"`
 	Q    float64            `json:"q,string"`
 	HB   int                `json:"hours_back,case:ignore"`
-	Deep [1][]lossInner     `json:"deep"`
+	Deep [1][]trialInner    `json:"deep"`
 }
 
-type lossInner struct {
-	X  int        `json:"x"`
-	Y  string     `json:"y"`
-	Z  []float64  `json:"z"`
-	In *lossInner `json:"in"`
-	HB int        `json:"hours_back,case:ignore"`
+type trialInner struct {
+	X  int         `json:"x"`
+	Y  string      `json:"y"`
+	Z  []float64   `json:"z"`
+	In *trialInner `json:"in"`
+	HB int         `json:"hours_back,case:ignore"`
 }
 
 // faithful is the oracle for silent losses, independent of the guard: it
@@ -178,7 +178,7 @@ func faithful(b bind.Binder, typ reflect.Type, params []bind.Param, args []byte)
 		if err := d.Decode(&want); err != nil {
 			return "", err
 		}
-		if why := sameJSON(want, got[p.Name]); why != "" {
+		if why := receivedAsSent(want, got[p.Name]); why != "" {
 			return p.Name + why, nil
 		}
 	}
@@ -190,7 +190,7 @@ type quotedNumber struct{ *big.Rat }
 
 // received is the decoded value v as JSON-shaped Go values, numbers as
 // their exact value (*big.Rat), so that a float's rounding shows. It knows
-// the plain types of lossArgs only.
+// the plain types of trialArgs only.
 func received(v reflect.Value, quoted bool) any {
 	num := func(r *big.Rat) any {
 		if quoted {
@@ -245,8 +245,8 @@ func received(v reflect.Value, quoted bool) any {
 	panic("received: " + v.Type().String())
 }
 
-// sameJSON compares a value as sent with the value as received.
-func sameJSON(sent, got any) string {
+// receivedAsSent compares a value as sent with the value as received.
+func receivedAsSent(sent, got any) string {
 	differ := fmt.Sprintf(": sent %v, received %v", sent, got)
 	switch s := sent.(type) {
 	case nil:
@@ -257,12 +257,12 @@ func sameJSON(sent, got any) string {
 		if q, ok := got.(quotedNumber); ok { // V2 reads a ,string field from a number too
 			got = q.Rat
 		}
-		if g, ok := got.(*big.Rat); !ok || !sameNumber(string(s), g) {
+		if g, ok := got.(*big.Rat); !ok || !numberAsSent(string(s), g) {
 			return differ
 		}
 	case string:
 		if q, ok := got.(quotedNumber); ok {
-			if !sameNumber(strings.TrimSpace(s), q.Rat) {
+			if !numberAsSent(strings.TrimSpace(s), q.Rat) {
 				return differ
 			}
 		} else if got != s {
@@ -278,7 +278,7 @@ func sameJSON(sent, got any) string {
 			return differ
 		}
 		for i := range s {
-			if why := sameJSON(s[i], g[i]); why != "" {
+			if why := receivedAsSent(s[i], g[i]); why != "" {
 				return fmt.Sprintf("[%d]%s", i, why)
 			}
 		}
@@ -292,7 +292,7 @@ func sameJSON(sent, got any) string {
 			if !ok {
 				return "." + k + ": dropped"
 			}
-			if why := sameJSON(sv, gv); why != "" {
+			if why := receivedAsSent(sv, gv); why != "" {
 				return "." + k + why
 			}
 		}
@@ -305,10 +305,10 @@ func sameJSON(sent, got any) string {
 	return ""
 }
 
-// sameNumber compares a JSON number as sent with its value as received:
+// numberAsSent compares a JSON number as sent with its value as received:
 // an integer literal must be received exactly; any other number as a
 // float64 or float32 reads it.
-func sameNumber(sent string, got *big.Rat) bool {
+func numberAsSent(sent string, got *big.Rat) bool {
 	want, ok := new(big.Rat).SetString(sent)
 	if !ok {
 		return false
@@ -417,7 +417,7 @@ func FuzzTrialLosses(f *testing.F) {
 	}
 	var plans []*bind.Plan
 	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
-		plan, err := b.Compile(reflect.TypeFor[lossArgs]())
+		plan, err := b.Compile(reflect.TypeFor[trialArgs]())
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -448,7 +448,7 @@ func (j *jsonOnly) UnmarshalJSON(b []byte) error { *j = jsonOnly("json:" + strin
 type factsArgs struct {
 	I    int                `json:"i"`
 	S    string             `json:"s"`
-	N    lossInner          `json:"n"`
+	N    trialInner         `json:"n"`
 	Arr  [2]int             `json:"arr"`
 	M    map[string]int     `json:"m"`
 	MI   map[int]string     `json:"mi"`
@@ -462,7 +462,7 @@ type factsArgs struct {
 	MS   map[string]string  `json:"ms"`
 	MT   map[textOnly]int   `json:"mt"`
 	Fold int                `json:"fold,case:ignore"`
-	PN   *lossInner         `json:"pn"`
+	PN   *trialInner        `json:"pn"`
 	Sl   []int              `json:"sl"`
 	MF   map[string]float64 `json:"mf"`
 	Num  json.Number        `json:"num"`
@@ -598,14 +598,14 @@ func sameText(a, b string) bool {
 	return reflect.DeepEqual(va, vb)
 }
 
-// A lossCase is a call the binder reads and the first silent loss (or
+// A trialLossCase is a call the binder reads and the first silent loss (or
 // unknown field) Check must report in it, kind 0 for none: the argument,
 // the offending bytes, the path to them (to the key's member, for a key),
 // the Go type there (for a key: the struct it is in for UnknownField, the
 // key's type for Replaced, the type its value is read into for FoldedKey
 // and DuplicateKey; any inside an interface) and, for ArrayLength, the
 // elements sent.
-type lossCase struct {
+type trialLossCase struct {
 	args, why  string
 	kind       bind.IssueKind
 	param      string
@@ -614,12 +614,12 @@ type lossCase struct {
 	n          int
 }
 
-// checkLosses runs each case against a plan of lossArgs. The oracle
+// checkLosses runs each case against a plan of trialArgs. The oracle
 // (faithful, with the real binder) must agree that the call is changed
 // exactly when the row says there is a loss.
-func checkLosses(t *testing.T, b bind.Binder, cases []lossCase) {
+func checkLosses(t *testing.T, b bind.Binder, cases []trialLossCase) {
 	t.Helper()
-	plan, err := b.Compile(reflect.TypeFor[lossArgs]())
+	plan, err := b.Compile(reflect.TypeFor[trialArgs]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -671,18 +671,18 @@ func checkLosses(t *testing.T, b bind.Binder, cases []lossCase) {
 }
 
 // Losses both binders have.
-var commonLossCases = []lossCase{
+var commonLossCases = []trialLossCase{
 	{args: `{"i":1,"f":1.5,"s":"x","a":[1,"x",{"k":null}],"arr":[1,2],"m":{"k":1},"n":{"x":1,"z":[2.5]},"p":null,"np":null,"sl":null,"q":"2.5"}`, why: "a clean call"},
 	{args: `{"i":null}`, why: "null for an int", kind: bind.NullValue, param: "i", sent: "null", typ: "int"},
 	{args: `{"s":null}`, why: "null for a string", kind: bind.NullValue, param: "s", sent: "null", typ: "string"},
-	{args: `{"n":null}`, why: "null for a struct", kind: bind.NullValue, param: "n", sent: "null", typ: "bind_test.lossInner"},
+	{args: `{"n":null}`, why: "null for a struct", kind: bind.NullValue, param: "n", sent: "null", typ: "bind_test.trialInner"},
 	{args: `{"arr":[null,1]}`, why: "null for an array element", kind: bind.NullValue, param: "arr", sent: "null", path: "[0]", typ: "int"},
 	{args: `{"m":{"k":null}}`, why: "null for a map value", kind: bind.NullValue, param: "m", sent: "null", path: ".k", typ: "float64"},
 	{args: `{"ns":[{"in":{"y":null}}]}`, why: "null deep inside", kind: bind.NullValue, param: "ns", sent: "null", path: "[0].in.y", typ: "string"},
 	{args: `{"q":null}`, why: "null for a ,string float", kind: bind.NullValue, param: "q", sent: "null", typ: "float64"},
 	{args: `{"p":null,"np":null,"sl":null,"a":null,"m":null}`, why: "null for what has nil is no loss", kind: 0},
-	{args: `{"n":{"zz":1,"x":1}}`, why: "a nested unknown key is dropped", kind: bind.UnknownField, param: "n", sent: `"zz"`, path: ".zz", typ: "bind_test.lossInner"},
-	{args: `{"ns":[{},{"in":{"X":1}}]}`, why: "keys bind by exact name inside", kind: bind.UnknownField, param: "ns", sent: `"X"`, path: "[1].in.X", typ: "bind_test.lossInner"},
+	{args: `{"n":{"zz":1,"x":1}}`, why: "a nested unknown key is dropped", kind: bind.UnknownField, param: "n", sent: `"zz"`, path: ".zz", typ: "bind_test.trialInner"},
+	{args: `{"ns":[{},{"in":{"X":1}}]}`, why: "keys bind by exact name inside", kind: bind.UnknownField, param: "ns", sent: `"X"`, path: "[1].in.X", typ: "bind_test.trialInner"},
 	{args: `{"a":{"zz":1},"m":{"zz":1}}`, why: "an object for any or a map keeps every key", kind: 0},
 	{args: `{"f":9007199254740993}`, why: "2^53+1 rounds in a float64", kind: bind.Rounded, param: "f", sent: "9007199254740993", typ: "float64"},
 	{args: `{"f":9007199254740992,"f32":16777216,"a":-9007199254740992}`, why: "2^53 and 2^24 are exact", kind: 0},
@@ -694,16 +694,16 @@ var commonLossCases = []lossCase{
 	{args: `{"i":9007199254740993}`, why: "an int holds it", kind: 0},
 	{args: `{"m":{"a b":null}}`, why: "a key that is no identifier is quoted in the path", kind: bind.NullValue, param: "m", sent: "null", path: `["a b"]`, typ: "float64"},
 	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"y":null}}` + strings.Repeat(`}`, 41), why: "the path past 32 steps", kind: bind.NullValue, param: "np", sent: "null", path: strings.Repeat(".in", 41) + ".y", typ: "string"},
-	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"zz":1}}` + strings.Repeat(`}`, 41), why: "a key's path past 32 steps", kind: bind.UnknownField, param: "np", sent: `"zz"`, path: strings.Repeat(".in", 41) + ".zz", typ: "bind_test.lossInner"},
+	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"zz":1}}` + strings.Repeat(`}`, 41), why: "a key's path past 32 steps", kind: bind.UnknownField, param: "np", sent: `"zz"`, path: strings.Repeat(".in", 41) + ".zz", typ: "bind_test.trialInner"},
 }
 
 func TestV2_SilentLosses(t *testing.T) {
 	cases := slices.Clone(commonLossCases)
 	cases = append(cases,
-		lossCase{args: `{"HOURS_BACK":3}`, why: "case:ignore folds case", kind: bind.FoldedKey, param: "hours_back", sent: `"HOURS_BACK"`, typ: "int"},
-		lossCase{args: `{"hoursback":0}`, why: "and drops underscores, even for a zero value", kind: bind.FoldedKey, param: "hours_back", sent: `"hoursback"`, typ: "int"},
-		lossCase{args: `{"n":{"Hours-Back":2}}`, why: "in a nested struct too", kind: bind.FoldedKey, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "int"},
-		lossCase{args: `{"hours_back":3,"n":{"hours_back":1}}`, why: "the exact name is no fold", kind: 0},
+		trialLossCase{args: `{"HOURS_BACK":3}`, why: "case:ignore folds case", kind: bind.FoldedKey, param: "hours_back", sent: `"HOURS_BACK"`, typ: "int"},
+		trialLossCase{args: `{"hoursback":0}`, why: "and drops underscores, even for a zero value", kind: bind.FoldedKey, param: "hours_back", sent: `"hoursback"`, typ: "int"},
+		trialLossCase{args: `{"n":{"Hours-Back":2}}`, why: "in a nested struct too", kind: bind.FoldedKey, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "int"},
+		trialLossCase{args: `{"hours_back":3,"n":{"hours_back":1}}`, why: "the exact name is no fold", kind: 0},
 	)
 	checkLosses(t, bind.V2, cases)
 }
@@ -711,26 +711,26 @@ func TestV2_SilentLosses(t *testing.T) {
 func TestSegmentIO_SilentLosses(t *testing.T) {
 	cases := slices.Clone(commonLossCases)
 	cases = append(cases,
-		lossCase{args: `{"HOURS_BACK":3,"n":{"Hours-Back":2}}`, why: "no folding: case:ignore is V2's", kind: bind.UnknownField, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "bind_test.lossInner"},
-		lossCase{args: `{"qq":"null"}`, why: "a ,string null", kind: 0},
-		lossCase{args: `{"q":"null"}`, why: "a ,string \"null\" is null", kind: bind.NullValue, param: "q", sent: `"null"`, typ: "float64"},
-		lossCase{args: `{"i":1,"i":2}`, why: "the last of a repeated key wins", kind: bind.DuplicateKey, param: "i", sent: `"i"`, typ: "int"},
-		lossCase{args: `{"i":1,"\u0069":2}`, why: "an escaped repeat is a repeat", kind: bind.DuplicateKey, param: "i", sent: `"\u0069"`, typ: "int"},
-		lossCase{args: `{"n":{"x":1,"y":"a","x":2}}`, why: "in a nested struct too", kind: bind.DuplicateKey, param: "n", sent: `"x"`, path: ".x", typ: "int"},
-		lossCase{args: `{"m":{"k":1,"k":2}}`, why: "in a map", kind: bind.DuplicateKey, param: "m", sent: `"k"`, path: ".k", typ: "float64"},
-		lossCase{args: `{"a":[{"k":1,"j":0,"k":2}]}`, why: "in an object inside any", kind: bind.DuplicateKey, param: "a", sent: `"k"`, path: "[0].k", typ: "interface {}"},
-		lossCase{args: `{"a":{"k":1},"m":{"k":1},"n":{"x":1}}`, why: "one key in each object", kind: 0},
-		lossCase{args: `{"zz":1,"zz":2,"n":{"zz":1,"zz":2}}`, why: "a dropped key repeated is two unknown fields, not a repeat", kind: bind.UnknownField, param: "n", sent: `"zz"`, path: ".zz", typ: "bind_test.lossInner"},
-		lossCase{args: `{"arr":[1,2,3]}`, why: "an extra element is dropped", kind: bind.ArrayLength, param: "arr", sent: "[1,2,3]", typ: "[2]int", n: 3},
-		lossCase{args: `{"arr":[5]}`, why: "a missing element stays zero", kind: bind.ArrayLength, param: "arr", sent: "[5]", typ: "[2]int", n: 1},
-		lossCase{args: `{"deep":[[{"x":1}],[{"zz":2}]]}`, why: "what is inside a dropped element is not read", kind: bind.ArrayLength, param: "deep", sent: `[[{"x":1}],[{"zz":2}]]`, typ: "[1][]bind_test.lossInner", n: 2},
-		lossCase{args: "{\"s\":\"a\xffb\"}", why: "invalid UTF-8 becomes U+FFFD", kind: bind.Replaced, param: "s", sent: "\"a\xffb\"", typ: "string"},
-		lossCase{args: `{"sl":["ok","\ud800\u0041"]}`, why: "so does a lone surrogate", kind: bind.Replaced, param: "sl", sent: `"\ud800\u0041"`, path: "[1]", typ: "string"},
-		lossCase{args: `{"s":"\udc00"}`, why: "a low surrogate alone", kind: bind.Replaced, param: "s", sent: `"\udc00"`, typ: "string"},
-		lossCase{args: `{"s":"\ud83d\ude00\u00e9"}`, why: "a pair is no loss", kind: 0},
-		lossCase{args: "{\"m\":{\"\xff\":1}}", why: "in a map key", kind: bind.Replaced, param: "m", sent: "\"\xff\"", path: "[\"\ufffd\"]", typ: "string"},
-		lossCase{args: "{\"a\":{\"k\":\"\xed\xa0\x80\"}}", why: "UTF-8 of a surrogate is invalid", kind: bind.Replaced, param: "a", sent: "\"\xed\xa0\x80\"", path: ".k", typ: "interface {}"},
-		lossCase{args: "{\"zz\":\"\xff\",\"n\":{\"x\":1}}", why: "in a dropped key's value, nothing is read", kind: 0},
+		trialLossCase{args: `{"HOURS_BACK":3,"n":{"Hours-Back":2}}`, why: "no folding: case:ignore is V2's", kind: bind.UnknownField, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "bind_test.trialInner"},
+		trialLossCase{args: `{"qq":"null"}`, why: "a ,string null", kind: 0},
+		trialLossCase{args: `{"q":"null"}`, why: "a ,string \"null\" is null", kind: bind.NullValue, param: "q", sent: `"null"`, typ: "float64"},
+		trialLossCase{args: `{"i":1,"i":2}`, why: "the last of a repeated key wins", kind: bind.DuplicateKey, param: "i", sent: `"i"`, typ: "int"},
+		trialLossCase{args: `{"i":1,"\u0069":2}`, why: "an escaped repeat is a repeat", kind: bind.DuplicateKey, param: "i", sent: `"\u0069"`, typ: "int"},
+		trialLossCase{args: `{"n":{"x":1,"y":"a","x":2}}`, why: "in a nested struct too", kind: bind.DuplicateKey, param: "n", sent: `"x"`, path: ".x", typ: "int"},
+		trialLossCase{args: `{"m":{"k":1,"k":2}}`, why: "in a map", kind: bind.DuplicateKey, param: "m", sent: `"k"`, path: ".k", typ: "float64"},
+		trialLossCase{args: `{"a":[{"k":1,"j":0,"k":2}]}`, why: "in an object inside any", kind: bind.DuplicateKey, param: "a", sent: `"k"`, path: "[0].k", typ: "interface {}"},
+		trialLossCase{args: `{"a":{"k":1},"m":{"k":1},"n":{"x":1}}`, why: "one key in each object", kind: 0},
+		trialLossCase{args: `{"zz":1,"zz":2,"n":{"zz":1,"zz":2}}`, why: "a dropped key repeated is two unknown fields, not a repeat", kind: bind.UnknownField, param: "n", sent: `"zz"`, path: ".zz", typ: "bind_test.trialInner"},
+		trialLossCase{args: `{"arr":[1,2,3]}`, why: "an extra element is dropped", kind: bind.ArrayLength, param: "arr", sent: "[1,2,3]", typ: "[2]int", n: 3},
+		trialLossCase{args: `{"arr":[5]}`, why: "a missing element stays zero", kind: bind.ArrayLength, param: "arr", sent: "[5]", typ: "[2]int", n: 1},
+		trialLossCase{args: `{"deep":[[{"x":1}],[{"zz":2}]]}`, why: "what is inside a dropped element is not read", kind: bind.ArrayLength, param: "deep", sent: `[[{"x":1}],[{"zz":2}]]`, typ: "[1][]bind_test.trialInner", n: 2},
+		trialLossCase{args: "{\"s\":\"a\xffb\"}", why: "invalid UTF-8 becomes U+FFFD", kind: bind.Replaced, param: "s", sent: "\"a\xffb\"", typ: "string"},
+		trialLossCase{args: `{"sl":["ok","\ud800\u0041"]}`, why: "so does a lone surrogate", kind: bind.Replaced, param: "sl", sent: `"\ud800\u0041"`, path: "[1]", typ: "string"},
+		trialLossCase{args: `{"s":"\udc00"}`, why: "a low surrogate alone", kind: bind.Replaced, param: "s", sent: `"\udc00"`, typ: "string"},
+		trialLossCase{args: `{"s":"\ud83d\ude00\u00e9"}`, why: "a pair is no loss", kind: 0},
+		trialLossCase{args: "{\"m\":{\"\xff\":1}}", why: "in a map key", kind: bind.Replaced, param: "m", sent: "\"\xff\"", path: "[\"\ufffd\"]", typ: "string"},
+		trialLossCase{args: "{\"a\":{\"k\":\"\xed\xa0\x80\"}}", why: "UTF-8 of a surrogate is invalid", kind: bind.Replaced, param: "a", sent: "\"\xed\xa0\x80\"", path: ".k", typ: "interface {}"},
+		trialLossCase{args: "{\"zz\":\"\xff\",\"n\":{\"x\":1}}", why: "in a dropped key's value, nothing is read", kind: 0},
 	)
 	checkLosses(t, bind.SegmentIO, cases)
 }
@@ -740,7 +740,7 @@ func TestSegmentIO_SilentLosses(t *testing.T) {
 // otherwise; not when the text is unreadable.
 func TestTrial_MissingRequired(t *testing.T) {
 	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
-		plan, err := b.Compile(reflect.TypeFor[lossArgs]())
+		plan, err := b.Compile(reflect.TypeFor[trialArgs]())
 		if err != nil {
 			t.Fatal(err)
 		}
