@@ -104,7 +104,7 @@ const MaxDepth = 10000
 // trial (V2, SegmentIO) decode the arguments once with the binder.
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
-		return p.check(args, issues)
+		return p.check(args, p.required, issues)
 	}
 	c := checker{data: args, binder: p.binder, issues: issues, param: -1, limit: len(issues) + MaxIssues}
 	n0 := len(issues)

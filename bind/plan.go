@@ -23,8 +23,9 @@ type Plan struct {
 	required []bool
 
 	// check replaces the native reading for binders that are mirrored
-	// another way (see V2, SegmentIO). It has Check's contract.
-	check func(args []byte, issues []Issue) []Issue
+	// another way (see V2, SegmentIO). It has Check's contract; required
+	// is the plan's.
+	check func(args []byte, required []bool, issues []Issue) []Issue
 }
 
 // Binder returns the binder the plan mirrors.

@@ -69,6 +69,36 @@ const SegmentIOMaxDepth = 1000
 //     Std's limit is 10,000.
 //   - Anything but space after the value fails, as in Std.
 //
+// On a call segmentio reads, Check also reports what it changes or drops
+// without failing (the silent losses; see IssueKind), found by walking the
+// text against the struct's positions as segmentio binds them:
+//
+//   - NullValue: null for a position that has no nil (a number, string,
+//     bool, struct or fixed-size array, json.Number, time.Time,
+//     time.Duration, a type read by UnmarshalText), which segmentio leaves
+//     as it was; a ,string field's "null" too. Not for a type whose
+//     UnmarshalJSON reads null itself.
+//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
+//     exactly, which segmentio rounds, ,string fields included.
+//   - UnknownField: a key inside a nested struct's object that names no
+//     field exactly, which segmentio drops.
+//   - DuplicateKey: each repeat of a key in one object, at the top level, in
+//     a nested struct, in a map (keys compared as the key type reads them:
+//     "-0" repeats "0" for an integer key) or in an object read into any.
+//     segmentio reads every occurrence: the last value wins, and a
+//     repeated object is decoded into what the first one left.
+//   - ArrayLength: a fixed-size array sent more elements (dropped) or fewer
+//     (left zero) than it has; N is the number sent. (segmentio v0.5.4
+//     fails on [] for a fixed-size array.)
+//   - Replaced: invalid UTF-8 or a lone surrogate escape in a string read
+//     into a string kind, any, a map key, a ,string string or a type read
+//     by UnmarshalText, which segmentio replaces with U+FFFD before it
+//     stores the text or calls the method. A json.RawMessage or a type with
+//     UnmarshalJSON gets the bytes as sent: no loss.
+//
+// SegmentIO has no FoldedKey: keys bind by exact name only. A parameter
+// Plan.WithRequired names is Missing unless a top-level key names it.
+//
 // The guard mirrors SegmentIO by trial rather than by rules: Check decodes
 // the arguments with SegmentIO.Unmarshal itself, once, into a fresh value
 // of the tool's struct, so the verdict is segmentio's own and costs about
@@ -227,7 +257,49 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 		})
 		p.trials = append(p.trials, reflect.StructOf([]reflect.StructField{{Name: "F", Type: f.typ, Tag: reflect.StructTag(tag)}}))
 	}
+	p.loss = buildLoss(segLoss{}, t)
+	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true}
 	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+}
+
+// segLoss is what SegmentIO's silent losses need to know of its rules.
+type segLoss struct{}
+
+func (segLoss) leaf(t reflect.Type) *lossNode {
+	switch t {
+	case goNumber, goTime, goDuration:
+		return &lossNode{kind: lScalar, typ: t, nullLoss: true}
+	case goRawMessage:
+		return &lossNode{kind: lSkip, typ: t}
+	}
+	if !segCustom(t) {
+		return nil
+	}
+	if reflect.PointerTo(t).Implements(goUnmarshaler) {
+		return &lossNode{kind: lSkip, typ: t} // UnmarshalJSON reads null too
+	}
+	// UnmarshalText reads the text of a JSON string (replaced first); null
+	// leaves the value as it was.
+	return &lossNode{kind: lText, typ: t, nullLoss: !nilable(t.Kind())}
+}
+
+func (segLoss) fields(st reflect.Type) ([]lossField, reflect.Type) {
+	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
+	idx := segIndex(fields)
+	out := make([]lossField, len(fields))
+	for i, f := range fields {
+		base := f.typ
+		if base.Kind() == reflect.Pointer {
+			base = base.Elem()
+		}
+		out[i] = lossField{
+			name:   f.name,
+			typ:    f.typ,
+			quoted: f.stringify && (numberKind(base) || base.Kind() == reflect.Bool || base.Kind() == reflect.String),
+			shadow: idx[f.name] != i,
+		}
+	}
+	return out, nil
 }
 
 // segStruct checks a struct type segmentio reaches: every field it binds

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
+	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -17,7 +19,11 @@ import (
 
 // A trialPlan reads arguments for a binder mirrored by trial: the binder
 // decodes the whole arguments once, so the verdict is its own; only when it
-// fails is each argument decoded alone, to name the ones it fails on.
+// fails is each argument decoded alone, to name the ones it fails on. When
+// it passes, a walk of the text against the struct's positions (loss)
+// reports the silent losses the binder has (rules), without allocating on
+// a clean call. Required params no top-level key binds are Missing either
+// way, unless the text is unreadable.
 type trialPlan struct {
 	binder   Binder
 	typ      reflect.Type
@@ -25,6 +31,8 @@ type trialPlan struct {
 	trials   []reflect.Type // per param: the one-field struct its value is decoded into alone
 	maxDepth int            // the binder's limit on nested arrays and objects, for the scan (0: none)
 	hooks    trialHooks
+	loss     *lossNode // the tool's struct, for the silent losses; its fields are the params
+	rules    lossRules
 }
 
 // trialHooks are what a trial plan needs to know of its binder.
@@ -104,10 +112,11 @@ func (p *trialPlan) decode(args []byte) (err error) {
 	return p.binder.Unmarshal(args, reflect.New(p.typ).Interface())
 }
 
-// check has Plan.Check's contract.
-func (p *trialPlan) check(args []byte, issues []Issue) []Issue {
+// check has Plan.Check's contract; required marks the params to report
+// Missing.
+func (p *trialPlan) check(args []byte, required []bool, issues []Issue) []Issue {
 	if len(args) == 0 {
-		return issues // no arguments read as {}, which Compile tried
+		return p.missing(args, nil, required, issues) // no arguments read as {}, which Compile tried
 	}
 	err := p.decode(args)
 	var buf [8]member
@@ -119,7 +128,7 @@ func (p *trialPlan) check(args []byte, issues []Issue) []Issue {
 	}
 	switch {
 	case err == nil && sc.kind != '{':
-		return issues // null (the binder reads nothing else into a struct)
+		return p.missing(args, nil, required, issues) // null (the binder reads nothing else into a struct)
 	case sc.kind == 0 && sc.deep:
 		return append(issues, p.tooDeep(args, sc, sc.start, err))
 	case sc.kind == 0, sc.kind == 'n':
@@ -173,11 +182,54 @@ func (p *trialPlan) check(args []byte, issues []Issue) []Issue {
 		if failed == 0 {
 			add(p.hooks.whole(args, ms, err))
 		}
+	} else {
+		w := lossWalk{data: args, rules: p.rules, limit: limit, issues: issues}
+		p.losses(&w, ms)
+		issues, omitted = w.issues, omitted+w.omitted
+	}
+	for _, is := range p.missing(args, ms, required, nil) {
+		add(is)
 	}
 	if omitted > 0 {
 		issues = append(issues, Issue{Kind: Omitted, Param: -1, N: omitted})
 	}
 	return issues
+}
+
+// missing appends a Missing issue for each required param no member of
+// ms binds.
+func (p *trialPlan) missing(args []byte, ms []member, required []bool, issues []Issue) []Issue {
+	for i, req := range required {
+		if !req || slices.ContainsFunc(ms, func(m member) bool { return m.param == i }) {
+			continue
+		}
+		issues = append(issues, Issue{Kind: Missing, Param: i})
+	}
+	return issues
+}
+
+// losses walks the members of a call the binder reads for silent losses:
+// in the top-level keys (a repeated or folded one), and in each value.
+func (p *trialPlan) losses(w *lossWalk, ms []member) {
+	var seen boundSet
+	for _, m := range ms {
+		if m.param < 0 {
+			continue
+		}
+		w.param, w.argAt, w.depth = m.param, m.vs, 0
+		if p.loss.folds != nil {
+			if _, folded := p.loss.match(w.data[m.ks:m.ke]); folded {
+				w.report(Issue{Kind: FoldedKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type}, m.vs)
+			}
+		}
+		if p.rules.replaces && replaces(w.data[m.ks:m.ke]) {
+			w.report(Issue{Kind: Replaced, Start: m.ks, End: m.ke, Type: goString}, m.vs)
+		}
+		if p.rules.duplicates && seen.add(m.param) {
+			w.report(Issue{Kind: DuplicateKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type}, m.vs)
+		}
+		w.value(p.loss.nodes[m.param], m.vs)
+	}
 }
 
 // tooDeep is the issue for nesting past the binder's limit at offset at:
@@ -770,4 +822,648 @@ func unexportedPointerOn(t reflect.Type, index []int, unnamedOnly bool) string {
 		t = sf.Type
 	}
 	return ""
+}
+
+// Silent losses: what a binder mirrored by trial reads without failing but
+// changes or drops. Check looks for them only on a call the binder reads
+// (the trial decode passed), by walking the text against a tree of the
+// positions the tool's struct has, built once by Compile from the binder's
+// own field rules.
+
+// lossRules are the losses that only some binders mirrored by trial have;
+// the others fail instead. Every one of them has NullValue, Rounded and
+// UnknownField, and FoldedKey where a field's tag asks for folding.
+type lossRules struct {
+	duplicates bool // a repeated key is read at each occurrence, so the last wins (DuplicateKey)
+	arrays     bool // a fixed-size array drops extra elements and leaves missing ones zero (ArrayLength)
+	replaces   bool // invalid UTF-8 and lone surrogate escapes become U+FFFD (Replaced)
+	nullQuoted bool // a ,string value holding null reads as null
+}
+
+type lossKind uint8
+
+const (
+	lSkip   lossKind = iota // read whole, by a method called on null too, or kept raw: nothing to check
+	lScalar                 // bool, integers, time.Time, json.Number...: only null is lost
+	lString                 // a string kind: null is lost, invalid text replaced
+	lText                   // read from a JSON string by UnmarshalText: as lString
+	lFloat                  // float32, float64: an integer it cannot hold is rounded
+	lQuoted                 // a ,string field: its value is a JSON string holding the text
+	lAny                    // an empty interface: what the binder puts in it decides
+	lPtr
+	lSlice
+	lArray
+	lMap
+	lStruct
+)
+
+// A lossNode is one position of the tool's struct.
+type lossNode struct {
+	kind     lossKind
+	typ      reflect.Type
+	nullLoss bool      // null for it is lost: the binder leaves the zero value of a type that has no nil
+	bits     int       // lFloat, and lQuoted of a float: 32 or 64
+	str      bool      // lQuoted: of a string kind
+	elem     *lossNode // lPtr, lSlice, lArray, lMap: the element; lStruct: the fallback's values, or nil
+	length   int       // lArray
+	key      lossKey   // lMap
+	fields   map[string]int
+	folds    map[string][]int // fields a key binds to once folded (V2's case:ignore), by folded name
+	nodes    []*lossNode      // lStruct: per field, in the order fields indexes
+}
+
+// lossKey says when two keys of a map are the same key.
+type lossKey uint8
+
+const (
+	keyByText lossKey = iota // the same text, once unquoted (string kinds, UnmarshalText)
+	keyByInt                 // the same integer: "-0" is "0"
+	keyByUint
+)
+
+var (
+	goString   = reflect.TypeFor[string]()
+	goAnyMap   = reflect.TypeFor[map[string]any]()
+	goAnySlice = reflect.TypeFor[[]any]()
+
+	// What the binders put in an empty interface.
+	lossAny       = &lossNode{kind: lAny, typ: goAny}
+	lossAnyString = &lossNode{kind: lString, typ: goAny}
+	lossAnyFloat  = &lossNode{kind: lFloat, typ: goAny, bits: 64}
+	lossAnyMap    = &lossNode{kind: lMap, typ: goAnyMap, elem: lossAny}
+	lossAnySlice  = &lossNode{kind: lSlice, typ: goAnySlice, elem: lossAny}
+)
+
+// A lossField is a field as a binder binds it.
+type lossField struct {
+	name   string
+	typ    reflect.Type
+	quoted bool // read through the ,string option
+	fold   bool // a key binds to it once folded (V2's case:ignore)
+	shadow bool // no key binds to it: another field of its name takes them
+}
+
+// lossSpec is what building the tree needs to know of a binder.
+type lossSpec interface {
+	// leaf returns the node for a type the binder reads whole (by a method,
+	// or natively), or nil.
+	leaf(t reflect.Type) *lossNode
+	// fields lists the fields the binder binds keys to in struct type st,
+	// and the type of its fallback taking every other key, or nil.
+	fields(st reflect.Type) ([]lossField, reflect.Type)
+}
+
+// nilable reports that a value of kind k can be nil, so null holds.
+func nilable(k reflect.Kind) bool {
+	switch k {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return true
+	}
+	return false
+}
+
+type lossBuild struct {
+	spec lossSpec
+	memo map[reflect.Type]*lossNode
+}
+
+func buildLoss(spec lossSpec, t reflect.Type) *lossNode {
+	b := &lossBuild{spec: spec, memo: map[reflect.Type]*lossNode{}}
+	return b.node(t)
+}
+
+func (b *lossBuild) node(t reflect.Type) *lossNode {
+	if n := b.memo[t]; n != nil {
+		return n
+	}
+	if n := b.spec.leaf(t); n != nil {
+		b.memo[t] = n
+		return n
+	}
+	n := &lossNode{typ: t, nullLoss: !nilable(t.Kind())}
+	b.memo[t] = n // before the children: a struct may reach itself through a pointer
+	switch t.Kind() {
+	case reflect.Pointer:
+		n.kind, n.elem = lPtr, b.node(t.Elem())
+	case reflect.Interface:
+		n.kind = lAny
+	case reflect.Bool,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		n.kind = lScalar
+	case reflect.Float32:
+		n.kind, n.bits = lFloat, 32
+	case reflect.Float64:
+		n.kind, n.bits = lFloat, 64
+	case reflect.String:
+		n.kind = lString
+	case reflect.Slice:
+		n.kind = lSkip // []byte: base64
+		if t.Elem().Kind() != reflect.Uint8 || b.spec.leaf(t.Elem()) != nil {
+			n.kind, n.elem = lSlice, b.node(t.Elem())
+		}
+	case reflect.Array:
+		n.kind, n.length, n.elem = lArray, t.Len(), b.node(t.Elem())
+	case reflect.Map:
+		n.kind, n.elem = lMap, b.node(t.Elem())
+		switch t.Key().Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			n.key = keyByInt
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			n.key = keyByUint
+		}
+		if b.spec.leaf(t.Key()) != nil {
+			n.key = keyByText // read by its UnmarshalText
+		}
+	case reflect.Struct:
+		n.kind = lStruct
+		fs, fallback := b.spec.fields(t)
+		n.fields = make(map[string]int, len(fs))
+		for i, f := range fs {
+			if !f.shadow {
+				n.fields[f.name] = i
+			}
+			if f.fold {
+				if n.folds == nil {
+					n.folds = map[string][]int{}
+				}
+				k := string(v2Fold([]byte(f.name)))
+				n.folds[k] = append(n.folds[k], i)
+			}
+			if f.quoted {
+				n.nodes = append(n.nodes, quotedNode(f.typ))
+			} else {
+				n.nodes = append(n.nodes, b.node(f.typ))
+			}
+		}
+		if fallback != nil {
+			n.elem = &lossNode{kind: lSkip, typ: fallback} // jsontext.Value: kept raw
+			if fallback.Kind() == reflect.Map {
+				n.elem = b.node(fallback.Elem())
+			}
+		}
+	default:
+		n.kind = lSkip
+	}
+	return n
+}
+
+// quotedNode is the node of a field of type t read through the ,string
+// option: pointers hold null, and the rest reads a JSON string holding
+// the text.
+func quotedNode(t reflect.Type) *lossNode {
+	if t.Kind() == reflect.Pointer {
+		return &lossNode{kind: lPtr, typ: t, elem: quotedNode(t.Elem())}
+	}
+	n := &lossNode{kind: lQuoted, typ: t, nullLoss: true}
+	switch t.Kind() {
+	case reflect.Float32:
+		n.bits = 32
+	case reflect.Float64:
+		n.bits = 64
+	case reflect.String:
+		n.str = true
+	}
+	return n
+}
+
+// match returns the field struct node n binds the raw key to, or -1, and
+// whether it binds only once folded.
+func (n *lossNode) match(raw []byte) (int, bool) {
+	var buf [64]byte
+	key := keyText(buf[:0], raw)
+	if i, ok := n.fields[string(key)]; ok {
+		return i, false
+	}
+	if n.folds != nil {
+		var fb [64]byte
+		if c := n.folds[string(appendV2Fold(fb[:0], key))]; len(c) == 1 {
+			return c[0], true
+		}
+	}
+	return -1, false
+}
+
+// A lossWalk looks for silent losses in a call the binder reads.
+type lossWalk struct {
+	data    []byte
+	rules   lossRules
+	param   int // the argument being walked
+	argAt   int // where its value starts
+	issues  []Issue
+	limit   int
+	omitted int
+	// The steps from the argument's value to the one being walked: an
+	// array index (ks -1, index ke) or an object key data[ks:ke]. Past
+	// the first len(steps), only counted.
+	steps [32]struct{ ks, ke int }
+	depth int
+}
+
+func (w *lossWalk) push(ks, ke int) {
+	if w.depth < len(w.steps) {
+		w.steps[w.depth].ks, w.steps[w.depth].ke = ks, ke
+	}
+	w.depth++
+}
+
+func (w *lossWalk) pop() { w.depth-- }
+
+// report records a loss; for a key, value is where the member's value
+// starts (its Path leads to the member), else -1.
+func (w *lossWalk) report(is Issue, value int) {
+	if len(w.issues) >= w.limit {
+		w.omitted++
+		return
+	}
+	is.Param = w.param
+	if w.depth > len(w.steps) { // deep: find the way again
+		target := is.Start
+		if value >= 0 {
+			target = value
+		}
+		is.Path = pathTo(w.data, w.argAt, target)
+		w.issues = append(w.issues, is)
+		return
+	}
+	var sb strings.Builder
+	for _, st := range w.steps[:w.depth] {
+		if st.ks < 0 {
+			sb.WriteString("[" + strconv.Itoa(st.ke) + "]")
+		} else if key := keyText(nil, w.data[st.ks:st.ke]); isIdent(key) {
+			sb.WriteString("." + string(key))
+		} else {
+			sb.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
+		}
+	}
+	is.Path = sb.String()
+	w.issues = append(w.issues, is)
+}
+
+// value walks the valid JSON value at data[i] read into n's position, and
+// returns its end.
+func (w *lossWalk) value(n *lossNode, i int) int {
+	d := w.data
+	c := d[i]
+	if c == 'n' {
+		if n.nullLoss {
+			w.report(Issue{Kind: NullValue, Start: i, End: i + 4, Type: n.typ}, -1)
+		}
+		return i + 4
+	}
+	switch n.kind {
+	case lPtr:
+		return w.value(n.elem, i)
+	case lString, lText:
+		if c == '"' {
+			end, _, _ := scanString(d, i)
+			if w.rules.replaces && replaces(d[i:end]) {
+				w.report(Issue{Kind: Replaced, Start: i, End: end, Type: n.typ}, -1)
+			}
+			return end
+		}
+	case lFloat:
+		if c == '-' || '0' <= c && c <= '9' {
+			end, _ := scanNumber(d, i)
+			if rounds(d[i:end], n.bits) {
+				w.report(Issue{Kind: Rounded, Start: i, End: end, Type: n.typ}, -1)
+			}
+			return end
+		}
+	case lQuoted:
+		if c == '"' {
+			end, _, _ := scanString(d, i)
+			w.quoted(n, i, end)
+			return end
+		}
+	case lAny:
+		switch {
+		case c == '"':
+			return w.value(lossAnyString, i)
+		case c == '-' || '0' <= c && c <= '9':
+			return w.value(lossAnyFloat, i)
+		case c == '[':
+			return w.array(lossAnySlice, i)
+		case c == '{':
+			return w.mapObject(lossAnyMap, i)
+		}
+	case lSlice, lArray:
+		if c == '[' {
+			return w.array(n, i)
+		}
+	case lMap:
+		if c == '{' {
+			return w.mapObject(n, i)
+		}
+	case lStruct:
+		if c == '{' {
+			return w.structObject(n, i)
+		}
+	}
+	switch { // skip it
+	case c == '"':
+		end, _, _ := scanString(d, i)
+		return end
+	case c == '-' || '0' <= c && c <= '9':
+		end, _ := scanNumber(d, i)
+		return end
+	case c == 't':
+		return i + 4
+	case c == 'f':
+		return i + 5
+	}
+	end, _, _ := scanValue(d, i, 0, 0)
+	return end
+}
+
+// quoted checks the ,string value data[s:e], a JSON string.
+func (w *lossWalk) quoted(n *lossNode, s, e int) {
+	var buf [64]byte
+	inner, _ := unquote(buf[:0], w.data[s:e])
+	is := Issue{Start: s, End: e, Type: n.typ, Quoted: true}
+	switch {
+	case w.rules.nullQuoted && string(inner) == "null":
+		if !n.nullLoss {
+			return
+		}
+		is.Kind = NullValue
+	case n.bits != 0 && rounds(inner, n.bits):
+		is.Kind = Rounded
+	case n.str && w.rules.replaces && (replaces(w.data[s:e]) || len(inner) >= 2 && inner[0] == '"' && replaces(inner)):
+		is.Kind = Replaced
+	default:
+		return
+	}
+	w.report(is, -1)
+}
+
+// array walks the array at data[i] read into slice or array node n.
+func (w *lossWalk) array(n *lossNode, i int) int {
+	d := w.data
+	length := -1
+	if n.kind == lArray {
+		length = n.length
+		if w.rules.arrays {
+			end, k := countElements(d, i)
+			if k != length {
+				w.report(Issue{Kind: ArrayLength, Start: i, End: end, Type: n.typ, N: k}, -1)
+			}
+		}
+	}
+	j := skipWS(d, i+1)
+	if d[j] == ']' {
+		return j + 1
+	}
+	for k := 0; ; k++ {
+		var end int
+		if length >= 0 && k >= length {
+			end, _, _ = scanValue(d, j, 0, 0) // dropped
+		} else {
+			w.push(-1, k)
+			end = w.value(n.elem, j)
+			w.pop()
+		}
+		if j = skipWS(d, end); d[j] == ']' {
+			return j + 1
+		}
+		j = skipWS(d, j+1)
+	}
+}
+
+// countElements returns the end of the array at data[i] and the number of
+// its elements.
+func countElements(d []byte, i int) (end, k int) {
+	j := skipWS(d, i+1)
+	if d[j] == ']' {
+		return j + 1, 0
+	}
+	for {
+		e, _, _ := scanValue(d, j, 0, 0)
+		k++
+		if j = skipWS(d, e); d[j] == ']' {
+			return j + 1, k
+		}
+		j = skipWS(d, j+1)
+	}
+}
+
+// member reads the key at data[j] and returns its end and where the value
+// starts.
+func (w *lossWalk) member(j int) (ke, vs int) {
+	ke, _, _ = scanString(w.data, j)
+	return ke, skipWS(w.data, skipWS(w.data, ke)+1)
+}
+
+// next steps past the member value ending at end: it returns the next
+// key's start, or -1 and the end of the object.
+func (w *lossWalk) next(end int) (int, int) {
+	d := w.data
+	if j := skipWS(d, end); d[j] != ',' {
+		return -1, j + 1
+	} else {
+		return skipWS(d, j+1), 0
+	}
+}
+
+// mapObject walks the object at data[i] read into map node n.
+func (w *lossWalk) mapObject(n *lossNode, i int) int {
+	d := w.data
+	j := skipWS(d, i+1)
+	if d[j] == '}' {
+		return j + 1
+	}
+	var keys lossKeySet
+	for {
+		ke, vs := w.member(j)
+		w.push(j, ke)
+		if w.rules.replaces && n.key == keyByText && replaces(d[j:ke]) {
+			w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: n.typ.Key()}, vs)
+		}
+		if w.rules.duplicates && keys.add(d, j, ke, n.key) {
+			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.elem.typ}, vs)
+		}
+		end := w.value(n.elem, vs)
+		w.pop()
+		if j, end = w.next(end); j < 0 {
+			return end
+		}
+	}
+}
+
+// structObject walks the object at data[i] read into struct node n.
+func (w *lossWalk) structObject(n *lossNode, i int) int {
+	d := w.data
+	j := skipWS(d, i+1)
+	if d[j] == '}' {
+		return j + 1
+	}
+	var seen boundSet
+	for {
+		ke, vs := w.member(j)
+		f, folded := n.match(d[j:ke])
+		w.push(j, ke)
+		var end int
+		switch {
+		case f >= 0:
+			ft := n.nodes[f].typ
+			if folded {
+				w.report(Issue{Kind: FoldedKey, Start: j, End: ke, Type: ft}, vs)
+			}
+			if w.rules.replaces && replaces(d[j:ke]) {
+				w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: goString}, vs)
+			}
+			if w.rules.duplicates && seen.add(f) {
+				w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: ft}, vs)
+			}
+			end = w.value(n.nodes[f], vs)
+		case n.elem != nil:
+			end = w.value(n.elem, vs) // the fallback keeps it
+		default:
+			w.report(Issue{Kind: UnknownField, Start: j, End: ke, Type: n.typ}, vs)
+			end, _, _ = scanValue(d, vs, 0, 0)
+		}
+		w.pop()
+		if j, end = w.next(end); j < 0 {
+			return end
+		}
+	}
+}
+
+// A boundSet is the fields an object's keys bound so far.
+type boundSet struct {
+	low  uint64
+	more map[int]bool
+}
+
+// add adds field f and reports whether it was there.
+func (s *boundSet) add(f int) bool {
+	if f < 64 {
+		had := s.low&(1<<f) != 0
+		s.low |= 1 << f
+		return had
+	}
+	if s.more == nil {
+		s.more = map[int]bool{}
+	}
+	had := s.more[f]
+	s.more[f] = true
+	return had
+}
+
+// A lossKeySet is the keys of one map object seen so far: the first few by
+// their spans, compared one by one, the rest in a map.
+type lossKeySet struct {
+	spans [16][2]int
+	n     int
+	more  map[string]bool
+}
+
+// add adds the key data[s:e] and reports whether it was there.
+func (ks *lossKeySet) add(d []byte, s, e int, kind lossKey) bool {
+	var buf [64]byte
+	key := keyIdentity(buf[:0], d[s:e], kind)
+	for _, sp := range ks.spans[:ks.n] {
+		var ob [64]byte
+		if string(keyIdentity(ob[:0], d[sp[0]:sp[1]], kind)) == string(key) {
+			return true
+		}
+	}
+	if ks.more != nil && ks.more[string(key)] {
+		return true
+	}
+	if ks.n < len(ks.spans) {
+		ks.spans[ks.n] = [2]int{s, e}
+		ks.n++
+		return false
+	}
+	if ks.more == nil {
+		ks.more = map[string]bool{}
+	}
+	ks.more[string(key)] = true
+	return false
+}
+
+// keyIdentity appends to dst what makes the raw key the key it is in a
+// map of key kind kind.
+func keyIdentity(dst, raw []byte, kind lossKey) []byte {
+	text := keyText(dst, raw)
+	switch kind {
+	case keyByInt:
+		if v, err := strconv.ParseInt(string(text), 10, 64); err == nil {
+			return strconv.AppendInt(dst[:0], v, 10)
+		}
+	case keyByUint:
+		if v, err := strconv.ParseUint(string(text), 10, 64); err == nil {
+			return strconv.AppendUint(dst[:0], v, 10)
+		}
+	}
+	return text
+}
+
+// replaces reports whether the binder replaces anything in the JSON string
+// raw (quotes included) with U+FFFD: invalid UTF-8, or a \u escape of a
+// surrogate that is not the first of a pair followed by the second.
+func replaces(raw []byte) bool {
+	s := raw[1 : len(raw)-1]
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '\\':
+			if i+1 < len(s) && s[i+1] == 'u' {
+				r := getu4(s[i:])
+				switch {
+				case 0xD800 <= r && r < 0xDC00:
+					if i+12 > len(s) || s[i+6] != '\\' || s[i+7] != 'u' {
+						return true
+					}
+					if r2 := getu4(s[i+6:]); r2 < 0xDC00 || r2 > 0xDFFF {
+						return true
+					}
+					i += 12
+				case 0xDC00 <= r && r <= 0xDFFF:
+					return true
+				default:
+					i += 6
+				}
+				continue
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, n := utf8.DecodeRune(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				return true
+			}
+			i += n
+		}
+	}
+	return false
+}
+
+// rounds reports whether the JSON number lit is an integer a float of the
+// given bits cannot hold exactly (and can hold at all: past its range the
+// binder fails).
+func rounds(lit []byte, bits int) bool {
+	digits := lit
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	if bits == 64 && len(digits) <= 15 || bits == 32 && len(digits) <= 7 {
+		return false // below 2^53 (2^24): exact
+	}
+	f, err := strconv.ParseFloat(string(lit), bits)
+	if err != nil || math.IsInf(f, 0) {
+		return false
+	}
+	got, acc := new(big.Float).SetFloat64(f).Int(nil)
+	want, ok := new(big.Int).SetString(string(lit), 10)
+	return acc != big.Exact || !ok || got.Cmp(want) != 0
 }

@@ -57,6 +57,28 @@ import (
 // embedded fallback (a map or jsontext.Value taking every key no field
 // takes), whose parameters cannot be listed.
 //
+// On a call V2 reads, Check also reports what V2 changes or drops without
+// failing (the silent losses; see IssueKind), found by walking the text
+// against the struct's positions as V2 binds them:
+//
+//   - NullValue: null for a position that has no nil (a number, string,
+//     bool, struct or fixed-size array, time.Time, a type read by
+//     UnmarshalText), which V2 sets to its zero value. Not for a type
+//     whose UnmarshalJSON or UnmarshalJSONFrom reads null itself.
+//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
+//     exactly, which V2 rounds (9007199254740993 reads as
+//     9007199254740992), ,string fields included.
+//   - UnknownField: a key inside a nested struct's object that binds no
+//     field, which V2 drops (a nested embedded fallback keeps it: no
+//     issue).
+//   - FoldedKey: a key that binds a case:ignore field only once folded
+//     (HOURS_BACK or hoursback for hours_back), at any depth.
+//
+// V2 has no other loss: on a repeated key, a fixed-size array of another
+// length, invalid UTF-8 or a lone surrogate it fails, and Check reports the
+// failure. A parameter Plan.WithRequired names is Missing unless a
+// top-level key binds to it by V2's matching (a case:ignore fold counts).
+//
 // The guard mirrors V2 by trial rather than by rules: Check decodes the
 // arguments with V2 itself, once, into a fresh value of the tool's struct,
 // so the verdict is V2's own at the cost of about one extra decode. Only
@@ -160,7 +182,47 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 			m.byFold[k] = append(m.byFold[k], i)
 		}
 	}
+	p.loss = buildLoss(v2Loss{}, t)
 	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+}
+
+// v2Loss is what V2's silent losses need to know of its rules.
+type v2Loss struct{}
+
+var v2JSONUnmarshalers = []reflect.Type{reflect.TypeFor[jsonv2.UnmarshalerFrom](), reflect.TypeFor[jsonv2.Unmarshaler]()}
+
+func (v2Loss) leaf(t reflect.Type) *lossNode {
+	switch t {
+	case goTime, goDuration: // read natively, whatever their methods
+		return &lossNode{kind: lScalar, typ: t, nullLoss: true}
+	case goJSONTextValue:
+		return &lossNode{kind: lSkip, typ: t}
+	}
+	if !v2Custom(t) {
+		return nil
+	}
+	if implementsAnyOf(t, v2JSONUnmarshalers) {
+		return &lossNode{kind: lSkip, typ: t} // its method reads null too
+	}
+	// UnmarshalText reads the text of a JSON string; null sets the zero
+	// value without it.
+	return &lossNode{kind: lText, typ: t, nullLoss: !nilable(t.Kind())}
+}
+
+func (v2Loss) fields(st reflect.Type) ([]lossField, reflect.Type) {
+	fs := v2StructFields(st)
+	out := make([]lossField, len(fs.flattened))
+	for i, f := range fs.flattened {
+		base := f.typ
+		for base.Kind() == reflect.Pointer && !v2Custom(base) {
+			base = base.Elem()
+		}
+		out[i] = lossField{name: f.name, typ: f.typ, quoted: f.str && numberKind(base) && !v2Custom(base), fold: f.casing == caseIgnore}
+	}
+	if fs.fallback != nil {
+		return out, v2Indirect(fs.fallback.typ)
+	}
+	return out, nil
 }
 
 // v2MapKey reports whether V2 reads object keys into kt: as a string, a

@@ -36,9 +36,9 @@ func v2Plan(t testing.TB) *bind.Plan {
 }
 
 // checkAgainst sends args to the binder and to the plan's Check, and
-// requires the same verdict: an issue other than UnknownKey exactly when
-// the binder fails. It also checks the issues' shape: spans inside args,
-// and a value issue in an argument.
+// requires the same verdict: an issue that Fails exactly when the binder
+// fails. It also checks the issues' shape: spans inside args, and a value
+// issue in an argument.
 func checkAgainst(t *testing.T, plan *bind.Plan, args []byte) []bind.Issue {
 	t.Helper()
 	if len(args) == 0 {
@@ -51,8 +51,17 @@ func checkAgainst(t *testing.T, plan *bind.Plan, args []byte) []bind.Issue {
 		if is.Start < 0 || is.End < is.Start || is.End > len(args) {
 			t.Errorf("%q: issue %+v has a span outside the arguments", args, is)
 		}
+		switch {
+		case is.Kind == bind.UnknownKey:
+			continue
+		case !is.Kind.Fails():
+			if is.Param < 0 || is.Param >= len(plan.Params()) {
+				t.Errorf("%q: %v issue %+v in no argument", args, is.Kind, is)
+			}
+			continue
+		}
 		switch is.Kind {
-		case bind.UnknownKey, bind.Omitted:
+		case bind.Omitted:
 			continue
 		case bind.Syntax, bind.NotObject:
 			if is.Param != -1 {
