@@ -117,7 +117,10 @@ func TestTable_WithoutGuard_BinderFailsExactlyOnRefusedRows(t *testing.T) {
 func TestTable_WithGuard_RefusesExactlyTheRefusedRows_PassesTheRestAsTheBinderDecodes(t *testing.T) {
 	for _, tab := range tables() {
 		t.Run(tab.binder.Name(), func(t *testing.T) {
-			reg := typereg.New(typereg.WithBinder(tab.binder))
+			// Warn: the table is about the binder's verdict; what the
+			// policies add (an unknown field, a silent loss) travels as a
+			// warning, and the handler runs.
+			reg := typereg.New(typereg.WithBinder(tab.binder), typereg.WithMode(typereg.Warn))
 			var rec recorder[probe.Args]
 			s := newServer()
 			if err := gosdk.AddTool(s, reg, &mcp.Tool{Name: probe.Tool}, rec.handler); err != nil {
@@ -206,7 +209,7 @@ func TestAddTool_IntegersPastFloat64Precision_ArriveExact(t *testing.T) {
 func TestTable_Middleware_RefusesExactlyTheRefusedRows_PassesTheRestAsTheBinderDecodes(t *testing.T) {
 	for _, tab := range tables() {
 		t.Run(tab.binder.Name(), func(t *testing.T) {
-			reg := typereg.New(typereg.WithBinder(tab.binder))
+			reg := typereg.New(typereg.WithBinder(tab.binder), typereg.WithMode(typereg.Warn)) // as above
 			if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
 				t.Fatal(err)
 			}

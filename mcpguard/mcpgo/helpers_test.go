@@ -124,10 +124,12 @@ func (s *seen) calls() int {
 	return s.ran
 }
 
-// probeRegistry records the probe tool under binder b.
-func probeRegistry(t testing.TB, b bind.Binder) *typereg.Registry {
+// probeRegistry records the probe tool under binder b. The table tests
+// pass WithMode(Warn): the table is about the binder's verdict, and what
+// the policies add (an unknown field, a silent loss) travels as a warning.
+func probeRegistry(t testing.TB, b bind.Binder, opts ...typereg.Option) *typereg.Registry {
 	t.Helper()
-	reg := typereg.New(typereg.WithBinder(b))
+	reg := typereg.New(append([]typereg.Option{typereg.WithBinder(b)}, opts...)...)
 	if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
 		t.Fatal(err)
 	}
