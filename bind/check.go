@@ -68,28 +68,36 @@ func (k IssueKind) String() string {
 	return "IssueKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// An Issue is one thing the binder fails on (or, for UnknownKey, drops).
+// An Issue is one thing the binder fails on, drops (UnknownKey,
+// UnknownField) or changes without a word (the losses), or a required
+// parameter the arguments leave out (Missing).
 type Issue struct {
 	Kind IssueKind
-	// Param indexes Plan.Params: the argument the issue is in, or -1 when it
-	// is in none (Syntax, NotObject, UnknownKey).
+	// Param indexes Plan.Params: the argument the issue is in (for Missing,
+	// the parameter left out), or -1 when it is in none (Syntax, NotObject,
+	// UnknownKey).
 	Param int
 	// Start and End delimit the offending text in the arguments: the value;
-	// the key, for UnknownKey and BadKey. For Syntax, Start is the offset of
-	// the first byte that makes the text invalid.
+	// the key, for UnknownKey, UnknownField, FoldedKey, DuplicateKey,
+	// BadKey, and Replaced in a key. For Syntax, Start is the offset of the
+	// first byte that makes the text invalid. Both are 0 for Missing.
 	Start, End int
 	// Path leads from the argument to the offending value inside it, as in
-	// "[2].name" (empty when the argument itself is the offending value).
+	// "[2].name" (empty when the argument itself is the offending value);
+	// for an issue with a key inside the argument, to that key's member.
 	Path string
-	// Type is the Go type the offending value was read into (for BadKey, the
-	// map's key type), or nil.
+	// Type is the Go type the offending value was read into (for BadKey and
+	// Replaced in a key, the key's type; for UnknownField, the struct the
+	// key is in; for FoldedKey and DuplicateKey, the type the key's value
+	// is read into, nil when it is dropped), or nil.
 	Type reflect.Type
 	// Quoted reports that the value was read through the ,string option.
 	Quoted bool
 	// Err is the binder's own error, where the verdict came from a trial
 	// decode with the binder.
 	Err error
-	// N is, for Omitted, how many issues Check found and did not list.
+	// N is, for Omitted, how many issues Check found and did not list; for
+	// ArrayLength, how many elements the array was sent.
 	N int
 }
 
@@ -108,6 +116,15 @@ const MaxDepth = 10000
 // args are not valid JSON, the result holds a single Syntax issue. Check
 // allocates nothing when it finds nothing, for Std; binders mirrored by
 // trial (V2, SegmentIO) decode the arguments once with the binder.
+//
+// For Std, Check also reports what the binder reads without failing but
+// not as sent (see the package documentation for the rules): each
+// required parameter (WithRequired) no top-level key names, as Missing
+// (none when the text is not an object); each key inside a nested
+// struct's object that no field takes, as UnknownField; and the silent
+// losses, only where the binder reads the value (not inside dropped
+// ones): NullValue, FoldedKey, DuplicateKey, ArrayLength, Rounded and
+// Replaced. Missing issues come last, before Omitted.
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		return p.check(args, issues)
