@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -176,6 +177,68 @@ type checker struct {
 	// read, the keys each has held so far (see keySet); keyN are in use.
 	keys [keyStack]keyEntry
 	keyN int
+
+	// frames are the arrays and objects open inside the argument being
+	// read, outermost first, up to maxFrames of them (fd counts them all):
+	// an issue's path is built from them rather than by reading the
+	// argument again from its start, which costs a wide object's every
+	// member per issue.
+	frames [maxFrames]frame
+	fd     int
+}
+
+// maxFrames bounds the open arrays and objects the checker follows for
+// paths; past it, paths are found by reading the argument again.
+const maxFrames = 32
+
+// A frame is one open array or object: for an array, ke is -1 and ks the
+// index of the element being read; for an object, data[ks:ke] is the key
+// of the member being read.
+type frame struct{ ks, ke int }
+
+// push opens a frame for the array or object being read.
+func (c *checker) push(arr bool) {
+	if c.fd < maxFrames {
+		c.frames[c.fd] = frame{ke: 0}
+		if arr {
+			c.frames[c.fd].ke = -1
+		}
+	}
+	c.fd++
+}
+
+// at records the element or member the innermost frame is reading.
+func (c *checker) at(ks, ke int) {
+	if c.fd <= maxFrames {
+		c.frames[c.fd-1] = frame{ks, ke}
+	}
+}
+
+// pathFor returns the path from the argument to the value at data[target]
+// (or to the key there) that the checker is reading.
+func (c *checker) pathFor(target int) string {
+	if c.fd > maxFrames {
+		return pathTo(c.data, c.argAt, target)
+	}
+	if c.fd == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	for _, f := range c.frames[:c.fd] {
+		if f.ke < 0 {
+			sb.WriteString("[" + strconv.Itoa(f.ks) + "]")
+			continue
+		}
+		var buf [64]byte
+		key := keyText(buf[:0], c.data[f.ks:f.ke])
+		if isIdent(key) {
+			sb.WriteString(".")
+			sb.Write(key)
+		} else {
+			sb.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
+		}
+	}
+	return sb.String()
 }
 
 // add records an issue, or counts it past the limit.
@@ -214,8 +277,8 @@ func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 		is.Type = n.typ
 		is.Quoted = n.quoted
 	}
-	if c.param >= 0 && start != c.argAt {
-		is.Path = pathTo(c.data, c.argAt, start)
+	if c.param >= 0 {
+		is.Path = c.pathFor(start)
 	}
 	c.add(is)
 }
@@ -228,8 +291,8 @@ func (c *checker) keyIssue(kind IssueKind, typ reflect.Type, ks, ke, vs int) {
 		return
 	}
 	is := Issue{Kind: kind, Param: c.param, Start: ks, End: ke, Type: typ}
-	if c.param >= 0 && vs != c.argAt {
-		is.Path = pathTo(c.data, c.argAt, vs)
+	if c.param >= 0 {
+		is.Path = c.pathFor(vs)
 	}
 	c.add(is)
 }
@@ -382,6 +445,9 @@ func (c *checker) object(n *node, root bool) bool {
 		fields.init(len(n.fields.nodes))
 	}
 	keys := keySet{base: c.keyN}
+	if !root {
+		c.push(false)
+	}
 	c.ws()
 	if c.pos < len(c.data) && c.data[c.pos] == '}' {
 		c.pos++
@@ -396,6 +462,9 @@ func (c *checker) object(n *node, root bool) bool {
 				return false
 			}
 			ke := c.pos
+			if !root {
+				c.at(ks, ke)
+			}
 			c.ws()
 			if c.pos >= len(c.data) || c.data[c.pos] != ':' {
 				return c.fail(c.pos)
@@ -485,6 +554,8 @@ func (c *checker) object(n *node, root bool) bool {
 	c.keyN = keys.base
 	if root {
 		c.rootSeen = fields
+	} else {
+		c.fd--
 	}
 	c.depth--
 	if wrong {
@@ -661,12 +732,14 @@ func (c *checker) array(n *node) bool {
 		wrong = true
 	}
 	sent := 0 // elements
+	c.push(true)
 	c.ws()
 	if c.pos < len(c.data) && c.data[c.pos] == ']' {
 		c.pos++
 	} else {
 		for i := 0; ; i++ {
 			sent++
+			c.at(i, -1)
 			el := child
 			if n != nil && n.kind == kArray && i >= n.length {
 				el = nil // dropped, but still read
@@ -690,6 +763,7 @@ func (c *checker) array(n *node) bool {
 			return c.fail(c.pos)
 		}
 	}
+	c.fd--
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
