@@ -130,7 +130,8 @@ func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		return p.check(args, issues)
 	}
-	c := checker{data: args, binder: p.binder, issues: issues, param: -1, limit: len(issues) + MaxIssues}
+	var c checker // set field by field: a composite literal this size is built, then copied
+	c.data, c.binder, c.issues, c.param, c.limit = args, p.binder, issues, -1, len(issues)+MaxIssues
 	n0 := len(issues)
 	c.run(p.root)
 	switch {
