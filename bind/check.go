@@ -1,10 +1,17 @@
 package bind
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"math"
 	"reflect"
 	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -62,28 +69,36 @@ func (k IssueKind) String() string {
 	return "IssueKind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// An Issue is one thing the binder fails on (or, for UnknownKey, drops).
+// An Issue is one thing the binder fails on, drops (UnknownKey,
+// UnknownField) or changes without a word (the losses), or a required
+// parameter the arguments leave out (Missing).
 type Issue struct {
 	Kind IssueKind
-	// Param indexes Plan.Params: the argument the issue is in, or -1 when it
-	// is in none (Syntax, NotObject, UnknownKey).
+	// Param indexes Plan.Params: the argument the issue is in (for Missing,
+	// the parameter left out), or -1 when it is in none (Syntax, NotObject,
+	// UnknownKey).
 	Param int
 	// Start and End delimit the offending text in the arguments: the value;
-	// the key, for UnknownKey and BadKey. For Syntax, Start is the offset of
-	// the first byte that makes the text invalid.
+	// the key, for UnknownKey, UnknownField, FoldedKey, DuplicateKey,
+	// BadKey, and Replaced in a key. For Syntax, Start is the offset of the
+	// first byte that makes the text invalid. Both are 0 for Missing.
 	Start, End int
 	// Path leads from the argument to the offending value inside it, as in
-	// "[2].name" (empty when the argument itself is the offending value).
+	// "[2].name" (empty when the argument itself is the offending value);
+	// for an issue with a key inside the argument, to that key's member.
 	Path string
-	// Type is the Go type the offending value was read into (for BadKey, the
-	// map's key type), or nil.
+	// Type is the Go type the offending value was read into (for BadKey and
+	// Replaced in a key, the key's type; for UnknownField, the struct the
+	// key is in; for FoldedKey and DuplicateKey, the type the key's value
+	// is read into, nil when it is dropped), or nil.
 	Type reflect.Type
 	// Quoted reports that the value was read through the ,string option.
 	Quoted bool
 	// Err is the binder's own error, where the verdict came from a trial
 	// decode with the binder.
 	Err error
-	// N is, for Omitted, how many issues Check found and did not list.
+	// N is, for Omitted, how many issues Check found and did not list; for
+	// ArrayLength, how many elements the array was sent.
 	N int
 }
 
@@ -102,11 +117,21 @@ const MaxDepth = 10000
 // args are not valid JSON, the result holds a single Syntax issue. Check
 // allocates nothing when it finds nothing, for Std; binders mirrored by
 // trial (V2, SegmentIO) decode the arguments once with the binder.
+//
+// For Std, Check also reports what the binder reads without failing but
+// not as sent (see the package documentation for the rules): each
+// required parameter (WithRequired) no top-level key names, as Missing
+// (none when the text is not an object); each key inside a nested
+// struct's object that no field takes, as UnknownField; and the silent
+// losses, only where the binder reads the value (not inside dropped
+// ones): NullValue, FoldedKey, DuplicateKey, ArrayLength, Rounded and
+// Replaced. Missing issues come last, before Omitted.
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		return p.check(args, p.required, issues)
 	}
-	c := checker{data: args, binder: p.binder, issues: issues, param: -1, limit: len(issues) + MaxIssues}
+	var c checker // set field by field: a composite literal this size is built, then copied
+	c.data, c.binder, c.issues, c.param, c.limit = args, p.binder, issues, -1, len(issues)+MaxIssues
 	n0 := len(issues)
 	c.run(p.root)
 	switch {
@@ -118,7 +143,15 @@ func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 		return append(c.issues[:n0], is)
 	case c.bad:
 		return append(c.issues[:n0], Issue{Kind: Syntax, Param: -1, Start: c.badAt, End: c.badAt})
-	case c.omitted > 0:
+	}
+	if !c.notObject {
+		for i, req := range p.required {
+			if req && !c.rootSeen.has(i) {
+				c.add(Issue{Kind: Missing, Param: i})
+			}
+		}
+	}
+	if c.omitted > 0 {
 		return append(c.issues, Issue{Kind: Omitted, Param: -1, N: c.omitted})
 	}
 	return c.issues
@@ -137,6 +170,76 @@ type checker struct {
 	deep    bool // the syntax error is nesting past MaxDepth
 	limit   int  // len(issues) past which issues are only counted
 	omitted int
+
+	notObject bool      // the arguments are valid JSON, but not an object
+	rootSeen  fieldBits // the parameters the top-level object names
+
+	// keys holds, for the objects of maps and of empty interfaces being
+	// read, the keys each has held so far (see keySet); keyN are in use.
+	keys [keyStack]keyEntry
+	keyN int
+
+	// frames are the arrays and objects open inside the argument being
+	// read, outermost first, up to maxFrames of them (fd counts them all):
+	// an issue's path is built from them rather than by reading the
+	// argument again from its start, which costs a wide object's every
+	// member per issue.
+	frames [maxFrames]frame
+	fd     int
+}
+
+// maxFrames bounds the open arrays and objects the checker follows for
+// paths; past it, paths are found by reading the argument again.
+const maxFrames = 32
+
+// A frame is one open array or object: for an array, ke is -1 and ks the
+// index of the element being read; for an object, data[ks:ke] is the key
+// of the member being read.
+type frame struct{ ks, ke int }
+
+// push opens a frame for the array or object being read.
+func (c *checker) push(arr bool) {
+	if c.fd < maxFrames {
+		c.frames[c.fd] = frame{ke: 0}
+		if arr {
+			c.frames[c.fd].ke = -1
+		}
+	}
+	c.fd++
+}
+
+// at records the element or member the innermost frame is reading.
+func (c *checker) at(ks, ke int) {
+	if c.fd <= maxFrames {
+		c.frames[c.fd-1] = frame{ks, ke}
+	}
+}
+
+// pathFor returns the path from the argument to the value at data[target]
+// (or to the key there) that the checker is reading.
+func (c *checker) pathFor(target int) string {
+	if c.fd > maxFrames {
+		return pathTo(c.data, c.argAt, target)
+	}
+	if c.fd == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	for _, f := range c.frames[:c.fd] {
+		if f.ke < 0 {
+			sb.WriteString("[" + strconv.Itoa(f.ks) + "]")
+			continue
+		}
+		var buf [64]byte
+		key := keyText(buf[:0], c.data[f.ks:f.ke])
+		if isIdent(key) {
+			sb.WriteString(".")
+			sb.Write(key)
+		} else {
+			sb.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
+		}
+	}
+	return sb.String()
 }
 
 // add records an issue, or counts it past the limit.
@@ -148,7 +251,9 @@ func (c *checker) add(is Issue) {
 	c.issues = append(c.issues, is)
 }
 
-var anyNode = &node{kind: kAny}
+var anyNode = &node{kind: kAny, typ: reflect.TypeFor[any]()}
+
+var stringType = reflect.TypeFor[string]()
 
 func (c *checker) fail(at int) bool {
 	if !c.bad {
@@ -158,17 +263,37 @@ func (c *checker) fail(at int) bool {
 }
 
 func (c *checker) issue(kind IssueKind, n *node, start, end int) {
+	c.issueN(kind, n, start, end, 0)
+}
+
+// issueN records an issue with the value at data[start:end], read into
+// position n, with a count.
+func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 	if len(c.issues) >= c.limit {
 		c.omitted++
 		return
 	}
-	is := Issue{Kind: kind, Param: c.param, Start: start, End: end}
+	is := Issue{Kind: kind, Param: c.param, Start: start, End: end, N: count}
 	if n != nil {
 		is.Type = n.typ
 		is.Quoted = n.quoted
 	}
-	if c.param >= 0 && start != c.argAt {
-		is.Path = pathTo(c.data, c.argAt, start)
+	if c.param >= 0 {
+		is.Path = c.pathFor(start)
+	}
+	c.add(is)
+}
+
+// keyIssue records an issue with the key at data[ks:ke], whose value
+// starts at vs: its path leads to that value.
+func (c *checker) keyIssue(kind IssueKind, typ reflect.Type, ks, ke, vs int) {
+	if len(c.issues) >= c.limit {
+		c.omitted++
+		return
+	}
+	is := Issue{Kind: kind, Param: c.param, Start: ks, End: ke, Type: typ}
+	if c.param >= 0 {
+		is.Path = c.pathFor(vs)
 	}
 	c.add(is)
 }
@@ -196,6 +321,7 @@ func (c *checker) run(root *node) {
 		if !c.value(nil) {
 			return
 		}
+		c.notObject = true
 		c.add(Issue{Kind: NotObject, Param: -1, Start: start, End: c.pos})
 	}
 	c.ws()
@@ -263,7 +389,16 @@ func (c *checker) value(n *node) bool {
 		}
 		return true
 	case 'n':
-		return c.literal("null") // null leaves every other kind as it was
+		// null leaves every other kind as it was: a loss, where the
+		// position cannot hold null.
+		start := c.pos
+		if !c.literal("null") {
+			return false
+		}
+		if n != nil && !holdsNull(n) {
+			c.issue(NullValue, n, start, c.pos)
+		}
+		return true
 	}
 	if b == '-' || '0' <= b && b <= '9' {
 		return c.number(n)
@@ -292,15 +427,27 @@ func (c *checker) object(n *node, root bool) bool {
 	c.pos++ // {
 	wrong := false
 	var child *node
+	var keyKind nodeKind // how a repeated key is told: kString, kInt, kUint; 0 for none
 	switch {
 	case n == nil:
 	case n.kind == kAny:
-		child = anyNode
+		child, keyKind = anyNode, kString
 	case n.kind == kStruct:
 	case n.kind == kMap:
-		child = n.elem
+		child, keyKind = n.elem, n.key
 	default:
 		wrong = true
+	}
+	// The fields a struct's keys have bound so far, and the keys a map's or
+	// an interface's object has held: a key bound or held before is a
+	// repeat, and the binder keeps its last value.
+	var fields fieldBits
+	if !wrong && n != nil && n.kind == kStruct {
+		fields.init(len(n.fields.nodes))
+	}
+	keys := keySet{base: c.keyN}
+	if !root {
+		c.push(false)
 	}
 	c.ws()
 	if c.pos < len(c.data) && c.data[c.pos] == '}' {
@@ -311,41 +458,80 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.fail(c.pos)
 			}
 			ks := c.pos
-			esc, ok := c.str()
+			esc, hi, ok := c.str()
 			if !ok {
 				return false
 			}
 			ke := c.pos
+			if !root {
+				c.at(ks, ke)
+			}
 			c.ws()
 			if c.pos >= len(c.data) || c.data[c.pos] != ':' {
 				return c.fail(c.pos)
 			}
 			c.pos++
 			c.ws()
+			vs := c.pos
 			badKey := false
+			var keyLoss, keyLoss2 IssueKind // found on the key, recorded once the value is read
 			if !wrong && n != nil {
 				switch n.kind {
 				case kStruct:
-					i := n.fields.lookup(c.data[ks:ke], esc)
+					i, folded := n.fields.lookup(c.data[ks:ke], esc)
 					child = nil
-					if i >= 0 {
+					switch {
+					case i >= 0:
 						child = n.fields.nodes[i]
 						if root {
 							c.param, c.argAt = i, c.pos
 						}
-					} else if root {
+						if folded {
+							keyLoss = FoldedKey
+						}
+						if fields.add(i) {
+							keyLoss2 = DuplicateKey
+						}
+					case root:
 						c.add(Issue{Kind: UnknownKey, Param: -1, Start: ks, End: ke})
+					default:
+						keyLoss = UnknownField
 					}
-				case kMap:
-					badKey = n.key != kString && !c.mapKey(n, ks, ke, esc)
+				case kMap, kAny:
+					badKey = keyKind != kString && !c.mapKey(n, ks, ke, esc)
+					if keyKind == kString && (esc || hi) && replacedText(c.data[ks:ke], esc, hi) {
+						keyLoss = Replaced
+					}
+					if !badKey && c.repeated(&keys, keyKind, ks, ke) {
+						keyLoss2 = DuplicateKey
+					}
 				}
 			}
 			if !c.value(child) {
 				return false
 			}
+			// Recorded once the value is read, so the path to it is whole.
 			if badKey {
-				// Recorded once the value is read, so the path to it is whole.
 				c.issue(BadKey, &node{typ: n.typ.Key()}, ks, ke)
+			}
+			for _, k := range [2]IssueKind{keyLoss, keyLoss2} {
+				switch k {
+				case 0:
+				case UnknownField:
+					c.keyIssue(k, n.typ, ks, ke, vs)
+				case Replaced:
+					kt := stringType
+					if n.kind == kMap {
+						kt = n.typ.Key()
+					}
+					c.issue(k, &node{typ: kt}, ks, ke)
+				default:
+					var vt reflect.Type
+					if child != nil {
+						vt = child.typ
+					}
+					c.keyIssue(k, vt, ks, ke, vs)
+				}
 			}
 			if root {
 				c.param = -1
@@ -366,11 +552,147 @@ func (c *checker) object(n *node, root bool) bool {
 			return c.fail(c.pos)
 		}
 	}
+	c.keyN = keys.base
+	if root {
+		c.rootSeen = fields
+	} else {
+		c.fd--
+	}
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
 	}
 	return true
+}
+
+// fieldBits is a set of a struct's field indexes: in one word for up to 64
+// fields, allocated only for larger structs.
+type fieldBits struct {
+	small uint64
+	big   []uint64
+}
+
+func (b *fieldBits) init(n int) {
+	if n > 64 {
+		b.big = make([]uint64, (n+63)/64)
+	}
+}
+
+// add adds i and reports whether it was there already.
+func (b *fieldBits) add(i int) bool {
+	w, bit := &b.small, uint64(1)<<(i%64)
+	if b.big != nil {
+		w = &b.big[i/64]
+	}
+	had := *w&bit != 0
+	*w |= bit
+	return had
+}
+
+func (b *fieldBits) has(i int) bool {
+	if b.big != nil {
+		return b.big[i/64]&(1<<(i%64)) != 0
+	}
+	return i < 64 && b.small&(1<<i) != 0
+}
+
+// keyStack bounds the keys the objects being read keep in the checker
+// itself; keySmall, the keys one object keeps there before it moves them
+// to a map of its own.
+const (
+	keyStack = 48
+	keySmall = 16
+)
+
+// A keyEntry is a key an object has held: the low half of the hash of
+// what the binder reads of it (the text, or an integer key's value), and
+// where it starts. Eight bytes, so the checker's few are cheap to clear.
+type keyEntry struct {
+	h  uint32
+	ks uint32
+}
+
+// A keySet is the keys one object of a map or an empty interface has held
+// so far: the checker's entries keys[base:base+n] while there are few,
+// then a map from hash to the key's start.
+type keySet struct {
+	base, n int
+	big     map[uint64]int
+}
+
+var keySeed = maphash.MakeSeed()
+
+// repeated adds the key at data[ks:ke] to s and reports whether s held
+// the same key before (by the binder's reading of it: the text, or for an
+// integer key type, the value). Keys are compared by hash first, then by
+// what they read as, so the answer is exact.
+func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
+	var buf [64]byte
+	key := readKey(buf[:0], c.data[ks:ke], kind)
+	h := maphash.Bytes(keySeed, key)
+	if s.big == nil {
+		for j := s.base; j < s.base+s.n; j++ {
+			if c.keys[j].h == uint32(h) && c.sameKey(key, int(c.keys[j].ks), kind) {
+				return true
+			}
+		}
+		if s.n < keySmall && s.base+s.n < keyStack && c.keyN == s.base+s.n && ks <= math.MaxUint32 {
+			c.keys[s.base+s.n] = keyEntry{uint32(h), uint32(ks)}
+			s.n++
+			c.keyN++
+			return false
+		}
+		s.big = make(map[uint64]int, 2*keySmall)
+		var held [64]byte
+		for _, e := range c.keys[s.base : s.base+s.n] {
+			end := strEnd(c.data, int(e.ks))
+			s.big[maphash.Bytes(keySeed, readKey(held[:0], c.data[e.ks:end], kind))] = int(e.ks)
+		}
+		c.keyN = s.base
+		s.n = 0
+	}
+	if at, ok := s.big[h]; ok {
+		// A different key of the same hash (vanishingly rare) is not
+		// recorded: a later repeat of it goes unreported.
+		return c.sameKey(key, at, kind)
+	}
+	s.big[h] = ks
+	return false
+}
+
+// sameKey reports whether the key starting at data[at] reads as key.
+func (c *checker) sameKey(key []byte, at int, kind nodeKind) bool {
+	var buf [64]byte
+	end := strEnd(c.data, at)
+	return string(readKey(buf[:0], c.data[at:end], kind)) == string(key)
+}
+
+// readKey appends to dst what the binder reads of the key raw (quoted):
+// its text, or for an integer key type the value's eight bytes.
+func readKey(dst, raw []byte, kind nodeKind) []byte {
+	text := keyText(dst, raw)
+	switch kind {
+	case kInt:
+		v, _ := strconv.ParseInt(unsafeString(text), 10, 64)
+		return binary.LittleEndian.AppendUint64(dst[:0], uint64(v))
+	case kUint:
+		v, _ := strconv.ParseUint(unsafeString(text), 10, 64)
+		return binary.LittleEndian.AppendUint64(dst[:0], v)
+	}
+	return text
+}
+
+// strEnd returns the end of the valid JSON string starting at data[at].
+func strEnd(data []byte, at int) int {
+	for i := at + 1; i < len(data); i++ {
+		switch data[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1
+		}
+	}
+	return len(data)
 }
 
 // mapKey reports whether the integer key type of map n reads the key.
@@ -410,11 +732,15 @@ func (c *checker) array(n *node) bool {
 	default:
 		wrong = true
 	}
+	sent := 0 // elements
+	c.push(true)
 	c.ws()
 	if c.pos < len(c.data) && c.data[c.pos] == ']' {
 		c.pos++
 	} else {
 		for i := 0; ; i++ {
+			sent++
+			c.at(i, -1)
 			el := child
 			if n != nil && n.kind == kArray && i >= n.length {
 				el = nil // dropped, but still read
@@ -438,9 +764,14 @@ func (c *checker) array(n *node) bool {
 			return c.fail(c.pos)
 		}
 	}
+	c.fd--
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
+	}
+	if n != nil && n.kind == kArray && sent != n.length {
+		// Extra elements are dropped; missing ones are left zero.
+		c.issueN(ArrayLength, n, start, c.pos, sent)
 	}
 	return true
 }
@@ -454,27 +785,39 @@ var strPlain = func() (t [256]bool) {
 	return t
 }()
 
+// strASCII marks the bytes strPlain does, below 0x80.
+var strASCII = func() (t [256]bool) {
+	copy(t[:0x80], strPlain[:0x80])
+	return t
+}()
+
 // str scans the string at c.pos. esc reports a backslash: the string must
-// be unquoted to be read.
-func (c *checker) str() (esc, ok bool) {
+// be unquoted to be read; hi, a byte past ASCII: it may be invalid UTF-8.
+func (c *checker) str() (esc, hi, ok bool) {
 	d := c.data
 	i := c.pos + 1
 	for {
+		if !hi {
+			for i < len(d) && strASCII[d[i]] {
+				i++
+			}
+			hi = i < len(d) && d[i] >= utf8.RuneSelf
+		}
 		for i < len(d) && strPlain[d[i]] {
 			i++
 		}
 		if i >= len(d) {
-			return esc, c.fail(i)
+			return esc, hi, c.fail(i)
 		}
 		switch b := d[i]; {
 		case b == '"':
 			c.pos = i + 1
-			return esc, true
+			return esc, hi, true
 		case b == '\\':
 			esc = true
 			i++
 			if i >= len(d) {
-				return esc, c.fail(i)
+				return esc, hi, c.fail(i)
 			}
 			switch d[i] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -482,17 +825,50 @@ func (c *checker) str() (esc, ok bool) {
 			case 'u':
 				for k := 1; k <= 4; k++ {
 					if i+k >= len(d) || !isHex(d[i+k]) {
-						return esc, c.fail(i + k)
+						return esc, hi, c.fail(i + k)
 					}
 				}
 				i += 5
 			default:
-				return esc, c.fail(i)
+				return esc, hi, c.fail(i)
 			}
 		default: // a control character
-			return esc, c.fail(i)
+			return esc, hi, c.fail(i)
 		}
 	}
+}
+
+// replacedText reports whether the binder, reading the valid JSON string
+// raw as text, replaces some of it with U+FFFD: a byte sequence that is
+// not UTF-8 (hi: raw holds bytes past ASCII), or a \u escape of a
+// surrogate not paired with the escape after it (esc: raw holds escapes).
+func replacedText(raw []byte, esc, hi bool) bool {
+	s := raw[1 : len(raw)-1]
+	if hi && !utf8.Valid(s) {
+		return true
+	}
+	if !esc {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		i++
+		if s[i] != 'u' {
+			continue
+		}
+		r := getu4(s[i-1:])
+		i += 4
+		if !utf16.IsSurrogate(r) {
+			continue
+		}
+		if utf16.DecodeRune(r, getu4(s[i+1:])) == unicode.ReplacementChar {
+			return true
+		}
+		i += 6 // the pair's second half
+	}
+	return false
 }
 
 func isHex(b byte) bool {
@@ -501,7 +877,7 @@ func isHex(b byte) bool {
 
 func (c *checker) stringValue(n *node) bool {
 	start := c.pos
-	esc, ok := c.str()
+	esc, hi, ok := c.str()
 	if !ok {
 		return false
 	}
@@ -511,6 +887,9 @@ func (c *checker) stringValue(n *node) bool {
 	var kind IssueKind
 	switch n.kind {
 	case kString, kAny:
+		if (esc || hi) && replacedText(c.data[start:c.pos], esc, hi) {
+			kind = Replaced
+		}
 	case kNumber:
 		if !withText(c.data[start:c.pos], esc, isValidNumber) {
 			kind = Rejected
@@ -532,6 +911,9 @@ func (c *checker) stringValue(n *node) bool {
 			}
 		}
 		kind = quotedVerdict(content, n.base, n.bits)
+		if kind == 0 {
+			kind = quotedLoss(content, n)
+		}
 	default:
 		kind = WrongType
 	}
@@ -614,8 +996,14 @@ func (c *checker) number(n *node) bool {
 		}
 	case kFloat:
 		kind = floatVerdict(d[start:i], n.bits)
+		if kind == 0 && !frac && !exp && !exactFloat(d[digits:intEnd], n.bits) {
+			kind = Rounded
+		}
 	case kAny:
 		kind = floatVerdict(d[start:i], 64)
+		if kind == 0 && !frac && !exp && !exactFloat(d[digits:intEnd], 64) {
+			kind = Rounded
+		}
 	default:
 		kind = WrongType
 	}
@@ -739,6 +1127,71 @@ func floatVerdict(num []byte, bits int) IssueKind {
 	return 0
 }
 
+// exactFloat reports whether a float of the given size holds exactly the
+// whole number of the given decimal digits (a sign aside), which is past
+// neither float's largest value. Up to 15 digits (7 for a float32) always
+// fit the mantissa; a longer number is parsed as the binder parses it and
+// written back whole.
+func exactFloat(digits []byte, bits int) bool {
+	for len(digits) > 1 && digits[0] == '0' {
+		digits = digits[1:]
+	}
+	if len(digits) <= 7 || bits == 64 && len(digits) <= 15 {
+		return true
+	}
+	f, err := strconv.ParseFloat(unsafeString(digits), bits)
+	if err != nil {
+		return true // past the largest float: not a rounding
+	}
+	var buf [320]byte
+	return bytes.Equal(strconv.AppendFloat(buf[:0], f, 'f', 0, bits), digits)
+}
+
+// quotedLoss judges, for a ,string field, text the binder reads without
+// error (quotedVerdict found nothing): "null" leaves a field that is not a
+// pointer as it was, and a whole number a float cannot hold exactly is
+// rounded.
+func quotedLoss(s []byte, n *node) IssueKind {
+	if string(s) == "null" {
+		if n.typ.Kind() != reflect.Pointer {
+			return NullValue
+		}
+		return 0
+	}
+	if n.base != kFloat {
+		return 0
+	}
+	digits := s
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 400 {
+		return 0 // nothing, or past the largest float
+	}
+	for _, ch := range digits {
+		if ch < '0' || ch > '9' {
+			return 0
+		}
+	}
+	if !exactFloat(digits, n.bits) {
+		return Rounded
+	}
+	return 0
+}
+
+// holdsNull reports whether position n reads null as a value of its own
+// (nil), where any other kind is left as it was: null is a loss there.
+// Pointers and types that decode themselves are decided before.
+func holdsNull(n *node) bool {
+	switch n.kind {
+	case kAny, kRaw, kSlice, kMap, kPtr, kTrial:
+		return true
+	case kQuoted:
+		return n.typ.Kind() == reflect.Pointer
+	}
+	return false
+}
+
 func firstNonZero(digits []byte) int {
 	for i, c := range digits {
 		if c != '0' {
@@ -826,18 +1279,20 @@ func unsafeString(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-func (fs *fieldSet) lookup(raw []byte, esc bool) int {
+// lookup returns the index of the field the key raw (quoted; esc: with
+// escapes) binds to, or -1, and whether it binds only by case folding.
+func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 	var buf [64]byte
 	key := raw[1 : len(raw)-1]
 	if esc || !ascii(key) { // escapes, or UTF-8 the binder may replace
 		key, _ = unquote(buf[:0], raw)
 	}
 	if i, ok := fs.exact[string(key)]; ok {
-		return i
+		return i, false
 	}
 	var fb [64]byte
 	if i, ok := fs.folded[string(foldName(fb[:0], key))]; ok {
-		return i
+		return i, true
 	}
-	return -1
+	return -1, false
 }

@@ -50,6 +50,62 @@
 //     is read, and a bad one fails even when a later one is good. Inside a
 //     nested struct, a key no field takes is dropped.
 //
+// # What the binder reads but does not keep
+//
+// For Std, Check also names what encoding/json reads without failing but
+// drops or changes, each where the binder reads the value: never inside a
+// value it drops (an unknown key's, an array's extra elements, a
+// json.RawMessage, a type that decodes itself).
+//
+//   - UnknownField: a key inside a nested struct's object that binds to no
+//     field (the top level's are UnknownKey). Maps and interfaces take any
+//     key; a struct inside a map's value or a list is closed again.
+//   - NullValue: null for a position that cannot hold it: anything but a
+//     pointer, slice, map, interface, json.RawMessage or a type that
+//     decodes itself (which decides for itself). The binder leaves the
+//     value as it was: for a bool, number, string, json.Number, struct or
+//     array; for an element of a list; for a map's value (stored as the
+//     zero value); for a ,string field (null, or the text "null", unless
+//     the field is a pointer).
+//   - FoldedKey: a key that binds to a field only by case folding, at any
+//     depth.
+//   - DuplicateKey: a key repeated in one object, at each later
+//     occurrence. In a struct, keys are the same when they bind the same
+//     field ("n", "N" and "\u006e" all do); in a map or an interface's
+//     object, when they read as the same key (the text after escapes and
+//     U+FFFD replacement, so "a" and "A" differ; for an integer key type,
+//     the value, so "1", "01" and "+1" are one). The binder keeps the last
+//     value; where the repeated values are read into one struct, pointer
+//     to a struct, map, or list or array of structs, it merges the later
+//     into the earlier instead (members and elements the later one sends
+//     overwrite, the rest stay; an interface's value is replaced whole).
+//     Check reports every repeat all the same: which members survive
+//     depends on that rule, not on what the caller sent last.
+//   - ArrayLength: a fixed-size array sent more elements (the binder drops
+//     the extra ones) or fewer (it zeroes the rest); N is the number sent.
+//   - Rounded: a whole-number literal (no fraction, no exponent) for a
+//     float32, a float64 or an interface (a float64), or the text of a
+//     ,string float field, that the float cannot hold exactly:
+//     9007199254740993 for a float64, 16777217 for a float32. Up to 15
+//     digits (7 for a float32) always fit; a longer one is parsed as the
+//     binder parses it and written back whole to compare. Numbers with a
+//     fraction or an exponent are not judged.
+//   - Replaced: text the binder reads as text (a string type, a string in
+//     an interface, a key of a map with string keys or of an interface's
+//     object) holding invalid UTF-8 or a \uD800-\uDFFF escape not part of a
+//     valid surrogate pair: the binder reads U+FFFD instead. Only strings
+//     with a byte past ASCII or an escape are looked at again.
+//
+// With Plan.WithRequired, Check reports each required parameter that no
+// top-level key names (exactly or by folding) as Missing; a key sent with
+// null names it (and may be a NullValue). Empty and null arguments name
+// none; text that is not an object is judged as a whole instead.
+//
+// Keys are told apart without allocating: a struct's in a set of 64 bits
+// (allocated past 64 fields), a map's or an interface's by a hash of each
+// key, held in the checker for up to 16 keys an object, then in a map of
+// the object's own; equal hashes are confirmed by comparing the keys.
+//
 // Where a type decodes itself (an UnmarshalJSON or UnmarshalText method,
 // time.Time, a map whose key type has UnmarshalText) or under the ,string
 // option of a string field, Check does not guess: it decodes the value with
@@ -71,7 +127,8 @@
 //
 // Check reads empty arguments as {} (json.Unmarshal fails on empty input).
 // It reports top-level keys the binder would drop as UnknownKey issues,
-// which the binder does not fail on. A type's decoding method runs on a
+// and the kinds above, none of which the binder fails on (see
+// IssueKind.Fails). A type's decoding method runs on a
 // fresh value each time, where the binder runs it on the value the field
 // already holds from an earlier occurrence of the same key: only a method
 // whose verdict depends on that earlier state can tell the difference.
