@@ -23,16 +23,16 @@ var catalogue = []struct {
 }{
 	{"A fraction for a whole number", "get_wait_stats", `{"hours_back":0.5}`},
 	{"An exponent for a whole number", "get_wait_stats", `{"hours_back":1e2}`},
-	{"A whole number past the type", "get_wait_stats", `{"limit":3000000000}`},
-	{"A whole number below the type", "get_wait_stats", `{"limit":-3000000000}`},
+	{"A whole number past the type", "get_wait_stats", `{"hours_back":24,"limit":3000000000}`},
+	{"A whole number below the type", "get_wait_stats", `{"hours_back":24,"limit":-3000000000}`},
 	{"A minus sign for an unsigned type", probe.Tool, `{"uint":-0}`},
 	{"Text for a whole number", "get_wait_stats", `{"hours_back":"24"}`},
 	{"A number past a float", probe.Tool, `{"float64":1e400}`},
 	{"Text for a number", probe.Tool, `{"float32":"1.5"}`},
 	{"A number for true or false", probe.Tool, `{"bool":1}`},
-	{"A number for text", "get_wait_stats", `{"database":5}`},
-	{"A bad element in a list", "get_wait_stats", `{"waits":["CXPACKET",5]}`},
-	{"Text for a list", "get_wait_stats", `{"waits":"CXPACKET"}`},
+	{"A number for text", "get_wait_stats", `{"hours_back":24,"database":5}`},
+	{"A bad element in a list", "get_wait_stats", `{"hours_back":24,"waits":["CXPACKET",5]}`},
+	{"Text for a list", "get_wait_stats", `{"hours_back":24,"waits":"CXPACKET"}`},
 	{"A bad element in a fixed-size list", probe.Tool, `{"pair":[1,"2"]}`},
 	{"A bad field in an object", probe.Tool, `{"nested":{"a":"one"}}`},
 	{"A list for an object", probe.Tool, `{"nested_ptr":[1]}`},
@@ -51,9 +51,9 @@ var catalogue = []struct {
 	{"A fraction inside a ,string field", probe.Tool, `{"int_string":"4.5"}`},
 	{"A long value, cut", "get_wait_stats", `{"hours_back":"` + strings.Repeat("a", 5000) + `"}`},
 	{"Control characters, escaped", "get_wait_stats", "{\"hours_back\":\"\\u001b[2J\\u0007\"}"},
-	{"An unknown argument close to a parameter", "get_wait_stats", `{"hours":5}`},
-	{"An unknown argument", "get_wait_stats", `{"verbose":true}`},
-	{"Many unknown arguments", "get_wait_stats", `{"a":1,"b":2,"c":3,"d":4,"e":5}`},
+	{"An unknown argument close to a parameter", "get_wait_stats", `{"hours_back":24,"hours":5}`},
+	{"An unknown argument", "get_wait_stats", `{"hours_back":24,"verbose":true}`},
+	{"Many unknown arguments", "get_wait_stats", `{"hours_back":24,"a":1,"b":2,"c":3,"d":4,"e":5}`},
 	{"Problems in several arguments", "get_wait_stats", `{"hours_back":"x","limit":0.5,"colour":1}`},
 	{"Any argument, for a tool that takes none", "ping", `{"x":1}`},
 	{"Arguments that are not an object", "get_wait_stats", `["hours_back",5]`},
@@ -65,14 +65,30 @@ var catalogue = []struct {
 	{"Text past the tool's own length", "stats", `{"hours_back":1,"name":"` + strings.Repeat("é", 9) + `"}`},
 	{"A value outside the tool's own list (oneof)", "stats", `{"hours_back":1,"color":"red"}`},
 	{"A bad element under the tool's own dive", "stats", `{"hours_back":1,"ids":[1,0]}`},
+	{"A required parameter left out", "get_wait_stats", `{"limit":5}`},
+	{"Every required parameter left out, in one refusal", "two_required", `{}`},
+	{"A key inside an object argument that names no field", probe.Tool, `{"nested":{"a":1,"colour":2}}`},
+	{"An argument sent under its name and an old name (an alias)", "aliased", `{"hours":1,"hrs":2}`},
+	{"null for a value that cannot hold it (Strict)", "strict", `{"int":null}`},
+	{"A key matched only by ignoring case (Strict)", "strict", `{"INT":1}`},
+	{"A key inside an object matched only by ignoring case (Strict)", "strict", `{"nested":{"A":1}}`},
+	{"A key sent twice (Strict)", "strict", `{"int":1,"int":2}`},
+	{"A key sent twice inside an object (Strict)", "strict", `{"counts":{"a":1,"a":2}}`},
+	{"More elements than a fixed-size list holds (Strict)", "strict", `{"pair":[1,2,3]}`},
+	{"An integer a float rounds (Strict)", "strict", `{"float64":9007199254740993}`},
+	{"A lone surrogate in text (Strict)", "strict", `{"string":"ab\ud800"}`},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
 
 const catalogueHead = `# What a refusal says
 
 Every wording a refusal can take, one call each, against the tools in
-refuse/catalogue_test.go (get_wait_stats, the probe tool and ping) and
-refuse/constraint_test.go (stats, a tool with validate tags). This
+refuse/catalogue_test.go (get_wait_stats, the probe tool, ping, and
+two_required), refuse/constraint_test.go (stats, a tool with validate tags),
+refuse/policy_test.go (aliased, the tool statsArgs with aliases), and the
+probe tool registered Strict (strict), whose silent losses are refusals. A
+warning (docs/policies.md) says the same sentences, under a line saying the
+call went on. This
 file is written by that test (` + "`go test ./refuse -run TestCatalogue -update`" + `)
 and checked by it on every run, so it is the code's own output.
 
@@ -84,6 +100,12 @@ codes are stable, the wording is not.
 func TestCatalogue(t *testing.T) {
 	reg := newRegistry(t)
 	if err := typereg.Register[stats](reg, "stats"); err != nil {
+		t.Fatal(err)
+	}
+	if err := typereg.Register[statsArgs](reg, "aliased"); err != nil {
+		t.Fatal(err)
+	}
+	if err := typereg.Register[probe.Args](reg, "strict", typereg.WithStrict(true)); err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder

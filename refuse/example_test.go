@@ -41,7 +41,7 @@ func ExampleRefusal() {
 	if err := typereg.Register[GetWaitStats](reg, "get_wait_stats"); err != nil {
 		panic(err)
 	}
-	var err error = refuse.Refuse(reg, "get_wait_stats", json.RawMessage(`{"waits":["CXPACKET",7]}`))
+	var err error = refuse.Refuse(reg, "get_wait_stats", json.RawMessage(`{"hours_back":24,"waits":["CXPACKET",7]}`))
 
 	// A refusal is an error value: read its fields, not its text.
 	var r *refuse.Refusal

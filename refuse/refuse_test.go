@@ -33,6 +33,13 @@ func newRegistry(t testing.TB) *typereg.Registry {
 	if err := typereg.Register[struct{}](reg, "ping"); err != nil {
 		t.Fatal(err)
 	}
+	if err := typereg.Register[struct {
+		A int     `json:"a"`
+		B *int    `json:"b,omitempty"`
+		C *string `json:"c"`
+	}](reg, "two_required"); err != nil {
+		t.Fatal(err)
+	}
 	return reg
 }
 
@@ -47,8 +54,25 @@ func TestRefuse(t *testing.T) {
 		want *refuse.Refusal // nil: the call goes on
 	}{
 		{name: "good call", tool: "get_wait_stats", args: `{"hours_back":24,"limit":10,"waits":["CXPACKET"]}`},
-		{name: "no arguments", tool: "get_wait_stats", args: ``},
-		{name: "null arguments read as none", tool: "get_wait_stats", args: `null`},
+		{name: "no arguments, for a tool whose parameters are all optional", tool: probe.Tool, args: ``},
+		{name: "null arguments read as none", tool: probe.Tool, args: `null`},
+		{
+			name: "no arguments: the required parameter is missing", tool: "get_wait_stats", args: ``,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number"}}},
+		},
+		{
+			name: "null arguments name no parameter: the required one is missing", tool: "get_wait_stats", args: `null`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number"}}},
+		},
+		{
+			name: "every missing parameter in one refusal", tool: "two_required", args: `{}`,
+			want: &refuse.Refusal{Tool: "two_required", Accepted: []string{"a", "b", "c"}, Problems: []refuse.Problem{
+				{Argument: "a", Code: refuse.MissingArgument, Takes: "a whole number"},
+				{Argument: "c", Code: refuse.MissingArgument, Takes: "text"},
+			}},
+		},
+		{name: "a required parameter sent as null is sent", tool: "two_required", args: `{"a":1,"c":null}`},
+		{name: "a required parameter sent under a folded key is sent", tool: "two_required", args: `{"A":1,"C":"x"}`},
 		{name: "null for a non-pointer is read (left zero)", tool: "get_wait_stats", args: `{"hours_back":null}`},
 		{name: "a case variant the binder folds is bound, not unknown", tool: "get_wait_stats", args: `{"HOURS_BACK":5}`},
 		{
@@ -85,6 +109,7 @@ func TestRefuse(t *testing.T) {
 		{
 			name: "unknown key with a suggestion", tool: "get_wait_stats", args: `{"hours":5}`,
 			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number"},
 				{Argument: "hours", Code: refuse.UnknownArgument, Sent: `"hours"`, DidYouMean: "hours_back"},
 			}},
 		},
@@ -92,6 +117,7 @@ func TestRefuse(t *testing.T) {
 			name: "too small", tool: "get_wait_stats", args: `{"limit":-99999999999999999999999}`,
 			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
 				{Argument: "limit", Code: refuse.TooSmall, Takes: "a whole number", Sent: "-99999999999999999999999"},
+				{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number"},
 			}},
 		},
 		{
@@ -190,11 +216,9 @@ func TestRefuse_TooLarge_StatesNoRange(t *testing.T) {
 func TestRefuse_ManyUnknownKeys_BoundedText(t *testing.T) {
 	reg := newRegistry(t)
 	var b strings.Builder
-	b.WriteString("{")
+	b.WriteString(`{"hours_back":1`)
 	for i := 0; i < 100000; i++ {
-		if i > 0 {
-			b.WriteString(",")
-		}
+		b.WriteString(",")
 		b.WriteString(`"k` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + `_` + itoa(i) + `":1`)
 	}
 	b.WriteString("}")
@@ -283,6 +307,7 @@ func TestRefusal_MarshalsToJSON(t *testing.T) {
 	}
 	want := `{"tool":"get_wait_stats","accepted":["hours_back","limit","database","waits"],"problems":[` +
 		`{"argument":"waits","path":"[0]","code":"wrong_type","takes":"a list (a JSON array) of texts","sent":"[1]","element":"1"},` +
+		`{"argument":"hours_back","code":"missing_argument","takes":"a whole number"},` +
 		`{"argument":"hours","code":"unknown_argument","sent":"\"hours\"","did_you_mean":"hours_back"}]}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("JSON (-want +got):\n%s", diff)

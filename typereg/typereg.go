@@ -278,7 +278,7 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 			isRequired[p.Name] = !strings.Contains(jsonOpts, ",omitempty") && !strings.Contains(jsonOpts, ",omitzero")
 		}
 		props.Set(p.Name, ps)
-		if isRequired[p.Name] || validateRequired(p.Tag) {
+		if isRequired[p.Name] {
 			required = append(required, p.Name)
 		}
 	}
@@ -295,18 +295,4 @@ func validateTag(tag reflect.StructTag) string {
 		return v
 	}
 	return ""
-}
-
-// validateRequired reports a validate:"required" tag: the field's own
-// rules (those before any dive) include required.
-func validateRequired(tag reflect.StructTag) bool {
-	for rule := range strings.SplitSeq(tag.Get("validate"), ",") {
-		switch strings.TrimSpace(rule) {
-		case "required":
-			return true
-		case "dive":
-			return false
-		}
-	}
-	return false
 }
