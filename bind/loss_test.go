@@ -45,13 +45,28 @@ type lossArgs struct {
 	When   time.Time            `json:"when"`
 	Tags   []string             `json:"tags"`
 	InPtr  *lossInner           `json:"in_ptr"`
+	Shade  lossShade            `json:"shade"`
+	Opt    lossOptional         `json:"opt"`
+}
+
+// lossShade decodes itself from text; encoding/json hands it no null.
+type lossShade string
+
+func (s *lossShade) UnmarshalText(b []byte) error { *s = lossShade(b); return nil }
+
+// lossOptional records that null was sent: null is a value to it.
+type lossOptional struct{ Set, Null bool }
+
+func (o *lossOptional) UnmarshalJSON(b []byte) error {
+	o.Set, o.Null = true, string(b) == "null"
+	return nil
 }
 
 // lossBefore is what every row's arguments are decoded over, so that a
 // value the binder leaves as it was (a null it drops) shows: each field
 // holds something other than its zero value.
 const lossBefore = `{"n":7,"f":7,"f32":7,"s":"seven","b":true,"pair":[7,7],"inner":{"x":7,"colour":"grey"},
-	"inners":[{"x":7}],"num":7,"q":"7","qf":"7","counts":{"a":7},"ints":[7,7]}`
+	"inners":[{"x":7}],"num":7,"q":"7","qf":"7","counts":{"a":7},"ints":[7,7],"when":"2007-07-07T07:07:07Z","shade":"teal"}`
 
 // A lossWant is one issue a row expects: its kind, the parameter it is
 // in (empty: none), the text it spans and the path inside the parameter.
@@ -123,8 +138,12 @@ var lossCases = []lossCase{
 	{name: "null for json.RawMessage", args: `{"raw":null}`},
 	{name: "null for a ,string *int", args: `{"qp":null}`},
 	{name: `"null" for a ,string *int`, args: `{"qp":"null"}`},
-	{name: "null for time.Time (it decodes itself)", args: `{"when":null}`},
+	{name: "null for time.Time: its UnmarshalJSON ignores null", args: `{"when":null}`, want: []lossWant{w(bind.NullValue, "when", `null`, ``)},
+		lost: func(v *lossArgs) bool { return v.When.Year() == 2007 }},
 	{name: "null for a pointer to a struct", args: `{"in_ptr":null}`},
+	{name: "null for a type read by UnmarshalText: encoding/json leaves it", args: `{"shade":null}`, want: []lossWant{w(bind.NullValue, "shade", `null`, ``)},
+		lost: func(v *lossArgs) bool { return v.Shade == "teal" }},
+	{name: "null for a type whose UnmarshalJSON makes something of it", args: `{"opt":null}`},
 	{name: "null inside an unknown key's value", args: `{"zz":{"n":null}}`, want: []lossWant{w(bind.UnknownKey, "", `"zz"`, ``)}},
 	{name: "null inside json.RawMessage", args: `{"raw":{"n":null}}`},
 

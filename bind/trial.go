@@ -25,8 +25,21 @@ func (e *PanicError) Error() string {
 // trial decodes the value text[start:end] with the binder into a fresh
 // value of n's type, as the binder decodes a field of that type (n.trial
 // wraps the type in a one-field struct), and records an issue if it fails.
+//
+// A null the type's own decoding leaves at its zero value (time.Time's
+// UnmarshalJSON ignores null; encoding/json does not hand null to an
+// UnmarshalText at all) is a NullValue: the value sent is lost, as for any
+// other type that cannot hold null. A type whose decoding makes something
+// of null (an optional type recording that null was sent) loses nothing.
 func (c *checker) trial(n *node, start, end int) {
-	if err := decodeTrial(c.binder, n, c.data[start:end]); err != nil {
+	value := c.data[start:end]
+	if string(value) == "null" {
+		if zero, err := nullLeavesZero(c.binder, n); err == nil && zero {
+			c.issue(NullValue, n, start, end)
+			return
+		}
+	}
+	if err := decodeTrial(c.binder, n, value); err != nil {
 		kind := Rejected
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -53,4 +66,19 @@ func decodeTrial(b Binder, n *node, value []byte) (err error) {
 		}
 	}()
 	return b.Unmarshal(buf, reflect.New(n.trial).Interface())
+}
+
+// nullLeavesZero decodes null as the binder decodes a field of n's type,
+// and reports whether the field is still its zero value after.
+func nullLeavesZero(b Binder, n *node) (zero bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Type: n.typ, Value: r}
+		}
+	}()
+	v := reflect.New(n.trial)
+	if err := b.Unmarshal([]byte(`{"F":null}`), v.Interface()); err != nil {
+		return false, err
+	}
+	return v.Elem().Field(0).IsZero(), nil
 }
