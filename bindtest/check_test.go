@@ -17,22 +17,28 @@ func TestCheck_ReportsBothVerdictsPerRow(t *testing.T) {
 	yes, no := true, false
 	got, err := bindtest.Check(probeRegistry(t), probe.Tool, []bindtest.Row{
 		{Type: "int32", Value: "3000000000", Refused: true, Says: "which is too large"},
-		{Type: "[2]int", Value: "[1,2,3]"},
+		{Type: "[2]int", Value: "[1,2,3]", Loss: "array_length"},
 		{Type: "Color", Value: `"Crimson"`, NoVerdict: true},
 		{Type: "bool", Value: `"true"`, Refused: false},
+		{Type: "float64", Value: "9007199254740993"},
+		{Type: "int", Value: "1", Loss: "null_for_value"},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []bindtest.Result{
 		{Type: "int32", Value: json.RawMessage("3000000000"), Argument: "int32", Refused: true, Agree: true, Expected: &yes},
-		{Type: "[2]int", Value: json.RawMessage("[1,2,3]"), Argument: "pair", BinderOK: true, Agree: true, Expected: &no},
+		{Type: "[2]int", Value: json.RawMessage("[1,2,3]"), Argument: "pair", BinderOK: true, Agree: true, Expected: &no, Loss: "array_length"},
 		{Type: "Color", Value: json.RawMessage(`"Crimson"`), Argument: "color", Refused: true, Agree: true},
 		{Type: "bool", Value: json.RawMessage(`"true"`), Argument: "bool", Refused: true, Agree: true, Expected: &no, Unexpected: true,
 			Faults: []string{
 				"the row says the binder reads the value, but it fails: json: cannot unmarshal string into Go struct field Args.bool of type bool",
 				"the guard refused a value the row says the binder reads",
 			}},
+		{Type: "float64", Value: json.RawMessage("9007199254740993"), Argument: "float64", BinderOK: true, Agree: true, Expected: &no, Loss: "rounded_number", Unexpected: true,
+			Faults: []string{"the guard reports rounded_number for a value the row says is read as sent"}},
+		{Type: "int", Value: json.RawMessage("1"), Argument: "int", BinderOK: true, Agree: true, Expected: &no, Unexpected: true,
+			Faults: []string{"the guard reports no null_for_value for the value"}},
 	}
 	// The texts are the binder's and the guard's; Run's tests pin them.
 	ignoreTexts := cmpopts.IgnoreFields(bindtest.Result{}, "BinderError", "Message")

@@ -7,7 +7,9 @@
 // A Row names a parameter type (Row.Type, as reflect writes it, less the
 // package qualifier of the tool's own types), a value as raw JSON text, and
 // whether encoding/json refuses it (Row.Refused), with a phrase a refusal
-// must say (Row.Says). The runner finds the first parameter of the tool
+// must say (Row.Says), and, for a value the binder reads but changes or
+// drops, the code the guard reports for it (Row.Loss: null_for_value,
+// rounded_number...). The runner finds the first parameter of the tool
 // whose type the row names and sends the call {"<parameter>": <value>}.
 //
 // # Two halves
@@ -42,6 +44,7 @@
 // Default is the project's own table, several hundred rows over the
 // vocabulary of the probe tool, each verdict the one encoding/json really
 // gives, surprising ones included (9007199254740993 read into a float64 and
-// rounded, null read into an int and left zero, -0 refused for a uint).
+// rounded, null read into an int and left zero, -0 refused for a uint), and
+// each silent loss the guard reports, named.
 // ReadTable reads the same format from a file.
 package bindtest

@@ -57,6 +57,8 @@ func TestReadTable_MalformedTable_ErrorNamesTheRow(t *testing.T) {
 		{"refused not a bool", `[{"type": "int", "value": 1, "refused": "yes"}]`, []string{"row 1", "not a row"}},
 		{"row not an object", "[\n\n 5]", []string{"row 1 (line 3)", "not a row"}},
 		{"says for a row that is read", `[{"type": "int", "value": 1, "refused": false, "says": "too large"}]`, []string{"row 1", `says "too large", but refused is false`}},
+		{"loss for a refused row", `[{"type": "int", "value": 1.5, "refused": true, "loss": "rounded_number"}]`, []string{"row 1", `loss "rounded_number" needs refused false`}},
+		{"loss for a row without a verdict", `[{"type": "int", "value": null, "loss": "null_for_value"}]`, []string{"row 1", `loss "null_for_value" needs refused false`}},
 		{"not an array", `{"type": "int", "value": 1}`, []string{"not a JSON array of rows"}},
 		{"empty file", ``, []string{"not a JSON array of rows"}},
 		{"unterminated", `[{"type": "int", "value": 1}`, []string{"does not end after row 1"}},
