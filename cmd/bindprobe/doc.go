@@ -33,16 +33,19 @@
 //		Run the rows of FILE instead: a JSON array of rows such as
 //		{"type": "int32", "value": 3000000000, "refused": true, "says": "too large"}
 //		where value is any JSON value, kept as its exact text, and refused,
-//		says and why are optional. A row with refused expects that verdict
-//		from both the binder and the guard, and a refusal holding says; a
-//		row without it expects only that the two agree.
+//		says, loss and why are optional. A row with refused expects that
+//		verdict from both the binder and the guard, and a refusal holding
+//		says; a row without it expects only that the two agree. loss names
+//		the code of the silent loss the guard must report for a value the
+//		binder reads but changes (null_for_value, rounded_number...); a
+//		row without it expects none.
 //	-json
 //		Print one JSON document instead of the readable table:
 //		{"binder": "std", "rows": [...], "summary": {"rows": N, "agree": N,
 //		"disagree": N, "unexpected": N}}. Each row has type, value (the raw
 //		JSON value), argument (the probe parameter sent), binder_ok,
-//		binder_error, refused, message (the refusal's text), agree,
-//		expected (the row's refused, left out when it gave none),
+//		binder_error, refused, message (the refusal's text), agree, loss
+//		(the silent loss the guard reported, left out when none), expected (the row's refused, left out when it gave none),
 //		unexpected, and faults (in words, left out when there are none).
 //	-binder NAME
 //		The binder to mirror: std (encoding/json, version 1, the default),
@@ -53,7 +56,8 @@
 // A row disagrees when the guard refuses a value the binder reads, or
 // passes one it fails on. A row is unexpected when the binder's or the
 // guard's verdict differs from the row's refused, or when a refusal does
-// not name the argument, hold the row's says or quote the value.
+// not name the argument, hold the row's says or quote the value, or when
+// the guard reports a silent loss other than the row's loss.
 //
 // Exit status: 0 when every row agrees and none is unexpected; 1 when any
 // row disagrees or is unexpected; 2 when bindprobe cannot run the table (a

@@ -43,6 +43,7 @@ type report struct {
 		Refused     *bool           `json:"refused"`
 		Message     *string         `json:"message"`
 		Agree       *bool           `json:"agree"`
+		Loss        string          `json:"loss"`
 		Expected    *bool           `json:"expected"`
 		Unexpected  bool            `json:"unexpected"`
 		Faults      []string        `json:"faults"`
@@ -175,7 +176,8 @@ func TestRun_UnknownType_Exit2NamingTheRow(t *testing.T) {
 
 func TestRun_WrongExpectation_Exit1(t *testing.T) {
 	for _, tc := range []struct{ name, row, fault string }{
-		{"refused that is read", `{"type": "float64", "value": 9007199254740993, "refused": true}`, "the row says the binder fails on the value, but it reads it"},
+		{"refused that is read", `{"type": "float64", "value": 1.5, "refused": true}`, "the row says the binder fails on the value, but it reads it"},
+		{"a loss the guard reports and the row does not name", `{"type": "float64", "value": 9007199254740993, "refused": false}`, "the guard reports rounded_number for a value the row says is read as sent"},
 		{"read that is refused", `{"type": "int32", "value": 3000000000, "refused": false}`, "the row says the binder reads the value, but it fails"},
 		{"words the refusal lacks", `{"type": "int32", "value": 3000000000, "refused": true, "says": "too small"}`, `the refusal does not say "too small"`},
 	} {
