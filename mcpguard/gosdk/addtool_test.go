@@ -193,11 +193,13 @@ func TestAddTool_RefusalIsStructuredOnlyWithoutAnOutputSchema(t *testing.T) {
 }
 
 // Empty, missing or null arguments decode nothing into In: the handler runs
-// with the zero value, as with mcp.AddTool's nil input.
+// with the zero value, as with mcp.AddTool's nil input. (Under the default
+// Reject they leave out count's required n and are refused; Warn lets the
+// handler run.)
 func TestAddTool_NullArguments_LeaveInZero(t *testing.T) {
 	var rec recorder[countArgs]
 	s := newServer()
-	if err := gosdk.AddTool(s, typereg.New(), &mcp.Tool{Name: "count"}, rec.handler); err != nil {
+	if err := gosdk.AddTool(s, typereg.New(typereg.WithMode(typereg.Warn)), &mcp.Tool{Name: "count"}, rec.handler); err != nil {
 		t.Fatal(err)
 	}
 	cs := connect(t, s)

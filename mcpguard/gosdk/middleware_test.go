@@ -58,7 +58,7 @@ func TestMiddleware_RefusesBadCallByName_HandlerNeverRuns(t *testing.T) {
 		{`{"hours_back": 0.5}`, "hours_back"},
 		{`{"hours_back": 1, "limit": 3000000000}`, "limit"},
 		{`{"hours_back": 1, "waits": "CXPACKET"}`, "waits"},
-		{`{"hours": 2}`, "hours"},
+		{`{"hours_back": 1, "hours": 2}`, "hours"},
 		{`[1]`, ""},
 		// go-sdk alone runs the handler on these, reading 1.0 as 1, 1e2 as
 		// 100, and the last of a repeated key.

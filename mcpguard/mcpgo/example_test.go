@@ -89,7 +89,7 @@ func ExampleMiddleware() {
 			return mcp.NewToolResultText("ran"), nil
 		}))
 
-	r := call(s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_wait_stats","arguments":{"hours":2}}}`)
+	r := call(s, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_wait_stats","arguments":{"hours_back":24,"hours":2}}}`)
 	fmt.Println(r.Result.Content[0].Text)
 	// Output:
 	// Argument 'hours' is not a parameter of tool 'get_wait_stats'; did you mean 'hours_back'?
