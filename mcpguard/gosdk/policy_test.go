@@ -52,7 +52,6 @@ type policyCase struct {
 	why              string
 	reject, warn     outcome
 	off              outcome
-	needs            string // an issue kind the Std checker must emit for the case to mean anything; "" for none
 }
 
 func policyCases() []policyCase {
@@ -113,7 +112,6 @@ func policyCases() []policyCase {
 			reject: outcome{refused: []refuse.Code{refuse.MissingArgument}},
 			warn:   outcome{warned: []refuse.Code{refuse.MissingArgument}, in: policyArgs{Hours: 1}},
 			off:    outcome{in: policyArgs{Hours: 1}},
-			needs:  "missing",
 		},
 		{
 			name: "duplicate key", tool: "t", args: `{"query":"q","hours":1,"hours":2}`,
@@ -121,7 +119,6 @@ func policyCases() []policyCase {
 			reject: outcome{warned: []refuse.Code{refuse.DuplicateKey}, in: policyArgs{Query: "q", Hours: 2}},
 			warn:   outcome{warned: []refuse.Code{refuse.DuplicateKey}, in: policyArgs{Query: "q", Hours: 2}},
 			off:    outcome{in: policyArgs{Query: "q", Hours: 2}},
-			needs:  "duplicate key",
 		},
 	}
 }
@@ -134,22 +131,6 @@ func (c policyCase) want(m typereg.Mode) outcome {
 		return c.warn
 	}
 	return c.off
-}
-
-// skipUnlessChecked skips a case whose issue kind the Std checker does not
-// emit yet: refuse.Decide itself, under Reject, finds nothing in the call.
-func skipUnlessChecked(t *testing.T, c policyCase) {
-	t.Helper()
-	if c.needs == "" {
-		return
-	}
-	reg := typereg.New()
-	if err := typereg.Register[policyArgs](reg, c.tool, toolOpts(typereg.Reject)[c.tool]...); err != nil {
-		t.Fatal(err)
-	}
-	if d := refuse.Decide(reg, c.tool, wire(t, c.args)); d.Refusal == nil && d.Warnings == nil {
-		t.Skip("needs Std checker losses: helper-a (the checker does not report " + c.needs + " yet)")
-	}
 }
 
 // A policyHandler records what the handler got: its In and its raw
@@ -287,7 +268,6 @@ func TestAddTool_Policies(t *testing.T) {
 			cs := connect(t, s)
 			for _, c := range policyCases() {
 				t.Run(c.name, func(t *testing.T) {
-					skipUnlessChecked(t, c)
 					h := handlers[c.tool]
 					*h = policyHandler{}
 					checkOutcome(t, reg, c, c.want(mode), h, callRaw(t, cs, c.tool, c.args), true)
@@ -329,7 +309,6 @@ func TestMiddleware_Policies(t *testing.T) {
 			cs := connect(t, s)
 			for _, c := range policyCases() {
 				t.Run(c.name, func(t *testing.T) {
-					skipUnlessChecked(t, c)
 					h := handlers[c.tool]
 					*h = policyHandler{}
 					checkOutcome(t, reg, c, c.want(mode), h, callRaw(t, cs, c.tool, c.args), false)

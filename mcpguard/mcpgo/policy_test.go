@@ -55,7 +55,6 @@ type policyCase struct {
 	why              string
 	reject, warn     outcome
 	off              outcome
-	needs            string // an issue kind the Std checker must emit for the case to mean anything; "" for none
 }
 
 func policyCases() []policyCase {
@@ -116,7 +115,6 @@ func policyCases() []policyCase {
 			reject: outcome{refused: []refuse.Code{refuse.MissingArgument}},
 			warn:   outcome{warned: []refuse.Code{refuse.MissingArgument}, in: policyArgs{Hours: 1}},
 			off:    outcome{in: policyArgs{Hours: 1}},
-			needs:  "missing",
 		},
 		{
 			name: "duplicate key", tool: "t", args: `{"query":"q","hours":1,"hours":2}`,
@@ -124,7 +122,6 @@ func policyCases() []policyCase {
 			reject: outcome{warned: []refuse.Code{refuse.DuplicateKey}, in: policyArgs{Query: "q", Hours: 2}},
 			warn:   outcome{warned: []refuse.Code{refuse.DuplicateKey}, in: policyArgs{Query: "q", Hours: 2}},
 			off:    outcome{in: policyArgs{Query: "q", Hours: 2}},
-			needs:  "duplicate key",
 		},
 	}
 }
@@ -140,22 +137,6 @@ func (c policyCase) want(m typereg.Mode) outcome {
 }
 
 var modes = []typereg.Mode{typereg.Reject, typereg.Warn, typereg.Off}
-
-// skipUnlessChecked skips a case whose issue kind the Std checker does not
-// emit yet: refuse.Decide itself, under Reject, finds nothing in the call.
-func skipUnlessChecked(t *testing.T, c policyCase) {
-	t.Helper()
-	if c.needs == "" {
-		return
-	}
-	reg := typereg.New()
-	if err := typereg.Register[policyArgs](reg, c.tool, toolOpts(typereg.Reject)[c.tool]...); err != nil {
-		t.Fatal(err)
-	}
-	if d := refuse.Decide(reg, c.tool, json.RawMessage(c.args)); d.Refusal == nil && d.Warnings == nil {
-		t.Skip("needs Std checker losses: helper-a (the checker does not report " + c.needs + " yet)")
-	}
-}
 
 // A policyHandler records what a typed handler got: its In, its raw
 // arguments and the keys of mcp-go's map of them.
@@ -310,7 +291,6 @@ func TestAddTool_Policies(t *testing.T) {
 			}
 			for _, c := range policyCases() {
 				t.Run(c.name, func(t *testing.T) {
-					skipUnlessChecked(t, c)
 					h := handlers[c.tool]
 					h.reset()
 					checkOutcome(t, reg, c, c.want(mode), h, send(t, s, callFrame(c.tool, c.args)))
@@ -342,7 +322,6 @@ func TestMiddleware_Policies(t *testing.T) {
 			}
 			for _, c := range policyCases() {
 				t.Run(c.name, func(t *testing.T) {
-					skipUnlessChecked(t, c)
 					h := handlers[c.tool]
 					h.reset()
 					checkOutcome(t, reg, c, c.want(mode), h, send(t, s, callFrame(c.tool, c.args)))
