@@ -12,11 +12,16 @@ import (
 // statsArgs is a tool with an alias in its tag: hours was once hrs, and before
 // that hours_back.
 type statsArgs struct {
-	Hours int    `json:"hours" bindguard:"alias=hrs,hours_back"`
-	Name  string `json:"name,omitempty"`
+	Hours  int    `json:"hours" bindguard:"alias=hrs,hours_back"`
+	Name   string `json:"name,omitempty"`
+	Window window `json:"window,omitempty"`
 }
 
-var statsAccepted = []string{"hours", "name"}
+type window struct {
+	From int `json:"from"`
+}
+
+var statsAccepted = []string{"hours", "name", "window"}
 
 // policyRegistry registers statsArgs as tool "stats" in a registry made with
 // regOpts, with toolOpts.
@@ -48,6 +53,9 @@ func TestDecide_PolicyPerMode(t *testing.T) {
 	unknown := refuse.Problem{Argument: "colour", Code: refuse.UnknownArgument, Sent: `"colour"`}
 	fraction := refuse.Problem{Argument: "hours", Code: refuse.NotWholeNumber, Takes: "a whole number", Sent: "0.5"}
 	both := refuse.Problem{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hours", "hrs"`}
+	missing := refuse.Problem{Argument: "hours", Code: refuse.MissingArgument, Takes: "a whole number"}
+	unknownField := refuse.Problem{Argument: "window", Path: ".to", Code: refuse.UnknownField, Takes: "an object with fields from", Sent: `{"from":1,"to":2}`, Element: `"to"`}
+	nullName := refuse.Problem{Argument: "name", Code: refuse.NullForValue, Takes: "text", Sent: "null", Becomes: `""`}
 	for _, tc := range []struct {
 		name     string
 		regOpts  []typereg.Option
@@ -172,6 +180,71 @@ func TestDecide_PolicyPerMode(t *testing.T) {
 			want: verdict{Args: `{"hours":1,"hrs":2}`},
 		},
 		{
+			name: "missing parameter, reject: refused by name", regOpts: reject,
+			args: `{"name":"x"}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{missing}}},
+		},
+		{
+			name: "missing parameter, warn: warned", regOpts: warn,
+			args: `{"name":"x"}`,
+			want: verdict{Warnings: &refuse.Warnings{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{missing}}, Args: `{"name":"x"}`},
+		},
+		{
+			name: "missing parameter, off: nothing", regOpts: off,
+			args: `{"name":"x"}`,
+			want: verdict{Args: `{"name":"x"}`},
+		},
+		{
+			name: "missing parameter sent under an alias is not missing",
+			args: `{"hours_back":2}`,
+			want: verdict{Args: `{"hours":2}`},
+		},
+		{
+			name: "unknown field in an object argument, reject: refused", regOpts: reject,
+			args: `{"hours":1,"window":{"from":1,"to":2}}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{unknownField}}},
+		},
+		{
+			name: "unknown field in an object argument, warn: warned", regOpts: warn,
+			args: `{"hours":1,"window":{"from":1,"to":2}}`,
+			want: verdict{Warnings: &refuse.Warnings{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{unknownField}}, Args: `{"hours":1,"window":{"from":1,"to":2}}`},
+		},
+		{
+			name: "unknown field, open tool: nested structs stay closed", toolOpts: []typereg.Option{typereg.WithOpen()},
+			args: `{"hours":1,"window":{"from":1,"to":2}}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{unknownField}}},
+		},
+		{
+			name: "silent loss, reject: a warning by default", regOpts: reject,
+			args: `{"hours":1,"name":null}`,
+			want: verdict{Warnings: &refuse.Warnings{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{nullName}}, Args: `{"hours":1,"name":null}`},
+		},
+		{
+			name: "silent loss, reject and strict: refused", regOpts: []typereg.Option{typereg.WithStrict(true)},
+			args: `{"hours":1,"name":null}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{nullName}}},
+		},
+		{
+			name: "silent loss, strict for the tool only: refused", toolOpts: []typereg.Option{typereg.WithStrict(true)},
+			args: `{"hours":1,"name":null}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{nullName}}},
+		},
+		{
+			name: "silent loss, warn and strict: still a warning", regOpts: []typereg.Option{typereg.WithMode(typereg.Warn), typereg.WithStrict(true)},
+			args: `{"hours":1,"name":null}`,
+			want: verdict{Warnings: &refuse.Warnings{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{nullName}}, Args: `{"hours":1,"name":null}`},
+		},
+		{
+			name: "silent loss, off: nothing", regOpts: []typereg.Option{typereg.WithMode(typereg.Off), typereg.WithStrict(true)},
+			args: `{"hours":1,"name":null}`,
+			want: verdict{Args: `{"hours":1,"name":null}`},
+		},
+		{
+			name: "a refusal under reject lists the losses too", regOpts: reject,
+			args: `{"name":null}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{missing, nullName}}},
+		},
+		{
 			name: "alias in broken text: the call's own text is reported",
 			args: `{"hrs":2,}`,
 			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{
@@ -212,7 +285,7 @@ func TestDecide_WarningsRenderAsText(t *testing.T) {
 	d := refuse.Decide(reg, "stats", json.RawMessage(`{"hours":1,"colour":2}`))
 	want := "The call to tool 'stats' went on with these warnings:\n" +
 		"Argument 'colour' is not a parameter of tool 'stats'.\n" +
-		"Accepted parameters: hours, name."
+		"Accepted parameters: hours, name, window."
 	if got := d.Warnings.String(); got != want {
 		t.Errorf("Warnings.String() =\n%s\nwant\n%s", got, want)
 	}
