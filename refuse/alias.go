@@ -11,98 +11,99 @@ type aliasConflict struct {
 	sent  []string // the names the call used, as sent (quoted), in order
 }
 
-// A member is one top-level member of the arguments object.
-type member struct {
-	key   string // unquoted
-	raw   []byte // the key as sent, quoted
-	value []byte
-}
-
 // renameAliases rewrites the top-level keys of args that are aliases to
 // the names of their parameters. When one parameter is sent under more than
 // one name, the member sent under the parameter's own name is kept (else
 // the first), the others are left out, and the names are reported.
 // Arguments that are not a well-formed object, and arguments using no
-// alias, come back as they are.
+// alias, come back as they are. It reads the members twice, once to learn
+// which names each parameter was sent under and once to write the result,
+// and keeps nothing per member.
 func renameAliases(args []byte, aliases map[string]string) ([]byte, []aliasConflict) {
 	if !usesAlias(args, aliases) {
 		return args, nil
 	}
-	members, ok := topMembers(args)
+	params := map[string]string{}  // each parameter with aliases, to itself
+	encoded := map[string][]byte{} // its name as a JSON string
+	for _, name := range aliases {
+		params[name] = name
+		encoded[name], _ = json.Marshal(name)
+	}
+	// paramOf returns the key's text and the parameter it stands for, or
+	// "" when it stands for none with aliases.
+	paramOf := func(raw []byte) (key []byte, param string) {
+		key = raw[1 : len(raw)-1]
+		if slices.Contains(key, '\\') {
+			key = []byte(unquoteKey(raw))
+		}
+		if name, ok := aliases[string(key)]; ok { // a lookup of a converted slice allocates nothing
+			return key, name
+		}
+		return key, params[string(key)]
+	}
+	type sent struct {
+		first string   // the first name it was sent under
+		own   bool     // sent under its own name
+		names []string // the names as sent (quoted), each once
+		texts []string // their texts, each once
+	}
+	bySent := map[string]*sent{}
+	var order []string // parameters in the order first sent
+	ok := eachMember(args, func(raw, _ []byte) bool {
+		key, param := paramOf(raw)
+		if param == "" {
+			return true
+		}
+		st := bySent[param]
+		if st == nil {
+			st = &sent{first: string(key)}
+			bySent[param] = st
+			order = append(order, param)
+		}
+		st.own = st.own || string(key) == param
+		if !slices.Contains(st.names, string(raw)) {
+			st.names = append(st.names, string(raw))
+		}
+		if !slices.Contains(st.texts, string(key)) {
+			st.texts = append(st.texts, string(key))
+		}
+		return true
+	})
 	if !ok {
 		return args, nil
 	}
-	isParam := map[string]bool{}
-	for _, name := range aliases {
-		isParam[name] = true
-	}
-	params := make([]string, len(members)) // the parameter each member stands for, when it has aliases
-	for i, m := range members {
-		if name, ok := aliases[m.key]; ok {
-			params[i] = name
-		} else if isParam[m.key] {
-			params[i] = m.key
-		}
-	}
-	drop := make([]bool, len(members))
-	done := map[string]bool{}
+	kept := map[string]string{} // parameter: the name whose member is kept
 	var conflicts []aliasConflict
-	for i, name := range params {
-		if name == "" || done[name] {
-			continue
+	for _, param := range order {
+		st := bySent[param]
+		kept[param] = st.first
+		if st.own {
+			kept[param] = param
 		}
-		done[name] = true
-		var group []int
-		for j := i; j < len(members); j++ {
-			if params[j] == name {
-				group = append(group, j)
-			}
-		}
-		kept := members[group[0]].key
-		if slices.ContainsFunc(group, func(j int) bool { return members[j].key == name }) {
-			kept = name
-		}
-		c := aliasConflict{param: name}
-		for _, j := range group {
-			drop[j] = members[j].key != kept
-			if raw := string(members[j].raw); !slices.Contains(c.sent, raw) {
-				c.sent = append(c.sent, raw)
-			}
-		}
-		if slices.Contains(drop, true) && len(c.sent) > 1 {
-			conflicts = append(conflicts, c)
+		if len(st.texts) > 1 {
+			conflicts = append(conflicts, aliasConflict{param: param, sent: st.names})
 		}
 	}
 	out := make([]byte, 0, len(args)+16)
 	out = append(out, '{')
-	for i, m := range members {
-		if drop[i] {
-			continue
+	eachMember(args, func(raw, value []byte) bool {
+		key, param := paramOf(raw)
+		if param != "" && string(key) != kept[param] {
+			return true // another name of a parameter sent under more than one
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
-		if params[i] != "" && params[i] != m.key {
-			key, _ := json.Marshal(params[i])
-			out = append(out, key...)
+		if param != "" && string(key) != param {
+			out = append(out, encoded[param]...)
 		} else {
-			out = append(out, m.raw...)
+			out = append(out, raw...)
 		}
 		out = append(out, ':')
-		out = append(out, m.value...)
-	}
-	return append(out, '}'), conflicts
-}
-
-// topMembers lists the members of the JSON object args. It reads only the
-// structure, and reports false for text that is not an object it can read.
-func topMembers(args []byte) ([]member, bool) {
-	var ms []member
-	ok := eachMember(args, func(raw, value []byte) bool {
-		ms = append(ms, member{key: unquoteKey(raw), raw: raw, value: value})
+		out = append(out, value...)
 		return true
 	})
-	return ms, ok
+	return append(out, '}'), conflicts
 }
 
 // usesAlias reports whether a top-level key of args is one of aliases,

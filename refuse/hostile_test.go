@@ -321,3 +321,39 @@ func TestRefuse_PanickingDecoderIsRefused_TrialBinders(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_HostileAliases: a tool with aliases reads every top-level key
+// of a call that uses one; 100,000 keys (escaped, or not, or all aliases)
+// cost time and memory in proportion to the input (the renamed copy, and
+// each escaped key's text, read twice: at most 4 bytes a byte), and the
+// verdict stays bounded.
+func TestDecide_HostileAliases(t *testing.T) {
+	reg := typereg.New()
+	if err := typereg.Register[statsArgs](reg, "stats"); err != nil {
+		t.Fatal(err)
+	}
+	for _, keys := range []string{"unknown", "escaped", "aliases"} {
+		var b strings.Builder
+		b.WriteString(`{"hrs":1`)
+		for i := range 100000 {
+			key := "k" + itoa(i) + "a"
+			switch keys {
+			case "escaped":
+				key = "k" + itoa(i) + `\u0061`
+			case "aliases":
+				key = []string{"hrs", "hours_back"}[i%2]
+			}
+			b.WriteString(`,"` + key + `":1`)
+		}
+		b.WriteString("}")
+		args := json.RawMessage(b.String())
+		d := refuse.Decide(reg, "stats", args)
+		if d.Refusal == nil || len(d.Refusal.Problems) == 0 || len(d.Refusal.Problems)+d.Refusal.More > 100001 {
+			t.Fatalf("%s: Decide = %+v, want a bounded refusal", keys, d.Refusal)
+		}
+		escaped := keys
+		if got := allocatedBytes(func() { refuse.Decide(reg, "stats", args) }); got > 4*uint64(len(args)) {
+			t.Errorf("%s: Decide allocated %d bytes for %d bytes of input (allowed 4 a byte)", escaped, got, len(args))
+		}
+	}
+}
