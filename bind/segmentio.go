@@ -276,7 +276,8 @@ func (segLoss) leaf(t reflect.Type) *lossNode {
 		return nil
 	}
 	if reflect.PointerTo(t).Implements(goUnmarshaler) {
-		return &lossNode{kind: lSkip, typ: t} // UnmarshalJSON reads null too
+		// UnmarshalJSON reads null too: a loss when it leaves the zero value.
+		return &lossNode{kind: lSkip, typ: t, nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(SegmentIO, t)}
 	}
 	// UnmarshalText reads the text of a JSON string (replaced first); null
 	// leaves the value as it was.

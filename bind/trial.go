@@ -82,3 +82,21 @@ func nullLeavesZero(b Binder, n *node) (zero bool, err error) {
 	}
 	return v.Elem().Field(0).IsZero(), nil
 }
+
+// nullLeavesZeroType reports whether binder b, decoding null into a field
+// of type t, leaves the field at its zero value: whether null is lost there.
+// A type whose decoding fails on null, or panics, loses nothing (the call
+// is refused instead).
+func nullLeavesZeroType(b Binder, t reflect.Type) (zero bool) {
+	defer func() {
+		if recover() != nil {
+			zero = false
+		}
+	}()
+	w := reflect.StructOf([]reflect.StructField{{Name: "F", Type: t, Tag: `json:"F"`}})
+	v := reflect.New(w)
+	if b.Unmarshal([]byte(`{"F":null}`), v.Interface()) != nil {
+		return false
+	}
+	return v.Elem().Field(0).IsZero()
+}

@@ -202,7 +202,8 @@ func (v2Loss) leaf(t reflect.Type) *lossNode {
 		return nil
 	}
 	if implementsAnyOf(t, v2JSONUnmarshalers) {
-		return &lossNode{kind: lSkip, typ: t} // its method reads null too
+		// Its method reads null too: a loss when it leaves the zero value.
+		return &lossNode{kind: lSkip, typ: t, nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(V2, t)}
 	}
 	// UnmarshalText reads the text of a JSON string; null sets the zero
 	// value without it.
