@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bindguard/bindguard/internal/schemas"
 	"math/big"
 	"reflect"
 	"slices"
@@ -223,7 +224,7 @@ func bounded(s *jsonschema.Schema, defs jsonschema.Definitions, depth int) bool 
 		s.MinProperties != nil || s.MaxProperties != nil || len(s.Enum) > 0 || s.Const != nil || s.Not != nil || len(s.AnyOf) > 0 {
 		return true
 	}
-	return bounded(s.Items, defs, depth+1) || bounded(mapValues(s), defs, depth+1)
+	return bounded(s.Items, defs, depth+1) || bounded(schemas.MapValues(s), defs, depth+1)
 }
 
 // levelTags splits a validate tag at each dive.
@@ -376,7 +377,7 @@ func probes(t reflect.Type, s *jsonschema.Schema, defs jsonschema.Definitions, l
 		if s != nil {
 			es = s.Items
 			if t.Kind() == reflect.Map {
-				es = mapValues(s)
+				es = schemas.MapValues(s)
 			}
 		}
 		var rest [][]string
@@ -442,23 +443,4 @@ func goodElement(elems []string, es *jsonschema.Schema, defs jsonschema.Definiti
 		}
 	}
 	return ""
-}
-
-// mapValues returns the schema of a map's values, s being the map's: its
-// additionalProperties, or, for a map keyed by numbers (which invopop
-// publishes with patternProperties and additionalProperties false), the
-// one pattern's schema; nil when s says neither.
-func mapValues(s *jsonschema.Schema) *jsonschema.Schema {
-	if s == nil {
-		return nil
-	}
-	if a := s.AdditionalProperties; a != nil && a != jsonschema.FalseSchema && a != jsonschema.TrueSchema {
-		return a
-	}
-	if len(s.PatternProperties) == 1 {
-		for _, v := range s.PatternProperties {
-			return v
-		}
-	}
-	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"github.com/bindguard/bindguard/internal/schemas"
 	"reflect"
 	"strconv"
 	"strings"
@@ -286,7 +287,7 @@ func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, 
 		count := countClause(rules.MinItems, rules.MaxItems, "element")
 		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
 	case t.Kind() == reflect.Map:
-		_, elems := w.limited(t.Elem(), false, mapValues(s))
+		_, elems := w.limited(t.Elem(), false, schemas.MapValues(s))
 		keyed := ""
 		if t.Key().Kind() != reflect.String {
 			keyed = ", keyed by whole numbers"
@@ -395,23 +396,4 @@ func zeroWord(v any) string {
 		return "empty text"
 	}
 	return fmt.Sprint(v)
-}
-
-// mapValues returns the schema of a map's values, s being the map's: its
-// additionalProperties, or, for a map keyed by numbers (which invopop
-// publishes with patternProperties and additionalProperties false), the
-// one pattern's schema; nil when s says neither.
-func mapValues(s *jsonschema.Schema) *jsonschema.Schema {
-	if s == nil {
-		return nil
-	}
-	if a := s.AdditionalProperties; a != nil && a != jsonschema.FalseSchema && a != jsonschema.TrueSchema {
-		return a
-	}
-	if len(s.PatternProperties) == 1 {
-		for _, v := range s.PatternProperties {
-			return v
-		}
-	}
-	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bindguard/bindguard/internal/schemas"
 	"math/big"
 	"reflect"
 	"regexp"
@@ -357,28 +358,9 @@ func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonsc
 		default:
 			return fmt.Errorf("dive into a map keyed by %v is not supported", t.Key())
 		}
-		return translate(levels[1:], t.Elem(), mapValues(s), defs)
+		return translate(levels[1:], t.Elem(), schemas.MapValues(s), defs)
 	}
 	return fmt.Errorf("dive on %v, which is not a slice or a map", t)
-}
-
-// mapValues returns the schema of the values of a map whose schema is s:
-// its additionalProperties, or, for a map keyed by numbers, which invopop
-// publishes with patternProperties (and additionalProperties false), the
-// one pattern's schema; nil when s says neither.
-func mapValues(s *jsonschema.Schema) *jsonschema.Schema {
-	if s == nil {
-		return nil
-	}
-	if a := s.AdditionalProperties; a != nil && a != jsonschema.FalseSchema && a != jsonschema.TrueSchema {
-		return a
-	}
-	if len(s.PatternProperties) == 1 {
-		for _, v := range s.PatternProperties {
-			return v
-		}
-	}
-	return nil
 }
 
 func nullableKind(t reflect.Type) bool {

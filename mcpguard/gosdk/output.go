@@ -3,6 +3,7 @@ package gosdk
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/bindguard/bindguard/mcpguard/internal/warnings"
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -99,7 +100,7 @@ func (o *output[Out]) result(res *mcp.CallToolResult, out Out, err error) (*mcp.
 	res.StructuredContent = json.RawMessage(outJSON)
 	if res.Content == nil {
 		res.Content = []mcp.Content{&mcp.TextContent{Text: string(outJSON)}}
-	} else if !isObjectJSON(outJSON) {
+	} else if !warnings.IsObject(outJSON) {
 		res.Content = append(res.Content, &mcp.TextContent{Text: string(outJSON)})
 	}
 	return res, nil
@@ -135,19 +136,4 @@ func (o *output[Out]) validate(data []byte) ([]byte, error) {
 		return data, nil
 	}
 	return json.Marshal(v)
-}
-
-// isObjectJSON reports whether data is a JSON object.
-func isObjectJSON(data []byte) bool {
-	for _, b := range data {
-		switch b {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '{':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/bindguard/bindguard/mcpguard/internal/warnings"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -75,7 +76,7 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 	tool.InputSchema = mcp.ToolInputSchema{}
 	tool.RawInputSchema = schema
 	out := outputSchema(tool)
-	if withProp, ok := withWarningsProperty(out); ok {
+	if withProp, ok := warnings.WithProperty(out); ok {
 		tool.OutputSchema, tool.RawOutputSchema, out = mcp.ToolOutputSchema{}, withProp, withProp
 	}
 

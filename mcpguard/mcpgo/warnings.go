@@ -7,25 +7,13 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/bindguard/bindguard/mcpguard/internal/warnings"
 	"github.com/bindguard/bindguard/refuse"
 )
 
-// warningsKey is the member of a result's structuredContent that carries
-// the call's warnings, and the optional property that says so in a tool's
-// output schema.
-const warningsKey = "bindguard_warnings"
-
-// warningsProperty is the schema of warningsKey in an output schema: the
-// JSON of refuse.Warnings, left open so that a field added later does not
-// make a client refuse the result.
-var warningsProperty = json.RawMessage(`{"type":"object",` +
-	`"description":"Problems bindguard found in the call's arguments; the call went on with them.",` +
-	`"properties":{"tool":{"type":"string"},"accepted":{"type":"array","items":{"type":"string"}},` +
-	`"problems":{"type":"array","items":{"type":"object"}},"more":{"type":"integer"}}}`)
-
 // addWarnings puts w on res, a result the handler returned, for a tool
 // whose published output schema is schema (nil: none): as a text content
-// item after the handler's own, and under warningsKey in structuredContent
+// item after the handler's own, and under warnings.Key in structuredContent
 // when schema admits it there (see admitsWarnings). An error result, and
 // one that asks the client for input, get nothing: an error's own words are
 // what the caller needs, and a request for input is not the call's answer.
@@ -43,13 +31,13 @@ func addWarnings(res *mcp.CallToolResult, w *refuse.Warnings, schema json.RawMes
 	if !admitsWarnings(schema) {
 		return
 	}
-	if merged, ok := withWarnings(res.StructuredContent, w); ok {
+	if merged, ok := warnings.Merge(res.StructuredContent, w); ok {
 		res.StructuredContent = merged
 	}
 }
 
 // admitsWarnings reports whether an output schema lets structuredContent
-// have a warningsKey member: there is no schema, or it is an object schema
+// have a warnings.Key member: there is no schema, or it is an object schema
 // that lists the key as a property, or that constrains no other member
 // (no additionalProperties false or other schema, no patternProperties,
 // propertyNames or unevaluatedProperties). A schema that cannot be read
@@ -66,7 +54,7 @@ func admitsWarnings(schema json.RawMessage) bool {
 	if p, ok := m["properties"]; ok && json.Unmarshal(p, &props) != nil {
 		return false
 	}
-	if _, ok := props[warningsKey]; ok {
+	if _, ok := props[warnings.Key]; ok {
 		return true
 	}
 	if ap, ok := m["additionalProperties"]; ok && string(ap) != "true" && string(ap) != "{}" {
@@ -78,34 +66,6 @@ func admitsWarnings(schema json.RawMessage) bool {
 		}
 	}
 	return true
-}
-
-// withWarnings returns structured, a result's structuredContent, with w
-// under warningsKey, and false when structured is not a JSON object. A
-// warningsKey the handler set is replaced.
-func withWarnings(structured any, w *refuse.Warnings) (json.RawMessage, bool) {
-	wj, err := json.Marshal(w)
-	if err != nil {
-		return nil, false
-	}
-	obj := map[string]json.RawMessage{}
-	if structured != nil {
-		raw, ok := structured.(json.RawMessage)
-		if !ok {
-			if raw, err = json.Marshal(structured); err != nil {
-				return nil, false
-			}
-		}
-		if json.Unmarshal(raw, &obj) != nil || obj == nil {
-			return nil, false
-		}
-	}
-	obj[warningsKey] = wj
-	out, err := json.Marshal(obj)
-	if err != nil {
-		return nil, false
-	}
-	return out, true
 }
 
 // outputSchema is tool's output schema as JSON, as mcp-go publishes and
@@ -123,41 +83,6 @@ func outputSchema(tool mcp.Tool) json.RawMessage {
 		return nil
 	}
 	return b
-}
-
-// withWarningsProperty returns schema, an output schema, with warningsKey
-// as an optional property, when schema is an object schema (type
-// "object") that does not name the key already, and true; otherwise
-// schema and false. It never changes schema: the result is new JSON.
-func withWarningsProperty(schema json.RawMessage) (json.RawMessage, bool) {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(schema, &m) != nil {
-		return schema, false
-	}
-	var typ string
-	if json.Unmarshal(m["type"], &typ) != nil || typ != "object" {
-		return schema, false
-	}
-	props := map[string]json.RawMessage{}
-	if p, ok := m["properties"]; ok && string(p) != "null" {
-		if json.Unmarshal(p, &props) != nil {
-			return schema, false
-		}
-	}
-	if _, ok := props[warningsKey]; ok {
-		return schema, false
-	}
-	props[warningsKey] = warningsProperty
-	pj, err := json.Marshal(props)
-	if err != nil {
-		return schema, false
-	}
-	m["properties"] = pj
-	out, err := json.Marshal(m)
-	if err != nil {
-		return schema, false
-	}
-	return out, true
 }
 
 // servedOutputSchema is the output schema of the tool a call in ctx
