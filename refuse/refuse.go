@@ -146,6 +146,9 @@ func (b *problems) valueProblem(is bind.Issue) Problem {
 	if is.Kind.Loss() {
 		pr.Becomes = becomes(b.args[is.Start:is.End], is)
 	}
+	if is.Path == "" {
+		return pr // the offending value is the argument's whole value
+	}
 	if whole := memberValue(b.args, is.Start); whole != nil && len(whole) != is.End-is.Start {
 		pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
 	}

@@ -24,7 +24,12 @@ func quoteSent(raw []byte) string {
 		}
 		return `"` + escapeText(body[:cut]) + `…" (` + strconv.Itoa(n) + ` characters)`
 	}
-	cut, n := cutChars(raw, maxSent)
+	var cut, n int
+	if len(raw) > 0 && (raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') {
+		cut, n = min(len(raw), maxSent), len(raw) // a number is ASCII: a byte a character
+	} else {
+		cut, n = cutChars(raw, maxSent)
+	}
 	if cut == len(raw) {
 		return escapeText(raw)
 	}
