@@ -53,3 +53,26 @@ func ExampleRefusal() {
 	// Output:
 	// waits[1]: wrong_type (sent ["CXPACKET",7], with 7 there)
 }
+
+// Decide under Warn: the call goes on, with the alias renamed for the
+// handler and the unknown key reported with the result.
+func ExampleDecide() {
+	type Stats struct {
+		Hours int    `json:"hours" bindguard:"alias=hrs"`
+		Name  string `json:"name,omitempty"`
+	}
+	reg := typereg.New(typereg.WithMode(typereg.Warn))
+	if err := typereg.Register[Stats](reg, "stats"); err != nil {
+		panic(err)
+	}
+	d := refuse.Decide(reg, "stats", json.RawMessage(`{"hrs":6,"colour":"teal"}`))
+	fmt.Println(d.Refusal == nil)
+	fmt.Println(string(d.Args)) // decode these, not the call's own
+	fmt.Println(d.Warnings)
+	// Output:
+	// true
+	// {"hours":6,"colour":"teal"}
+	// The call to tool 'stats' went on with these warnings:
+	// Argument 'colour' is not a parameter of tool 'stats'.
+	// Accepted parameters: hours, name.
+}
