@@ -2,8 +2,12 @@ package refuse_test
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
 
+	gschema "github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 	"github.com/google/go-cmp/cmp"
@@ -296,5 +300,65 @@ func TestDecide_NoAllocationsForACleanCallOfAToolWithAliases(t *testing.T) {
 	args := json.RawMessage(`{"hours":1,"name":"x"}`)
 	if n := testing.AllocsPerRun(100, func() { refuse.Decide(reg, "stats", args) }); n != 0 {
 		t.Errorf("Decide allocated %v times per clean call, want 0", n)
+	}
+}
+
+// TestDecide_UnknownKeysFollowThePublishedSchema: a key is unknown to the
+// guard exactly where the published schema closes the object it is in: the
+// root of a closed tool and every nested struct; not the root of an open
+// tool, nor a map, nor an any. The schema is judged by
+// github.com/google/jsonschema-go.
+func TestDecide_UnknownKeysFollowThePublishedSchema(t *testing.T) {
+	reg := typereg.New()
+	if err := typereg.Register[probe.Args](reg, "closed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := typereg.Register[statsArgs](reg, "open", typereg.WithOpen()); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ tool, args string }{
+		{"closed", `{"nested":{"a":1}}`},
+		{"closed", `{"nested":{"a":1,"zz":2}}`},
+		{"closed", `{"nested_ptr":{"zz":2}}`},
+		{"closed", `{"zz":1}`},
+		{"closed", `{"counts":{"zz":1}}`},
+		{"closed", `{"any":{"zz":{"yy":1}}}`},
+		{"closed", `{"raw":{"zz":1}}`},
+		{"open", `{"hours":1,"zz":1}`},
+		{"open", `{"hours":1,"window":{"from":1}}`},
+		{"open", `{"hours":1,"window":{"from":1,"zz":2}}`},
+	} {
+		tool, _ := reg.Tool(c.tool)
+		b, err := json.Marshal(tool.Schema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gs gschema.Schema
+		if err := json.Unmarshal(b, &gs); err != nil {
+			t.Fatal(err)
+		}
+		rs, err := gs.Resolve(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var inst any
+		if err := json.Unmarshal([]byte(c.args), &inst); err != nil {
+			t.Fatal(err)
+		}
+		schemaOK := rs.Validate(inst) == nil
+		d := refuse.Decide(reg, c.tool, json.RawMessage(c.args))
+		var ps []refuse.Problem
+		if d.Refusal != nil {
+			ps = d.Refusal.Problems
+		}
+		if d.Warnings != nil {
+			ps = append(ps, d.Warnings.Problems...)
+		}
+		unknown := slices.ContainsFunc(ps, func(p refuse.Problem) bool {
+			return p.Code == refuse.UnknownArgument || p.Code == refuse.UnknownField
+		})
+		if unknown == schemaOK {
+			t.Errorf("%s %s: the published schema accepts it: %v; the guard finds an unknown key: %v (%+v)", c.tool, c.args, schemaOK, unknown, ps)
+		}
 	}
 }
