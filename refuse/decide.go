@@ -107,7 +107,8 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 // when a later one is good. An unregistered tool is refused by name.
 //
 // Refuse is safe for concurrent use and allocates nothing when it returns
-// nil. It returns a *Refusal rather than an error so that a nil result stays
+// nil for a call with nothing to warn about, no alias, and a tool without
+// validate tags (see Decide). It returns a *Refusal rather than an error so that a nil result stays
 // nil: store it in an error variable only when it is not nil.
 func Refuse(reg *typereg.Registry, tool string, args json.RawMessage) *Refusal {
 	return Decide(reg, tool, args).Refusal
