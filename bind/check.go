@@ -34,7 +34,7 @@ const (
 	// Kinds the binder does not fail on: what a call leaves out, and what
 	// the binder reads but drops or changes without a word (silent losses).
 
-	Missing      // a parameter Plan.WithRequired names that the arguments do not
+	Missing      // a parameter (or a nested struct's field) Plan.WithRequired requires that the arguments (or its object) do not name
 	UnknownField // a key inside a nested struct's object that the binder binds to no field, and drops
 	NullValue    // null for a position that cannot hold it: the binder leaves the zero value
 	FoldedKey    // a key the binder binds to a field only by folding its case
@@ -71,7 +71,7 @@ func (k IssueKind) String() string {
 
 // An Issue is one thing the binder fails on, drops (UnknownKey,
 // UnknownField) or changes without a word (the losses), or a required
-// parameter the arguments leave out (Missing).
+// parameter or nested field the arguments leave out (Missing).
 type Issue struct {
 	Kind IssueKind
 	// Param indexes Plan.Params: the argument the issue is in (for Missing,
@@ -81,7 +81,9 @@ type Issue struct {
 	// Start and End delimit the offending text in the arguments: the value;
 	// the key, for UnknownKey, UnknownField, FoldedKey, DuplicateKey,
 	// BadKey, and Replaced in a key. For Syntax, Start is the offset of the
-	// first byte that makes the text invalid. Both are 0 for Missing.
+	// first byte that makes the text invalid. For Missing, both are 0 for
+	// a parameter; for a nested field, they span the object that leaves
+	// it out, and Path ends at the field.
 	Start, End int
 	// Path leads from the argument to the offending value inside it, as in
 	// "[2].name" (empty when the argument itself is the offending value);
@@ -121,17 +123,19 @@ const MaxDepth = 10000
 // For Std, Check also reports what the binder reads without failing but
 // not as sent (see the package documentation for the rules): each
 // required parameter (WithRequired) no top-level key names, as Missing
-// (none when the text is not an object); each key inside a nested
+// (none when the text is not an object), and each required field of a
+// nested struct its object does not name; each key inside a nested
 // struct's object that no field takes, as UnknownField; and the silent
 // losses, only where the binder reads the value (not inside dropped
 // ones): NullValue, FoldedKey, DuplicateKey, ArrayLength, Rounded and
-// Replaced. Missing issues come last, before Omitted.
+// Replaced. A parameter's Missing issues come last, before Omitted.
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
-		return p.check(args, p.required, issues)
+		return p.check(args, p.required, p.nested, issues)
 	}
 	var c checker // set field by field: a composite literal this size is built, then copied
 	c.data, c.binder, c.issues, c.param, c.limit = args, p.binder, issues, -1, len(issues)+MaxIssues
+	c.nested = p.nestedStd
 	n0 := len(issues)
 	c.run(p.root)
 	switch {
@@ -171,8 +175,9 @@ type checker struct {
 	limit   int  // len(issues) past which issues are only counted
 	omitted int
 
-	notObject bool      // the arguments are valid JSON, but not an object
-	rootSeen  fieldBits // the parameters the top-level object names
+	notObject bool            // the arguments are valid JSON, but not an object
+	rootSeen  fieldBits       // the parameters the top-level object names
+	nested    map[*node][]int // per struct node, the fields an object must name (see Plan.WithRequired)
 
 	// keys holds, for the objects of maps and of empty interfaces being
 	// read, the keys each has held so far (see keySet); keyN are in use.
@@ -282,6 +287,26 @@ func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 		is.Path = c.pathFor(start)
 	}
 	c.add(is)
+}
+
+// missingFields records a Missing issue for each field of struct node n
+// that must be named and that the object at data[start:c.pos], whose keys
+// bound fields, does not name. Its path leads to where the field would be.
+func (c *checker) missingFields(n *node, fields *fieldBits, start int) {
+	for _, i := range c.nested[n] {
+		if fields.has(i) {
+			continue
+		}
+		if len(c.issues) >= c.limit {
+			c.omitted++
+			continue
+		}
+		is := Issue{Kind: Missing, Param: c.param, Start: start, End: c.pos, Type: n.fields.nodes[i].typ}
+		if c.param >= 0 {
+			is.Path = c.pathFor(start) + pathSegment([]byte(n.fields.params[i].Name))
+		}
+		c.add(is)
+	}
 }
 
 // keyIssue records an issue with the key at data[ks:ke], whose value
@@ -557,6 +582,9 @@ func (c *checker) object(n *node, root bool) bool {
 		c.rootSeen = fields
 	} else {
 		c.fd--
+		if !wrong && n != nil && n.kind == kStruct && c.nested != nil {
+			c.missingFields(n, &fields, start)
+		}
 	}
 	c.depth--
 	if wrong {

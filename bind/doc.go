@@ -99,7 +99,10 @@
 // With Plan.WithRequired, Check reports each required parameter that no
 // top-level key names (exactly or by folding) as Missing; a key sent with
 // null names it (and may be a NullValue). Empty and null arguments name
-// none; text that is not an object is judged as a whole instead.
+// none; text that is not an object is judged as a whole instead. Given the
+// required fields of each struct type as well, Check reports each one an
+// object below the top level does not name (by the binder's own key
+// matching) as Missing, with the path to where the field would be.
 //
 // Keys are told apart without allocating: a struct's in a set of 64 bits
 // (allocated past 64 fields), a map's or an interface's by a hash of each

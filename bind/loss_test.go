@@ -368,7 +368,7 @@ func TestCheck_Missing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan := base.WithRequired([]string{"n", "s", "no such parameter"})
+	plan := base.WithRequired([]string{"n", "s", "no such parameter"}, nil)
 	missing := func(p string) lossWant { return lossWant{kind: bind.Missing, param: p} }
 	for _, tc := range []lossCase{
 		{name: "empty arguments", args: ``, want: []lossWant{missing("n"), missing("s")}},
@@ -433,7 +433,7 @@ func TestCheck_LossesAllocateNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan = plan.WithRequired([]string{"n", "s"})
+	plan = plan.WithRequired([]string{"n", "s"}, nil)
 	args := []byte(`{"n":1,"f":9007199254740992,"f32":1.5,"s":"héllo \ud83d\ude00","pair":[1,2],
 		"inner":{"x":1,"colour":"red"},"inners":[{"x":1},{"x":2}],"by_name":{"a":{"x":1},"b":{}},
 		"any":{"a":[1,"x",{"b":null}],"b":0.5},"meta":{` + manyKeys(16, false) + `},"ptr":null,

@@ -120,3 +120,12 @@ func skipValue(data []byte, i int) int {
 	}
 	return len(data)
 }
+
+// pathSegment is the step to the member named key: ".name", or
+// `["odd key"]`.
+func pathSegment(key []byte) string {
+	if isIdent(key) {
+		return "." + string(key)
+	}
+	return "[" + strconv.Quote(cutKey(key)) + "]"
+}

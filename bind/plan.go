@@ -21,11 +21,17 @@ type Plan struct {
 	// required marks, per param, the ones Check reports Missing when the
 	// arguments do not name them (see WithRequired); nil: none.
 	required []bool
+	// nested lists, per struct type read below the top level, the JSON
+	// names of the fields Check reports Missing when an object read into
+	// it does not name them; nestedStd is the same by node and field
+	// index, for the native check.
+	nested    map[reflect.Type][]string
+	nestedStd map[*node][]int
 
 	// check replaces the native reading for binders that are mirrored
 	// another way (see V2, SegmentIO). It has Check's contract; required
 	// is the plan's.
-	check func(args []byte, required []bool, issues []Issue) []Issue
+	check func(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue) []Issue
 }
 
 // Binder returns the binder the plan mirrors.
@@ -40,15 +46,77 @@ func (p *Plan) Params() []Param { return p.params }
 
 // WithRequired returns a copy of the plan whose Check also reports, with a
 // Missing issue each, the parameters of the given names that the arguments
-// do not name (by any key the binder binds to them). Names of no parameter
-// are ignored.
-func (p *Plan) WithRequired(names []string) *Plan {
+// do not name (by any key the binder binds to them), and, when fields is
+// not nil, the fields of a struct below the top level that an object read
+// into it does not name: fields(t) returns the JSON names of struct type
+// t's required fields (the published schema's required list for t). Names
+// of no parameter or field are ignored.
+func (p *Plan) WithRequired(names []string, fields func(t reflect.Type) []string) *Plan {
 	q := *p
 	q.required = make([]bool, len(p.params))
 	for i, prm := range p.params {
 		q.required[i] = slices.Contains(names, prm.Name)
 	}
+	q.nested, q.nestedStd = nil, nil
+	if fields == nil {
+		return &q
+	}
+	for t := range structTypes(p.typ) {
+		if names := fields(t); len(names) > 0 {
+			if q.nested == nil {
+				q.nested = map[reflect.Type][]string{}
+			}
+			q.nested[t] = names
+		}
+	}
+	if p.root != nil && q.nested != nil {
+		q.nestedStd = map[*node][]int{}
+		seen := map[*node]bool{}
+		var walk func(n *node)
+		walk = func(n *node) {
+			if n == nil || seen[n] {
+				return
+			}
+			seen[n] = true
+			walk(n.elem)
+			if n.kind != kStruct {
+				return
+			}
+			for _, name := range q.nested[n.typ] {
+				if i, ok := n.fields.exact[name]; ok {
+					q.nestedStd[n] = append(q.nestedStd[n], i)
+				}
+			}
+			for _, c := range n.fields.nodes {
+				walk(c)
+			}
+		}
+		walk(p.root)
+	}
 	return &q
+}
+
+// structTypes yields every struct type reachable from t through fields,
+// pointers, slices, arrays and map values, t included.
+func structTypes(t reflect.Type) map[reflect.Type]bool {
+	found := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			walk(t.Elem())
+		case reflect.Struct:
+			if found[t] {
+				return
+			}
+			found[t] = true
+			for i := range t.NumField() {
+				walk(t.Field(i).Type)
+			}
+		}
+	}
+	walk(t)
+	return found
 }
 
 // nodeKind says how a value position is read.

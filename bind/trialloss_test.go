@@ -744,7 +744,7 @@ func TestTrial_MissingRequired(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan = plan.WithRequired([]string{"i", "hours_back", "no_such"})
+		plan = plan.WithRequired([]string{"i", "hours_back", "no_such"}, nil)
 		foldBinds := b == bind.V2
 		for _, tc := range []struct {
 			args    string

@@ -113,8 +113,9 @@ func (p *trialPlan) decode(args []byte) (err error) {
 }
 
 // check has Plan.Check's contract; required marks the params to report
-// Missing.
-func (p *trialPlan) check(args []byte, required []bool, issues []Issue) []Issue {
+// Missing, and nested lists the fields each struct type below the top
+// level must be sent (see Plan.WithRequired).
+func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue) []Issue {
 	if len(args) == 0 {
 		return p.missing(args, nil, required, issues) // no arguments read as {}, which Compile tried
 	}
@@ -183,7 +184,7 @@ func (p *trialPlan) check(args []byte, required []bool, issues []Issue) []Issue 
 			add(p.hooks.whole(args, ms, err))
 		}
 	} else {
-		w := lossWalk{data: args, rules: p.rules, limit: limit, issues: issues}
+		w := lossWalk{data: args, rules: p.rules, limit: limit, issues: issues, nested: nested}
 		p.losses(&w, ms)
 		issues, omitted = w.issues, omitted+w.omitted
 	}
@@ -1053,6 +1054,7 @@ type lossWalk struct {
 	issues  []Issue
 	limit   int
 	omitted int
+	nested  map[reflect.Type][]string // the fields each struct must be sent (see Plan.WithRequired)
 	// The steps from the argument's value to the one being walked: an
 	// array index (ks -1, index ke) or an object key data[ks:ke]. Past
 	// the first len(steps), only counted.
@@ -1293,11 +1295,12 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 // structObject walks the object at data[i] read into struct node n.
 func (w *lossWalk) structObject(n *lossNode, i int) int {
 	d := w.data
+	var seen boundSet
 	j := skipWS(d, i+1)
 	if d[j] == '}' {
+		w.missingFields(n, &seen, i, j+1)
 		return j + 1
 	}
-	var seen boundSet
 	for {
 		ke, vs := w.member(j)
 		f, folded := n.match(d[j:ke])
@@ -1312,7 +1315,7 @@ func (w *lossWalk) structObject(n *lossNode, i int) int {
 			if w.rules.replaces && replaces(d[j:ke]) {
 				w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: goString}, vs)
 			}
-			if w.rules.duplicates && seen.add(f) {
+			if seen.add(f) && w.rules.duplicates {
 				w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: ft}, vs)
 			}
 			end = w.value(n.nodes[f], vs)
@@ -1324,7 +1327,26 @@ func (w *lossWalk) structObject(n *lossNode, i int) int {
 		}
 		w.pop()
 		if j, end = w.next(end); j < 0 {
+			w.missingFields(n, &seen, i, end)
 			return end
+		}
+	}
+}
+
+// missingFields reports a Missing issue for each field of struct node n
+// that must be sent and that the object at data[start:end], whose keys
+// bound the fields in seen, does not name. Its path leads to where the
+// field would be.
+func (w *lossWalk) missingFields(n *lossNode, seen *boundSet, start, end int) {
+	for _, name := range w.nested[n.typ] {
+		f, ok := n.fields[name]
+		if !ok || seen.has(f) {
+			continue
+		}
+		before := len(w.issues)
+		w.report(Issue{Kind: Missing, Start: start, End: end, Type: n.nodes[f].typ}, -1)
+		if len(w.issues) > before {
+			w.issues[before].Path += pathSegment([]byte(name))
 		}
 	}
 }
@@ -1333,6 +1355,14 @@ func (w *lossWalk) structObject(n *lossNode, i int) int {
 type boundSet struct {
 	low  uint64
 	more map[int]bool
+}
+
+// has reports whether field f is in the set.
+func (s *boundSet) has(f int) bool {
+	if f < 64 {
+		return s.low&(1<<f) != 0
+	}
+	return s.more[f]
 }
 
 // add adds field f and reports whether it was there.

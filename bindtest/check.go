@@ -267,7 +267,7 @@ func lossIn(d refuse.Decision, name string) string {
 			continue
 		}
 		switch p.Code {
-		case refuse.MissingArgument, refuse.Constraint, refuse.AliasConflict, refuse.UnknownArgument:
+		case refuse.MissingArgument, refuse.MissingField, refuse.Constraint, refuse.AliasConflict, refuse.UnknownArgument:
 			continue
 		}
 		return string(p.Code)

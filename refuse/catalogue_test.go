@@ -68,6 +68,7 @@ var catalogue = []struct {
 	{"A required parameter left out", "get_wait_stats", `{"limit":5}`},
 	{"Every required parameter left out, in one refusal", "two_required", `{}`},
 	{"A key inside an object argument that names no field", probe.Tool, `{"nested":{"a":1,"colour":2}}`},
+	{"An object argument without a field its struct requires", probe.Tool, `{"nested":{}}`},
 	{"An argument sent under its name and an old name (an alias)", "aliased", `{"hours":1,"hrs":2}`},
 	{"null for a value that cannot hold it (Strict)", "strict", `{"int":null}`},
 	{"A key matched only by ignoring case (Strict)", "strict", `{"INT":1}`},

@@ -306,7 +306,8 @@ func TestDecide_NoAllocationsForACleanCallOfAToolWithAliases(t *testing.T) {
 // TestDecide_UnknownKeysFollowThePublishedSchema: a key is unknown to the
 // guard exactly where the published schema closes the object it is in: the
 // root of a closed tool and every nested struct; not the root of an open
-// tool, nor a map, nor an any. The schema is judged by
+// tool, nor a map, nor an any. A key is missing exactly where the schema
+// requires it, at the top and in nested structs. The schema is judged by
 // github.com/google/jsonschema-go.
 func TestDecide_UnknownKeysFollowThePublishedSchema(t *testing.T) {
 	reg := typereg.New()
@@ -327,6 +328,11 @@ func TestDecide_UnknownKeysFollowThePublishedSchema(t *testing.T) {
 		{"open", `{"hours":1,"zz":1}`},
 		{"open", `{"hours":1,"window":{"from":1}}`},
 		{"open", `{"hours":1,"window":{"from":1,"zz":2}}`},
+		{"closed", `{"nested":{}}`},
+		{"closed", `{"nested_ptr":{}}`},
+		{"closed", `{"counts":{}}`},
+		{"open", `{"hours":1,"window":{}}`},
+		{"open", `{"window":{"from":1}}`},
 	} {
 		tool, _ := reg.Tool(c.tool)
 		b, err := json.Marshal(tool.Schema)
@@ -354,11 +360,65 @@ func TestDecide_UnknownKeysFollowThePublishedSchema(t *testing.T) {
 		if d.Warnings != nil {
 			ps = append(ps, d.Warnings.Problems...)
 		}
-		unknown := slices.ContainsFunc(ps, func(p refuse.Problem) bool {
-			return p.Code == refuse.UnknownArgument || p.Code == refuse.UnknownField
+		keyProblem := slices.ContainsFunc(ps, func(p refuse.Problem) bool {
+			switch p.Code {
+			case refuse.UnknownArgument, refuse.UnknownField, refuse.MissingArgument, refuse.MissingField:
+				return true
+			}
+			return false
 		})
-		if unknown == schemaOK {
-			t.Errorf("%s %s: the published schema accepts it: %v; the guard finds an unknown key: %v (%+v)", c.tool, c.args, schemaOK, unknown, ps)
+		if keyProblem == schemaOK {
+			t.Errorf("%s %s: the published schema accepts it: %v; the guard finds a key unknown or missing: %v (%+v)", c.tool, c.args, schemaOK, keyProblem, ps)
 		}
+	}
+}
+
+// A required field an object argument (or an object inside one) leaves
+// out: missing_field, per mode, with the path to where it would be; the
+// published schema requires it too.
+func TestDecide_MissingFieldOfAnObject(t *testing.T) {
+	type span struct {
+		From int `json:"from"`
+		To   int `json:"to,omitempty"`
+		Odd  int `json:"a.b"`
+	}
+	type args struct {
+		Span  span   `json:"span"`
+		Spans []span `json:"spans,omitempty"`
+	}
+	accepted := []string{"span", "spans"}
+	missingFrom := refuse.Problem{Argument: "span", Path: ".from", Code: refuse.MissingField, Takes: "an object with fields from, to, a.b", Sent: `{"to":2,"a.b":1}`, Element: `"from"`}
+	for _, tc := range []struct {
+		name string
+		mode typereg.Mode
+		args string
+		want verdict
+	}{
+		{name: "all sent", mode: typereg.Reject, args: `{"span":{"from":1,"a.b":1}}`, want: verdict{Args: `{"span":{"from":1,"a.b":1}}`}},
+		{name: "a field under a folded key is sent", mode: typereg.Reject, args: `{"span":{"FROM":1,"a.b":1}}`,
+			want: verdict{Warnings: &refuse.Warnings{Tool: "t", Accepted: accepted, Problems: []refuse.Problem{
+				{Argument: "span", Path: ".FROM", Code: refuse.FoldedKey, Takes: "an object with fields from, to, a.b", Sent: `"FROM"`},
+			}}, Args: `{"span":{"FROM":1,"a.b":1}}`}},
+		{name: "reject: refused", mode: typereg.Reject, args: `{"span":{"to":2,"a.b":1}}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "t", Accepted: accepted, Problems: []refuse.Problem{missingFrom}}}},
+		{name: "warn: warned", mode: typereg.Warn, args: `{"span":{"to":2,"a.b":1}}`,
+			want: verdict{Warnings: &refuse.Warnings{Tool: "t", Accepted: accepted, Problems: []refuse.Problem{missingFrom}}, Args: `{"span":{"to":2,"a.b":1}}`}},
+		{name: "off: nothing", mode: typereg.Off, args: `{"span":{"to":2}}`, want: verdict{Args: `{"span":{"to":2}}`}},
+		{name: "an odd name, in a list", mode: typereg.Reject, args: `{"span":{"from":1,"a.b":1},"spans":[{"from":1}]}`,
+			want: verdict{Refusal: &refuse.Refusal{Tool: "t", Accepted: accepted, Problems: []refuse.Problem{
+				{Argument: "spans", Path: `[0]["a.b"]`, Code: refuse.MissingField, Takes: "a list (a JSON array) of objects with fields from, to, a.b", Sent: `[{"from":1}]`, Element: `"a.b"`},
+			}}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := typereg.New(typereg.WithMode(tc.mode))
+			if err := typereg.Register[args](reg, "t"); err != nil {
+				t.Fatal(err)
+			}
+			d := refuse.Decide(reg, "t", json.RawMessage(tc.args))
+			got := verdict{Refusal: d.Refusal, Warnings: d.Warnings, Args: string(d.Args)}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Decide(%s) (-want +got):\n%s", tc.args, diff)
+			}
+		})
 	}
 }

@@ -47,6 +47,10 @@ const (
 	UnknownField Code = "unknown_field"
 	// MissingArgument: a required parameter the call does not send.
 	MissingArgument Code = "missing_argument"
+	// MissingField: an object argument (or an object inside one) that
+	// leaves out a field its struct's published schema requires; Element
+	// names the field, Path leads to where it would be.
+	MissingField Code = "missing_field"
 	// AliasConflict: one parameter sent under its name and an alias, or
 	// under two aliases.
 	AliasConflict Code = "alias_conflict"
@@ -84,7 +88,7 @@ const (
 // mode but Off.
 func (c Code) Policy() bool {
 	switch c {
-	case UnknownArgument, UnknownField, MissingArgument, AliasConflict, Constraint,
+	case UnknownArgument, UnknownField, MissingArgument, MissingField, AliasConflict, Constraint,
 		NullForValue, FoldedKey, DuplicateKey, ArrayLength, RoundedNumber, ReplacedText:
 		return true
 	}
@@ -230,6 +234,8 @@ func (p Problem) sentence(tool string) string {
 		return arg + " has the key " + p.Sent + " more than once at " + p.Argument + p.Path + "; the tool reads only the last value."
 	case UnknownField:
 		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " at " + p.Argument + p.Path + ", which names no field there."
+	case MissingField:
+		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", without the required field " + p.Element + " at " + p.Argument + p.Path + "."
 	}
 	s := arg + " takes " + p.Takes + ", and the call sent " + p.Sent
 	if p.Element != "" {

@@ -3,6 +3,7 @@ package refuse
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -107,6 +108,12 @@ func (b *problems) issues(issues []bind.Issue) {
 			}
 			b.add(p)
 		case bind.Missing:
+			if is.Path != "" { // a field inside the argument
+				if b.claim(is.Param) {
+					b.add(b.missingField(is))
+				}
+				continue
+			}
 			if !b.claim(is.Param) {
 				continue
 			}
@@ -118,6 +125,28 @@ func (b *problems) issues(issues []bind.Issue) {
 			}
 			b.add(b.valueProblem(is))
 		}
+	}
+}
+
+// missingField words a required field an object inside the argument
+// leaves out: the issue spans the object, and its path ends at the field.
+func (b *problems) missingField(is bind.Issue) Problem {
+	p := b.t.Params[is.Param]
+	// The path's last step is the field: ".name" (a plain name), or
+	// `["name"]`, quoted, where an unescaped `["` cannot occur inside.
+	var name string
+	if strings.HasSuffix(is.Path, `"]`) {
+		name = strings.TrimSuffix(is.Path[strings.LastIndex(is.Path, `["`)+1:], "]")
+	} else {
+		name = strconv.Quote(is.Path[strings.LastIndex(is.Path, ".")+1:])
+	}
+	return Problem{
+		Argument: p.Name,
+		Path:     is.Path,
+		Code:     MissingField,
+		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
+		Sent:     quoteSent(memberValue(b.args, is.Start)),
+		Element:  name,
 	}
 }
 

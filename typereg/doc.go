@@ -78,7 +78,9 @@
 // given in the wrong place. An open tool's schema leaves additionalProperties
 // open; aliases (tag bindguard:"alias=a,b" or WithAlias) are never
 // published. A field tagged validate:"required" is required in the schema
-// too.
+// too. The plan reports a required parameter the call leaves out, and a
+// required field (by each nested struct's published definition) an object
+// inside an argument leaves out.
 //
 // A registry is safe for concurrent use. Registering a tool again replaces
 // its record; readers see the old record or the new one, never a mix.

@@ -187,7 +187,7 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if tool.constrained, err = constrain(t, tool.Params, schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
-	tool.plan = plan.WithRequired(schema.Required)
+	tool.plan = plan.WithRequired(schema.Required, nestedRequired)
 	for i := range tool.Params {
 		tool.Params[i].Required = slices.Contains(schema.Required, tool.Params[i].Name)
 	}
@@ -295,4 +295,17 @@ func validateTag(tag reflect.StructTag) string {
 		return v
 	}
 	return ""
+}
+
+// nestedRequired returns the JSON names of the fields the published schema
+// requires in an object read into struct type t below the top level: the
+// required list of t's own definition, as invopop/jsonschema reflects it.
+func nestedRequired(t reflect.Type) (names []string) {
+	defer func() {
+		if recover() != nil { // invopop panics on some types; they publish nothing
+			names = nil
+		}
+	}()
+	r := &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true}
+	return r.ReflectFromType(t).Required
 }
