@@ -422,3 +422,27 @@ func TestDecide_MissingFieldOfAnObject(t *testing.T) {
 		})
 	}
 }
+
+// The Kelvin sign folds to k under encoding/json: a key that binds only so
+// is a folded_key, a warning by default, refused under Strict.
+func TestDecide_KelvinSignFoldsToK(t *testing.T) {
+	type args struct {
+		Back int `json:"back"`
+	}
+	for _, strict := range []bool{false, true} {
+		reg := typereg.New(typereg.WithStrict(strict))
+		if err := typereg.Register[args](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		d := refuse.Decide(reg, "t", json.RawMessage(`{"bac\u212a":1}`))
+		var ps []refuse.Problem
+		if d.Refusal != nil {
+			ps = d.Refusal.Problems
+		} else if d.Warnings != nil {
+			ps = d.Warnings.Problems
+		}
+		if len(ps) != 1 || ps[0].Code != refuse.FoldedKey || ps[0].Argument != "back" || (d.Refusal != nil) != strict {
+			t.Errorf("strict %v: Decide = %+v, want one folded_key for back, refused only under Strict", strict, d)
+		}
+	}
+}
