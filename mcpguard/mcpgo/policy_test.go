@@ -15,126 +15,23 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/bindguard/bindguard/mcpguard/internal/policycases"
 	"github.com/bindguard/bindguard/mcpguard/mcpgo"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
 
-// policyArgs has an alias by tag (hrs for hours); the tests add one by
-// option (limit_rows for limit) and an exempt key (format).
-type policyArgs struct {
-	Query string `json:"query"`
-	Hours int    `json:"hours" bindguard:"alias=hrs"`
-	Limit int    `json:"limit,omitempty"`
-}
+// The cases and their tools are the adapters' shared table.
+type (
+	policyArgs = policycases.Params
+	policyCase = policycases.Case
+	outcome    = policycases.Outcome
+)
 
-// toolOpts are the options of the policy tests' two tools: "t" has an
-// exempt key and an alias by option, "open" is open.
-func toolOpts(mode typereg.Mode) map[string][]typereg.Option {
-	return map[string][]typereg.Option{
-		"t":    {typereg.WithMode(mode), typereg.WithExempt("format"), typereg.WithAlias("limit_rows", "limit")},
-		"open": {typereg.WithMode(mode), typereg.WithOpen()},
-	}
-}
-
-// An outcome is what a policy case comes to in one mode.
-type outcome struct {
-	refused []refuse.Code // the refusal's codes, in order; nil: not refused
-	warned  []refuse.Code // the warnings' codes; nil: none
-	in      policyArgs    // what the handler gets, when it runs
-	// decodeErr: the binder fails, so the handler does not run and the
-	// result is mcp-go's binding error (Off only).
-	decodeErr bool
-	rawHas    []string // keys the handler's raw arguments (and mcp-go's map of them) hold
-	rawLacks  []string // keys they do not
-}
-
-// A policyCase is a call and what comes of it in each mode.
-type policyCase struct {
-	name, tool, args string
-	why              string
-	reject, warn     outcome
-	off              outcome
-}
-
-func policyCases() []policyCase {
-	q1 := policyArgs{Query: "q", Hours: 1}
-	return []policyCase{
-		{
-			name: "unknown argument", tool: "t", args: `{"query":"q","hours":1,"bogus":1}`,
-			why:    "a top-level key that names no parameter",
-			reject: outcome{refused: []refuse.Code{refuse.UnknownArgument}},
-			warn:   outcome{warned: []refuse.Code{refuse.UnknownArgument}, in: q1, rawHas: []string{"bogus"}},
-			off:    outcome{in: q1, rawHas: []string{"bogus"}},
-		},
-		{
-			name: "exempt key", tool: "t", args: `{"query":"q","hours":1,"format":"csv"}`,
-			why:    "format is exempt: it passes and reaches the handler's raw arguments untouched",
-			reject: outcome{in: q1, rawHas: []string{"format"}},
-			warn:   outcome{in: q1, rawHas: []string{"format"}},
-			off:    outcome{in: q1, rawHas: []string{"format"}},
-		},
-		{
-			name: "open tool", tool: "open", args: `{"query":"q","hours":1,"extra":true}`,
-			why:    "an open tool lets keys that name no parameter through",
-			reject: outcome{in: q1, rawHas: []string{"extra"}},
-			warn:   outcome{in: q1, rawHas: []string{"extra"}},
-			off:    outcome{in: q1, rawHas: []string{"extra"}},
-		},
-		{
-			name: "alias by tag", tool: "t", args: `{"query":"q","hrs":3}`,
-			why:    "hrs is renamed to hours; under Off nothing is renamed and the binder drops hrs",
-			reject: outcome{in: policyArgs{Query: "q", Hours: 3}, rawHas: []string{"hours"}, rawLacks: []string{"hrs"}},
-			warn:   outcome{in: policyArgs{Query: "q", Hours: 3}, rawHas: []string{"hours"}, rawLacks: []string{"hrs"}},
-			off:    outcome{in: policyArgs{Query: "q"}, rawHas: []string{"hrs"}},
-		},
-		{
-			name: "alias by option", tool: "t", args: `{"query":"q","hours":1,"limit_rows":5}`,
-			why:    "limit_rows is renamed to limit",
-			reject: outcome{in: policyArgs{Query: "q", Hours: 1, Limit: 5}, rawHas: []string{"limit"}, rawLacks: []string{"limit_rows"}},
-			warn:   outcome{in: policyArgs{Query: "q", Hours: 1, Limit: 5}, rawHas: []string{"limit"}, rawLacks: []string{"limit_rows"}},
-			off:    outcome{in: q1, rawHas: []string{"limit_rows"}},
-		},
-		{
-			name: "alias and name both sent", tool: "t", args: `{"query":"q","hours":1,"hrs":2}`,
-			why:    "refused naming both under Reject; under Warn the parameter's own value wins, with a warning",
-			reject: outcome{refused: []refuse.Code{refuse.AliasConflict}},
-			warn:   outcome{warned: []refuse.Code{refuse.AliasConflict}, in: q1, rawHas: []string{"hours"}, rawLacks: []string{"hrs"}},
-			off:    outcome{in: q1, rawHas: []string{"hrs"}},
-		},
-		{
-			name: "fraction for an int", tool: "t", args: `{"query":"q","hours":1.5}`,
-			why:    "the binder fails on it: refused in every mode but Off, where the binder's own error answers",
-			reject: outcome{refused: []refuse.Code{refuse.NotWholeNumber}},
-			warn:   outcome{refused: []refuse.Code{refuse.NotWholeNumber}},
-			off:    outcome{decodeErr: true},
-		},
-		{
-			name: "missing required parameter", tool: "t", args: `{"hours":1}`,
-			why:    "query is required (no omitempty)",
-			reject: outcome{refused: []refuse.Code{refuse.MissingArgument}},
-			warn:   outcome{warned: []refuse.Code{refuse.MissingArgument}, in: policyArgs{Hours: 1}},
-			off:    outcome{in: policyArgs{Hours: 1}},
-		},
-		{
-			name: "duplicate key", tool: "t", args: `{"query":"q","hours":1,"hours":2}`,
-			why:    "a silent loss: warned under Reject (not Strict) and Warn; the binder keeps the last",
-			reject: outcome{warned: []refuse.Code{refuse.DuplicateKey}, in: policyArgs{Query: "q", Hours: 2}},
-			warn:   outcome{warned: []refuse.Code{refuse.DuplicateKey}, in: policyArgs{Query: "q", Hours: 2}},
-			off:    outcome{in: policyArgs{Query: "q", Hours: 2}},
-		},
-	}
-}
-
-func (c policyCase) want(m typereg.Mode) outcome {
-	switch m {
-	case typereg.Reject:
-		return c.reject
-	case typereg.Warn:
-		return c.warn
-	}
-	return c.off
-}
+var (
+	policyCases = policycases.Cases
+	toolOpts    = policycases.ToolOpts
+)
 
 var modes = []typereg.Mode{typereg.Reject, typereg.Warn, typereg.Off}
 
@@ -180,8 +77,8 @@ func checkOutcome(t *testing.T, reg *typereg.Registry, c policyCase, want outcom
 	h.mu.Lock()
 	runs, in, raw, keys := h.runs, h.in, h.raw, h.keys
 	h.mu.Unlock()
-	d := refuse.Decide(reg, c.tool, json.RawMessage(c.args))
-	if want.refused != nil {
+	d := refuse.Decide(reg, c.Tool, json.RawMessage(c.Args))
+	if want.Refused != nil {
 		if d.Refusal == nil {
 			t.Fatal("refuse.Decide passes the call: the test expects a refusal")
 		}
@@ -196,7 +93,7 @@ func checkOutcome(t *testing.T, reg *typereg.Registry, c policyCase, want outcom
 		for _, p := range got.Problems {
 			codes = append(codes, p.Code)
 		}
-		if diff := cmp.Diff(want.refused, codes); diff != "" {
+		if diff := cmp.Diff(want.Refused, codes); diff != "" {
 			t.Errorf("refusal codes (-want +got):\n%s", diff)
 		}
 		if runs != 0 {
@@ -204,7 +101,7 @@ func checkOutcome(t *testing.T, reg *typereg.Registry, c policyCase, want outcom
 		}
 		return
 	}
-	if want.decodeErr {
+	if want.DecodeErr {
 		if got := r.text(t); !r.Result.IsError || !strings.HasPrefix(got, "failed to bind arguments: json: cannot unmarshal") {
 			t.Errorf("want mcp-go's binding error, got isError %v: %s", r.Result.IsError, got)
 		}
@@ -219,14 +116,14 @@ func checkOutcome(t *testing.T, reg *typereg.Registry, c policyCase, want outcom
 	if runs != 1 {
 		t.Fatalf("the handler ran %d times, want once", runs)
 	}
-	if diff := cmp.Diff(want.in, in); diff != "" {
+	if diff := cmp.Diff(want.In, in); diff != "" {
 		t.Errorf("the handler got (-want +got):\n%s", diff)
 	}
 	var rawKeys map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &rawKeys); err != nil {
 		t.Fatalf("the handler's raw arguments %s: %v", raw, err)
 	}
-	for _, k := range want.rawHas {
+	for _, k := range want.RawHas {
 		if _, ok := rawKeys[k]; !ok {
 			t.Errorf("the handler's raw arguments %s lack %q", raw, k)
 		}
@@ -234,7 +131,7 @@ func checkOutcome(t *testing.T, reg *typereg.Registry, c policyCase, want outcom
 			t.Errorf("the handler's GetArguments %v lacks %q", keys, k)
 		}
 	}
-	for _, k := range want.rawLacks {
+	for _, k := range want.RawLacks {
 		if _, ok := rawKeys[k]; ok {
 			t.Errorf("the handler's raw arguments %s hold %q", raw, k)
 		}
@@ -246,7 +143,7 @@ func checkOutcome(t *testing.T, reg *typereg.Registry, c policyCase, want outcom
 	if len(content) == 0 || content[0].Text != "ran" {
 		t.Fatalf("content %+v does not start with the handler's", content)
 	}
-	if want.warned == nil {
+	if want.Warned == nil {
 		if len(content) != 1 || r.Result.StructuredContent != nil {
 			t.Errorf("a clean call got more than the handler's result: content %+v, structuredContent %s", content, r.Result.StructuredContent)
 		}
@@ -259,7 +156,7 @@ func checkOutcome(t *testing.T, reg *typereg.Registry, c policyCase, want outcom
 	for _, p := range d.Warnings.Problems {
 		codes = append(codes, p.Code)
 	}
-	if diff := cmp.Diff(want.warned, codes); diff != "" {
+	if diff := cmp.Diff(want.Warned, codes); diff != "" {
 		t.Errorf("warning codes (-want +got):\n%s", diff)
 	}
 	if len(content) != 2 || content[1].Text != d.Warnings.String() {
@@ -290,10 +187,10 @@ func TestAddTool_Policies(t *testing.T) {
 				}
 			}
 			for _, c := range policyCases() {
-				t.Run(c.name, func(t *testing.T) {
-					h := handlers[c.tool]
+				t.Run(c.Name, func(t *testing.T) {
+					h := handlers[c.Tool]
 					h.reset()
-					checkOutcome(t, reg, c, c.want(mode), h, send(t, s, callFrame(c.tool, c.args)))
+					checkOutcome(t, reg, c, c.Want(mode), h, send(t, s, callFrame(c.Tool, c.Args)))
 				})
 			}
 		})
@@ -321,10 +218,10 @@ func TestMiddleware_Policies(t *testing.T) {
 				s.AddTool(mcp.NewTool(name, mcp.WithRawInputSchema(schema)), mcp.NewTypedToolHandler(h.handle))
 			}
 			for _, c := range policyCases() {
-				t.Run(c.name, func(t *testing.T) {
-					h := handlers[c.tool]
+				t.Run(c.Name, func(t *testing.T) {
+					h := handlers[c.Tool]
 					h.reset()
-					checkOutcome(t, reg, c, c.want(mode), h, send(t, s, callFrame(c.tool, c.args)))
+					checkOutcome(t, reg, c, c.Want(mode), h, send(t, s, callFrame(c.Tool, c.Args)))
 				})
 			}
 		})
