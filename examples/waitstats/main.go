@@ -19,6 +19,15 @@
 // bindtest.Constraints).
 //   - get_query_plan: query_id (int64, exact past 2^53); answers as text.
 //
+// It speaks MCP (JSON-RPC) on stdin and stdout and waits for a client, so
+// run by hand it shows nothing but one line on stderr saying so. Try it
+// with bindprobe, which starts it and grades every tool:
+//
+//	go run ./cmd/bindprobe -server 'go run ./examples/waitstats'
+//
+// or with the MCP Inspector (npx @modelcontextprotocol/inspector go run
+// ./examples/waitstats).
+//
 // With -log, it writes the name of each tool whose handler runs to stderr.
 package main
 
@@ -30,6 +39,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// banner is the one line the server writes to stderr at start, for a
+// person who runs it by hand: stdout is the protocol's.
+const banner = "waitstats: an MCP server on stdin/stdout, waiting for an MCP client; " +
+	"try it with: go run ./cmd/bindprobe -server 'go run ./examples/waitstats' " +
+	"(or: npx @modelcontextprotocol/inspector go run ./examples/waitstats)"
+
 func main() {
 	logRuns := flag.Bool("log", false, "write the name of each tool whose handler runs to stderr")
 	flag.Parse()
@@ -38,6 +53,7 @@ func main() {
 	if *logRuns {
 		ran = func(tool string) { log.Printf("ran %s", tool) }
 	}
+	log.Print(banner)
 	server, _, err := newServer(ran)
 	if err != nil {
 		log.Fatal(err)

@@ -190,7 +190,15 @@ func TestServer_OverStdio(t *testing.T) {
 		t.Errorf("closing: %v", err)
 	}
 	var runs []string
-	for _, line := range strings.Split(strings.TrimSpace(stderr.String()), "\n") {
+	lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+	// The first line tells a person who ran the server by hand what it is:
+	// a server waiting for an MCP client, and how to try it.
+	if lines[0] != banner {
+		t.Errorf("server stderr starts with %q, want the banner %q", lines[0], banner)
+	} else {
+		lines = lines[1:]
+	}
+	for _, line := range lines {
 		if tool, ok := strings.CutPrefix(line, "ran "); ok {
 			runs = append(runs, tool)
 		} else if line != "" {
