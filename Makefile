@@ -3,14 +3,24 @@
 GO ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test probe lint fuzz bench
+.PHONY: test test-long probe lint fuzz bench
 
-# test: the whole suite under the race detector, then go vet; then the
+# test: the command to run before every commit (a few minutes on 2 cores
+# with an empty build cache): the whole suite under the race detector with
+# -short, which keeps each test's inputs small, then go vet; then the
 # benchmark module's own tests (verdicts and allocation counts, no clocks).
 test:
-	$(GO) test -race ./...
+	$(GO) test -race -short ./...
 	$(GO) vet ./...
 	cd bench && $(GO) test -short ./... && $(GO) vet ./...
+
+# test-long: the same tests at full size, without -short (megabyte
+# payloads, hostile calls against every binder, growth at 100x), without
+# the race detector, which would multiply their time; CI runs it after
+# make test.
+test-long:
+	$(GO) test -count=1 ./...
+	cd bench && $(GO) test -count=1 ./...
 
 # probe: run the default value table against encoding/json and the guard.
 probe:
@@ -21,6 +31,8 @@ lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
+	$(GO) mod tidy -diff
+	cd bench && $(GO) mod tidy -diff
 
 # fuzz: every fuzz target in the module, FUZZTIME each (default 1m). A
 # failing input is printed and kept under the package's testdata/fuzz. A run
