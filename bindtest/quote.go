@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // cutQuote matches a quote cut short, as refuse.Problem.Sent writes one:
@@ -73,68 +75,57 @@ func escapePrefix(s []byte, n int) (text string, whole bool) {
 }
 
 // elements returns the text of the valid JSON value data and of every
-// value and key inside it, outermost first, each without surrounding space.
+// value and key inside it, outermost first, each without surrounding space,
+// in one pass over data at any depth (a value the binder refuses as nested
+// too deep is still quoted).
 func elements(data []byte) [][]byte {
 	var out [][]byte
 	var value func(i int) int
 	value = func(i int) int {
-		i = skipSpace(data, i)
-		start := i
-		at := len(out)
-		out = append(out, nil) // filled in below, once the end is known
-		switch {
-		case i >= len(data):
-			out = out[:at]
+		i = jsonlex.Space(data, i)
+		if i >= len(data) {
 			return i
-		case data[i] == '{' || data[i] == '[':
+		}
+		start, at := i, len(out)
+		out = append(out, nil) // filled in below, once the end is known
+		switch data[i] {
+		case '{', '[':
 			closer := byte('}')
 			if data[i] == '[' {
 				closer = ']'
 			}
-			i = skipSpace(data, i+1)
+			i = jsonlex.Space(data, i+1)
 			for i < len(data) && data[i] != closer {
 				if closer == '}' {
 					ks := i
-					i = skipString(data, i)
+					i, _, _ = jsonlex.String(data, i)
 					out = append(out, data[ks:i])
-					i = skipSpace(data, i) + 1 // past ':'
+					i = jsonlex.Space(data, i) + 1 // past ':'
 				}
-				i = skipSpace(data, value(i))
+				i = jsonlex.Space(data, value(i))
 				if i < len(data) && data[i] == ',' {
-					i = skipSpace(data, i+1)
+					i = jsonlex.Space(data, i+1)
 				}
 			}
 			i++ // past the closer
-		case data[i] == '"':
-			i = skipString(data, i)
+		case '"':
+			i, _, _ = jsonlex.String(data, i)
+		case 't':
+			i, _ = jsonlex.Literal(data, i, "true")
+		case 'f':
+			i, _ = jsonlex.Literal(data, i, "false")
+		case 'n':
+			i, _ = jsonlex.Literal(data, i, "null")
 		default:
-			for i < len(data) && !strings.ContainsRune(" \t\r\n,]}", rune(data[i])) {
-				i++
-			}
+			i, _, _ = jsonlex.Number(data, i)
+		}
+		i = min(i, len(data))
+		if i <= start {
+			i = start + 1 // text that is not valid JSON: never loop
 		}
 		out[at] = data[start:min(i, len(data))]
 		return i
 	}
 	value(0)
 	return out
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index just past the JSON string starting at i.
-func skipString(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
 }

@@ -1,0 +1,254 @@
+package jsonlex
+
+import (
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A Span is the half-open range d[Start:End] of the text.
+type Span struct{ Start, End int }
+
+// Len is the span's length in bytes.
+func (s Span) Len() int { return s.End - s.Start }
+
+// Space returns the offset of the first byte at or after i that is not
+// JSON white space (space, tab, newline, carriage return).
+func Space(d []byte, i int) int {
+	for i < len(d) {
+		switch d[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// StringFlags tell what a string token holds beyond plain ASCII text.
+type StringFlags uint8
+
+const (
+	// Escaped: the string holds a backslash escape, so its text differs
+	// from its bytes and must be unquoted to be read.
+	Escaped StringFlags = 1 << iota
+	// NonASCII: the string holds a byte past ASCII, so it may hold
+	// invalid UTF-8 (which encoding/json reads as U+FFFD).
+	NonASCII
+)
+
+// plain marks the bytes a string holds as they are: not a quote, not a
+// backslash, not a control character; plainASCII, those below 0x80.
+var plain, plainASCII = func() (t, a [256]bool) {
+	for i := range t {
+		t[i] = i >= 0x20 && i != '"' && i != '\\'
+		a[i] = t[i] && i < 0x80
+	}
+	return t, a
+}()
+
+// String reads the string token whose opening quote is d[i] and returns
+// the offset past its closing quote, with what it holds. It fails (ok
+// false, end the offending byte) on a control character, a bad escape or
+// text that ends first. Invalid UTF-8 is not an error: encoding/json reads
+// it as U+FFFD.
+func String(d []byte, i int) (end int, f StringFlags, ok bool) {
+	i++ // the opening quote
+	for {
+		if f&NonASCII == 0 {
+			for i < len(d) && plainASCII[d[i]] {
+				i++
+			}
+			if i < len(d) && d[i] >= utf8.RuneSelf {
+				f |= NonASCII
+			}
+		}
+		for i < len(d) && plain[d[i]] {
+			i++
+		}
+		if i >= len(d) {
+			return i, f, false
+		}
+		switch d[i] {
+		case '"':
+			return i + 1, f, true
+		case '\\':
+			f |= Escaped
+			i++
+			if i >= len(d) {
+				return i, f, false
+			}
+			switch d[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i++
+			case 'u':
+				for k := 1; k <= 4; k++ {
+					if i+k >= len(d) || !isHex(d[i+k]) {
+						return i + k, f, false
+					}
+				}
+				i += 5
+			default:
+				return i, f, false
+			}
+		default: // a control character
+			return i, f, false
+		}
+	}
+}
+
+func isHex(b byte) bool {
+	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
+}
+
+// A Num is the shape of a number token: its sign, the digits of its
+// integer part, and whether a fraction or an exponent follows.
+type Num struct {
+	Neg bool
+	// Int spans the digits of the integer part ("0", or a run starting
+	// with 1-9).
+	Int       Span
+	Frac, Exp bool
+}
+
+// Number reads the number token at d[i] (a '-' or a digit) and returns the
+// offset past it with its shape. It fails (ok false, end the offending
+// byte) where the grammar does: "-", "01" reads as "0" followed by more
+// text, "1.", "1e".
+func Number(d []byte, i int) (end int, n Num, ok bool) {
+	if i < len(d) && d[i] == '-' {
+		n.Neg = true
+		i++
+	}
+	if i >= len(d) {
+		return i, n, false
+	}
+	n.Int.Start = i
+	switch {
+	case d[i] == '0':
+		i++
+	case '1' <= d[i] && d[i] <= '9':
+		i++
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+	default:
+		return i, n, false
+	}
+	n.Int.End = i
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return i, n, false
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+		n.Frac = true
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return i, n, false
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+		n.Exp = true
+	}
+	return i, n, true
+}
+
+// Literal reads the literal lit ("true", "false" or "null") at d[i] and
+// returns the offset past it; it fails (ok false, end the first byte that
+// differs) on anything else.
+func Literal(d []byte, i int, lit string) (end int, ok bool) {
+	for k := 0; k < len(lit); k++ {
+		if i+k >= len(d) || d[i+k] != lit[k] {
+			return i + k, false
+		}
+	}
+	return i + len(lit), true
+}
+
+// Unquote appends the text of the valid string token raw (quotes
+// included) to dst, as encoding/json reads it: escapes decoded, each byte
+// of invalid UTF-8 and each \u escape of a surrogate not paired with the
+// escape after it as U+FFFD. It reports false, leaving dst as it was, when
+// raw is not a valid string token.
+func Unquote(dst, raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return dst, false
+	}
+	if end, _, ok := String(raw, 0); !ok || end != len(raw) {
+		return dst, false
+	}
+	s := raw[1 : len(raw)-1]
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\\':
+			i++
+			switch s[i] {
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				r := hex4(s[i+1:])
+				i += 5
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
+						r2 = hex4(s[i+2:])
+					}
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						i += 6
+						r = dec
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				dst = utf8.AppendRune(dst, r)
+				continue
+			default: // '"', '\\', '/'
+				dst = append(dst, s[i])
+			}
+			i++
+		case c < utf8.RuneSelf:
+			dst = append(dst, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(s[i:]) // invalid UTF-8: U+FFFD, one byte
+			dst = utf8.AppendRune(dst, r)
+			i += size
+		}
+	}
+	return dst, true
+}
+
+// hex4 decodes the four hex digits at the start of s.
+func hex4(s []byte) rune {
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			c = c - 'A' + 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
