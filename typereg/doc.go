@@ -73,9 +73,10 @@
 // Off), Strict for silent losses, Open arguments, Exempt keys and Aliases.
 // Options given to New set every tool's defaults; options given to Register
 // adjust one tool (WithExempt adds to the registry's keys). The environment
-// variable BINDGUARD_MODE, read by New, overrides every tool's mode; a
-// value that is not a mode makes every Register fail, as does an option
-// given in the wrong place. An open tool's schema leaves additionalProperties
+// variable BINDGUARD_MODE, read by New, overrides every tool's mode (set
+// to the empty string, it is unset); a value that is not a mode, exactly
+// as written (it is not trimmed), makes every Register fail, as does an
+// option given in the wrong place. An open tool's schema leaves additionalProperties
 // open; aliases (tag bindguard:"alias=a,b" or WithAlias) are never
 // published. A field tagged validate:"required" is required in the schema
 // too. The plan reports a required parameter the call leaves out, and a
