@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bindguard/bindguard/internal/schemas"
+	"math"
 	"math/big"
 	"reflect"
 	"regexp"
@@ -71,6 +72,11 @@ func parseValidate(tag string) ([]level, error) {
 		case "min", "max", "gte", "lte", "gt", "lt", "len", "eq", "ne", "oneof":
 			if !hasParam || param == "" {
 				return nil, fmt.Errorf("%q: %s needs a value", tok, name)
+			}
+			// The validator holds a value to every rule; a schema states
+			// one value per keyword. ne alone adds up (not one of them).
+			if name != "ne" && slices.ContainsFunc(cur.rules, func(r rule) bool { return r.name == name }) {
+				return nil, fmt.Errorf("%s=%s: %s is stated twice in one level: state it once", name, param, name)
 			}
 			cur.rules = append(cur.rules, rule{name, param})
 			rules = append(rules, tok)
@@ -293,6 +299,7 @@ func kindOf(t reflect.Type) string {
 // in its schema s.
 func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonschema.Definitions) error {
 	lv := levels[0]
+	orig := t
 	pointer := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -336,6 +343,11 @@ func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonsc
 			}
 		case zeroAll && !zeroRules:
 			frag = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Const: zeroJSON(kind)}, frag}}
+		}
+	}
+	if kind != "" {
+		if err := agree(lv, orig, kind, frag); err != nil {
+			return err
 		}
 	}
 	if s.Ref != "" {
@@ -540,6 +552,9 @@ func number(p, kind string, t reflect.Type) (json.Number, error) {
 	f, err := strconv.ParseFloat(p, bits)
 	if err != nil {
 		return "", errors.New("not a number the validator reads")
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", errors.New("not a finite number: JSON, and so the schema, has no NaN nor infinity")
 	}
 	return json.Number(strconv.FormatFloat(f, 'g', -1, bits)), nil
 }

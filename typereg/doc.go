@@ -61,6 +61,19 @@
 // identically. A parameter whose zero value breaks its constraints (what
 // the handler gets when the call leaves it out) is required in the schema.
 //
+// It fails, too, for a tag whose schema could not be published as one
+// range: a bound or value that is not a finite number (eq=NaN, max=Inf:
+// JSON has neither, and the schema would not marshal); a rule stated twice
+// in one level (oneof=a,oneof=b: the validator holds the value to both
+// lists, a schema's enum states one; only ne adds up); and, as a net under
+// the translation, any tag the validator reads otherwise than the schema
+// states it: at registration the validator is run on values at and around
+// every bound, length and value the translation publishes, and one value
+// the two judge differently fails the registration, naming it. Whatever
+// its tags, a tool whose schema does not marshal to JSON (a type's own
+// JSONSchema method can state NaN) fails to register. A registration that
+// fails changes nothing: an earlier record of the name stays as it was.
+//
 // Number bounds are published as the validator reads them: integers as
 // integers (a bound such as 0x10 in base 16 reads as 16), float32 bounds as
 // the float32 nearest them. A float32 value within rounding of a bound may
