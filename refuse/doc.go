@@ -52,9 +52,13 @@
 // a, b; an object whose values are texts; base64 text; a date and time as
 // RFC 3339 text; a whole number of nanoseconds (time.Duration); one of
 // crimson, teal, amber (where the advertised schema lists values). A number
-// out of the type's range is "too large" or "too small": a refusal states a
-// range only for a Constraint, because the range of a Go type is not the
-// range of the tool, which belongs to the tool's own validate tags.
+// out of the type's range is "too large" or "too small". The one range a
+// refusal states is the tool's own, its validate tags as the schema
+// publishes them, and it states it for every problem in a constrained
+// argument ("takes a whole number from 1 to 168, and the call sent
+// 3000000000, which is too large"; a missing argument "takes a whole number
+// from 1 to 168"), so one correction fixes the call; it never states the
+// range of a Go type, which is not the tool's.
 //
 // Sent quotes the argument's value as sent, and, when the problem lies
 // inside it, Element the offending value there (at Path), never another

@@ -107,9 +107,9 @@ type Problem struct {
 	// Code says what kind of problem it is.
 	Code Code `json:"code"`
 	// Takes says in words what the parameter takes ("a whole number").
-	// It states a range only for Constraint, where it is the tool's own
-	// ("a whole number from 1 to 168"): the range of a Go type is not the
-	// range of the tool.
+	// It states the tool's own range wherever the parameter has one, for
+	// every code ("a whole number from 1 to 168"), and never the range of
+	// a Go type, which is not the range of the tool.
 	Takes string `json:"takes,omitempty"`
 	// Sent is the argument's value as sent, quoted: at most 40 characters
 	// of it, control characters escaped, with the full length named when
