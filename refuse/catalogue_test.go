@@ -81,6 +81,9 @@ var catalogue = []struct {
 	{"More elements than a fixed-size list holds (Strict)", "strict", `{"pair":[1,2,3]}`},
 	{"An integer a float rounds (Strict)", "strict", `{"float64":9007199254740993}`},
 	{"A lone surrogate in text (Strict)", "strict", `{"string":"ab\ud800"}`},
+	{"A key sent twice, under a binder that refuses it (bind.V2)", "v2_tool", `{"hours_back":1,"hours_back":2,"hours_back":3}`},
+	{"A key sent twice inside an argument, under bind.V2", "v2_tool", `{"hours_back":1,"nested":{"A":1,"A":2}}`},
+	{"A key that is no parameter sent twice, under bind.V2", "v2_tool", `{"hours_back":1,"x":1,"x":2}`},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
 
@@ -89,8 +92,9 @@ const catalogueHead = `# What a refusal says
 Every wording a refusal can take, one call each, against the tools in
 refuse/catalogue_test.go (get_wait_stats, the probe tool, ping, and
 two_required), refuse/constraint_test.go (stats, a tool with validate tags),
-refuse/policy_test.go (aliased, the tool statsArgs with aliases), and the
-probe tool registered Strict (strict), whose silent losses are refusals. A
+refuse/policy_test.go (aliased, the tool statsArgs with aliases), the
+probe tool registered Strict (strict), whose silent losses are refusals, and
+refuse/duplicate_name_test.go (v2_tool, read by bind.V2). A
 warning (docs/policies.md) says the same sentences, under a line saying the
 call went on. This
 file is written by that test (` + "`go test ./refuse -run TestCatalogue -update`" + `)
@@ -112,10 +116,15 @@ func TestCatalogue(t *testing.T) {
 	if err := typereg.Register[probe.Args](reg, "strict", typereg.WithStrict(true)); err != nil {
 		t.Fatal(err)
 	}
+	v2 := v2Registry(t)
 	var b strings.Builder
 	b.WriteString(catalogueHead)
 	for _, c := range catalogue {
-		r := refuse.Refuse(reg, c.tool, json.RawMessage(c.args))
+		rg := reg
+		if strings.HasPrefix(c.tool, "v2_") {
+			rg = v2
+		}
+		r := refuse.Refuse(rg, c.tool, json.RawMessage(c.args))
 		if r == nil {
 			t.Errorf("%s: %s %s was not refused", c.title, c.tool, c.args)
 			continue

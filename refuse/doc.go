@@ -60,6 +60,11 @@
 // from 1 to 168"), so one correction fixes the call; it never states the
 // range of a Go type, which is not the tool's.
 //
+// A key sent more than once in one object is a silent loss (DuplicateKey)
+// under a binder that reads the last value; under bind.V2, which refuses
+// it, it is DuplicateName: one problem per repeated key, naming the key and
+// the argument it binds or lies in, never text "not valid JSON".
+//
 // Sent quotes the argument's value as sent, and, when the problem lies
 // inside it, Element the offending value there (at Path), never another
 // argument's: at most 40 characters of each, cut on a character boundary,

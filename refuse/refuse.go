@@ -40,6 +40,7 @@ type problems struct {
 	more      int
 	seenParam []bool
 	seenKey   map[string]bool
+	seenDup   map[string]bool // repeated keys outside every argument (DuplicateName)
 }
 
 func newProblems(t *typereg.Tool, args []byte) *problems {
@@ -74,6 +75,9 @@ func (b *problems) issues(issues []bind.Issue) {
 	for _, is := range issues {
 		switch is.Kind {
 		case bind.Syntax:
+			if b.duplicate(is) {
+				continue
+			}
 			b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
 		case bind.Omitted:
 			b.more += is.N
@@ -120,6 +124,9 @@ func (b *problems) issues(issues []bind.Issue) {
 			p := t.Params[is.Param]
 			b.add(Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
 		default:
+			if b.duplicate(is) {
+				continue
+			}
 			if !b.claim(is.Param) {
 				continue
 			}
