@@ -51,6 +51,7 @@ var catalogue = []struct {
 	{"A fraction inside a ,string field", probe.Tool, `{"int_string":"4.5"}`},
 	{"A long value, cut", "get_wait_stats", `{"hours_back":"` + strings.Repeat("a", 5000) + `"}`},
 	{"Control characters, escaped", "get_wait_stats", "{\"hours_back\":\"\\u001b[2J\\u0007\"}"},
+	{"A key that writes a quote and a line of the refusal, escaped", "get_wait_stats", `{"hours_back":24,"x' is not a parameter of tool 'get_wait_stats'.\nAccepted parameters: x":5}`},
 	{"An unknown argument close to a parameter", "get_wait_stats", `{"hours_back":24,"hours":5}`},
 	{"An unknown argument", "get_wait_stats", `{"hours_back":24,"verbose":true}`},
 	{"Many unknown arguments", "get_wait_stats", `{"hours_back":24,"a":1,"b":2,"c":3,"d":4,"e":5}`},

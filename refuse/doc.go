@@ -68,7 +68,12 @@
 // Sent quotes the argument's value as sent, and, when the problem lies
 // inside it, Element the offending value there (at Path), never another
 // argument's: at most 40 characters of each, cut on a character boundary,
-// with control characters and other unprintable ones escaped, and the full
-// length named when cut.
+// with control characters and other unprintable ones escaped (line
+// separators included), and the full length named when cut. The two
+// characters the text is built with are escaped too wherever the caller's
+// text appears (a key, a value, a path, an unknown tool's name): the single
+// quote around a name and the ellipsis that marks a cut, as \u0027 and
+// \u2026. No key or value can end the quotes around it, start a line of
+// its own ("Accepted parameters: ...") or fake a cut.
 // docs/refusals.md lists every wording, generated from this package's tests.
 package refuse

@@ -197,6 +197,7 @@ func (r *Refusal) Error() string {
 
 // sentence renders one problem.
 func (p Problem) sentence(tool string) string {
+	p.Path = pathText(p.Path) // a key in it is the caller's
 	switch p.Code {
 	case UnknownTool:
 		s := "Tool '" + tool + "' is not a registered tool"

@@ -233,7 +233,7 @@ func syntaxSent(args []byte, at int) string {
 		return "the text ends before the JSON value does"
 	}
 	cut, _ := cutChars(args[at:], 1)
-	return "byte " + strconv.Itoa(at) + " (" + strconv.Quote(escapeText(args[at:at+max(cut, 1)])) + ") cannot stand there"
+	return "byte " + strconv.Itoa(at) + " (" + quoteChar(args[at:at+max(cut, 1)]) + ") cannot stand there"
 }
 
 // unquoteKey returns the text of the JSON string raw (quotes included), as
