@@ -39,9 +39,15 @@ func agree(lv level, t reflect.Type, kind string, frag *jsonschema.Schema) error
 		if err != nil {
 			return err
 		}
-		if schemaOK := holds(frag, p); ok != schemaOK {
+		if schemaOK := holds(frag, p, false); ok != schemaOK {
 			return fmt.Errorf("the validator %s %s and the published schema would %s it: the tag does not read as one range",
 				verdict(ok)+"s", p.show, verdict(schemaOK))
+		}
+		if ok != holds(frag, p, true) {
+			// Most JSON Schema validators (github.com/google/jsonschema-go
+			// among them) compare numbers as float64.
+			return fmt.Errorf("the validator %s %s and a schema validator comparing numbers as float64 would %s it: a bound past 2^53 cannot be told from its neighbours",
+				verdict(ok)+"s", p.show, verdict(!ok))
 		}
 	}
 	return nil
@@ -261,30 +267,30 @@ func gather(s *jsonschema.Schema, nums *[]*big.Rat, texts *[]string, sizes *[]ui
 
 // holds evaluates the keywords a validate tag translates to (bounds,
 // lengths, sizes, const, enum, not, anyOf) on p, as a JSON Schema
-// validator does.
-func holds(s *jsonschema.Schema, p probe) bool {
+// validator does: exactly, or (asFloat) comparing numbers as float64.
+func holds(s *jsonschema.Schema, p probe, asFloat bool) bool {
 	if s == nil {
 		return true
 	}
 	if len(s.AnyOf) > 0 {
 		one := false
 		for _, a := range s.AnyOf {
-			one = one || holds(a, p)
+			one = one || holds(a, p, asFloat)
 		}
 		if !one {
 			return false
 		}
 	}
-	if s.Not != nil && holds(s.Not, p) {
+	if s.Not != nil && holds(s.Not, p, asFloat) {
 		return false
 	}
-	if s.Const != nil && !same(s.Const, p) {
+	if s.Const != nil && !same(s.Const, p, asFloat) {
 		return false
 	}
 	if len(s.Enum) > 0 {
 		in := false
 		for _, e := range s.Enum {
-			in = in || same(e, p)
+			in = in || same(e, p, asFloat)
 		}
 		if !in {
 			return false
@@ -301,7 +307,7 @@ func holds(s *jsonschema.Schema, p probe) bool {
 			{string(s.ExclusiveMinimum), func(c int) bool { return c > 0 }},
 			{string(s.ExclusiveMaximum), func(c int) bool { return c < 0 }},
 		} {
-			if r, ok := new(big.Rat).SetString(b.n); ok && b.n != "" && !b.ok(p.num.Cmp(r)) {
+			if r, ok := new(big.Rat).SetString(b.n); ok && b.n != "" && !b.ok(compare(p.num, r, asFloat)) {
 				return false
 			}
 		}
@@ -325,8 +331,24 @@ func holds(s *jsonschema.Schema, p probe) bool {
 	return true
 }
 
+// compare compares x and y, exactly or as the float64 nearest each.
+func compare(x, y *big.Rat, asFloat bool) int {
+	if !asFloat {
+		return x.Cmp(y)
+	}
+	fx, _ := x.Float64()
+	fy, _ := y.Float64()
+	switch {
+	case fx < fy:
+		return -1
+	case fx > fy:
+		return 1
+	}
+	return 0
+}
+
 // same reports whether the schema value v (from const or enum) is p.
-func same(v any, p probe) bool {
+func same(v any, p probe, asFloat bool) bool {
 	switch v := v.(type) {
 	case string:
 		return p.str != nil && *p.str == v
@@ -336,5 +358,5 @@ func same(v any, p probe) bool {
 		return false
 	}
 	r, ok := new(big.Rat).SetString(fmt.Sprint(v))
-	return ok && p.num != nil && p.num.Cmp(r) == 0
+	return ok && p.num != nil && compare(p.num, r, asFloat) == 0
 }

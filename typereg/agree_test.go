@@ -32,6 +32,8 @@ func TestAgree_RefusesAFragmentTheValidatorReadsOtherwise(t *testing.T) {
 		{"a map's size, alike", "max=3", reflect.TypeFor[map[int8]string](), "map", &jsonschema.Schema{MaxProperties: ptr(3)}, ""},
 		{"the last of two eqs", "eq=true,eq=false", reflect.TypeFor[bool](), "bool", &jsonschema.Schema{Const: false}, "refuses false"},
 		{"omitempty's zero, alike", "omitempty,min=3", reflect.TypeFor[uint](), "uint", &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Const: 0}, {Minimum: "3"}}}, ""},
+		{"a bound past 2^53, which float64 cannot tell from its neighbour", "lt=9223372036854775807", reflect.TypeFor[int64](), "int", &jsonschema.Schema{ExclusiveMaximum: "9223372036854775807"}, "comparing numbers as float64 would refuse it"},
+		{"the type's own least value, alike", "min=-9223372036854775808", reflect.TypeFor[int64](), "int", &jsonschema.Schema{Minimum: "-9223372036854775808"}, ""},
 		{"omitempty's zero, forgotten", "omitempty,min=3", reflect.TypeFor[uint](), "uint", &jsonschema.Schema{Minimum: "3"}, "accepts 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -69,7 +69,11 @@
 // the translation, any tag the validator reads otherwise than the schema
 // states it: at registration the validator is run on values at and around
 // every bound, length and value the translation publishes, and one value
-// the two judge differently fails the registration, naming it. Whatever
+// the two judge differently fails the registration, naming it; the schema
+// is judged exactly and as most schema validators judge it, comparing
+// numbers as float64, so a bound or value past 2^53 that float64 cannot
+// tell from its neighbour (lt=9223372036854775807, eq=9007199254740993)
+// fails too. Whatever
 // its tags, a tool whose schema does not marshal to JSON (a type's own
 // JSONSchema method can state NaN) fails to register. A registration that
 // fails changes nothing: an earlier record of the name stays as it was.
