@@ -15,6 +15,24 @@ import (
 // is probed at the bound's neighbours only when they are this small.
 const maxProbeSize = 4096
 
+// maxProbeValues bounds the values of an enum (or of ne) agree probes, the
+// first and the last among them: each probe costs the validator a pass
+// over the list, so registration stays linear in the tag's length.
+const maxProbeValues = 64
+
+// thin returns at most maxProbeValues of vs, evenly spaced, the first and
+// the last included.
+func thin[T any](vs []T) []T {
+	if len(vs) <= maxProbeValues {
+		return vs
+	}
+	out := make([]T, 0, maxProbeValues)
+	for i := range maxProbeValues {
+		out = append(out, vs[i*(len(vs)-1)/(maxProbeValues-1)])
+	}
+	return out
+}
+
 // A probe is one value of a level's Go type, as the binder would read it
 // from JSON, with that JSON as the schema sees it.
 type probe struct {
@@ -82,6 +100,7 @@ func probes(t reflect.Type, kind string, frag *jsonschema.Schema) []probe {
 	var texts []string
 	var sizes []uint64
 	gather(frag, &nums, &texts, &sizes)
+	nums, texts = thin(nums), thin(texts)
 	switch kind {
 	case "int", "uint", "float":
 		cands := []*big.Rat{new(big.Rat)}
