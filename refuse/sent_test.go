@@ -59,6 +59,10 @@ func TestPathText(t *testing.T) {
 		{`["a…b"].c`, `["a\u2026b"].c`},
 		{cut, cut},
 		{cut + `["…x"]`, cut + `["\u2026x"]`},
+		// A short key that ends in an ellipsis is not cut: its own is escaped.
+		{`["x…"]`, `["x\u2026"]`},
+		{`["` + strings.Repeat("a", 39) + `…"]`, `["` + strings.Repeat("a", 39) + `\u2026"]`},
+		{`["a\"…'"].b`, `["a\"\u2026\u0027"].b`},
 	} {
 		if got := pathText(tc.path); got != tc.want {
 			t.Errorf("pathText(%s) = %s, want %s", tc.path, got, tc.want)

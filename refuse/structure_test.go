@@ -28,6 +28,8 @@ var hostileTexts = []string{
 	`a\u0027b`,
 	`'` + strings.Repeat("'", 60),
 	"\u202eevil\u202c'",
+	`x…`,
+	strings.Repeat("a", 39) + `…`,
 }
 
 // TestRefusal_NoCallerStringImitatesItsStructure: wherever a key, a value
