@@ -273,6 +273,20 @@ func TestConstraint_RegistrationFails(t *testing.T) {
 		{"gt=-infinity under dive", registerErr[struct {
 			X []float64 `json:"x" validate:"dive,gt=-infinity"`
 		}](), `gt=-infinity: not a finite number`},
+		// A bound the type cannot hold constrains nothing, and a refusal
+		// would state it as the tool's range beside "too large".
+		{"a bound past int8", registerErr[struct {
+			X int8 `json:"x" validate:"max=1000"`
+		}](), `max=1000: int8 cannot hold 1000 (it holds -128 to 127)`},
+		{"a bound below int16", registerErr[struct {
+			X *int16 `json:"x" validate:"omitempty,gte=-40000"`
+		}](), `gte=-40000: int16 cannot hold -40000`},
+		{"a bound past uint16, under dive", registerErr[struct {
+			X []uint16 `json:"x" validate:"dive,lt=65536"`
+		}](), `lt=65536: uint16 cannot hold 65536 (it holds 0 to 65535)`},
+		{"a oneof value past int8", registerErr[struct {
+			X int8 `json:"x" validate:"oneof=1 300"`
+		}](), `int8 cannot hold 300`},
 		// A keyword stated twice: the validator holds the value to both,
 		// a schema's one keyword would state one.
 		{"oneof twice on text", registerErr[struct {
@@ -302,6 +316,18 @@ func TestConstraint_RegistrationFails(t *testing.T) {
 				t.Errorf("error %q\nwant it to contain %q and name the tool", tc.err, tc.want)
 			}
 		})
+	}
+}
+
+// Bounds at the type's own ends register: the type holds them.
+func TestConstraint_BoundsAtTheTypesEnds(t *testing.T) {
+	if err := registerErr[struct {
+		A int8   `json:"a" validate:"min=-128,max=127"`
+		B uint8  `json:"b" validate:"lte=255"`
+		C int64  `json:"c" validate:"gte=-9223372036854775808"`
+		D uint16 `json:"d" validate:"oneof=0 65535"`
+	}](); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -63,7 +63,10 @@
 //
 // It fails, too, for a tag whose schema could not be published as one
 // range: a bound or value that is not a finite number (eq=NaN, max=Inf:
-// JSON has neither, and the schema would not marshal); a rule stated twice
+// JSON has neither, and the schema would not marshal); a whole-number bound
+// or value the parameter's type cannot hold (max=1000 on an int8: it
+// constrains nothing, and a refusal would state "from 1 to 1000" beside
+// "200, which is too large"); a rule stated twice
 // in one level (oneof=a,oneof=b: the validator holds the value to both
 // lists, a schema's enum states one; only ne adds up); and, as a net under
 // the translation, any tag the validator reads otherwise than the schema
