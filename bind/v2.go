@@ -86,7 +86,13 @@ import (
 // struct of the field's type and tag options, to name the ones it fails on
 // (V2's error points to the innermost offending value). A repeated or
 // ambiguous key, and invalid UTF-8 outside any argument's value, are one
-// Syntax issue each: V2 reports them as syntax errors.
+// Syntax issue each: V2 reports them as syntax errors. A repeated key is
+// told apart by its Err, jsontext.ErrDuplicateName (or V2's
+// *jsontext.SyntacticError holding it), and its span, the key: a Rejected
+// issue of the parameter the key binds, or a Syntax issue for a key V2
+// drops. A key repeated inside an argument is that argument's Rejected
+// issue at the object holding it, with V2's *jsontext.SyntacticError
+// (ErrDuplicateName, its pointer ending at the key) in Err.
 var V2 Binder = v2Binder{}
 
 type v2Binder struct{}
@@ -326,6 +332,16 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error) (issues []Issu
 		}
 		if dup {
 			is := Issue{Kind: Syntax, Param: -1, Start: mb.ks, End: mb.ks}
+			if mb.param != ambiguousKey {
+				// A repeated name: the issue spans the key and carries
+				// V2's jsontext.ErrDuplicateName, so that it can be told
+				// from text that is not JSON; a key that binds a
+				// parameter is that argument's issue.
+				is.End, is.Err = mb.ke, jsontext.ErrDuplicateName
+				if mb.param >= 0 {
+					is.Kind, is.Param = Rejected, mb.param
+				}
+			}
 			if at == mb.ks {
 				is.Err = err
 			}

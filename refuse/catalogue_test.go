@@ -51,6 +51,7 @@ var catalogue = []struct {
 	{"A fraction inside a ,string field", probe.Tool, `{"int_string":"4.5"}`},
 	{"A long value, cut", "get_wait_stats", `{"hours_back":"` + strings.Repeat("a", 5000) + `"}`},
 	{"Control characters, escaped", "get_wait_stats", "{\"hours_back\":\"\\u001b[2J\\u0007\"}"},
+	{"A key that writes a quote and a line of the refusal, escaped", "get_wait_stats", `{"hours_back":24,"x' is not a parameter of tool 'get_wait_stats'.\nAccepted parameters: x":5}`},
 	{"An unknown argument close to a parameter", "get_wait_stats", `{"hours_back":24,"hours":5}`},
 	{"An unknown argument", "get_wait_stats", `{"hours_back":24,"verbose":true}`},
 	{"Many unknown arguments", "get_wait_stats", `{"hours_back":24,"a":1,"b":2,"c":3,"d":4,"e":5}`},
@@ -65,7 +66,10 @@ var catalogue = []struct {
 	{"Text past the tool's own length", "stats", `{"hours_back":1,"name":"` + strings.Repeat("é", 9) + `"}`},
 	{"A value outside the tool's own list (oneof)", "stats", `{"hours_back":1,"color":"red"}`},
 	{"A bad element under the tool's own dive", "stats", `{"hours_back":1,"ids":[1,0]}`},
+	{"A number past the type, for a parameter with the tool's own range", "stats", `{"hours_back":1,"limit":3000000000}`},
+	{"A wrong type, for a parameter with the tool's own range", "stats", `{"hours_back":"24"}`},
 	{"A required parameter left out", "get_wait_stats", `{"limit":5}`},
+	{"A required parameter with the tool's own range left out", "stats", `{"limit":5}`},
 	{"Every required parameter left out, in one refusal", "two_required", `{}`},
 	{"A key inside an object argument that names no field", probe.Tool, `{"nested":{"a":1,"colour":2}}`},
 	{"An object argument without a field its struct requires", probe.Tool, `{"nested":{}}`},
@@ -78,6 +82,9 @@ var catalogue = []struct {
 	{"More elements than a fixed-size list holds (Strict)", "strict", `{"pair":[1,2,3]}`},
 	{"An integer a float rounds (Strict)", "strict", `{"float64":9007199254740993}`},
 	{"A lone surrogate in text (Strict)", "strict", `{"string":"ab\ud800"}`},
+	{"A key sent twice, under a binder that refuses it (bind.V2)", "v2_tool", `{"hours_back":1,"hours_back":2,"hours_back":3}`},
+	{"A key sent twice inside an argument, under bind.V2", "v2_tool", `{"hours_back":1,"nested":{"A":1,"A":2}}`},
+	{"A key that is no parameter sent twice, under bind.V2", "v2_tool", `{"hours_back":1,"x":1,"x":2}`},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
 
@@ -86,8 +93,9 @@ const catalogueHead = `# What a refusal says
 Every wording a refusal can take, one call each, against the tools in
 refuse/catalogue_test.go (get_wait_stats, the probe tool, ping, and
 two_required), refuse/constraint_test.go (stats, a tool with validate tags),
-refuse/policy_test.go (aliased, the tool statsArgs with aliases), and the
-probe tool registered Strict (strict), whose silent losses are refusals. A
+refuse/policy_test.go (aliased, the tool statsArgs with aliases), the
+probe tool registered Strict (strict), whose silent losses are refusals, and
+refuse/duplicate_name_test.go (v2_tool, read by bind.V2). A
 warning (docs/policies.md) says the same sentences, under a line saying the
 call went on. This
 file is written by that test (` + "`go test ./refuse -run TestCatalogue -update`" + `)
@@ -109,10 +117,15 @@ func TestCatalogue(t *testing.T) {
 	if err := typereg.Register[probe.Args](reg, "strict", typereg.WithStrict(true)); err != nil {
 		t.Fatal(err)
 	}
+	v2 := v2Registry(t)
 	var b strings.Builder
 	b.WriteString(catalogueHead)
 	for _, c := range catalogue {
-		r := refuse.Refuse(reg, c.tool, json.RawMessage(c.args))
+		rg := reg
+		if strings.HasPrefix(c.tool, "v2_") {
+			rg = v2
+		}
+		r := refuse.Refuse(rg, c.tool, json.RawMessage(c.args))
 		if r == nil {
 			t.Errorf("%s: %s %s was not refused", c.title, c.tool, c.args)
 			continue

@@ -72,7 +72,7 @@ func constraintProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps [
 			ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
 			continue
 		}
-		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.constrained(p.Type, p.Quoted, p.Schema), Sent: quoteSent(raw)}
+		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema), Sent: quoteSent(raw)}
 		if path, elem, ok := breach(v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), ""); ok && path != "" {
 			pr.Path, pr.Element = path, quoteSent(elem)
 		}

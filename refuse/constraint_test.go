@@ -114,8 +114,23 @@ func TestConstraint_Refusals(t *testing.T) {
 			},
 		},
 		{
-			name: "left out, and its zero breaks the constraint: missing, without a range", args: `{}`,
-			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number"}},
+			name: "left out, and its zero breaks the constraint: missing, with the tool's range", args: `{}`,
+			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number from 1 to 168"}},
+			text: "Argument 'hours_back' for tool 'stats' is required, and the call did not send it: it takes a whole number from 1 to 168.",
+		},
+		{
+			name: "past the type: too large, with the tool's range, not the type's", args: `{"hours_back":1,"limit":3000000000}`,
+			want: []refuse.Problem{{Argument: "limit", Code: refuse.TooLarge, Takes: "a whole number from 1 to 100 (or 0)", Sent: "3000000000"}},
+			text: "Argument 'limit' for tool 'stats' takes a whole number from 1 to 100 (or 0), and the call sent 3000000000, which is too large.",
+		},
+		{
+			name: "past the type: too small, with the tool's range", args: `{"hours_back":-99999999999999999999}`,
+			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.TooSmall, Takes: "a whole number from 1 to 168", Sent: "-99999999999999999999"}},
+			text: "Argument 'hours_back' for tool 'stats' takes a whole number from 1 to 168, and the call sent -99999999999999999999, which is too small.",
+		},
+		{
+			name: "an element past the type, under dive", args: `{"hours_back":1,"ids":[1,99999999999999999999]}`,
+			want: []refuse.Problem{{Argument: "ids", Path: "[1]", Code: refuse.TooLarge, Takes: "a list (a JSON array) of whole numbers of at least 1, with 1 to 3 elements", Sent: "[1,99999999999999999999]", Element: "99999999999999999999"}},
 		},
 		{
 			name: "null for a number: the zero it leaves breaks the constraint", args: `{"hours_back":null}`,
@@ -126,8 +141,8 @@ func TestConstraint_Refusals(t *testing.T) {
 			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.Constraint, Takes: "a whole number from 1 to 168", Sent: "500"}},
 		},
 		{
-			name: "what the binder fails on is refused alone, without a range", args: `{"hours_back":"x","color":"red"}`,
-			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number", Sent: `"x"`}},
+			name: "what the binder fails on is refused alone, with the tool's range", args: `{"hours_back":"x","color":"red"}`,
+			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number from 1 to 168", Sent: `"x"`}},
 		},
 		{
 			name: "an unknown argument and a constraint, both", args: `{"hours_back":0,"colour":"red"}`,
@@ -190,25 +205,48 @@ func TestConstraint_OnePerArgument(t *testing.T) {
 	}
 }
 
-// TestConstraint_RangesOnlyInConstraints: every problem but a Constraint
-// says what the type takes, with no bound, even for a constrained
-// parameter.
-func TestConstraint_RangesOnlyInConstraints(t *testing.T) {
+// TestConstraint_TakesStatesTheToolsRangeNeverTheTypes: whatever the
+// problem in a constrained argument (a fraction, text, a number past the
+// type, a bad element, a missing argument), Takes states the tool's own
+// range, as a Constraint does, so that one refusal is enough to correct
+// the call; an argument without a constraint states no range at all, not
+// even its Go type's (3000000000 past an int32 says only "too large").
+func TestConstraint_TakesStatesTheToolsRangeNeverTheTypes(t *testing.T) {
 	reg := constrainedRegistry(t)
-	for _, args := range []string{
-		`{"hours_back":0.5}`, `{"hours_back":"1"}`, `{"hours_back":1,"limit":3000000000}`, `{"hours_back":1,"ids":[1,"x"]}`,
-		`{"hours_back":1,"weights":{"a":true}}`, `{"hours_back":1,"name":5}`, `{}`,
+	for _, tc := range []struct{ args, takes string }{
+		{`{"hours_back":0.5}`, "a whole number from 1 to 168"},
+		{`{"hours_back":"1"}`, "a whole number from 1 to 168"},
+		{`{"hours_back":1e400}`, "a whole number from 1 to 168"},
+		{`{"hours_back":1,"limit":3000000000}`, "a whole number from 1 to 100 (or 0)"},
+		{`{"hours_back":1,"limit":-3000000000}`, "a whole number from 1 to 100 (or 0)"},
+		{`{"hours_back":1,"ids":[1,"x"]}`, "a list (a JSON array) of whole numbers of at least 1, with 1 to 3 elements"},
+		{`{"hours_back":1,"weights":{"a":true}}`, "an object whose values are whole numbers from 0 to 10"},
+		{`{"hours_back":1,"name":5}`, "text of at most 8 characters"},
+		{`{"hours_back":1,"ratio":"0.5"}`, "a number greater than 0 and less than 1"},
+		{`{}`, "a whole number from 1 to 168"},
 	} {
-		r := refuse.Refuse(reg, "stats", json.RawMessage(args))
+		r := refuse.Refuse(reg, "stats", json.RawMessage(tc.args))
+		if r == nil || len(r.Problems) != 1 {
+			t.Errorf("%s: refusal %v, want one problem", tc.args, r)
+			continue
+		}
+		if p := r.Problems[0]; p.Takes != tc.takes {
+			t.Errorf("%s: %s takes %q, want %q", tc.args, p.Code, p.Takes, tc.takes)
+		}
+	}
+	plain := newRegistry(t)
+	for _, args := range []string{`{"hours_back":24,"limit":3000000000}`, `{"hours_back":24,"limit":-3000000000}`, `{"hours_back":1e400}`, `{"int8":300}`, `{"uint":-1}`} {
+		tool := "get_wait_stats"
+		if !strings.Contains(args, "hours_back") {
+			tool = "probe_argument_types"
+		}
+		r := refuse.Refuse(plain, tool, json.RawMessage(args))
 		if r == nil {
 			t.Errorf("%s: not refused", args)
 			continue
 		}
 		for _, p := range r.Problems {
-			if p.Code == refuse.Constraint {
-				t.Errorf("%s: a constraint problem %+v", args, p)
-			}
-			for _, bound := range []string{"168", "100", "from", "at most", "at least", "characters", "elements"} {
+			for _, bound := range []string{"2147483647", "127", "from", "at most", "at least", "greater", "less"} {
 				if strings.Contains(p.Takes, bound) {
 					t.Errorf("%s: %s says %q: %s", args, p.Code, bound, p.Takes)
 				}

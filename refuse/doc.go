@@ -52,14 +52,28 @@
 // a, b; an object whose values are texts; base64 text; a date and time as
 // RFC 3339 text; a whole number of nanoseconds (time.Duration); one of
 // crimson, teal, amber (where the advertised schema lists values). A number
-// out of the type's range is "too large" or "too small": a refusal states a
-// range only for a Constraint, because the range of a Go type is not the
-// range of the tool, which belongs to the tool's own validate tags.
+// out of the type's range is "too large" or "too small". The one range a
+// refusal states is the tool's own, its validate tags as the schema
+// publishes them, and it states it for every problem in a constrained
+// argument ("takes a whole number from 1 to 168, and the call sent
+// 3000000000, which is too large"; a missing argument "takes a whole number
+// from 1 to 168"), so one correction fixes the call; it never states the
+// range of a Go type, which is not the tool's.
+//
+// A key sent more than once in one object is a silent loss (DuplicateKey)
+// under a binder that reads the last value; under bind.V2, which refuses
+// it, it is DuplicateName: one problem per repeated key, naming the key and
+// the argument it binds or lies in, never text "not valid JSON".
 //
 // Sent quotes the argument's value as sent, and, when the problem lies
 // inside it, Element the offending value there (at Path), never another
 // argument's: at most 40 characters of each, cut on a character boundary,
-// with control characters and other unprintable ones escaped, and the full
-// length named when cut.
+// with control characters and other unprintable ones escaped (line
+// separators included), and the full length named when cut. The two
+// characters the text is built with are escaped too wherever the caller's
+// text appears (a key, a value, a path, an unknown tool's name): the single
+// quote around a name and the ellipsis that marks a cut, as \u0027 and
+// \u2026. No key or value can end the quotes around it, start a line of
+// its own ("Accepted parameters: ...") or fake a cut.
 // docs/refusals.md lists every wording, generated from this package's tests.
 package refuse

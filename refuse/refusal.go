@@ -38,6 +38,13 @@ const (
 	// still does not read (bad base64, a date that is not RFC 3339, text a
 	// custom decoder refuses).
 	InvalidValue Code = "invalid_value"
+	// DuplicateName: a key sent more than once in one object, which the
+	// binder refuses (bind.V2: go-json-experiment's
+	// jsontext.ErrDuplicateName). Sent quotes the key; inside an argument,
+	// Sent quotes the argument, Element the key and Path the object. One
+	// problem per repeated key, however often it repeats. A binder that
+	// reads the last value instead reports DuplicateKey, a silent loss.
+	DuplicateName Code = "duplicate_name"
 
 	// Policy problems (see Decide): refused under Reject, warnings under
 	// Warn.
@@ -107,9 +114,9 @@ type Problem struct {
 	// Code says what kind of problem it is.
 	Code Code `json:"code"`
 	// Takes says in words what the parameter takes ("a whole number").
-	// It states a range only for Constraint, where it is the tool's own
-	// ("a whole number from 1 to 168"): the range of a Go type is not the
-	// range of the tool.
+	// It states the tool's own range wherever the parameter has one, for
+	// every code ("a whole number from 1 to 168"), and never the range of
+	// a Go type, which is not the range of the tool.
 	Takes string `json:"takes,omitempty"`
 	// Sent is the argument's value as sent, quoted: at most 40 characters
 	// of it, control characters escaped, with the full length named when
@@ -190,6 +197,7 @@ func (r *Refusal) Error() string {
 
 // sentence renders one problem.
 func (p Problem) sentence(tool string) string {
+	p.Path = pathText(p.Path) // a key in it is the caller's
 	switch p.Code {
 	case UnknownTool:
 		s := "Tool '" + tool + "' is not a registered tool"
@@ -205,6 +213,10 @@ func (p Problem) sentence(tool string) string {
 		return s + "."
 	case InvalidJSON:
 		return "The arguments for tool '" + tool + "' are not valid JSON: " + p.Sent + "."
+	case DuplicateName:
+		if p.Argument == "" {
+			return "The arguments for tool '" + tool + "' have the key " + p.Sent + " more than once in one object, and the tool refuses a repeated key: send each key once."
+		}
 	case NotAnObject:
 		return "The arguments for tool '" + tool + "' must be " + p.Takes + ", and the call sent " + p.Sent + "."
 	case TooDeep:
@@ -227,6 +239,11 @@ func (p Problem) sentence(tool string) string {
 			return arg + " was sent under the key " + p.Sent + ", which matches it only when case is ignored."
 		}
 		return arg + " has the key " + p.Sent + " at " + p.Argument + p.Path + ", which matches a field only when case is ignored."
+	case DuplicateName:
+		if p.Element == "" {
+			return arg + " was sent more than once, under the key " + p.Sent + ", and the tool refuses a repeated key: send it once."
+		}
+		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " more than once at " + p.Argument + p.Path + ", which the tool refuses: send each key once."
 	case DuplicateKey:
 		if p.Path == "" {
 			return arg + " was sent more than once, under the key " + p.Sent + "; the tool reads only the last value."

@@ -40,6 +40,7 @@ type problems struct {
 	more      int
 	seenParam []bool
 	seenKey   map[string]bool
+	seenDup   map[string]bool // repeated keys outside every argument (DuplicateName)
 }
 
 func newProblems(t *typereg.Tool, args []byte) *problems {
@@ -74,6 +75,9 @@ func (b *problems) issues(issues []bind.Issue) {
 	for _, is := range issues {
 		switch is.Kind {
 		case bind.Syntax:
+			if b.duplicate(is) {
+				continue
+			}
 			b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
 		case bind.Omitted:
 			b.more += is.N
@@ -120,6 +124,9 @@ func (b *problems) issues(issues []bind.Issue) {
 			p := t.Params[is.Param]
 			b.add(Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
 		default:
+			if b.duplicate(is) {
+				continue
+			}
 			if !b.claim(is.Param) {
 				continue
 			}
@@ -226,7 +233,7 @@ func syntaxSent(args []byte, at int) string {
 		return "the text ends before the JSON value does"
 	}
 	cut, _ := cutChars(args[at:], 1)
-	return "byte " + strconv.Itoa(at) + " (" + strconv.Quote(escapeText(args[at:at+max(cut, 1)])) + ") cannot stand there"
+	return "byte " + strconv.Itoa(at) + " (" + quoteChar(args[at:at+max(cut, 1)]) + ") cannot stand there"
 }
 
 // unquoteKey returns the text of the JSON string raw (quotes included), as

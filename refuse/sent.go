@@ -3,6 +3,7 @@ package refuse
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -74,8 +75,14 @@ func cutChars(s []byte, max int) (cut, n int) {
 }
 
 // escapeText writes s with every character that is not printable (control
-// characters, terminal escapes, bidirectional overrides, invalid UTF-8)
-// escaped, so a refusal can be shown raw on any terminal or page.
+// characters, line and paragraph separators, terminal escapes,
+// bidirectional overrides, invalid UTF-8) escaped, so a refusal can be
+// shown raw on any terminal or page, and with the two characters a
+// refusal's text is built with escaped too: the single quote around a name
+// and the ellipsis that marks a cut (as \u0027 and \u2026, JSON's own
+// escapes for them). Text the caller sent then cannot end the quotes
+// around it, break a line, or fake a cut: every ' and … in a refusal is
+// the refusal's own.
 func escapeText(s []byte) string {
 	out := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
@@ -83,6 +90,8 @@ func escapeText(s []byte) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			out = fmt.Appendf(out, `\x%02x`, s[i])
+		case r == '\'' || r == '…':
+			out = fmt.Appendf(out, `\u%04x`, r)
 		case r == ' ' || unicode.IsPrint(r):
 			out = append(out, s[i:i+size]...)
 		case r <= 0xFFFF:
@@ -93,4 +102,81 @@ func escapeText(s []byte) string {
 		i += size
 	}
 	return string(out)
+}
+
+// quoteChar quotes the one character c of the arguments, as sent, for a
+// syntax error: between double quotes, escaped as escapeText does, with a
+// quote or a backslash escaped as JSON escapes them.
+func quoteChar(c []byte) string {
+	switch string(c) {
+	case `"`:
+		return `"\""`
+	case `\`:
+		return `"\\"`
+	}
+	return `"` + escapeText(c) + `"`
+}
+
+// maxPathKey is how many characters of a key a path holds before it is
+// cut with an ellipsis: bind's paths (cutKey) and keyPath cut at 40.
+const maxPathKey = 40
+
+// pathText renders a problem's path (as bind.Issue.Path writes it: .name,
+// [2], or a key quoted in brackets, escaped as strconv.Quote does) for a
+// refusal's text: with the single quote and the ellipsis escaped, as
+// escapeText does, but for the ellipsis that ends a key cut short (one of
+// exactly maxPathKey+1 characters, the last an ellipsis).
+func pathText(path string) string {
+	if !strings.ContainsRune(path, '\'') && !strings.ContainsRune(path, '…') {
+		return path
+	}
+	var b strings.Builder
+	for i := 0; i < len(path); {
+		if strings.HasPrefix(path[i:], `["`) {
+			if end := quotedEnd(path, i+1); end > 0 {
+				seg := path[i+1 : end] // the key, quotes included
+				key, err := strconv.Unquote(seg)
+				cut := err == nil && utf8.RuneCountInString(key) == maxPathKey+1 && strings.HasSuffix(key, "…")
+				b.WriteByte('[')
+				for j, r := range seg {
+					if r == '…' && cut && j == len(seg)-len(`…"`) {
+						b.WriteRune(r)
+					} else {
+						writePathRune(&b, r)
+					}
+				}
+				i = end
+				continue
+			}
+		}
+		r, size := utf8.DecodeRuneInString(path[i:])
+		writePathRune(&b, r)
+		i += size
+	}
+	return b.String()
+}
+
+func writePathRune(b *strings.Builder, r rune) {
+	switch r {
+	case '\'':
+		b.WriteString(`\u0027`)
+	case '…':
+		b.WriteString(`\u2026`)
+	default:
+		b.WriteRune(r)
+	}
+}
+
+// quotedEnd returns the end of the Go-quoted string that starts at s[at],
+// or -1.
+func quotedEnd(s string, at int) int {
+	for j := at + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
 }

@@ -26,9 +26,56 @@ func TestQuoteSent(t *testing.T) {
 		{"\"\xff\xfe\"", `"\xff\xfe"`},
 		{"\"\ufeffbom\"", `"\ufeffbom"`},
 		{"\"nul\x00\"", `"nul\u0000"`},
+		{"\"a\u2028b\u2029c\u0085\"", `"a\u2028b\u2029c\u0085"`},
+		// The refusal's own structure: a single quote, an ellipsis.
+		{`"x' is not"`, `"x\u0027 is not"`},
+		{`"wait…"`, `"wait\u2026"`},
+		{`"` + strings.Repeat("…", 41) + `"`, `"` + strings.Repeat(`\u2026`, 40) + `…" (41 characters)`},
 	} {
 		if got := quoteSent([]byte(tc.raw)); got != tc.want {
 			t.Errorf("quoteSent(%q) = %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}
+
+func TestQuoteKey_NoQuoteEnds(t *testing.T) {
+	for _, tc := range []struct{ raw, want string }{
+		{`"hours"`, `hours`},
+		{`"x' is not a parameter of tool 't'"`, `x\u0027 is not a parameter of tool \u0027t\u0027`},
+		{`"a\u0027b"`, `a\u0027b`},
+		{`"a\nAccepted parameters: x"`, `a\nAccepted parameters: x`},
+	} {
+		if got := quoteKey([]byte(tc.raw)); got != tc.want {
+			t.Errorf("quoteKey(%s) = %q, want %q", tc.raw, got, tc.want)
+		}
+	}
+}
+
+func TestPathText(t *testing.T) {
+	cut := `["` + strings.Repeat("a", 40) + `…"]`
+	for _, tc := range []struct{ path, want string }{
+		{`.a[2]`, `.a[2]`},
+		{`["it's"]`, `["it\u0027s"]`},
+		{`["a…b"].c`, `["a\u2026b"].c`},
+		{cut, cut},
+		{cut + `["…x"]`, cut + `["\u2026x"]`},
+		// A short key that ends in an ellipsis is not cut: its own is escaped.
+		{`["x…"]`, `["x\u2026"]`},
+		{`["` + strings.Repeat("a", 39) + `…"]`, `["` + strings.Repeat("a", 39) + `\u2026"]`},
+		{`["a\"…'"].b`, `["a\"\u2026\u0027"].b`},
+	} {
+		if got := pathText(tc.path); got != tc.want {
+			t.Errorf("pathText(%s) = %s, want %s", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestQuoteChar(t *testing.T) {
+	for _, tc := range []struct{ c, want string }{
+		{`"`, `"\""`}, {`\`, `"\\"`}, {`'`, `"\u0027"`}, {"\n", `"\u000a"`}, {`x`, `"x"`}, {"…", `"\u2026"`},
+	} {
+		if got := quoteChar([]byte(tc.c)); got != tc.want {
+			t.Errorf("quoteChar(%q) = %s, want %s", tc.c, got, tc.want)
 		}
 	}
 }
@@ -43,7 +90,7 @@ func FuzzQuoteSent_BoundedAndPrintable(f *testing.F) {
 			t.Fatalf("quoteSent(%q) = %q: not valid UTF-8", raw, got)
 		}
 		for _, r := range got {
-			if r < 0x20 || r == 0x7f || 0x80 <= r && r < 0xa0 || r == 0x202e || r == 0x1b {
+			if r < 0x20 || r == 0x7f || 0x80 <= r && r < 0xa0 || r == 0x202e || r == 0x1b || r == '\'' || r == 0x2028 {
 				t.Fatalf("quoteSent(%q) = %q: holds %U raw", raw, got, r)
 			}
 		}

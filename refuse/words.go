@@ -93,9 +93,13 @@ func decodesItself(t reflect.Type) bool {
 	return pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType)
 }
 
-// takes says what a value of type t takes, in the singular.
+// takes says what a value of type t takes, in the singular, with the
+// tool's own constraint its schema s publishes ("a whole number from 1 to
+// 168"; see limited): whatever the problem, a refusal states the range a
+// value must be in when the tool has one, and never the range of a Go
+// type, which is not the tool's.
 func (w words) takes(t reflect.Type, quoted bool, s *jsonschema.Schema) string {
-	one, _ := w.describe(t, quoted, s)
+	one, _ := w.limited(t, quoted, s)
 	return one
 }
 
@@ -257,17 +261,12 @@ func enumList(enum []any) string {
 	return strings.Join(parts, ", ")
 }
 
-// constrained says what a value of type t takes with the tool's own
+// limited says what a value of type t takes with the tool's own
 // constraint on it: the bounds, lengths and values its schema s publishes
 // from the parameter's validate tag ("a whole number from 1 to 168",
 // "text of at most 64 characters", "a list (a JSON array) of whole numbers
-// from 1 to 100, with 1 to 5 elements"). Only Constraint problems say it:
-// every other problem says what the type takes, without a range.
-func (w words) constrained(t reflect.Type, quoted bool, s *jsonschema.Schema) string {
-	one, _ := w.limited(t, quoted, s)
-	return one
-}
-
+// from 1 to 100, with 1 to 5 elements"), and what the type takes where it
+// publishes none.
 func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, many string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/bindguard/bindguard/internal/schemas"
+	"math"
 	"math/big"
 	"reflect"
 	"regexp"
@@ -71,6 +72,11 @@ func parseValidate(tag string) ([]level, error) {
 		case "min", "max", "gte", "lte", "gt", "lt", "len", "eq", "ne", "oneof":
 			if !hasParam || param == "" {
 				return nil, fmt.Errorf("%q: %s needs a value", tok, name)
+			}
+			// The validator holds a value to every rule; a schema states
+			// one value per keyword. ne alone adds up (not one of them).
+			if name != "ne" && slices.ContainsFunc(cur.rules, func(r rule) bool { return r.name == name }) {
+				return nil, fmt.Errorf("%s=%s: %s is stated twice in one level: state it once", name, param, name)
 			}
 			cur.rules = append(cur.rules, rule{name, param})
 			rules = append(rules, tok)
@@ -293,6 +299,7 @@ func kindOf(t reflect.Type) string {
 // in its schema s.
 func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonschema.Definitions) error {
 	lv := levels[0]
+	orig := t
 	pointer := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -336,6 +343,11 @@ func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonsc
 			}
 		case zeroAll && !zeroRules:
 			frag = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Const: zeroJSON(kind)}, frag}}
+		}
+	}
+	if kind != "" {
+		if err := agree(lv, orig, kind, frag); err != nil {
+			return err
 		}
 	}
 	if s.Ref != "" {
@@ -415,11 +427,17 @@ func ruleInto(s *jsonschema.Schema, r rule, kind string, t reflect.Type) error {
 				if err != nil || string(n) != v {
 					return fmt.Errorf("oneof=%s: %q is not a whole number as the validator writes one (base 10, no sign +, no leading zero)", r.param, v)
 				}
+				if err := fits(n, t); err != nil {
+					return fmt.Errorf("oneof=%s: %w", r.param, err)
+				}
 				s.Enum = append(s.Enum, n)
 			}
 			return nil
 		}
 		n, err := number(r.param, kind, t)
+		if err == nil {
+			err = fits(n, t)
+		}
 		if err != nil {
 			return fmt.Errorf("%s=%s: %w", r.name, r.param, err)
 		}
@@ -541,7 +559,37 @@ func number(p, kind string, t reflect.Type) (json.Number, error) {
 	if err != nil {
 		return "", errors.New("not a number the validator reads")
 	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return "", errors.New("not a finite number: JSON, and so the schema, has no NaN nor infinity")
+	}
 	return json.Number(strconv.FormatFloat(f, 'g', -1, bits)), nil
+}
+
+// fits fails on a whole number n that integer type t cannot hold: such a
+// bound constrains nothing the binder lets through, and a refusal would
+// state it as the tool's range beside the type's own limit ("from 1 to
+// 1000, and the call sent 200, which is too large").
+func fits(n json.Number, t reflect.Type) error {
+	v := reflect.New(t).Elem()
+	var lo, hi string
+	switch v.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		i, err := strconv.ParseInt(string(n), 10, 64)
+		if err == nil && !v.OverflowInt(i) {
+			return nil
+		}
+		bits := t.Bits()
+		lo, hi = strconv.FormatInt(-1<<(bits-1), 10), strconv.FormatInt(1<<(bits-1)-1, 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		u, err := strconv.ParseUint(string(n), 10, 64)
+		if err == nil && !v.OverflowUint(u) {
+			return nil
+		}
+		lo, hi = "0", strconv.FormatUint(1<<t.Bits()-1, 10)
+	default:
+		return nil
+	}
+	return fmt.Errorf("%v cannot hold %s (it holds %s to %s): a bound the type cannot hold constrains nothing", t, n, lo, hi)
 }
 
 // oneofValues splits oneof's value as the validator does.

@@ -2,6 +2,7 @@ package typereg_test
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -258,6 +259,51 @@ func TestConstraint_RegistrationFails(t *testing.T) {
 		{"a jsonschema enum the validate tag states otherwise", registerErr[struct {
 			X string `json:"x" jsonschema:"enum=a,enum=b" validate:"oneof=a c"`
 		}](), `the jsonschema tags state enum [a b], and the validate tag states [a c]`},
+		// A bound the schema cannot state: JSON has no NaN nor infinity, so
+		// the schema would not marshal (and go-sdk's AddTool would panic).
+		{"eq=NaN", registerErr[struct {
+			X float64 `json:"x" validate:"eq=NaN"`
+		}](), `eq=NaN: not a finite number`},
+		{"ne=nan", registerErr[struct {
+			X float32 `json:"x" validate:"ne=nan"`
+		}](), `ne=nan: not a finite number`},
+		{"max=Inf", registerErr[struct {
+			X float64 `json:"x" validate:"max=Inf"`
+		}](), `max=Inf: not a finite number`},
+		{"gt=-infinity under dive", registerErr[struct {
+			X []float64 `json:"x" validate:"dive,gt=-infinity"`
+		}](), `gt=-infinity: not a finite number`},
+		// A bound the type cannot hold constrains nothing, and a refusal
+		// would state it as the tool's range beside "too large".
+		{"a bound past int8", registerErr[struct {
+			X int8 `json:"x" validate:"max=1000"`
+		}](), `max=1000: int8 cannot hold 1000 (it holds -128 to 127)`},
+		{"a bound below int16", registerErr[struct {
+			X *int16 `json:"x" validate:"omitempty,gte=-40000"`
+		}](), `gte=-40000: int16 cannot hold -40000`},
+		{"a bound past uint16, under dive", registerErr[struct {
+			X []uint16 `json:"x" validate:"dive,lt=65536"`
+		}](), `lt=65536: uint16 cannot hold 65536 (it holds 0 to 65535)`},
+		{"a oneof value past int8", registerErr[struct {
+			X int8 `json:"x" validate:"oneof=1 300"`
+		}](), `int8 cannot hold 300`},
+		// A keyword stated twice: the validator holds the value to both,
+		// a schema's one keyword would state one.
+		{"oneof twice on text", registerErr[struct {
+			X string `json:"x" validate:"oneof=a,oneof=b"`
+		}](), `oneof=b: oneof is stated twice`},
+		{"oneof twice on an int", registerErr[struct {
+			X int `json:"x" validate:"oneof=1 2,oneof=2 3"`
+		}](), `oneof=2 3: oneof is stated twice`},
+		{"oneof twice under dive", registerErr[struct {
+			X map[string]string `json:"x" validate:"dive,oneof=a,oneof=a"`
+		}](), `oneof=a: oneof is stated twice`},
+		{"eq twice on a bool", registerErr[struct {
+			X bool `json:"x" validate:"eq=true,eq=false"`
+		}](), `eq=false: eq is stated twice`},
+		{"eq twice on a bool, alike", registerErr[struct {
+			X bool `json:"x" validate:"eq=true,eq=true"`
+		}](), `eq=true: eq is stated twice`},
 		{"a jsonschema length the validate tag does not state", registerErr[struct {
 			X string `json:"x" jsonschema:"maxLength=3" validate:"required"`
 		}](), `the jsonschema tags state maxLength 3, and the validate tag states none`},
@@ -270,6 +316,70 @@ func TestConstraint_RegistrationFails(t *testing.T) {
 				t.Errorf("error %q\nwant it to contain %q and name the tool", tc.err, tc.want)
 			}
 		})
+	}
+}
+
+// Bounds at the type's own ends register: the type holds them.
+func TestConstraint_BoundsAtTheTypesEnds(t *testing.T) {
+	if err := registerErr[struct {
+		A int8   `json:"a" validate:"min=-128,max=127"`
+		B uint8  `json:"b" validate:"lte=255"`
+		C int64  `json:"c" validate:"gte=-9223372036854775808"`
+		D uint16 `json:"d" validate:"oneof=0 65535"`
+	}](); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A registration that fails leaves the registry as it was: an earlier
+// record of the same name stays, and no other tool appears.
+func TestConstraint_FailedRegistrationChangesNothing(t *testing.T) {
+	reg := typereg.New()
+	type good struct {
+		X float64 `json:"x" validate:"max=5"`
+	}
+	if err := typereg.Register[good](reg, "t"); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := reg.Tool("t")
+	if err := typereg.Register[struct {
+		X float64 `json:"x" validate:"eq=NaN"`
+	}](reg, "t"); err == nil {
+		t.Fatal("eq=NaN registered")
+	}
+	if err := typereg.Register[struct {
+		X string `json:"x" validate:"oneof=a,oneof=b"`
+	}](reg, "u"); err == nil {
+		t.Fatal("oneof twice registered")
+	}
+	if after, _ := reg.Tool("t"); after != before {
+		t.Errorf("the record of t changed: %+v", after)
+	}
+	if _, ok := reg.Tool("u"); ok || len(reg.Tools()) != 1 {
+		t.Errorf("the registry holds %d tools, want only t", len(reg.Tools()))
+	}
+}
+
+// Unmarshalable is a type whose own schema cannot be marshalled: JSON has
+// no infinity.
+type Unmarshalable float64
+
+func (Unmarshalable) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "number", Enum: []any{math.Inf(1)}}
+}
+
+// A schema that does not marshal fails registration, whatever made it so
+// (here a type's own JSONSchema method, with no validate tag at all).
+func TestRegister_FailsOnASchemaThatDoesNotMarshal(t *testing.T) {
+	reg := typereg.New()
+	err := typereg.Register[struct {
+		X Unmarshalable `json:"x"`
+	}](reg, "t")
+	if err == nil || !strings.Contains(err.Error(), `tool "t"`) || !strings.Contains(err.Error(), "schema") {
+		t.Fatalf("err = %v, want one naming the tool and its schema", err)
+	}
+	if _, ok := reg.Tool("t"); ok {
+		t.Error("the tool was recorded")
 	}
 }
 

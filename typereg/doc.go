@@ -61,6 +61,26 @@
 // identically. A parameter whose zero value breaks its constraints (what
 // the handler gets when the call leaves it out) is required in the schema.
 //
+// It fails, too, for a tag whose schema could not be published as one
+// range: a bound or value that is not a finite number (eq=NaN, max=Inf:
+// JSON has neither, and the schema would not marshal); a whole-number bound
+// or value the parameter's type cannot hold (max=1000 on an int8: it
+// constrains nothing, and a refusal would state "from 1 to 1000" beside
+// "200, which is too large"); a rule stated twice
+// in one level (oneof=a,oneof=b: the validator holds the value to both
+// lists, a schema's enum states one; only ne adds up); and, as a net under
+// the translation, any tag the validator reads otherwise than the schema
+// states it: at registration the validator is run on values at and around
+// every bound, length and value the translation publishes, and one value
+// the two judge differently fails the registration, naming it; the schema
+// is judged exactly and as most schema validators judge it, comparing
+// numbers as float64, so a bound or value past 2^53 that float64 cannot
+// tell from its neighbour (lt=9223372036854775807, eq=9007199254740993)
+// fails too. Whatever
+// its tags, a tool whose schema does not marshal to JSON (a type's own
+// JSONSchema method can state NaN) fails to register. A registration that
+// fails changes nothing: an earlier record of the name stays as it was.
+//
 // Number bounds are published as the validator reads them: integers as
 // integers (a bound such as 0x10 in base 16 reads as 16), float32 bounds as
 // the float32 nearest them. A float32 value within rounding of a bound may
@@ -73,9 +93,10 @@
 // Off), Strict for silent losses, Open arguments, Exempt keys and Aliases.
 // Options given to New set every tool's defaults; options given to Register
 // adjust one tool (WithExempt adds to the registry's keys). The environment
-// variable BINDGUARD_MODE, read by New, overrides every tool's mode; a
-// value that is not a mode makes every Register fail, as does an option
-// given in the wrong place. An open tool's schema leaves additionalProperties
+// variable BINDGUARD_MODE, read by New, overrides every tool's mode (set
+// to the empty string, it is unset); a value that is not a mode, exactly
+// as written (it is not trimmed), makes every Register fail, as does an
+// option given in the wrong place. An open tool's schema leaves additionalProperties
 // open; aliases (tag bindguard:"alias=a,b" or WithAlias) are never
 // published. A field tagged validate:"required" is required in the schema
 // too. The plan reports a required parameter the call leaves out, and a

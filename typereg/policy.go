@@ -43,12 +43,16 @@ func (m Mode) String() string {
 
 // EnvMode is the environment variable that, when set, overrides the mode
 // of every tool of every registry, whatever the code says: reject, warn,
-// or off (also 0, false, no). It is read by New; any other value makes
-// every Register on that registry fail.
+// or off (also 0, false, no), in any case. It is read by New. Set to the
+// empty string it is unset, as most environment conventions take it
+// (`BINDGUARD_MODE=` in a unit or compose file clears it). Any other value
+// makes every Register on that registry fail, white space included: the
+// value is not trimmed, so " off" is no mode, and a server stops at
+// start-up rather than run with a mode nobody wrote.
 const EnvMode = "BINDGUARD_MODE"
 
 func parseMode(s string) (Mode, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
+	switch strings.ToLower(s) {
 	case "reject":
 		return Reject, nil
 	case "warn":
@@ -215,7 +219,7 @@ func aliases(p *Policy, params []bind.Param) error {
 	return nil
 }
 
-// envMode reads BINDGUARD_MODE.
+// envMode reads BINDGUARD_MODE: empty is unset.
 func envMode() (Mode, error) {
 	s, ok := os.LookupEnv(EnvMode)
 	if !ok || s == "" {

@@ -1,6 +1,7 @@
 package typereg_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,6 +70,49 @@ func TestRegister_FailsOnABadModeInTheEnvironment(t *testing.T) {
 	}
 	if _, ok := reg.Tool("t"); ok {
 		t.Error("the tool was recorded anyway")
+	}
+}
+
+// BINDGUARD_MODE set to the empty string is unset (as `BINDGUARD_MODE=`
+// in a unit file or a compose file clears it); a value is taken exactly as
+// written, but for case: white space around it is not trimmed, so " off"
+// is no mode and fails every Register rather than switching the guard off.
+func TestRegister_EnvironmentModeEmptyIsUnsetAndNothingIsTrimmed(t *testing.T) {
+	for _, tc := range []struct {
+		env     string
+		want    typereg.Mode // 0: Register fails
+		because string
+	}{
+		{"", typereg.Warn, "empty is unset: the code's mode stands"},
+		{"off", typereg.Off, "a mode"},
+		{"Off", typereg.Off, "any case"},
+		{" off", 0, "a leading space is not trimmed"},
+		{"off\n", 0, "a trailing newline is not trimmed"},
+		{"\toff ", 0, "tabs and spaces are not trimmed"},
+		{" ", 0, "white space alone is not empty"},
+		{"of", 0, "not a mode"},
+	} {
+		t.Run(tc.because, func(t *testing.T) {
+			t.Setenv(typereg.EnvMode, tc.env)
+			reg := typereg.New(typereg.WithMode(typereg.Warn))
+			err := typereg.Register[aliased](reg, "t")
+			if tc.want == 0 {
+				if err == nil {
+					tool, _ := reg.Tool("t")
+					t.Fatalf("BINDGUARD_MODE=%q: Register succeeded with mode %v; want it to fail", tc.env, tool.Policy.Mode)
+				}
+				if want := typereg.EnvMode + "=" + strconv.Quote(tc.env); !strings.Contains(err.Error(), want) {
+					t.Errorf("BINDGUARD_MODE=%q: err = %v, want it to name %s", tc.env, err, want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("BINDGUARD_MODE=%q: %v", tc.env, err)
+			}
+			if tool, _ := reg.Tool("t"); tool.Policy.Mode != tc.want {
+				t.Errorf("BINDGUARD_MODE=%q: mode %v, want %v", tc.env, tool.Policy.Mode, tc.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package typereg
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -186,6 +187,11 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	}
 	if tool.constrained, err = constrain(t, tool.Params, schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	// The schema goes out as JSON (an SDK panics on one that does not
+	// marshal): a type's own JSONSchema method can state what JSON cannot.
+	if _, err := json.Marshal(schema); err != nil {
+		return fmt.Errorf("typereg: tool %q: the schema does not marshal to JSON: %w", name, err)
 	}
 	tool.plan = plan.WithRequired(schema.Required, nestedRequired)
 	for i := range tool.Params {

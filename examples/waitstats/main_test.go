@@ -132,6 +132,21 @@ func TestServer_OverStdio(t *testing.T) {
 			t.Errorf("list_sessions: isError %v, structuredContent (-want +got):\n%s", res.IsError, diff)
 		}
 
+		// The handler's own error quotes the value it refuses as the guard
+		// quotes one: at most 40 characters, cut with an ellipsis and the
+		// full length, never a megabyte back to the caller.
+		huge := strings.Repeat("x", 1<<20)
+		res = call(t, "get_wait_stats", `{"hours_back": 24, "database": "`+huge+`"}`)
+		wantRuns = append(wantRuns, "get_wait_stats")
+		if got, want := onlyText(t, res), `argument 'database' takes one of inventory, sales; the call sent "`+huge[:40]+`…" (1048576 characters)`; !res.IsError || got != want {
+			t.Errorf("get_wait_stats with a 1 MB database: isError %v, %d bytes of text:\n%.300s\nwant:\n%s", res.IsError, len(got), got, want)
+		}
+		res = call(t, "get_wait_stats", `{"hours_back": 24, "database": "nope\u0007"}`)
+		wantRuns = append(wantRuns, "get_wait_stats")
+		if got, want := onlyText(t, res), `argument 'database' takes one of inventory, sales; the call sent "nope\a"`; !res.IsError || got != want {
+			t.Errorf("get_wait_stats with a short bad database: isError %v, text:\n%s\nwant:\n%s", res.IsError, got, want)
+		}
+
 		res = call(t, "get_query_plan", `{"query_id": 9007199254740993}`)
 		wantRuns = append(wantRuns, "get_query_plan")
 		if got := onlyText(t, res); res.IsError || !strings.HasPrefix(got, "Plan of query 9007199254740993:\n") {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/invopop/jsonschema"
@@ -140,7 +141,7 @@ func getWaitStats(in GetWaitStatsArgs) (string, error) {
 	scope := "every database"
 	if in.Database != nil {
 		if !slices.Contains(databases, *in.Database) {
-			return "", fmt.Errorf("argument 'database' takes one of %s; the call sent %q", strings.Join(databases, ", "), *in.Database)
+			return "", fmt.Errorf("argument 'database' takes one of %s; the call sent %s", strings.Join(databases, ", "), quoteCut(*in.Database))
 		}
 		scope = "database " + *in.Database
 	}
@@ -175,4 +176,25 @@ func listSessions(in ListSessionsArgs) (SessionList, error) {
 		}
 	}
 	return list, nil
+}
+
+// quoteCut quotes text a caller sent for an error message as the guard
+// quotes a value in a refusal: at most 40 characters of it, cut on a
+// character boundary, unprintable characters escaped, and the full length
+// named when cut, as in "aaaa…" (5000000 characters). A handler that
+// quoted a whole value would send a megabyte back for a megabyte sent.
+func quoteCut(s string) string {
+	const max = 40
+	n, cut := 0, len(s)
+	for i := range s {
+		if n == max {
+			cut = i
+		}
+		n++
+	}
+	if n <= max {
+		return strconv.Quote(s)
+	}
+	q := strconv.Quote(s[:cut])
+	return q[:len(q)-1] + `…" (` + strconv.Itoa(n) + " characters)"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -237,13 +238,35 @@ func TestAddTool_Errors_AddNothing(t *testing.T) {
 		{"not a struct", func(s *mcp.Server, reg *typereg.Registry) error {
 			return gosdk.AddTool(s, reg, &mcp.Tool{Name: "t"}, (&recorder[map[string]any]{}).handler)
 		}, `tool "t"`},
+		// A validate tag whose schema would not marshal (JSON has no NaN)
+		// or would state another range than the validator holds: refused
+		// at registration, so go-sdk's Server.AddTool never sees it (it
+		// panicked on the first, after the registry had recorded it).
+		{"eq=NaN", func(s *mcp.Server, reg *typereg.Registry) error {
+			return gosdk.AddTool(s, reg, &mcp.Tool{Name: "t"}, (&recorder[struct {
+				X float64 `json:"x" validate:"eq=NaN"`
+			}]{}).handler)
+		}, "eq=NaN: not a finite number"},
+		{"oneof twice", func(s *mcp.Server, reg *typereg.Registry) error {
+			return gosdk.AddTool(s, reg, &mcp.Tool{Name: "t"}, (&recorder[struct {
+				X string `json:"x" validate:"oneof=a,oneof=b"`
+			}]{}).handler)
+		}, "oneof is stated twice"},
 		{"output schema does not resolve", func(s *mcp.Server, reg *typereg.Registry) error {
 			return gosdk.AddTool(s, reg, &mcp.Tool{Name: "t", OutputSchema: json.RawMessage(`{"type":5}`)}, (&recorder[countArgs]{}).handler)
 		}, "output schema"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, reg := newServer(), typereg.New()
-			err := tc.add(s, reg)
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						err = fmt.Errorf("AddTool panicked: %v", r)
+					}
+				}()
+				err = tc.add(s, reg)
+			}()
 			if err == nil || !strings.Contains(err.Error(), tc.says) {
 				t.Fatalf("err = %v, want one saying %q", err, tc.says)
 			}

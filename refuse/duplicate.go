@@ -1,0 +1,80 @@
+package refuse
+
+import (
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/bindguard/bindguard/bind"
+)
+
+// duplicateName reports whether err is the binder refusing a key sent
+// more than once in one object (bind.V2: jsontext.ErrDuplicateName, bare
+// or in V2's *jsontext.SyntacticError), and the key's text when the error
+// names it. It unwraps nothing: the error may hold a user method's.
+func duplicateName(err error) (name string, ok bool) {
+	if err == jsontext.ErrDuplicateName {
+		return "", true
+	}
+	if se, isSE := err.(*jsontext.SyntacticError); isSE && se.Err == jsontext.ErrDuplicateName {
+		return se.JSONPointer.LastToken(), true
+	}
+	return "", false
+}
+
+// repeatedKey returns the raw text of the key a DuplicateName issue is
+// about: the issue spans the key itself, or (inside an argument) the
+// object holding it, or starts at it (inside a value the binder drops).
+func repeatedKey(args []byte, is bind.Issue, name string) []byte {
+	span := args[is.Start:is.End]
+	switch {
+	case len(span) > 0 && span[0] == '"':
+		return span
+	case len(span) > 0 && span[0] == '{':
+		var key []byte
+		eachMemberSpan(span, func(ks, ke, _, _ int) {
+			if key == nil && unquoteKey(span[ks:ke]) == name {
+				key = span[ks:ke]
+			}
+		})
+		if key != nil {
+			return key
+		}
+	case is.Start < len(args) && args[is.Start] == '"':
+		return args[is.Start:skip(args, is.Start)]
+	}
+	q, _ := jsontext.AppendQuote(nil, name)
+	return q
+}
+
+// duplicate words a key the binder refuses because it was sent more than
+// once, and reports whether is was one: one problem per argument (see
+// claim) or, outside every argument, per key, however often it repeats.
+func (b *problems) duplicate(is bind.Issue) bool {
+	name, ok := duplicateName(is.Err)
+	if !ok {
+		return false
+	}
+	key := repeatedKey(b.args, is, name)
+	if is.Param < 0 {
+		k := unquoteKey(key)
+		if b.seenDup[k] {
+			return true
+		}
+		if b.seenDup == nil {
+			b.seenDup = map[string]bool{}
+		}
+		b.seenDup[k] = true
+		b.add(Problem{Code: DuplicateName, Sent: quoteSent(key)})
+		return true
+	}
+	if !b.claim(is.Param) {
+		return true
+	}
+	p := b.t.Params[is.Param]
+	pr := Problem{Argument: p.Name, Code: DuplicateName, Sent: quoteSent(key)}
+	if b.args[is.Start] == '{' { // inside the argument: the object holding the key
+		pr.Path, pr.Takes, pr.Element = is.Path, b.w.takes(p.Type, p.Quoted, p.Schema), pr.Sent
+		pr.Sent = quoteSent(memberValue(b.args, is.Start))
+	}
+	b.add(pr)
+	return true
+}
