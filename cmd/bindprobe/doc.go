@@ -16,7 +16,7 @@
 // Usage:
 //
 //	bindprobe [-table FILE] [-json] [-binder std|v2|segmentio]
-//	bindprobe -server 'CMD ARGS...' [-allow-writes] [-timeout D] [-values N] [-json]
+//	bindprobe -server 'CMD ARGS...' [-tools A,B] [-skip A,B] [-allow-writes] [-timeout D] [-values N] [-json]
 //
 // With no flags, bindprobe runs the default table (bindtest.Default) and
 // prints a readable table, one row per line: type, value, the parameter
@@ -125,16 +125,44 @@
 // (type, value) may be found in a generic message by chance; -json has
 // every text, and says how each refusal named its argument.
 //
-// bindprobe never calls a tool whose name suggests it writes (a word of the
-// name, split at _ - . / spaces and lower-to-upper case changes, is delete,
-// create, update, remove or set, in any case) or whose annotations say
-// destructiveHint true without readOnlyHint, unless -allow-writes is given:
-// such a tool is reported as skipped, with the reason.
+// # Which tools are called
+//
+// bindprobe sends bad arguments on purpose, so it calls only the tools that
+// say they do not write. By default a tool is called only when it is
+// annotated readOnlyHint: true. By the MCP specification a tool with no
+// annotations may write, and readOnlyHint false without destructiveHint
+// means destructiveHint true; mcp-go's mcp.NewTool marks every tool so
+// unless its author says otherwise. Every other tool is skipped unless
+// -tools names it or -allow-writes is given. A tool whose name suggests it
+// writes (a word of the name, split at _ - . / spaces and lower-to-upper
+// case changes, is one of add append apply checkout clear clone commit cp
+// create delete destroy drop edit exec execute init insert install kill
+// merge mkdir modify move mv patch post pull purge push put rebase remove
+// rename replace reset restore revert rm save send set stash store
+// truncate uninstall update upload write, in any case) stays skipped
+// without -allow-writes, whatever its annotations or -tools say. -skip
+// names tools never to call, whatever else is given; a tool that requires
+// task-based execution (execution.taskSupport "required") is skipped too,
+// since bindprobe does not use tasks. -tools naming a tool the server does
+// not list is a usage error (exit status 2): a typo would probe less than
+// meant.
+//
+// The report gives each skipped tool with why and how to include it, and
+// says plainly when no tool was probed at all, with the command that
+// probes the tools skipped for their annotations (-tools naming them: keep
+// only those safe to call with bad arguments) and the one that probes
+// every tool (-allow-writes).
 //
 // The flags of -server are:
 //
+//	-tools A,B,...
+//		Probe these tools too, though not annotated readOnlyHint: true
+//		(not those whose names suggest writes). Repeatable.
+//	-skip A,B,...
+//		Never call these tools. Repeatable.
 //	-allow-writes
-//		Probe tools whose names or annotations suggest writes too.
+//		Probe every tool but -skip's and those requiring tasks, writes
+//		included.
 //	-timeout D
 //		How long to wait for each answer (default 10s). The server's start
 //		(initialize) and tools/list get at least 10s. A call that times out

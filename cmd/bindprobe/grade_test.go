@@ -83,33 +83,72 @@ func TestGradeResult(t *testing.T) {
 	}
 }
 
-func TestWrites(t *testing.T) {
+// TestSkipReason: by default only a tool annotated readOnlyHint: true is
+// called, unless -tools names it; a name that suggests a write is skipped
+// without -allow-writes whatever its annotations or -tools say; -skip and
+// a required task execution skip a tool whatever else is given.
+func TestSkipReason(t *testing.T) {
 	yes, no := true, false
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	for _, tc := range []struct {
 		name        string
 		annotations *mcp.ToolAnnotations
-		writes      bool
+		task        string
+		o           serverOptions
+		code        string
 	}{
-		{"delete_something", nil, true},
-		{"create_issue", nil, true},
-		{"update_row", nil, true},
-		{"remove_user", nil, true},
-		{"set_status", nil, true},
-		{"github_create_issue", nil, true},
-		{"deleteUser", nil, true},
-		{"Users.Remove", nil, true},
-		{"SET-MODE", nil, true},
-		{"get_wait_stats", nil, false},
-		{"reset_view", nil, false},
-		{"get_settings", nil, false},
-		{"list_updates", nil, false},
-		{"created_by_me", nil, false},
-		{"purge_cache", &mcp.ToolAnnotations{DestructiveHint: &yes}, true},
-		{"purge_cache", &mcp.ToolAnnotations{DestructiveHint: &no}, false},
-		{"read_cache", &mcp.ToolAnnotations{DestructiveHint: &yes, ReadOnlyHint: true}, false},
+		{"get_wait_stats", ro, "", serverOptions{}, ""},
+		{"get_wait_stats", nil, "", serverOptions{}, skipReadOnly},
+		{"get_wait_stats", &mcp.ToolAnnotations{}, "", serverOptions{}, skipReadOnly},
+		{"get_wait_stats", &mcp.ToolAnnotations{DestructiveHint: &no}, "", serverOptions{}, skipReadOnly},
+		{"flush_cache", &mcp.ToolAnnotations{DestructiveHint: &yes}, "", serverOptions{}, skipReadOnly},
+		{"get_wait_stats", nil, "", serverOptions{tools: map[string]bool{"get_wait_stats": true}}, ""},
+		{"get_wait_stats", nil, "", serverOptions{allowWrites: true}, ""},
+		{"delete_something", ro, "", serverOptions{}, skipName},
+		{"delete_something", nil, "", serverOptions{tools: map[string]bool{"delete_something": true}}, skipName},
+		{"delete_something", nil, "", serverOptions{allowWrites: true}, ""},
+		{"git_init", ro, "", serverOptions{}, skipName},
+		{"git_push", ro, "", serverOptions{}, skipName},
+		{"create_entities", ro, "", serverOptions{}, skipName},
+		{"add_observations", ro, "", serverOptions{}, skipName},
+		{"write_file", ro, "", serverOptions{}, skipName},
+		{"get_wait_stats", ro, "", serverOptions{skip: map[string]bool{"get_wait_stats": true}, allowWrites: true}, skipFlag},
+		{"get_wait_stats", ro, "required", serverOptions{allowWrites: true}, skipTask},
+		{"get_wait_stats", ro, "optional", serverOptions{}, ""},
 	} {
-		if got := writes(&mcp.Tool{Name: tc.name, Annotations: tc.annotations}); (got != "") != tc.writes {
-			t.Errorf("writes(%s, %+v) = %q; want writes %v", tc.name, tc.annotations, got, tc.writes)
+		code, why := skipReason(tc.o, &mcp.Tool{Name: tc.name, Annotations: tc.annotations}, tc.task)
+		if code != tc.code || (code == "") != (why == "") {
+			t.Errorf("skipReason(%+v, %s, %+v, %q) = %q, %q; want %q", tc.o, tc.name, tc.annotations, tc.task, code, why, tc.code)
+		}
+	}
+}
+
+func TestNameWrites(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		writes bool
+	}{
+		{"delete_something", true},
+		{"create_issue", true},
+		{"update_row", true},
+		{"remove_user", true},
+		{"set_status", true},
+		{"github_create_issue", true},
+		{"deleteUser", true},
+		{"Users.Remove", true},
+		{"SET-MODE", true},
+		{"git_reset", true},
+		{"git_stash", true},
+		{"get_wait_stats", false},
+		{"reset_view", true},
+		{"get_settings", false},
+		{"list_updates", false},
+		{"created_by_me", false},
+		{"read_text_file", false},
+		{"search_nodes", false},
+	} {
+		if got := nameWrites(tc.name); (got != "") != tc.writes {
+			t.Errorf("nameWrites(%s) = %q; want writes %v", tc.name, got, tc.writes)
 		}
 	}
 }

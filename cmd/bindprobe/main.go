@@ -37,7 +37,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: bindprobe [-table FILE] [-json] [-binder NAME]")
-		fmt.Fprintln(fs.Output(), "       bindprobe -server 'CMD ARGS...' [-allow-writes] [-timeout D] [-values N] [-json]")
+		fmt.Fprintln(fs.Output(), "       bindprobe -server 'CMD ARGS...' [-tools A,B] [-skip A,B] [-allow-writes] [-timeout D] [-values N] [-json]")
 		fs.PrintDefaults()
 	}
 	tableFile := fs.String("table", "", "run the rows of `FILE` (a JSON array of rows) instead of the default table")
@@ -47,6 +47,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	allowWrites := fs.Bool("allow-writes", false, "with -server, probe tools whose names suggest writes too")
 	timeout := fs.Duration("timeout", 10*time.Second, "with -server, how long to wait for each answer")
 	values := fs.Int("values", 25, "with -server, send at most `N` values per parameter")
+	toolsFlag, skipFlag := map[string]bool{}, map[string]bool{}
+	fs.Func("tools", "with -server, probe the tools `A,B,...` too, though not annotated readOnlyHint: true (repeatable)", names(toolsFlag))
+	fs.Func("skip", "with -server, never call the tools `A,B,...` (repeatable)", names(skipFlag))
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -71,9 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "bindprobe: -timeout and -values must be positive")
 			return 2
 		}
-		return runServer(serverOptions{command: *server, allowWrites: *allowWrites, timeout: *timeout, values: *values, json: *asJSON}, stdout, stderr)
+		return runServer(serverOptions{command: *server, allowWrites: *allowWrites, timeout: *timeout, values: *values, json: *asJSON,
+			tools: toolsFlag, skip: skipFlag}, stdout, stderr)
 	}
-	for _, name := range []string{"allow-writes", "timeout", "values"} {
+	for _, name := range []string{"allow-writes", "timeout", "values", "tools", "skip"} {
 		if set[name] {
 			fmt.Fprintf(stderr, "bindprobe: -%s goes only with -server\n", name)
 			return 2
@@ -119,6 +123,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// names returns a flag's function that adds the comma-separated names of
+// its value to set.
+func names(set map[string]bool) func(string) error {
+	return func(v string) error {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n == "" {
+				return errors.New("an empty tool name")
+			}
+			set[n] = true
+		}
+		return nil
+	}
 }
 
 func binderNames() []string {

@@ -22,11 +22,13 @@ import (
 
 // serverOptions are the flags of bindprobe -server.
 type serverOptions struct {
-	command     string        // the server's command line, as -server gives it
-	allowWrites bool          // probe tools whose names suggest writes
-	timeout     time.Duration // for each answer (the start and tools/list get at least minStartTimeout)
-	values      int           // at most this many values per parameter
-	json        bool          // one JSON document instead of the readable report
+	command     string          // the server's command line, as -server gives it
+	allowWrites bool            // probe tools whose names suggest writes
+	timeout     time.Duration   // for each answer (the start and tools/list get at least minStartTimeout)
+	values      int             // at most this many values per parameter
+	tools       map[string]bool // -tools: tools to probe though not annotated readOnlyHint: true
+	skip        map[string]bool // -skip: tools never to call
+	json        bool            // one JSON document instead of the readable report
 }
 
 // A plannedCall is one call bindprobe means to make.
@@ -61,17 +63,24 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 	cmd := exec.Command(words[0], words[1:]...)
 	serverErr := &tailBuffer{max: 4 << 10}
 	cmd.Stderr = serverErr
+	transport := newStdioTransport(cmd)
 	client := mcp.NewClient(&mcp.Implementation{Name: "bindprobe", Version: "v0"}, nil)
 	ctx := context.Background()
 	startTimeout := max(o.timeout, minStartTimeout)
 	startCtx, cancel := context.WithTimeout(ctx, startTimeout)
-	cs, err := client.Connect(startCtx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
+	cs, err := client.Connect(startCtx, transport, nil)
 	cancel()
 	if err != nil {
 		if errors.Is(startCtx.Err(), context.DeadlineExceeded) {
 			err = fmt.Errorf("no answer to initialize within %v", startTimeout)
 		}
-		fmt.Fprintf(stderr, "bindprobe: starting the server %s: %v%s\n", o.command, err, stderrTail(serverErr, cmd))
+		if cmd.Process != nil && !transport.hasExited() {
+			_ = cmd.Process.Kill()
+		}
+		if cmd.Process != nil {
+			<-transport.exited
+		}
+		fmt.Fprintf(stderr, "bindprobe: starting the server %s: %v%s\n", o.command, err, stderrTail(serverErr, transport))
 		return 2
 	}
 	gone := make(chan struct{})
@@ -94,14 +103,20 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 				err = fmt.Errorf("no answer within %v", startTimeout)
 			}
 			closeSession()
-			fmt.Fprintf(stderr, "bindprobe: listing the tools of %s: %v%s\n", o.command, err, stderrTail(serverErr, cmd))
+			fmt.Fprintf(stderr, "bindprobe: listing the tools of %s: %v%s\n", o.command, err, stderrTail(serverErr, transport))
 			return 2
 		}
 		tools = append(tools, t)
 	}
 	cancel()
 
-	rep, plan := planCalls(o, tools, bindtest.Default())
+	if unknown := unknownTools(o.tools, tools); len(unknown) > 0 {
+		closeSession()
+		fmt.Fprintf(stderr, "bindprobe: -tools names %s, which the server does not list (its tools: %s)\n",
+			strings.Join(unknown, ", "), strings.Join(toolNames(tools), ", "))
+		return 2
+	}
+	rep, plan := planCalls(o, tools, transport.toolTaskSupport, bindtest.Default())
 	progress := progressFunc(stderr, len(plan))
 	timeoutsInARow := 0
 	for i, c := range plan {
@@ -130,7 +145,7 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 		if err != nil && !timedOut && isClosing(err, gone) {
 			closeSession()
 			rep.Stopped = fmt.Sprintf("the server closed the connection at call %d of %d (%s, argument %s, value %s): %v%s",
-				i+1, len(plan), c.tool, c.argument, cut(c.value, 40), err, stderrTail(serverErr, cmd))
+				i+1, len(plan), c.tool, c.argument, cut(c.value, 40), err, stderrTail(serverErr, transport))
 			break
 		}
 		if timeoutsInARow == maxTimeoutsInARow {
@@ -177,19 +192,21 @@ func isClosing(err error, gone <-chan struct{}) bool {
 // planCalls returns the report to fill, with every tool in it (skipped ones
 // saying why), and the calls to make, tool by tool, parameter by parameter,
 // in the order of tools/list and of the parameters' names.
-func planCalls(o serverOptions, tools []*mcp.Tool, table []bindtest.Row) (*serverReport, []plannedCall) {
+//
+// taskSupport gives a tool's execution.taskSupport, as tools/list said it.
+func planCalls(o serverOptions, tools []*mcp.Tool, taskSupport func(string) string, table []bindtest.Row) (*serverReport, []plannedCall) {
 	rep := &serverReport{Server: o.command, Tools: []*toolReport{}, Calls: []callRecord{}}
 	var plan []plannedCall
 	for _, t := range tools {
 		tr := &toolReport{Name: t.Name, Arguments: []*argReport{}}
 		rep.Tools = append(rep.Tools, tr)
-		if why := writes(t); why != "" && !o.allowWrites {
-			tr.Skipped = why + " (-allow-writes probes it)"
+		if code, why := skipReason(o, t, taskSupport(t.Name)); code != "" {
+			tr.SkipCode, tr.Skipped = code, why
 			continue
 		}
 		root, err := readSchema(t.InputSchema)
 		if err != nil {
-			tr.Skipped = "its input schema cannot be read: " + err.Error()
+			tr.SkipCode, tr.Skipped = skipSchema, "its input schema cannot be read: "+err.Error()
 			continue
 		}
 		names := make([]string, 0, len(root.Properties))
@@ -227,20 +244,67 @@ func argumentsWith(root *schema, name, value string) string {
 }
 
 // writeVerbs are the words that make a tool's name suggest it writes.
-var writeVerbs = []string{"delete", "create", "update", "remove", "set"}
+var writeVerbs = []string{
+	"add", "append", "apply", "checkout", "clear", "clone", "commit", "cp", "create", "delete", "destroy", "drop",
+	"edit", "exec", "execute", "init", "insert", "install", "kill", "merge", "mkdir", "modify", "move", "mv", "patch",
+	"post", "pull", "purge", "push", "put", "rebase", "remove", "rename", "replace", "reset", "restore", "revert", "rm",
+	"save", "send", "set", "stash", "store", "truncate", "uninstall", "update", "upload", "write",
+}
 
-// writes says why tool t may write, or "" when nothing suggests it: a word
-// of its name (split at _ - . / and spaces, and where a lower-case letter
-// meets an upper-case one) is delete, create, update, remove or set, in any
-// case; or its annotations say destructiveHint true and not readOnlyHint.
-func writes(t *mcp.Tool) string {
-	for _, w := range nameWords(t.Name) {
-		if slices.Contains(writeVerbs, w) {
-			return fmt.Sprintf("its name suggests it writes (%q)", w)
-		}
+// Why a tool is skipped, as -json's skip_code says it.
+const (
+	skipFlag     = "skip_flag"     // -skip names it
+	skipTask     = "task_required" // it requires task-based execution
+	skipName     = "write_name"    // its name suggests it writes; -allow-writes probes it
+	skipReadOnly = "not_read_only" // not annotated readOnlyHint: true; -tools or -allow-writes probes it
+	skipSchema   = "bad_schema"    // its input schema cannot be read
+)
+
+// skipReason says why tool t is not probed, and "" when it is: -skip names
+// it; it requires task-based execution (taskSupport "required"), which
+// bindprobe does not use; or, without -allow-writes, its name suggests it
+// writes (see nameWrites), or it is neither annotated readOnlyHint: true
+// nor named by -tools. The MCP specification's defaults make a tool with
+// no annotations, or readOnlyHint false without destructiveHint, one that
+// may write destructively.
+func skipReason(o serverOptions, t *mcp.Tool, taskSupport string) (code, why string) {
+	switch {
+	case o.skip[t.Name]:
+		return skipFlag, "-skip names it"
+	case taskSupport == "required":
+		return skipTask, `it requires task-based execution (execution.taskSupport "required"), which bindprobe does not use`
+	case o.allowWrites:
+		return "", ""
 	}
-	if a := t.Annotations; a != nil && a.DestructiveHint != nil && *a.DestructiveHint && !a.ReadOnlyHint {
-		return "its annotations say it is destructive"
+	if w := nameWrites(t.Name); w != "" {
+		return skipName, fmt.Sprintf("its name suggests it writes (%q); -allow-writes probes it", w)
+	}
+	a := t.Annotations
+	if a != nil && a.ReadOnlyHint || o.tools[t.Name] {
+		return "", ""
+	}
+	var said string
+	switch {
+	case a == nil:
+		said = "it has no annotations, so by the MCP specification it may write"
+	case a.DestructiveHint == nil:
+		said = "it is annotated readOnlyHint: false (or not at all), and destructiveHint defaults to true"
+	case *a.DestructiveHint:
+		said = "it is annotated destructiveHint: true"
+	default:
+		said = "it is annotated readOnlyHint: false and destructiveHint: false: it may write, though not destructively"
+	}
+	return skipReadOnly, "not annotated readOnlyHint: true: " + said + "; -tools " + t.Name + " or -allow-writes probes it"
+}
+
+// nameWrites returns the word of a tool's name that suggests it writes
+// (one of writeVerbs, in any case; the name is split at _ - . / and
+// spaces, and where a lower-case letter meets an upper-case one), or "".
+func nameWrites(name string) string {
+	for _, w := range nameWords(name) {
+		if slices.Contains(writeVerbs, w) {
+			return w
+		}
 	}
 	return ""
 }
@@ -318,10 +382,10 @@ func (t *tailBuffer) String() string {
 
 // stderrTail says how the server's process ended, when it has, and how its
 // stderr ends, for a message about its failure.
-func stderrTail(t *tailBuffer, cmd *exec.Cmd) string {
+func stderrTail(t *tailBuffer, tr *stdioTransport) string {
 	var s string
-	if cmd.ProcessState != nil {
-		s = "; the server's " + cmd.ProcessState.String()
+	if tr.hasExited() && tr.cmd.ProcessState != nil {
+		s = "; the server's " + tr.cmd.ProcessState.String()
 	}
 	if text := strings.TrimSpace(t.String()); text != "" {
 		lines := strings.Split(text, "\n")
@@ -331,4 +395,35 @@ func stderrTail(t *tailBuffer, cmd *exec.Cmd) string {
 		s += "; its stderr ends:\n\t" + strings.Join(lines, "\n\t")
 	}
 	return s
+}
+
+// unknownTools returns the names of -tools that the server does not list,
+// sorted.
+func unknownTools(named map[string]bool, tools []*mcp.Tool) []string {
+	var unknown []string
+	for n := range named {
+		if !slices.ContainsFunc(tools, func(t *mcp.Tool) bool { return t.Name == n }) {
+			unknown = append(unknown, n)
+		}
+	}
+	slices.Sort(unknown)
+	return unknown
+}
+
+func toolNames(tools []*mcp.Tool) []string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// shellQuote quotes s for a POSIX shell, as splitCommand reads it back:
+// as it is when it holds nothing a shell would read specially, else in
+// single quotes.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./,:=@+%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

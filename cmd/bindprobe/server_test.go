@@ -18,7 +18,11 @@ import (
 const (
 	guardedPkg   = "github.com/bindguard/bindguard/examples/waitstats"
 	unguardedPkg = "github.com/bindguard/bindguard/cmd/bindprobe/internal/unguarded"
+	fixturePkg   = "github.com/bindguard/bindguard/cmd/bindprobe/internal/fixture"
 )
+
+// guardedTools are the example's tools, none annotated: -tools names them.
+const guardedTools = "get_wait_stats,list_sessions,get_query_plan"
 
 var (
 	serverDir   string
@@ -59,7 +63,7 @@ func serverCommand(t *testing.T, pkg string, args ...string) string {
 				}
 			}
 		}
-		buildOutput, buildErr = exec.Command(goTool, append(cmdArgs, unguardedPkg, guardedPkg)...).CombinedOutput()
+		buildOutput, buildErr = exec.Command(goTool, append(cmdArgs, unguardedPkg, guardedPkg, fixturePkg)...).CombinedOutput()
 	})
 	if buildErr != nil {
 		t.Fatalf("go build: %v\n%s", buildErr, buildOutput)
@@ -78,6 +82,7 @@ type serverDoc struct {
 	Tools  []struct {
 		Name      string `json:"name"`
 		Skipped   string `json:"skipped"`
+		SkipCode  string `json:"skip_code"`
 		Arguments []struct {
 			Name     string `json:"name"`
 			Type     string `json:"type"`
@@ -97,6 +102,7 @@ type serverDoc struct {
 		DurationMS *float64        `json:"duration_ms"`
 	} `json:"calls"`
 	Stopped string `json:"stopped"`
+	Include string `json:"include"`
 	Summary struct {
 		Tools   int `json:"tools"`
 		Probed  int `json:"probed"`
@@ -173,7 +179,7 @@ func (d serverDoc) callsTo(tool string) int {
 // every argument of every tool, and never with a generic or protocol
 // error.
 func TestServer_GuardedExample_EveryRefusalNamed(t *testing.T) {
-	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg))
+	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg), "-tools", guardedTools)
 	if code != 0 || errOut != "" || doc.Stopped != "" {
 		t.Fatalf("exit %d, stderr %q, stopped %q", code, errOut, doc.Stopped)
 	}
@@ -252,7 +258,7 @@ func TestServer_WritesSkippedUnlessAllowed(t *testing.T) {
 			switch {
 			case !found:
 				t.Fatal("delete_something is not in the report")
-			case !allow && (calls != 0 || !strings.Contains(skipped, "its name suggests it writes") || doc.Summary.Skipped != 1):
+			case !allow && (calls != 0 || !strings.Contains(skipped, "its name suggests it writes (\"delete\"); -allow-writes probes it") || doc.Summary.Skipped != 1):
 				t.Errorf("without -allow-writes: %d calls, skipped %q, %d skipped; want none, skipped for its name", calls, skipped, doc.Summary.Skipped)
 			case allow && (calls != 3 || skipped != "" || doc.Summary.Skipped != 0):
 				t.Errorf("with -allow-writes: %d calls, skipped %q, %d skipped; want 3 calls, not skipped", calls, skipped, doc.Summary.Skipped)
@@ -267,7 +273,7 @@ func TestServer_WritesSkippedUnlessAllowed(t *testing.T) {
 // text of at most 200 characters; the counts of each argument, each tool
 // and the summary are the records' counts.
 func TestServer_JSON_RecordsAndCountsAgree(t *testing.T) {
-	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg), "-values", "6")
+	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg), "-values", "6", "-tools", guardedTools)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -337,7 +343,7 @@ func TestServer_Report_PerToolAndSummary(t *testing.T) {
 		"  ARGUMENT               TYPE     CALLS  NAMED  GENERIC  ACCEPTED  PROTOCOL\n",
 		"  hours_back (required)  integer  4      0      ",
 		"  first generic error for limit: sent -2147483649: validating \"arguments\": validating root: validating /properties/limit: minimum: -2147483649/1 is less than -2147483648",
-		"\ndelete_something: skipped: its name suggests it writes (\"delete\") (-allow-writes probes it)\n",
+		"\ndelete_something: skipped: its name suggests it writes (\"delete\"); -allow-writes probes it\n",
 		"\n4 tools (3 probed, 1 skipped), ",
 	} {
 		if !strings.Contains(out, want) {

@@ -44,14 +44,21 @@ type serverReport struct {
 	Calls  []callRecord  `json:"calls"`
 	// Stopped says why bindprobe stopped before making every call; empty
 	// when it made them all.
-	Stopped string        `json:"stopped,omitempty"`
+	Stopped string `json:"stopped,omitempty"`
+	// Include is the command that probes the tools skipped for not being
+	// annotated readOnlyHint: true (-tools naming them); empty when none
+	// is.
+	Include string        `json:"include,omitempty"`
 	Summary serverSummary `json:"summary"`
 }
 
 type toolReport struct {
 	Name string `json:"name"`
 	// Skipped says why the tool was not probed; empty when it was.
-	Skipped   string       `json:"skipped,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
+	// SkipCode says it as a code: skip_flag, task_required, write_name,
+	// not_read_only, bad_schema.
+	SkipCode  string       `json:"skip_code,omitempty"`
 	Arguments []*argReport `json:"arguments"`
 	counts
 }
@@ -118,16 +125,54 @@ func (r *serverReport) add(rec callRecord) {
 	}
 }
 
-// finish counts the tools.
+// finish counts the tools, and writes the command that includes the
+// tools skipped for their annotations.
 func (r *serverReport) finish() {
 	r.Summary.Tools, r.Summary.Probed, r.Summary.Skipped = len(r.Tools), 0, 0
+	var mayWrite []string
 	for _, t := range r.Tools {
 		if t.Skipped != "" {
 			r.Summary.Skipped++
 		} else {
 			r.Summary.Probed++
 		}
+		if t.SkipCode == skipReadOnly {
+			mayWrite = append(mayWrite, t.Name)
+		}
 	}
+	r.Include = ""
+	if len(mayWrite) > 0 {
+		r.Include = "bindprobe -server " + shellQuote(r.Server) + " -tools " + shellQuote(strings.Join(mayWrite, ","))
+	}
+}
+
+// writeSkipped writes, after the tools, what was skipped for safety and
+// how to include it: plainly, when no tool was probed at all.
+func writeSkipped(b *strings.Builder, r *serverReport) {
+	byCode := map[string]int{}
+	for _, t := range r.Tools {
+		byCode[t.SkipCode]++
+	}
+	mayWrite, named := byCode[skipReadOnly], byCode[skipName]
+	if mayWrite+named == 0 {
+		return
+	}
+	b.WriteString("\n")
+	if r.Summary.Probed == 0 {
+		fmt.Fprintf(b, "No tool was probed: all %d tools were skipped.", len(r.Tools))
+		if mayWrite > 0 {
+			b.WriteString(" bindprobe calls only the tools annotated readOnlyHint: true unless told otherwise." +
+				" A tool with no annotations may write, and mcp-go's mcp.NewTool marks every tool readOnlyHint: false," +
+				" destructiveHint: true unless its author says otherwise.")
+		}
+		b.WriteString("\n")
+	} else {
+		fmt.Fprintf(b, "%d of %d tools were skipped because they may write.\n", mayWrite+named, len(r.Tools))
+	}
+	if r.Include != "" {
+		fmt.Fprintf(b, "To probe chosen tools (they may write; name only those that are safe to call with bad arguments):\n  %s\n", r.Include)
+	}
+	fmt.Fprintf(b, "To probe every tool, writes included:\n  bindprobe -server %s -allow-writes\n", shellQuote(r.Server))
 }
 
 func writeServerJSON(w io.Writer, r *serverReport) error {
@@ -179,6 +224,7 @@ func writeServerReport(w io.Writer, r *serverReport) error {
 			}
 		}
 	}
+	writeSkipped(&b, r)
 	if r.Stopped != "" {
 		fmt.Fprintf(&b, "\nstopped: %s\n", r.Stopped)
 	}

@@ -15,6 +15,8 @@
 //   - get_query_plan: query_id (int64, required).
 //   - delete_something: id (int, required); a name that suggests a write.
 //
+// The first three are annotated readOnlyHint: true.
+//
 // Two flags make it misbehave, for the tests of bindprobe's robustness:
 // -crash-after N exits with status 3 on the Nth tools/call, and -hang
 // leaves every tools/call unanswered until the client cancels it.
@@ -80,11 +82,11 @@ func main() {
 	log.SetFlags(0)
 
 	s := mcp.NewServer(&mcp.Implementation{Name: "unguarded", Version: "v0.1.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_wait_stats", Description: "Top waits over the last hours."},
+	mcp.AddTool(s, &mcp.Tool{Name: "get_wait_stats", Description: "Top waits over the last hours.", Annotations: readOnly},
 		func(_ context.Context, _ *mcp.CallToolRequest, in GetWaitStatsArgs) (*mcp.CallToolResult, any, error) {
 			return text(fmt.Sprintf("Top waits, last %d hours (limit %d, %d wait types).", in.HoursBack, in.Limit, len(in.Waits))), nil, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "list_sessions", Description: "The sessions in one state.", InputSchema: json.RawMessage(listSessionsSchema)},
+	mcp.AddTool(s, &mcp.Tool{Name: "list_sessions", Description: "The sessions in one state.", InputSchema: json.RawMessage(listSessionsSchema), Annotations: readOnly},
 		func(_ context.Context, _ *mcp.CallToolRequest, in ListSessionsArgs) (*mcp.CallToolResult, any, error) {
 			if in.Limit < 0 {
 				// The error a handler commonly writes: what is wrong, not
@@ -93,7 +95,7 @@ func main() {
 			}
 			return text(fmt.Sprintf("No %s sessions.", in.State)), nil, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get_query_plan", Description: "The cached plan of one query."},
+	mcp.AddTool(s, &mcp.Tool{Name: "get_query_plan", Description: "The cached plan of one query.", Annotations: readOnly},
 		func(_ context.Context, _ *mcp.CallToolRequest, in GetQueryPlanArgs) (*mcp.CallToolResult, any, error) {
 			return text(fmt.Sprintf("Plan of query %d.", in.QueryID)), nil, nil
 		})
@@ -123,6 +125,10 @@ func main() {
 		log.Fatal(err)
 	}
 }
+
+// readOnly annotates the tools that only read, so that bindprobe probes
+// them by default.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
 
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
