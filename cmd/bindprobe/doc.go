@@ -109,8 +109,9 @@
 //	named_refusal   a tool error (isError true) that names the argument
 //	generic_error   a tool error that does not name it
 //	accepted        a result that is not an error
-//	protocol_error  a JSON-RPC error instead of a result, or no answer: the
-//	                call timed out, or the connection failed
+//	protocol_error  a JSON-RPC error instead of a result, or the connection
+//	                failed
+//	timeout         no answer within -timeout
 //
 // A tool error names the argument when its structuredContent is a bindguard
 // refusal (an object with a "problems" list) and one problem's argument is
@@ -166,7 +167,8 @@
 //	-timeout D
 //		How long to wait for each answer (default 10s). The server's start
 //		(initialize) and tools/list get at least 10s. A call that times out
-//		is a protocol error; after three in a row bindprobe stops.
+//		is graded timeout; after two in a row on one tool, bindprobe gives
+//		up on that tool.
 //	-values N
 //		Send at most N values per parameter (default 25).
 //	-json
@@ -178,24 +180,44 @@
 //		arguments (the whole arguments object sent), grade, named_by
 //		(problems, quote or word, for a named refusal), text (the answer's
 //		text or the error, cut to 200 characters) and duration_ms. Counts
-//		are calls, named_refusal, generic_error, accepted and
-//		protocol_error; the summary adds tools, probed, skipped and planned
+//		are calls, named_refusal, generic_error, accepted, protocol_error
+//		and timeout; a tool given up on has gave_up (why) and not_made
+//		(the calls not made); the summary adds tools, probed, skipped and planned
 //		(the calls bindprobe meant to make). stopped is left out when every
 //		call was made.
 //
 // Without -json the report gives, per tool, its counts and a table of its
-// arguments, with the first generic error and the first protocol error of
-// each argument quoted (cut short), then the summary. While it runs, a
-// progress line is shown on stderr when stderr is a terminal.
+// arguments, with the first generic error, protocol error and timeout of
+// each argument quoted (cut short), then the summary.
 //
-// If the server closes the connection (it crashed, or exited) or leaves
-// three calls in a row unanswered, bindprobe stops, reports the calls made
-// and why it stopped (the server's exit status and the end of its stderr,
-// when there are).
+// # A server that misbehaves
 //
-// Exit status with -server: 0 when every call was made (the grades are
-// information, not a verdict); 1 when the server stopped answering before
-// that; 2 for a usage error (-table or -binder with -server, a command that
+// Lines of the server's stdout that are not JSON-RPC messages (a banner, a
+// log line, even one in JSON) are skipped, as the TypeScript SDK's client
+// skips them; the report says how many, and shows the first (-json:
+// skipped_lines, first_skipped_line). A line longer than 16 MiB is skipped
+// without being held whole.
+//
+// A call with no answer within -timeout is graded timeout. After two in a
+// row on one tool, bindprobe gives up on that tool (the report says so,
+// and how many of its calls were not made) and goes on with the others.
+// After each timeout it pings the server: the run stops early only when
+// the server no longer answers a ping (within -timeout, at least 1s), or
+// is gone: it closed the connection, crashed or exited. Then bindprobe
+// reports the calls made and why it stopped (the server's exit status and
+// the end of its stderr, when there are). A JSON-RPC error answer is an
+// answer (graded protocol_error) and the run goes on at once; only a
+// failure of the transport itself makes bindprobe wait (up to 2s) to learn
+// whether the connection is closing.
+//
+// While it runs, a progress line is shown on stderr: rewritten at each
+// call when stderr is a terminal, else (a CI log) one line every 10s, so a
+// short run prints nothing.
+//
+// Exit status with -server: 0 when the run was not stopped (the grades are
+// information, not a verdict; calls not made to a tool given up on do not
+// count); 1 when the server stopped answering a ping, or was gone, before
+// the end; 2 for a usage error (-table or -binder with -server, a command that
 // cannot be split or is empty) or when the server cannot be started or its
 // tools cannot be listed.
 package main

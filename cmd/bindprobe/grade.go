@@ -24,9 +24,11 @@ const (
 	generic grade = "generic_error"
 	// accepted: a result that is not an error.
 	accepted grade = "accepted"
-	// protocol: a JSON-RPC error instead of a result, or no answer at all
-	// (the call timed out, or the connection failed).
+	// protocol: a JSON-RPC error instead of a result, or the connection
+	// failed.
 	protocol grade = "protocol_error"
+	// timedOut: no answer within -timeout.
+	timedOut grade = "timeout"
 )
 
 // How a tool error named the argument.
@@ -134,15 +136,25 @@ func wordRune(r rune) bool {
 	return r == '_' || r == '-' || r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r))
 }
 
+// A callFailureKind says how a call that got no result failed.
+type callFailureKind int
+
+const (
+	failNone      callFailureKind = iota
+	failJSONRPC                   // a JSON-RPC error answer: the server is there
+	failTimeout                   // no answer within -timeout
+	failTransport                 // the connection failed
+)
+
 // callFailure describes, for a call that got no result, what it got
-// instead, and whether the call timed out.
-func callFailure(err error, callCtx context.Context, timeout time.Duration) (text string, timedOut bool) {
+// instead, and how it failed.
+func callFailure(err error, callCtx context.Context, timeout time.Duration) (string, callFailureKind) {
 	var wire *jsonrpc.Error
 	switch {
 	case errors.As(err, &wire):
-		return fmt.Sprintf("JSON-RPC error %d: %s", wire.Code, wire.Message), false
+		return fmt.Sprintf("JSON-RPC error %d: %s", wire.Code, wire.Message), failJSONRPC
 	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
-		return fmt.Sprintf("no answer within %v", timeout), true
+		return fmt.Sprintf("no answer within %v", timeout), failTimeout
 	}
-	return err.Error(), false
+	return err.Error(), failTransport
 }

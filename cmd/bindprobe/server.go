@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bindguard/bindguard/bindtest"
@@ -42,8 +43,28 @@ type plannedCall struct {
 // whatever -timeout says: a server may take a while to start.
 const minStartTimeout = 10 * time.Second
 
-// Stop after this many calls in a row go unanswered: the server is stuck.
-const maxTimeoutsInARow = 3
+// Give up on a tool after this many of its calls in a row go unanswered:
+// it is slow, or stuck; the run goes on with the other tools.
+const maxTimeoutsInARow = 2
+
+// A ping after a timeout gets at least this long: the server may be busy.
+const minPingTimeout = time.Second
+
+// pingFails pings the server after a call timed out, and says how it
+// failed ("no longer answers a ping", "is gone"), or "" when it answered.
+func pingFails(ctx context.Context, cs *mcp.ClientSession, timeout time.Duration) string {
+	ctx, cancel := context.WithTimeout(ctx, max(timeout, minPingTimeout))
+	defer cancel()
+	err := cs.Ping(ctx, nil)
+	var wire *jsonrpc.Error
+	switch {
+	case err == nil || errors.As(err, &wire):
+		return "" // a JSON-RPC error is an answer: the server is there
+	case ctx.Err() != nil:
+		return fmt.Sprintf("no longer answers a ping (none within %v)", max(timeout, minPingTimeout))
+	}
+	return "is gone (" + err.Error() + ")"
+}
 
 // runServer is bindprobe -server: it starts the server, lists its tools,
 // probes each parameter of each tool it may call, grades every answer and
@@ -118,18 +139,25 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 	}
 	rep, plan := planCalls(o, tools, transport.toolTaskSupport, bindtest.Default())
 	progress := progressFunc(stderr, len(plan))
-	timeoutsInARow := 0
+	timeouts := map[string]int{} // timeouts in a row, by tool
 	for i, c := range plan {
+		if tr := rep.tool(c.tool); tr.GaveUp != "" {
+			tr.NotMade++
+			continue
+		}
 		progress(i, c)
 		callCtx, cancel := context.WithTimeout(ctx, o.timeout)
 		start := time.Now()
 		res, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: c.tool, Arguments: json.RawMessage(c.arguments)})
 		rec := callRecord{Tool: c.tool, Argument: c.argument, Value: json.RawMessage(c.value), Arguments: json.RawMessage(c.arguments)}
 		rec.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-		var timedOut bool
+		var failure callFailureKind
 		if err != nil {
+			rec.Text, failure = callFailure(err, callCtx, o.timeout)
 			rec.Grade = protocol
-			rec.Text, timedOut = callFailure(err, callCtx, o.timeout)
+			if failure == failTimeout {
+				rec.Grade = timedOut
+			}
 		} else {
 			rec.Grade, rec.NamedBy, rec.Text = gradeResult(res, c.argument)
 		}
@@ -137,24 +165,37 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 		rec.Text = cut(rec.Text, maxCallText)
 		rep.add(rec)
 
-		if timedOut {
-			timeoutsInARow++
-		} else {
-			timeoutsInARow = 0
-		}
-		if err != nil && !timedOut && isClosing(err, gone) {
-			closeSession()
+		switch {
+		case failure == failTimeout:
+			timeouts[c.tool]++
+			if timeouts[c.tool] == maxTimeoutsInARow {
+				rep.tool(c.tool).GaveUp = fmt.Sprintf("no answer within %v to %d calls in a row; bindprobe gave up on it", o.timeout, maxTimeoutsInARow)
+			}
+			if why := pingFails(ctx, cs, o.timeout); why != "" {
+				rep.Stopped = fmt.Sprintf("the server %s after call %d of %d (%s, argument %s, no answer within %v); bindprobe stopped",
+					why, i+1, len(plan), c.tool, c.argument, o.timeout)
+			}
+		case failure == failTransport && isClosing(err, gone, transport):
+			select { // for its exit status
+			case <-transport.exited:
+			case <-time.After(2 * time.Second):
+			}
 			rep.Stopped = fmt.Sprintf("the server closed the connection at call %d of %d (%s, argument %s, value %s): %v%s",
 				i+1, len(plan), c.tool, c.argument, cut(c.value, 40), err, stderrTail(serverErr, transport))
-			break
+		default:
+			timeouts[c.tool] = 0
 		}
-		if timeoutsInARow == maxTimeoutsInARow {
-			rep.Stopped = fmt.Sprintf("the server answered none of the last %d calls within %v (call %d of %d, %s); bindprobe stopped",
-				maxTimeoutsInARow, o.timeout, i+1, len(plan), c.tool)
+		if rep.Stopped == "" && transport.hasExited() {
+			rep.Stopped = fmt.Sprintf("the server exited after call %d of %d (%s, argument %s)%s",
+				i+1, len(plan), c.tool, c.argument, stderrTail(serverErr, transport))
+		}
+		if rep.Stopped != "" {
+			closeSession()
 			break
 		}
 	}
 	progress(len(plan), plannedCall{})
+	rep.SkippedLines, rep.FirstSkippedLine = transport.skippedLines()
 
 	if o.json {
 		err = writeServerJSON(stdout, rep)
@@ -171,11 +212,15 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// isClosing reports whether the failure of a call comes from the
-// connection closing: the error says so (go-sdk's ErrConnectionClosed, the
-// end of the server's output, a broken pipe), or the session ends within a
-// moment.
-func isClosing(err error, gone <-chan struct{}) bool {
+// isClosing reports whether the failure of a call in the transport (not a
+// JSON-RPC error answer, not a timeout) comes from the connection closing:
+// the error says so (go-sdk's ErrConnectionClosed, the end of the server's
+// output, a broken pipe), the server's process has exited, or the session
+// ends within a moment. Only here does bindprobe wait.
+func isClosing(err error, gone <-chan struct{}, tr *stdioTransport) bool {
+	if tr.hasExited() {
+		return true
+	}
 	for _, closing := range []error{mcp.ErrConnectionClosed, io.EOF, io.ErrUnexpectedEOF, io.ErrClosedPipe, os.ErrClosed, syscall.EPIPE} {
 		if errors.Is(err, closing) {
 			return true
@@ -183,6 +228,8 @@ func isClosing(err error, gone <-chan struct{}) bool {
 	}
 	select {
 	case <-gone:
+		return true
+	case <-tr.exited:
 		return true
 	case <-time.After(2 * time.Second):
 		return false
@@ -336,23 +383,37 @@ func nameWords(name string) []string {
 	return words
 }
 
-// progressFunc returns the function that shows the run's progress on one
-// line of stderr, when stderr is a terminal; otherwise it does nothing.
-// Called with done == total, it clears the line.
+// progressEvery is how often a run shows its progress on a stderr that is
+// not a terminal (a CI log): a line each time this much has passed.
+var progressEvery = 10 * time.Second
+
+// progressFunc returns the function that shows the run's progress on
+// stderr: on a terminal, one line rewritten at each call (and cleared when
+// called with done == total); otherwise, a line whenever progressEvery has
+// passed since the last, so that a short run prints nothing.
 func progressFunc(stderr io.Writer, total int) func(done int, c plannedCall) {
 	f, ok := stderr.(*os.File)
-	if !ok {
-		return func(int, plannedCall) {}
+	terminal := false
+	if ok {
+		fi, err := f.Stat()
+		terminal = err == nil && fi.Mode()&os.ModeCharDevice != 0
 	}
-	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return func(int, plannedCall) {}
+	if terminal {
+		return func(done int, c plannedCall) {
+			if done >= total {
+				fmt.Fprint(f, "\r\x1b[K")
+				return
+			}
+			fmt.Fprintf(f, "\r\x1b[Kbindprobe: call %d of %d: %s %s %s", done+1, total, c.tool, c.argument, cell(c.value, 30))
+		}
 	}
+	last := time.Now()
 	return func(done int, c plannedCall) {
-		if done >= total {
-			fmt.Fprint(f, "\r\x1b[K")
+		if done >= total || time.Since(last) < progressEvery {
 			return
 		}
-		fmt.Fprintf(f, "\r\x1b[Kbindprobe: call %d of %d: %s %s %s", done+1, total, c.tool, c.argument, cell(c.value, 30))
+		last = time.Now()
+		fmt.Fprintf(stderr, "bindprobe: call %d of %d (%s)\n", done+1, total, c.tool)
 	}
 }
 

@@ -83,6 +83,8 @@ type serverDoc struct {
 		Name      string `json:"name"`
 		Skipped   string `json:"skipped"`
 		SkipCode  string `json:"skip_code"`
+		GaveUp    string `json:"gave_up"`
+		NotMade   int    `json:"not_made"`
 		Arguments []struct {
 			Name     string `json:"name"`
 			Type     string `json:"type"`
@@ -101,9 +103,11 @@ type serverDoc struct {
 		Text       string          `json:"text"`
 		DurationMS *float64        `json:"duration_ms"`
 	} `json:"calls"`
-	Stopped string `json:"stopped"`
-	Include string `json:"include"`
-	Summary struct {
+	Stopped          string `json:"stopped"`
+	Include          string `json:"include"`
+	SkippedLines     *int   `json:"skipped_lines"`
+	FirstSkippedLine string `json:"first_skipped_line"`
+	Summary          struct {
 		Tools   int `json:"tools"`
 		Probed  int `json:"probed"`
 		Skipped int `json:"skipped"`
@@ -118,6 +122,7 @@ type docCounts struct {
 	Generic  int `json:"generic_error"`
 	Accepted int `json:"accepted"`
 	Protocol int `json:"protocol_error"`
+	Timeout  int `json:"timeout"`
 }
 
 // add counts a call of grade g, and reports whether g is a grade.
@@ -132,6 +137,8 @@ func (c *docCounts) add(g string) bool {
 		c.Accepted++
 	case "protocol_error":
 		c.Protocol++
+	case "timeout":
+		c.Timeout++
 	default:
 		return false
 	}
@@ -139,7 +146,7 @@ func (c *docCounts) add(g string) bool {
 }
 
 func (c docCounts) String() string {
-	return fmt.Sprintf("%d calls: %d named, %d generic, %d accepted, %d protocol", c.Calls, c.Named, c.Generic, c.Accepted, c.Protocol)
+	return fmt.Sprintf("%d calls: %d named, %d generic, %d accepted, %d protocol, %d timeout", c.Calls, c.Named, c.Generic, c.Accepted, c.Protocol, c.Timeout)
 }
 
 // probeServer runs bindprobe -server cmd -json with the extra flags, and
@@ -340,7 +347,7 @@ func TestServer_Report_PerToolAndSummary(t *testing.T) {
 	for _, want := range []string{
 		"server " + cmd + ": 4 tools\n",
 		"\nget_wait_stats: 16 calls: ",
-		"  ARGUMENT               TYPE     CALLS  NAMED  GENERIC  ACCEPTED  PROTOCOL\n",
+		"  ARGUMENT               TYPE     CALLS  NAMED  GENERIC  ACCEPTED  PROTOCOL  TIMEOUT\n",
 		"  hours_back (required)  integer  4      0      ",
 		"  first generic error for limit: sent -2147483649: validating \"arguments\": validating root: validating /properties/limit: minimum: -2147483649/1 is less than -2147483648",
 		"\ndelete_something: skipped: its name suggests it writes (\"delete\"); -allow-writes probes it\n",
@@ -350,7 +357,7 @@ func TestServer_Report_PerToolAndSummary(t *testing.T) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	if !strings.HasSuffix(out, " protocol errors\n") {
+	if !strings.HasSuffix(out, " timeouts\n") {
 		t.Errorf("the report does not end with the summary:\n%s", out)
 	}
 	if t.Failed() {
@@ -380,21 +387,27 @@ func TestServer_CrashMidRun_ReportedNotHung(t *testing.T) {
 	}
 }
 
-// TestServer_UnansweredCalls_TimeOutThenStop: calls the server never
-// answers are protocol errors after -timeout, and after three in a row
-// bindprobe stops instead of waiting out every call.
-func TestServer_UnansweredCalls_TimeOutThenStop(t *testing.T) {
+// TestServer_UnansweredCalls_EachToolGivenUp: a server that leaves every
+// tools/call unanswered but answers pings has each tool given up after two
+// timeouts, graded timeout; the run goes on to every tool and ends with
+// exit status 0.
+func TestServer_UnansweredCalls_EachToolGivenUp(t *testing.T) {
 	start := time.Now()
-	code, doc, errOut := probeServer(t, serverCommand(t, unguardedPkg, "-hang"), "-timeout", "200ms")
-	if code != 1 || errOut != "" {
-		t.Errorf("exit %d, stderr %q; want exit 1", code, errOut)
+	code, doc, errOut := probeServer(t, serverCommand(t, unguardedPkg, "-hang"), "-timeout", "200ms", "-values", "5")
+	if code != 0 || errOut != "" || doc.Stopped != "" {
+		t.Errorf("exit %d, stderr %q, stopped %q; want exit 0", code, errOut, doc.Stopped)
 	}
-	if len(doc.Calls) != 3 || !strings.Contains(doc.Stopped, "answered none of the last 3 calls within 200ms") {
-		t.Errorf("%d calls, stopped %q", len(doc.Calls), doc.Stopped)
+	if len(doc.Calls) != 6 || doc.Summary.Timeout != 6 {
+		t.Errorf("%d calls, summary %v; want 2 per probed tool, all timeouts", len(doc.Calls), doc.Summary.docCounts)
 	}
 	for _, c := range doc.Calls {
-		if c.Grade != "protocol_error" || c.Text != "no answer within 200ms" {
+		if c.Grade != "timeout" || c.Text != "no answer within 200ms" {
 			t.Errorf("%s %s: %s %q", c.Tool, c.Argument, c.Grade, c.Text)
+		}
+	}
+	for _, tool := range doc.Tools {
+		if tool.Skipped == "" && (tool.GaveUp != "no answer within 200ms to 2 calls in a row; bindprobe gave up on it" || tool.NotMade == 0) {
+			t.Errorf("%s: gave up %q, %d not made", tool.Name, tool.GaveUp, tool.NotMade)
 		}
 	}
 	if d := time.Since(start); d > 20*time.Second {

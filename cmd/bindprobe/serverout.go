@@ -16,6 +16,7 @@ type counts struct {
 	Generic  int `json:"generic_error"`
 	Accepted int `json:"accepted"`
 	Protocol int `json:"protocol_error"`
+	Timeout  int `json:"timeout"`
 }
 
 func (c *counts) add(g grade) {
@@ -29,12 +30,14 @@ func (c *counts) add(g grade) {
 		c.Accepted++
 	case protocol:
 		c.Protocol++
+	case timedOut:
+		c.Timeout++
 	}
 }
 
 func (c counts) String() string {
-	return fmt.Sprintf("%d calls: %d named refusals, %d generic errors, %d accepted, %d protocol errors",
-		c.Calls, c.Named, c.Generic, c.Accepted, c.Protocol)
+	return fmt.Sprintf("%d calls: %d named refusals, %d generic errors, %d accepted, %d protocol errors, %d timeouts",
+		c.Calls, c.Named, c.Generic, c.Accepted, c.Protocol, c.Timeout)
 }
 
 // A serverReport is what bindprobe -server found; -json prints it.
@@ -48,8 +51,13 @@ type serverReport struct {
 	// Include is the command that probes the tools skipped for not being
 	// annotated readOnlyHint: true (-tools naming them); empty when none
 	// is.
-	Include string        `json:"include,omitempty"`
-	Summary serverSummary `json:"summary"`
+	Include string `json:"include,omitempty"`
+	// SkippedLines counts the lines of the server's stdout that were not
+	// JSON-RPC messages (a banner, a log line), and were skipped;
+	// FirstSkippedLine is the first, cut short.
+	SkippedLines     int           `json:"skipped_lines"`
+	FirstSkippedLine string        `json:"first_skipped_line,omitempty"`
+	Summary          serverSummary `json:"summary"`
 }
 
 type toolReport struct {
@@ -58,7 +66,11 @@ type toolReport struct {
 	Skipped string `json:"skipped,omitempty"`
 	// SkipCode says it as a code: skip_flag, task_required, write_name,
 	// not_read_only, bad_schema.
-	SkipCode  string       `json:"skip_code,omitempty"`
+	SkipCode string `json:"skip_code,omitempty"`
+	// GaveUp says why bindprobe stopped calling the tool (it left calls
+	// unanswered); NotMade counts the calls it then did not make.
+	GaveUp    string       `json:"gave_up,omitempty"`
+	NotMade   int          `json:"not_made,omitempty"`
 	Arguments []*argReport `json:"arguments"`
 	counts
 }
@@ -100,6 +112,16 @@ type serverSummary struct {
 
 // maxCallText bounds the text a call record keeps.
 const maxCallText = 200
+
+// tool returns the report of the tool named name.
+func (r *serverReport) tool(name string) *toolReport {
+	for _, t := range r.Tools {
+		if t.Name == name {
+			return t
+		}
+	}
+	return &toolReport{}
+}
 
 // add records a call and counts its grade for its tool, its argument and
 // the summary.
@@ -190,6 +212,9 @@ func writeServerReport(w io.Writer, r *serverReport) error {
 	r.finish()
 	var b strings.Builder
 	fmt.Fprintf(&b, "server %s: %d tools\n", r.Server, len(r.Tools))
+	if r.SkippedLines > 0 {
+		fmt.Fprintf(&b, "skipped %d lines of the server's stdout that are not JSON-RPC; the first: %s\n", r.SkippedLines, cell(r.FirstSkippedLine, 120))
+	}
 	for _, t := range r.Tools {
 		b.WriteString("\n")
 		switch {
@@ -201,22 +226,25 @@ func writeServerReport(w io.Writer, r *serverReport) error {
 			continue
 		}
 		fmt.Fprintf(&b, "%s: %s\n", t.Name, t.counts)
+		if t.GaveUp != "" {
+			fmt.Fprintf(&b, "  gave up: %s (%d calls not made)\n", t.GaveUp, t.NotMade)
+		}
 		var out strings.Builder
 		tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  ARGUMENT\tTYPE\tCALLS\tNAMED\tGENERIC\tACCEPTED\tPROTOCOL")
+		fmt.Fprintln(tw, "  ARGUMENT\tTYPE\tCALLS\tNAMED\tGENERIC\tACCEPTED\tPROTOCOL\tTIMEOUT")
 		for _, a := range t.Arguments {
 			name := a.Name
 			if a.Required {
 				name += " (required)"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%d\t%d\t%d\n", cell(name, 40), a.Type, a.Calls, a.Named, a.Generic, a.Accepted, a.Protocol)
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\n", cell(name, 40), a.Type, a.Calls, a.Named, a.Generic, a.Accepted, a.Protocol, a.Timeout)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 		b.WriteString(out.String())
 		for _, a := range t.Arguments {
-			for _, g := range []grade{generic, protocol} {
+			for _, g := range []grade{generic, protocol, timedOut} {
 				if c, ok := a.first[g]; ok {
 					fmt.Fprintf(&b, "  first %s for %s: sent %s: %s\n", strings.ReplaceAll(string(g), "_", " "),
 						cell(a.Name, 40), cell(string(c.Value), 40), cell(c.Text, 160))
