@@ -69,9 +69,9 @@
 //
 // With -server, bindprobe starts an MCP server, written in any language,
 // as a child process speaking over stdio, lists its tools, and probes
-// every parameter of every tool: one call at a time, each call sending one
-// value for the parameter probed and a valid value for each other required
-// parameter. It grades every answer, and reports per tool and in a summary.
+// every parameter of every tool it may call (see Which tools are called):
+// one call at a time, each call sending one value for the parameter probed
+// and a filler for each other required parameter (see Fillers). It grades every answer, and reports per tool and in a summary.
 //
 // The command is split into words as a shell would split it, without a
 // shell: words are separated by unquoted spaces; single quotes keep what
@@ -96,35 +96,83 @@
 // map and struct types; a parameter of no known type those of any. Repeats
 // are dropped, and at most -values values are sent per parameter.
 //
-// A valid value for a required parameter is its const, its first enum
-// member or its default; else 1 (or the whole number nearest to it within
-// minimum and maximum), 1.5, "x" (or a text of its format: date-time, date,
-// time, email, uri, uuid, ipv4, ipv6, hostname, duration; padded to
-// minLength), true, an array of minItems valid items, or an object with its
-// required properties filled, four levels deep at most. $ref is followed
-// within the schema ($defs, definitions).
+// The fields of an object parameter, and of the objects of an array
+// parameter, are probed one by one too, two levels deep at most: reported
+// as filter.min or rows[].id, each value is sent inside an object whose
+// other required fields are filled (an array holds that one object).
+//
+// # Fillers
+//
+// Each call sends, beside the value probed, a value for every other
+// required parameter, and for every parameter -fill names. A -fill value
+// (-fill NAME=VALUE, repeatable; -fill TOOL.NAME=VALUE for one tool only;
+// or -fill-file FILE, a JSON object of the same names to values; the
+// command line wins) is kept as JSON when it is JSON and sent as text
+// otherwise: -fill path=/tmp/notes.txt. Without one, a required parameter
+// gets a valid value from its schema: its const, its first enum member,
+// its default or its first example; else 1 (or the whole number nearest to
+// it within minimum and maximum), 1.5, "x" (or a text of its format:
+// date-time, date, time, email, uri, uuid, ipv4, ipv6, hostname, duration;
+// padded to minLength), true, an array of minItems valid items, or an
+// object with its required properties filled, four levels deep at most.
+// $ref is followed within the schema ($defs, definitions). A tool that
+// needs a real file, a real time zone or a real id fails on such a filler:
+// give it with -fill, or the failure is graded apart (other_argument,
+// valid_call_error), not charged to the argument probed.
+//
+// # Grades
 //
 // Each answer gets one grade:
 //
-//	named_refusal   a tool error (isError true) that names the argument
-//	generic_error   a tool error that does not name it
-//	accepted        a result that is not an error
-//	protocol_error  a JSON-RPC error instead of a result, or the connection
-//	                failed
-//	timeout         no answer within -timeout
+//	named_refusal     a tool error (isError true) that names the argument
+//	generic_error     a tool error that names no argument, for a call the
+//	                  input schema does not accept
+//	other_argument    a tool error that names another argument and not this
+//	                  one: the filler was refused, not the value probed
+//	valid_call_error  a tool error that names no argument, for a call the
+//	                  input schema accepts (by github.com/google/jsonschema-go,
+//	                  as go-sdk validates): the tool failed on a good value
+//	accepted          a result that is not an error
+//	accepted_changed  a result that shows the value changed: the number sent
+//	                  is one a float64 cannot hold (9007199254740993), and the
+//	                  answer holds how a float64 reads it (9007199254740992, or
+//	                  as JavaScript writes it) and not the number itself
+//	accepted_warned   a result carrying bindguard warnings: a
+//	                  "bindguard_warnings" object in structuredContent, or a
+//	                  text block saying the call "went on with these warnings"
+//	protocol_error    a JSON-RPC error instead of a result, or the connection
+//	                  failed
+//	timeout           no answer within -timeout
 //
 // A tool error names the argument when its structuredContent is a bindguard
-// refusal (an object with a "problems" list) and one problem's argument is
-// the parameter's name (such a refusal that names only other arguments is a
-// generic error, whatever its text says); or, without one, when the text
-// quotes the name ('limit', "limit", `limit`, or in typographic quotes) or
-// holds it as a word of its own ("limit must be from 1 to 100"). The name
-// inside a longer name does not count, nor at the end of a path or a
-// qualified name (a validator's /properties/limit, a decoder's
-// Args.limit): those are the decoder's words, which a caller cannot be
-// expected to map to its argument. A parameter named like a common word
-// (type, value) may be found in a generic message by chance; -json has
-// every text, and says how each refusal named its argument.
+// refusal (an object with a "problems" list) and one problem is about it
+// (its argument, and for a field its path; such a refusal that names only
+// other arguments is other_argument, whatever its text says); or, without
+// one, when its text names it so that a model could tell which argument is
+// wrong. The rule, matched without regard to case, is that the name is set
+// off as a name:
+//
+//   - quoted: 'limit', "limit", `limit`, or in typographic quotes;
+//   - a segment of a JSON Pointer or a path: /properties/hours_back (go-sdk's
+//     own validation error), .hours_back, Args.hours_back, [limit];
+//   - after a label: argument limit, parameter limit, param, arg, field,
+//     property, key, option;
+//   - before a colon or an equals sign: "hours: must be a whole number",
+//     "limit=abc";
+//   - followed by the value sent, quoted: "Schema 'a' does not exist" names
+//     schema when the call sent "a";
+//   - standing alone, when no English word could be the name: it holds _ -
+//     or a digit, or an upper-case letter after a lower-case one
+//     ("hours_back must be from 1 to 168", maxLines).
+//
+// An ordinary English word in an ordinary sentence is not a name: "Access
+// denied - path outside allowed directories" does not name path, "Invalid
+// time zone specified" does not name time, and "the call sent too much for
+// limit." does not name limit. The name inside a longer name never counts
+// (limit in rate_limit, limits or max-limit). For a field, the field or the
+// argument it is in must be named. -json says, for each named refusal, how
+// (named_by: problems, quote, path, label, colon, value or identifier), and
+// has every text.
 //
 // # Which tools are called
 //
@@ -171,6 +219,8 @@
 //		up on that tool.
 //	-values N
 //		Send at most N values per parameter (default 25).
+//	-fill NAME=VALUE, -fill TOOL.NAME=VALUE, -fill-file FILE
+//		Values to send for the parameters not probed (see Fillers).
 //	-json
 //		Print one JSON document: {"server": CMD, "tools": [...], "calls":
 //		[...], "stopped": WHY, "summary": {...}}. Each tool has name,

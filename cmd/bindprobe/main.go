@@ -50,6 +50,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	toolsFlag, skipFlag := map[string]bool{}, map[string]bool{}
 	fs.Func("tools", "with -server, probe the tools `A,B,...` too, though not annotated readOnlyHint: true (repeatable)", names(toolsFlag))
 	fs.Func("skip", "with -server, never call the tools `A,B,...` (repeatable)", names(skipFlag))
+	fill := fills{}
+	fs.Func("fill", "with -server, send `NAME=VALUE` (JSON, else text) for parameter NAME (or TOOL.NAME) when not probing it (repeatable)", fill.set)
+	fillFile := fs.String("fill-file", "", "with -server, read -fill values from `FILE`, a JSON object of NAME (or TOOL.NAME) to value")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -70,14 +73,20 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
+		if *fillFile != "" {
+			if err := fill.readFile(*fillFile); err != nil {
+				fmt.Fprintf(stderr, "bindprobe: -fill-file %s: %v\n", *fillFile, err)
+				return 2
+			}
+		}
 		if *timeout <= 0 || *values <= 0 {
 			fmt.Fprintln(stderr, "bindprobe: -timeout and -values must be positive")
 			return 2
 		}
 		return runServer(serverOptions{command: *server, allowWrites: *allowWrites, timeout: *timeout, values: *values, json: *asJSON,
-			tools: toolsFlag, skip: skipFlag}, stdout, stderr)
+			tools: toolsFlag, skip: skipFlag, fill: fill}, stdout, stderr)
 	}
-	for _, name := range []string{"allow-writes", "timeout", "values", "tools", "skip"} {
+	for _, name := range []string{"allow-writes", "timeout", "values", "tools", "skip", "fill", "fill-file"} {
 		if set[name] {
 			fmt.Fprintf(stderr, "bindprobe: -%s goes only with -server\n", name)
 			return 2
@@ -123,6 +132,41 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// set reads one -fill: NAME=VALUE, where VALUE is kept as JSON when it is
+// JSON, and sent as text otherwise (-fill path=/tmp/x sends "/tmp/x").
+// A -fill given on the command line wins over -fill-file's.
+func (f fills) set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return errors.New("want NAME=VALUE")
+	}
+	if !json.Valid([]byte(value)) {
+		b, _ := json.Marshal(value)
+		value = string(b)
+	}
+	f[name] = value
+	return nil
+}
+
+// readFile reads -fill-file: a JSON object of names to values. Names the
+// command line fills already are kept as it gives them.
+func (f fills) readFile(name string) error {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("not a JSON object of names to values: %v", err)
+	}
+	for k, v := range m {
+		if _, ok := f[k]; !ok {
+			f[k] = string(v)
+		}
+	}
+	return nil
 }
 
 // names returns a flag's function that adds the comma-separated names of

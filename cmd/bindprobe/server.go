@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -27,6 +28,7 @@ type serverOptions struct {
 	allowWrites bool            // probe tools whose names suggest writes
 	timeout     time.Duration   // for each answer (the start and tools/list get at least minStartTimeout)
 	values      int             // at most this many values per parameter
+	fill        fills           // -fill and -fill-file: values for parameters not probed
 	tools       map[string]bool // -tools: tools to probe though not annotated readOnlyHint: true
 	skip        map[string]bool // -skip: tools never to call
 	json        bool            // one JSON document instead of the readable report
@@ -34,9 +36,10 @@ type serverOptions struct {
 
 // A plannedCall is one call bindprobe means to make.
 type plannedCall struct {
-	tool, argument string
+	tool, argument string // argument as reported: limit, filter.min, rows[].id
 	value          string // the value probed, JSON text
 	arguments      string // the whole arguments object, JSON text
+	probed         probed
 }
 
 // The server's start (initialize) and tools/list get at least this long,
@@ -159,7 +162,7 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 				rec.Grade = timedOut
 			}
 		} else {
-			rec.Grade, rec.NamedBy, rec.Text = gradeResult(res, c.argument)
+			rec.Grade, rec.NamedBy, rec.Text = gradeResult(res, transport.lastCallResult(), c.probed)
 		}
 		cancel()
 		rec.Text = cut(rec.Text, maxCallText)
@@ -256,16 +259,32 @@ func planCalls(o serverOptions, tools []*mcp.Tool, taskSupport func(string) stri
 			tr.SkipCode, tr.Skipped = skipSchema, "its input schema cannot be read: "+err.Error()
 			continue
 		}
-		names := make([]string, 0, len(root.Properties))
-		for name := range root.Properties {
-			names = append(names, name)
-		}
-		slices.Sort(names)
-		for _, name := range names {
-			prop := root.Properties[name]
-			tr.Arguments = append(tr.Arguments, &argReport{Name: name, Type: root.kind(prop), Required: slices.Contains(root.Required, name)})
-			for _, v := range root.valuesFor(prop, table, o.values) {
-				plan = append(plan, plannedCall{tool: t.Name, argument: name, value: v, arguments: argumentsWith(root, name, v)})
+		check := compileSchema(t.InputSchema)
+		for _, name := range sortedKeys(root.Properties) {
+			for _, tg := range root.targets(name, root.Properties[name], root, nil, name, slices.Contains(root.Required, name)) {
+				tr.Arguments = append(tr.Arguments, &argReport{Name: tg.display, Type: root.kind(tg.s), Required: tg.required})
+				var others []string
+				for _, o := range sortedKeys(root.Properties) {
+					if o != name {
+						others = append(others, o)
+					}
+				}
+				if len(tg.steps) > 0 {
+					for _, f := range sortedKeys(root.resolve(tg.parent).Properties) {
+						if f != tg.steps[len(tg.steps)-1].name {
+							others = append(others, f)
+						}
+					}
+				}
+				path := make([]string, len(tg.steps))
+				for i, st := range tg.steps {
+					path[i] = st.name
+				}
+				for _, v := range root.valuesFor(tg.s, table, o.values) {
+					args := argumentsWith(root, t.Name, o.fill, tg, v)
+					plan = append(plan, plannedCall{tool: t.Name, argument: tg.display, value: v, arguments: args,
+						probed: probed{top: name, path: path, value: v, others: others, valid: check(args)}})
+				}
 			}
 		}
 	}
@@ -273,18 +292,132 @@ func planCalls(o serverOptions, tools []*mcp.Tool, taskSupport func(string) stri
 	return rep, plan
 }
 
-// argumentsWith returns the arguments object of a call that sends value for
-// the parameter name, and a valid value for each other required parameter.
-func argumentsWith(root *schema, name, value string) string {
-	var b strings.Builder
-	key, _ := json.Marshal(name)
-	b.WriteString("{" + string(key) + ":" + value)
-	for _, r := range root.Required {
-		if r == name {
-			continue
+// A step leads from a value to a field inside it: the field name of an
+// object, or (inArray) of the objects an array holds.
+type step struct {
+	name    string
+	inArray bool
+}
+
+// maxProbeDepth bounds how deep bindprobe probes the fields of objects.
+const maxProbeDepth = 2
+
+// A target is a value bindprobe probes: a top-level argument, or a field
+// within one.
+type target struct {
+	top      string
+	steps    []step
+	s        *schema // the schema of the value probed
+	parent   *schema // the object schema it is a property of
+	display  string  // limit, filter.min, rows[].id
+	required bool
+}
+
+// targets returns what to probe of the argument top of schema s: the
+// argument, then the fields of an object (or of the objects of an array),
+// depth permitting, in the order of their names.
+func (root *schema) targets(top string, s, parent *schema, steps []step, display string, required bool) []target {
+	out := []target{{top: top, steps: steps, s: s, parent: parent, display: display, required: required}}
+	if len(steps) >= maxProbeDepth {
+		return out
+	}
+	rs := root.resolve(s)
+	obj, inArray := rs, false
+	if root.kind(rs) == kindArray {
+		obj, inArray = root.resolve(rs.Items), true
+	}
+	if root.kind(obj) != kindObject || len(obj.Properties) == 0 {
+		return out
+	}
+	for _, f := range sortedKeys(obj.Properties) {
+		sep := "."
+		if inArray {
+			sep = "[]."
 		}
-		key, _ := json.Marshal(r)
-		b.WriteString("," + string(key) + ":" + root.valid(root.Properties[r], 1))
+		next := append(slices.Clip(steps), step{f, inArray})
+		out = append(out, root.targets(top, obj.Properties[f], obj, next, display+sep+f, slices.Contains(obj.Required, f))...)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// fills holds -fill's values, JSON text, by parameter name (name) or by
+// tool and name (tool.name).
+type fills map[string]string
+
+func (f fills) lookup(tool, name string) (string, bool) {
+	if v, ok := f[tool+"."+name]; ok {
+		return v, true
+	}
+	v, ok := f[name]
+	return v, ok
+}
+
+// argumentsWith returns the arguments object of a call of tool that sends
+// value at target tg, and for each other parameter its -fill value, or, for
+// a required one without, a valid value. Inside an object the value is
+// sent in, the other required fields get valid values; an array holds one
+// such object.
+func argumentsWith(root *schema, tool string, fill fills, tg target, value string) string {
+	var b strings.Builder
+	key, _ := json.Marshal(tg.top)
+	b.WriteString("{" + string(key) + ":" + root.buildAt(root.Properties[tg.top], tg.steps, value))
+	var rest []string
+	for _, r := range root.Required {
+		if r != tg.top && !slices.Contains(rest, r) {
+			rest = append(rest, r)
+		}
+	}
+	for _, name := range sortedKeys(root.Properties) {
+		if _, ok := fill.lookup(tool, name); ok && name != tg.top && !slices.Contains(rest, name) {
+			rest = append(rest, name)
+		}
+	}
+	for _, name := range rest {
+		v, ok := fill.lookup(tool, name)
+		if !ok {
+			v = root.valid(root.Properties[name], 1)
+		}
+		key, _ := json.Marshal(name)
+		b.WriteString("," + string(key) + ":" + v)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// buildAt returns a value of schema s holding value at steps.
+func (root *schema) buildAt(s *schema, steps []step, value string) string {
+	if len(steps) == 0 {
+		return value
+	}
+	s = root.resolve(s)
+	st := steps[0]
+	if st.inArray {
+		item := root.resolve(s.Items)
+		return "[" + root.objectWith(item, st.name, root.buildAt(item.Properties[st.name], steps[1:], value)) + "]"
+	}
+	return root.objectWith(s, st.name, root.buildAt(s.Properties[st.name], steps[1:], value))
+}
+
+// objectWith returns an object of schema s with value under field, and
+// valid values for its other required fields.
+func (root *schema) objectWith(s *schema, field, value string) string {
+	var b strings.Builder
+	key, _ := json.Marshal(field)
+	b.WriteString("{" + string(key) + ":" + value)
+	for _, r := range s.Required {
+		if r != field {
+			key, _ := json.Marshal(r)
+			b.WriteString("," + string(key) + ":" + root.valid(s.Properties[r], 2))
+		}
 	}
 	b.WriteString("}")
 	return b.String()
@@ -487,4 +620,32 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// compileSchema returns the function that says whether a tool's input
+// schema accepts an arguments object (JSON text), by
+// github.com/google/jsonschema-go, the validator go-sdk uses; the function
+// returns nil when the schema cannot be compiled or the text not read.
+func compileSchema(input any) func(args string) *bool {
+	none := func(string) *bool { return nil }
+	b, err := json.Marshal(input)
+	if err != nil {
+		return none
+	}
+	var s jsonschema.Schema
+	if json.Unmarshal(b, &s) != nil {
+		return none
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		return none
+	}
+	return func(args string) *bool {
+		var v any
+		if json.Unmarshal([]byte(args), &v) != nil {
+			return nil
+		}
+		ok := rs.Validate(v) == nil
+		return &ok
+	}
 }

@@ -14,7 +14,11 @@ type counts struct {
 	Calls    int `json:"calls"`
 	Named    int `json:"named_refusal"`
 	Generic  int `json:"generic_error"`
+	Other    int `json:"other_argument"`
+	Valid    int `json:"valid_call_error"`
 	Accepted int `json:"accepted"`
+	Changed  int `json:"accepted_changed"`
+	Warned   int `json:"accepted_warned"`
 	Protocol int `json:"protocol_error"`
 	Timeout  int `json:"timeout"`
 }
@@ -26,8 +30,16 @@ func (c *counts) add(g grade) {
 		c.Named++
 	case generic:
 		c.Generic++
+	case otherArgument:
+		c.Other++
+	case validCall:
+		c.Valid++
 	case accepted:
 		c.Accepted++
+	case changed:
+		c.Changed++
+	case warned:
+		c.Warned++
 	case protocol:
 		c.Protocol++
 	case timedOut:
@@ -244,7 +256,7 @@ func writeServerReport(w io.Writer, r *serverReport) error {
 		}
 		b.WriteString(out.String())
 		for _, a := range t.Arguments {
-			for _, g := range []grade{generic, protocol, timedOut} {
+			for _, g := range []grade{generic, otherArgument, validCall, changed, protocol, timedOut} {
 				if c, ok := a.first[g]; ok {
 					fmt.Fprintf(&b, "  first %s for %s: sent %s: %s\n", strings.ReplaceAll(string(g), "_", " "),
 						cell(a.Name, 40), cell(string(c.Value), 40), cell(c.Text, 160))

@@ -19,6 +19,7 @@ type schema struct {
 	Enum             []json.RawMessage  `json:"enum"`
 	Const            json.RawMessage    `json:"const"`
 	Default          json.RawMessage    `json:"default"`
+	Examples         []json.RawMessage  `json:"examples"`
 	Format           string             `json:"format"`
 	Minimum          json.RawMessage    `json:"minimum"`
 	Maximum          json.RawMessage    `json:"maximum"`
@@ -247,7 +248,7 @@ func swapCase(s string) string {
 const maxFillDepth = 4
 
 // valid returns a value s takes, as JSON text: its const, its first enum
-// member, or its default when it has one; else a value of its kind (a whole
+// member, its default or its first example when it has one; else a value of its kind (a whole
 // number within its minimum and maximum, 1 when they allow; 1.5 or a
 // number within them; "x", or a text of its format or minimum length; true;
 // an array of its minimum number of valid items; an object with its
@@ -261,6 +262,8 @@ func (root *schema) valid(s *schema, depth int) string {
 		return string(s.Enum[0])
 	case s.Default != nil && string(s.Default) != "null":
 		return string(s.Default)
+	case len(s.Examples) > 0 && string(s.Examples[0]) != "null":
+		return string(s.Examples[0])
 	}
 	switch root.kind(s) {
 	case kindInteger:

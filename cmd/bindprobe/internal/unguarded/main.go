@@ -1,8 +1,9 @@
 // Command unguarded is a small MCP server over stdio whose tools are added
 // with the plain go-sdk mcp.AddTool, with no guard: a call the binder
-// cannot read gets go-sdk's own error (the schema validator's, or the
-// decoder's), which does not name the argument. bindprobe's tests probe it
-// beside the guarded example server (examples/waitstats).
+// cannot read gets go-sdk's own error (the schema validator's, naming the
+// argument by its JSON Pointer, or the decoder's), and a handler's own
+// error names nothing. bindprobe's tests probe it beside the guarded
+// example server (examples/waitstats).
 //
 // It serves tools like the guarded example's, and one whose name suggests a
 // write:
