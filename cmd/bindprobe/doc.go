@@ -16,7 +16,9 @@
 // Usage:
 //
 //	bindprobe [-table FILE] [-json] [-binder std|v2|segmentio]
-//	bindprobe -server 'CMD ARGS...' [-tools A,B] [-skip A,B] [-allow-writes] [-timeout D] [-values N] [-json]
+//	bindprobe -server 'CMD ARGS...' [-tools A,B] [-skip A,B] [-allow-writes]
+//		[-fill NAME=VALUE] [-fill-file FILE] [-timeout D] [-values N]
+//		[-json | -format text|json|markdown|junit] [-min-score S]
 //
 // With no flags, bindprobe runs the default table (bindtest.Default) and
 // prints a readable table, one row per line: type, value, the parameter
@@ -221,24 +223,51 @@
 //		Send at most N values per parameter (default 25).
 //	-fill NAME=VALUE, -fill TOOL.NAME=VALUE, -fill-file FILE
 //		Values to send for the parameters not probed (see Fillers).
-//	-json
+//	-json, -format json
 //		Print one JSON document: {"server": CMD, "tools": [...], "calls":
-//		[...], "stopped": WHY, "summary": {...}}. Each tool has name,
-//		skipped (why it was not probed, left out when it was), arguments
-//		(each with name, type, required and its counts) and its counts;
-//		each call has tool, argument, value (the raw JSON value probed),
-//		arguments (the whole arguments object sent), grade, named_by
-//		(problems, quote or word, for a named refusal), text (the answer's
-//		text or the error, cut to 200 characters) and duration_ms. Counts
-//		are calls, named_refusal, generic_error, accepted, protocol_error
-//		and timeout; a tool given up on has gave_up (why) and not_made
-//		(the calls not made); the summary adds tools, probed, skipped and planned
-//		(the calls bindprobe meant to make). stopped is left out when every
-//		call was made.
+//		[...], "stopped": WHY, "include": CMD, "skipped_lines": N,
+//		"first_skipped_line": LINE, "summary": {...}}. Each tool has name,
+//		skipped and skip_code (why it was not probed: skip_flag,
+//		task_required, write_name, not_read_only or bad_schema; left out
+//		when it was), gave_up and not_made (when bindprobe gave up on it),
+//		score, arguments (each with name, type, required, score and its
+//		counts) and its counts; each call has tool, argument (limit,
+//		filter.min, rows[].id), value (the raw JSON value probed), arguments
+//		(the whole arguments object sent), grade, named_by (for a named
+//		refusal), text (the answer's text or the error, cut to 200
+//		characters) and duration_ms. Counts are calls and one per grade;
+//		the summary adds tools, probed, skipped, planned (the calls
+//		bindprobe meant to make) and score. stopped is left out when the run
+//		was not stopped; include is the command that probes the tools
+//		skipped as not_read_only. A score is null when no call was refused.
+//	-format text|markdown|junit
+//		text is the readable report (the default). markdown is the same for
+//		a CI step summary (the score, a table row per probed tool, the
+//		skipped tools and the command that includes them, why the run
+//		stopped). junit is JUnit XML: a test case per tool, failing when its
+//		score is below -min-score (below 100% when -min-score is not given)
+//		or bindprobe gave up on it, skipped when it was skipped, and a test
+//		case "bindprobe run" failing when the run stopped early.
+//	-min-score S
+//		Exit with status 1 when the server's score is below S, a share from
+//		0 to 1 or a percentage (0.9, 90%), or when no call was refused and
+//		there is nothing to score (nothing probed passes no gate).
 //
-// Without -json the report gives, per tool, its counts and a table of its
-// arguments, with the first generic error, protocol error and timeout of
-// each argument quoted (cut short), then the summary.
+// # Scores and the report
+//
+// A score is the share of the refused calls (named refusals, generic
+// errors and protocol errors) that were named refusals: the share of bad
+// calls answered with a refusal a model can act on. Calls accepted (a
+// server may take more than its schema says), errors about another
+// argument or for a valid call, and timeouts do not count. There is a
+// score per argument, per tool and for the server.
+//
+// The readable report opens with the server's score, then gives a table
+// with a line per tool (skipped ones marked), then per tool its score, its
+// counts and a table of its arguments, with the first answer of each
+// grade worth reading quoted (cut short: generic error, other argument,
+// valid call error, accepted changed, protocol error, timeout), what was
+// skipped and how to include it, why the run stopped, and the summary.
 //
 // # A server that misbehaves
 //
@@ -265,9 +294,9 @@
 // short run prints nothing.
 //
 // Exit status with -server: 0 when the run was not stopped (the grades are
-// information, not a verdict; calls not made to a tool given up on do not
-// count); 1 when the server stopped answering a ping, or was gone, before
-// the end; 2 for a usage error (-table or -binder with -server, a command that
+// information, not a verdict, unless -min-score is given; calls not made
+// to a tool given up on do not count); 1 when the server stopped answering
+// a ping, or was gone, before the end, or the score is below -min-score; 2 for a usage error (-table or -binder with -server, a command that
 // cannot be split or is empty) or when the server cannot be started or its
 // tools cannot be listed.
 package main

@@ -72,6 +72,9 @@ type probed struct {
 	// others are the names of the tool's other arguments, and of the
 	// other fields beside the one probed.
 	others []string
+	// inner are the names of the fields of the value probed, when it is an
+	// object (or an array of objects): a refusal naming one is about it.
+	inner []string
 	// valid says whether the input schema accepts the call's arguments;
 	// nil when bindprobe could not tell.
 	valid *bool
@@ -150,13 +153,21 @@ func gradeResult(res *mcp.CallToolResult, raw []byte, p probed) (g grade, by, te
 }
 
 // namedBy says how text names the value probed: the leaf (the argument,
-// or the field), or, for a field, the argument it is in.
+// or the field), for a field the argument it is in, or for an object one
+// of its fields.
 func (p probed) namedBy(text string) string {
 	if by := namedIn(text, p.leaf(), p.value); by != "" {
 		return by
 	}
 	if len(p.path) > 0 {
-		return namedIn(text, p.top, "")
+		if by := namedIn(text, p.top, ""); by != "" {
+			return by
+		}
+	}
+	for _, f := range p.inner {
+		if by := namedIn(text, f, ""); by != "" {
+			return by
+		}
 	}
 	return ""
 }

@@ -37,7 +37,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: bindprobe [-table FILE] [-json] [-binder NAME]")
-		fmt.Fprintln(fs.Output(), "       bindprobe -server 'CMD ARGS...' [-tools A,B] [-skip A,B] [-allow-writes] [-timeout D] [-values N] [-json]")
+		fmt.Fprintln(fs.Output(), "       bindprobe -server 'CMD ARGS...' [-tools A,B] [-skip A,B] [-allow-writes] [-fill NAME=VALUE] [-fill-file FILE]\n"+
+			"                 [-timeout D] [-values N] [-json | -format text|json|markdown|junit] [-min-score S]")
 		fs.PrintDefaults()
 	}
 	tableFile := fs.String("table", "", "run the rows of `FILE` (a JSON array of rows) instead of the default table")
@@ -52,6 +53,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Func("skip", "with -server, never call the tools `A,B,...` (repeatable)", names(skipFlag))
 	fill := fills{}
 	fs.Func("fill", "with -server, send `NAME=VALUE` (JSON, else text) for parameter NAME (or TOOL.NAME) when not probing it (repeatable)", fill.set)
+	format := fs.String("format", "", "with -server, the report's `FORMAT`: text (the default), json (as -json), markdown or junit")
+	minScore := fs.String("min-score", "", "with -server, exit 1 when the server's score is below `S` (0.9 or 90%)")
 	fillFile := fs.String("fill-file", "", "with -server, read -fill values from `FILE`, a JSON object of NAME (or TOOL.NAME) to value")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -73,6 +76,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
+		switch *format {
+		case "":
+			*format = "text"
+			if *asJSON {
+				*format = "json"
+			}
+		case "text", "json", "markdown", "junit":
+			if *asJSON && *format != "json" {
+				fmt.Fprintf(stderr, "bindprobe: -json does not go with -format %s\n", *format)
+				return 2
+			}
+		default:
+			fmt.Fprintf(stderr, "bindprobe: no -format %q (formats: text, json, markdown, junit)\n", *format)
+			return 2
+		}
+		bar, err := parseScore(*minScore)
+		if err != nil {
+			fmt.Fprintf(stderr, "bindprobe: -min-score %q: %v\n", *minScore, err)
+			return 2
+		}
 		if *fillFile != "" {
 			if err := fill.readFile(*fillFile); err != nil {
 				fmt.Fprintf(stderr, "bindprobe: -fill-file %s: %v\n", *fillFile, err)
@@ -83,10 +106,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "bindprobe: -timeout and -values must be positive")
 			return 2
 		}
-		return runServer(serverOptions{command: *server, allowWrites: *allowWrites, timeout: *timeout, values: *values, json: *asJSON,
-			tools: toolsFlag, skip: skipFlag, fill: fill}, stdout, stderr)
+		return runServer(serverOptions{command: *server, allowWrites: *allowWrites, timeout: *timeout, values: *values, format: *format,
+			minScore: bar, tools: toolsFlag, skip: skipFlag, fill: fill}, stdout, stderr)
 	}
-	for _, name := range []string{"allow-writes", "timeout", "values", "tools", "skip", "fill", "fill-file"} {
+	for _, name := range []string{"allow-writes", "timeout", "values", "tools", "skip", "fill", "fill-file", "format", "min-score"} {
 		if set[name] {
 			fmt.Fprintf(stderr, "bindprobe: -%s goes only with -server\n", name)
 			return 2
@@ -167,6 +190,26 @@ func (f fills) readFile(name string) error {
 		}
 	}
 	return nil
+}
+
+// parseScore reads -min-score: a share from 0 to 1, or a percentage; nil
+// when not given.
+func parseScore(v string) (*float64, error) {
+	if v == "" {
+		return nil, nil
+	}
+	pct := strings.HasSuffix(v, "%")
+	f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+	if err != nil {
+		return nil, errors.New("want a share from 0 to 1, or a percentage")
+	}
+	if pct {
+		f /= 100
+	}
+	if !(f >= 0 && f <= 1) {
+		return nil, errors.New("want a share from 0 to 1, or a percentage")
+	}
+	return &f, nil
 }
 
 // names returns a flag's function that adds the comma-separated names of

@@ -31,7 +31,8 @@ type serverOptions struct {
 	fill        fills           // -fill and -fill-file: values for parameters not probed
 	tools       map[string]bool // -tools: tools to probe though not annotated readOnlyHint: true
 	skip        map[string]bool // -skip: tools never to call
-	json        bool            // one JSON document instead of the readable report
+	format      string          // text, json, markdown or junit
+	minScore    *float64        // -min-score, nil when not given
 }
 
 // A plannedCall is one call bindprobe means to make.
@@ -200,9 +201,18 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 	progress(len(plan), plannedCall{})
 	rep.SkippedLines, rep.FirstSkippedLine = transport.skippedLines()
 
-	if o.json {
+	switch o.format {
+	case "json":
 		err = writeServerJSON(stdout, rep)
-	} else {
+	case "markdown":
+		err = writeServerMarkdown(stdout, rep)
+	case "junit":
+		bar := 1.0
+		if o.minScore != nil {
+			bar = *o.minScore
+		}
+		err = writeServerJUnit(stdout, rep, bar)
+	default:
 		err = writeServerReport(stdout, rep)
 	}
 	if err != nil {
@@ -211,6 +221,12 @@ func runServer(o serverOptions, stdout, stderr io.Writer) int {
 	}
 	if rep.Stopped != "" {
 		return 1
+	}
+	if o.minScore != nil {
+		if sc := rep.Summary.score(); sc == nil || *sc < *o.minScore {
+			fmt.Fprintf(stderr, "bindprobe: the server's score is %s, below -min-score %s\n", percent(sc), percent(o.minScore))
+			return 1
+		}
 	}
 	return 0
 }
@@ -276,6 +292,12 @@ func planCalls(o serverOptions, tools []*mcp.Tool, taskSupport func(string) stri
 						}
 					}
 				}
+				var inner []string
+				if rs := root.resolve(tg.s); root.kind(rs) == kindObject {
+					inner = sortedKeys(rs.Properties)
+				} else if root.kind(rs) == kindArray {
+					inner = sortedKeys(root.resolve(rs.Items).Properties)
+				}
 				path := make([]string, len(tg.steps))
 				for i, st := range tg.steps {
 					path[i] = st.name
@@ -283,7 +305,7 @@ func planCalls(o serverOptions, tools []*mcp.Tool, taskSupport func(string) stri
 				for _, v := range root.valuesFor(tg.s, table, o.values) {
 					args := argumentsWith(root, t.Name, o.fill, tg, v)
 					plan = append(plan, plannedCall{tool: t.Name, argument: tg.display, value: v, arguments: args,
-						probed: probed{top: name, path: path, value: v, others: others, valid: check(args)}})
+						probed: probed{top: name, path: path, value: v, others: others, inner: inner, valid: check(args)}})
 				}
 			}
 		}

@@ -80,15 +80,17 @@ func serverCommand(t *testing.T, pkg string, args ...string) string {
 type serverDoc struct {
 	Server string `json:"server"`
 	Tools  []struct {
-		Name      string `json:"name"`
-		Skipped   string `json:"skipped"`
-		SkipCode  string `json:"skip_code"`
-		GaveUp    string `json:"gave_up"`
-		NotMade   int    `json:"not_made"`
+		Name      string   `json:"name"`
+		Skipped   string   `json:"skipped"`
+		SkipCode  string   `json:"skip_code"`
+		GaveUp    string   `json:"gave_up"`
+		Score     *float64 `json:"score"`
+		NotMade   int      `json:"not_made"`
 		Arguments []struct {
-			Name     string `json:"name"`
-			Type     string `json:"type"`
-			Required bool   `json:"required"`
+			Name     string   `json:"name"`
+			Type     string   `json:"type"`
+			Required bool     `json:"required"`
+			Score    *float64 `json:"score"`
 			docCounts
 		} `json:"arguments"`
 		docCounts
@@ -108,10 +110,11 @@ type serverDoc struct {
 	SkippedLines     *int   `json:"skipped_lines"`
 	FirstSkippedLine string `json:"first_skipped_line"`
 	Summary          struct {
-		Tools   int `json:"tools"`
-		Probed  int `json:"probed"`
-		Skipped int `json:"skipped"`
-		Planned int `json:"planned"`
+		Tools   int      `json:"tools"`
+		Probed  int      `json:"probed"`
+		Skipped int      `json:"skipped"`
+		Planned int      `json:"planned"`
+		Score   *float64 `json:"score"`
 		docCounts
 	} `json:"summary"`
 }
@@ -341,6 +344,24 @@ func TestServer_JSON_RecordsAndCountsAgree(t *testing.T) {
 	if total != doc.Summary.docCounts {
 		t.Errorf("summary %v, records %v", doc.Summary.docCounts, total)
 	}
+	// Each score is the share of refused calls that were named refusals.
+	check := func(what string, c docCounts, score *float64) {
+		t.Helper()
+		refused := c.Named + c.Generic + c.Protocol
+		switch {
+		case refused == 0 && score != nil:
+			t.Errorf("%s: score %v with no refused call", what, *score)
+		case refused > 0 && (score == nil || *score != float64(c.Named)/float64(refused)):
+			t.Errorf("%s: score %v, counts %v", what, score, c)
+		}
+	}
+	check("summary", doc.Summary.docCounts, doc.Summary.Score)
+	for _, tool := range doc.Tools {
+		check(tool.Name, tool.docCounts, tool.Score)
+		for _, a := range tool.Arguments {
+			check(tool.Name+" "+a.Name, a.docCounts, a.Score)
+		}
+	}
 }
 
 // TestServer_Report_PerToolAndSummary: without -json the report gives a
@@ -353,9 +374,12 @@ func TestServer_Report_PerToolAndSummary(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	for _, want := range []string{
-		"server " + cmd + ": 4 tools\n",
-		"\nget_wait_stats: 93 calls: ",
-		"  ARGUMENT               TYPE     CALLS  NAMED  GENERIC  ACCEPTED  PROTOCOL  TIMEOUT\n",
+		"server " + cmd + ": 4 tools (3 probed, 1 skipped); score 100%: 120 of the 120 refused calls named the argument\n",
+		"\nTOOL              SCORE    CALLS  NAMED  GENERIC  OTHER  VALID  ACCEPTED  CHANGED  WARNED  PROTOCOL  TIMEOUT\n" +
+			"delete_something  skipped  -      -      -        -      -      -         -        -       -         -\n" +
+			"get_query_plan    100%     25     13     0        0      0      12        0        0       0         0\n",
+		"\nget_wait_stats: score 100%, 93 calls: ",
+		"  ARGUMENT               TYPE     SCORE  CALLS  NAMED  GENERIC  OTHER  VALID  ACCEPTED  CHANGED  WARNED  PROTOCOL  TIMEOUT\n",
 		"  first valid call error for limit: sent -1: a negative number of sessions makes no sense\n",
 		"\ndelete_something: skipped: its name suggests it writes (\"delete\"); -allow-writes probes it\n",
 		"\n4 tools (3 probed, 1 skipped), ",
@@ -364,7 +388,7 @@ func TestServer_Report_PerToolAndSummary(t *testing.T) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	if !strings.HasSuffix(out, " timeouts\n") {
+	if !strings.HasSuffix(out, "; score 100%: 120 of the 120 refused calls named the argument\n") {
 		t.Errorf("the report does not end with the summary:\n%s", out)
 	}
 	if t.Failed() {
