@@ -21,13 +21,20 @@
 //		[-json | -format text|json|markdown|junit] [-min-score S]
 //
 // With no flags, bindprobe runs the default table (bindtest.Default) and
-// prints a readable table, one row per line: type, value, the parameter
-// sent, the binder's verdict (reads or fails), the guard's (passes or
-// refuses), the row's standing (ok, DISAGREE or UNEXPECTED) and the
-// refusal's sentences (the list of accepted parameters that ends every
-// refusal is left out; -json has the whole text). Long cells are cut and
+// prints a readable table. Its first line says what it compares ("the
+// default table: does the guard refuse just what encoding/json (binder
+// std) fails on?"); then one row per line: type, value, the binder's
+// verdict (reads or fails), the guard's (passes or refuses), the row's
+// standing (ok, DISAGREE or UNEXPECTED) and the refusal's sentences (without
+// the tool's name, the same in every row, and the list of accepted
+// parameters that ends every refusal; -json has the whole text and the
+// parameter sent). Every line fits 100 columns: long cells are cut, and
 // unprintable characters escaped. The faults of every row that does not
-// hold follow the table, then a summary.
+// hold follow the table, wrapped, then a summary.
+//
+// Types are named as the table names them under every build: with
+// GOEXPERIMENT=jsonv2, json.RawMessage is an alias of jsontext.Value, and
+// bindprobe still calls it json.RawMessage.
 //
 // The flags are:
 //

@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -135,10 +136,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		source = *tableFile
 	}
-	results, err := bindtest.Check(reg, probe.Tool, rows)
+	results, err := bindtest.Check(reg, probe.Tool, registryNames(rows))
 	if err != nil {
-		fmt.Fprintf(stderr, "bindprobe: %s: %s\n", source, unprefix(err))
+		fmt.Fprintf(stderr, "bindprobe: %s: %s\n", source, ourName(unprefix(err)))
 		return 2
+	}
+	for i := range results {
+		results[i].Type = ourName(results[i].Type)
 	}
 
 	sum := summarize(results)
@@ -226,6 +230,36 @@ func names(set map[string]bool) func(string) error {
 	}
 }
 
+// rawName is json.RawMessage's name as the registry gives it, from
+// reflect: jsontext.Value under GOEXPERIMENT=jsonv2, where
+// json.RawMessage is an alias of encoding/json/jsontext.Value.
+var rawName = func() string {
+	t := reflect.TypeFor[json.RawMessage]()
+	return path.Base(t.PkgPath()) + "." + t.Name()
+}()
+
+// registryNames returns rows with the types named as the registry names
+// them, so that a table says json.RawMessage under every build.
+func registryNames(rows []bindtest.Row) []bindtest.Row {
+	if rawName == "json.RawMessage" {
+		return rows
+	}
+	out := slices.Clone(rows)
+	for i := range out {
+		out[i].Type = strings.ReplaceAll(out[i].Type, "json.RawMessage", rawName)
+	}
+	return out
+}
+
+// ourName names types in s as bindprobe's tables do: json.RawMessage,
+// whatever the build.
+func ourName(s string) string {
+	if rawName == "json.RawMessage" {
+		return s
+	}
+	return strings.ReplaceAll(s, rawName, "json.RawMessage")
+}
+
 func binderNames() []string {
 	var names []string
 	for n := range binders {
@@ -289,16 +323,31 @@ func writeJSON(w io.Writer, binder string, results []bindtest.Result, sum summar
 	}{binder, results, sum})
 }
 
-// Cells longer than these are cut.
+// The readable table fits this many columns; cells are cut to fit.
 const (
-	maxValueCell   = 40
-	maxRefusalCell = 160
+	tableWidth   = 100
+	maxTypeCell  = 20
+	maxValueCell = 24
 )
 
+// binderWords says, for the first line of the table, what each binder is.
+var binderWords = map[string]string{
+	"std":       "encoding/json (binder std)",
+	"v2":        "go-json-experiment/json (binder v2)",
+	"segmentio": "segmentio/encoding (binder segmentio)",
+}
+
+// writeTable writes the readable table: a first line saying what is
+// compared, a row per line (type, value, the binder's verdict, the guard's,
+// the row's standing, the refusal's sentences cut to fit), the faults of
+// each row that does not hold, and the summary; every line at most
+// tableWidth columns.
 func writeTable(w io.Writer, binder, source string, results []bindtest.Result, sum summary) error {
-	var out strings.Builder
-	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TYPE\tVALUE\tARGUMENT\tBINDER\tGUARD\tROW\tREFUSAL")
+	var b strings.Builder
+	question := fmt.Sprintf(": does the guard refuse just what %s fails on?", binderWords[binder])
+	b.WriteString(cutLeft(source, tableWidth-utf8.RuneCountInString(question)) + question + "\n\n")
+	rows := [][]string{{"TYPE", "VALUE", "BINDER", "GUARD", "ROW"}}
+	var refusals []string
 	for _, r := range results {
 		binderV, guardV, standing := "reads", "passes", "ok"
 		if !r.BinderOK {
@@ -313,32 +362,78 @@ func writeTable(w io.Writer, binder, source string, results []bindtest.Result, s
 		case r.Unexpected:
 			standing = "UNEXPECTED"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Type, maxValueCell), cell(string(r.Value), maxValueCell),
-			cell(r.Argument, maxValueCell), binderV, guardV, standing, cell(sentences(r.Message), maxRefusalCell))
+		rows = append(rows, []string{cell(r.Type, maxTypeCell), cell(string(r.Value), maxValueCell), binderV, guardV, standing})
+		refusals = append(refusals, strings.ReplaceAll(sentences(r.Message), " for tool '"+probe.Tool+"'", ""))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
 	}
-	var b strings.Builder
-	for line := range strings.Lines(out.String()) {
-		b.WriteString(strings.TrimRight(line, " \n") + "\n") // tabwriter pads an empty last cell
+	used := 0
+	for _, wd := range widths {
+		used += wd + 2
+	}
+	for i, row := range rows {
+		var line strings.Builder
+		for j, c := range row {
+			line.WriteString(c + strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c)+2))
+		}
+		if i == 0 {
+			line.WriteString("REFUSAL")
+		} else {
+			line.WriteString(cell(refusals[i-1], max(tableWidth-used, 10)))
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
 	for i, r := range results {
 		if len(r.Faults) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\nrow %d (%s %s, argument %s):\n", i+1, cell(r.Type, maxValueCell), cell(string(r.Value), maxValueCell), r.Argument)
+		fmt.Fprintf(&b, "\nrow %d (%s %s, argument %s):\n", i+1, cell(r.Type, maxTypeCell), cell(string(r.Value), maxValueCell), cell(r.Argument, maxTypeCell))
 		for _, f := range r.Faults {
-			fmt.Fprintf(&b, "  %s\n", cell(f, 400))
+			b.WriteString(wrap(cell(f, 400), tableWidth, "  "))
 		}
 		if r.Refused {
-			fmt.Fprintf(&b, "  refusal: %s\n", cell(strings.ReplaceAll(r.Message, "\n", " | "), 400))
+			b.WriteString(wrap("refusal: "+cell(strings.ReplaceAll(r.Message, "\n", " | "), 400), tableWidth, "  "))
 		}
 	}
-	fmt.Fprintf(&b, "\n%s, binder %s: %d rows, %d agree, %d disagree, %d unexpected\n",
-		source, binder, sum.Rows, sum.Agree, sum.Disagree, sum.Unexpected)
+	tail := fmt.Sprintf(", binder %s: %d rows, %d agree, %d disagree, %d unexpected", binder, sum.Rows, sum.Agree, sum.Disagree, sum.Unexpected)
+	fmt.Fprintf(&b, "\n%s%s\n", cutLeft(source, tableWidth-utf8.RuneCountInString(tail)), tail)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// cutLeft cuts s to n characters from the left, keeping its end (a file
+// name's base), marking a cut with "…".
+func cutLeft(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 1 {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
+// wrap writes s in lines of at most width columns, each starting with
+// indent (and continued lines with two more spaces), breaking at spaces;
+// a word longer than a line is cut.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	line := indent
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == indent || line == indent+"  ":
+			line += word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) <= width:
+			line += " " + word
+		default:
+			b.WriteString(cell(line, width) + "\n")
+			line = indent + "  " + word
+		}
+	}
+	b.WriteString(cell(line, width) + "\n")
+	return b.String()
 }
 
 // sentences returns a refusal's problem sentences on one line, without the
