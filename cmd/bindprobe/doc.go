@@ -168,6 +168,9 @@
 //     property, key, option;
 //   - before a colon or an equals sign: "hours: must be a whole number",
 //     "limit=abc";
+//   - alone on a line of its own, in a text of several lines (pydantic,
+//     FastMCP's validator, lists each failing field so), or after zod's
+//     "→ at";
 //   - followed by the value sent, quoted: "Schema 'a' does not exist" names
 //     schema when the call sent "a";
 //   - standing alone, when no English word could be the name: it holds _ -
@@ -180,7 +183,8 @@
 // limit." does not name limit. The name inside a longer name never counts
 // (limit in rate_limit, limits or max-limit). For a field, the field or the
 // argument it is in must be named. -json says, for each named refusal, how
-// (named_by: problems, quote, path, label, colon, value or identifier), and
+// (named_by: problems, quote, path, label, colon, line, value or
+// identifier), and
 // has every text.
 //
 // # Which tools are called
@@ -288,7 +292,8 @@
 // row on one tool, bindprobe gives up on that tool (the report says so,
 // and how many of its calls were not made) and goes on with the others.
 // After each timeout it pings the server: the run stops early only when
-// the server no longer answers a ping (within -timeout, at least 1s), or
+// the server no longer answers a ping (within twice -timeout, at least
+// 2s), or
 // is gone: it closed the connection, crashed or exited. Then bindprobe
 // reports the calls made and why it stopped (the server's exit status and
 // the end of its stderr, when there are). A JSON-RPC error answer is an

@@ -62,6 +62,7 @@ const (
 	byColon      = "colon"      // name: or name=
 	byIdentifier = "identifier" // a name no English word could be (snake_case, camelCase, digits), standing alone
 	byValue      = "value"      // the name, then the value sent, quoted: Schema 'a' does not exist
+	byLine       = "line"       // the name alone on a line of its own, as pydantic lists its errors
 )
 
 // A probed is the argument a call probes, as grading needs it.
@@ -201,7 +202,7 @@ func refusalProblems(sc any) ([]any, bool) {
 }
 
 // labels are the words that, before a name, say it is one.
-var labels = []string{"argument", "parameter", "param", "field", "property", "key", "option", "arg"}
+var labels = []string{"argument", "parameter", "param", "field", "property", "key", "option", "arg", "→ at"}
 
 // namedIn reports how text names the argument name, matched without regard
 // to case, or "" when it does not. A name is named when it is set off as a
@@ -209,7 +210,9 @@ var labels = []string{"argument", "parameter", "param", "field", "property", "ke
 // ('name', "name", `name`, ‘name’, “name”); a segment of a JSON Pointer or
 // a path (/properties/name, Args.name, [name]); after a label (argument
 // name, parameter name, field, property, key, option, param, arg); before
-// a colon or an equals sign (name: must be..., name=5); the name, then the
+// a colon or an equals sign (name: must be..., name=5); alone on a line
+// of its own, in a text of several lines (pydantic's "1 validation
+// error\nlimit\n  Input should be..."); the name, then the
 // value sent, quoted (Schema 'a' does not exist, for schema sent "a"); or,
 // for a name that no English word could be (one holding _ - or a digit, or
 // an upper-case letter after a lower-case one: hours_back, maxLines), the
@@ -263,6 +266,8 @@ func namedIn(text, name, value string) string {
 			by = pick(by, byColon)
 		case labelBefore(lt[:start]):
 			by = pick(by, byLabel)
+		case aloneOnLine(lt, start, end):
+			by = pick(by, byLine)
 		case startsQuoted(strings.TrimLeft(rest, " "), sentQuoted):
 			by = pick(by, byValue)
 		case identifier(text[min(start, len(text)):min(end, len(text))]):
@@ -295,6 +300,14 @@ func labelBefore(s string) bool {
 		}
 	}
 	return false
+}
+
+// aloneOnLine reports whether text[start:end] is a line of text of its
+// own, spaces aside.
+func aloneOnLine(text string, start, end int) bool {
+	before := strings.TrimRight(text[:start], " \t")
+	after := strings.TrimLeft(text[end:], " \t\r")
+	return (before == "" || strings.HasSuffix(before, "\n")) && (after == "" || after[0] == '\n') && strings.Contains(text, "\n")
 }
 
 func startsQuoted(s string, quoted []string) bool {

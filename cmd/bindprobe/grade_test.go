@@ -36,6 +36,10 @@ func TestNamedIn(t *testing.T) {
 		{"the field Query is required", "query", "", byLabel},
 		{"Invalid arguments: hours: must be a whole number from 0 to 48", "hours", "", byColon},
 		{"limit=abc is not a number", "limit", "", byColon},
+		// Other SDKs' validators: pydantic (FastMCP), zod 4 (the TypeScript SDK).
+		{"Error executing tool get: 1 validation error for getArguments\nlimit\n  Input should be a valid integer [type=int_type, input_value='abc', input_type=str]", "limit", `"abc"`, byLine},
+		{"Invalid arguments for tool get: ✖ Invalid input: expected number, received string\n  → at limit", "limit", `"5"`, byLabel},
+		{"limit", "limit", "", ""},
 		// A name no word could be, standing alone.
 		{"hours_back must be from 1 to 168; the call sent 0", "hours_back", "0", byIdentifier},
 		{"maxLines must be positive", "maxlines", "", byIdentifier},

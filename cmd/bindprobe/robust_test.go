@@ -61,7 +61,7 @@ func TestServer_NoPing_Stops(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 1", code, errOut)
 	}
 	if len(doc.Calls) != 1 || doc.Calls[0].Grade != "timeout" ||
-		!strings.HasPrefix(doc.Stopped, "the server no longer answers a ping (none within 1s) after call 1 of ") {
+		!strings.HasPrefix(doc.Stopped, "the server no longer answers a ping (none within 2s) after call 1 of ") {
 		t.Errorf("%d calls, stopped %q", len(doc.Calls), doc.Stopped)
 	}
 }

@@ -51,13 +51,15 @@ const minStartTimeout = 10 * time.Second
 // it is slow, or stuck; the run goes on with the other tools.
 const maxTimeoutsInARow = 2
 
-// A ping after a timeout gets at least this long: the server may be busy.
-const minPingTimeout = time.Second
+// A ping after a timeout gets twice -timeout, and at least this long: the
+// server may be busy finishing the call that timed out.
+const minPingTimeout = 2 * time.Second
 
 // pingFails pings the server after a call timed out, and says how it
 // failed ("no longer answers a ping", "is gone"), or "" when it answered.
 func pingFails(ctx context.Context, cs *mcp.ClientSession, timeout time.Duration) string {
-	ctx, cancel := context.WithTimeout(ctx, max(timeout, minPingTimeout))
+	wait := max(2*timeout, minPingTimeout)
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	err := cs.Ping(ctx, nil)
 	var wire *jsonrpc.Error
@@ -65,7 +67,7 @@ func pingFails(ctx context.Context, cs *mcp.ClientSession, timeout time.Duration
 	case err == nil || errors.As(err, &wire):
 		return "" // a JSON-RPC error is an answer: the server is there
 	case ctx.Err() != nil:
-		return fmt.Sprintf("no longer answers a ping (none within %v)", max(timeout, minPingTimeout))
+		return fmt.Sprintf("no longer answers a ping (none within %v)", wait)
 	}
 	return "is gone (" + err.Error() + ")"
 }
@@ -348,7 +350,7 @@ func (root *schema) targets(top string, s, parent *schema, steps []step, display
 	if root.kind(rs) == kindArray {
 		obj, inArray = root.resolve(rs.Items), true
 	}
-	if root.kind(obj) != kindObject || len(obj.Properties) == 0 {
+	if k := root.kind(obj); k != kindObject && k != kindAny || len(obj.Properties) == 0 {
 		return out
 	}
 	for _, f := range sortedKeys(obj.Properties) {
@@ -648,8 +650,13 @@ func shellQuote(s string) string {
 // schema accepts an arguments object (JSON text), by
 // github.com/google/jsonschema-go, the validator go-sdk uses; the function
 // returns nil when the schema cannot be compiled or the text not read.
-func compileSchema(input any) func(args string) *bool {
+func compileSchema(input any) (check func(args string) *bool) {
 	none := func(string) *bool { return nil }
+	defer func() {
+		if recover() != nil {
+			check = none // a schema the validator cannot take
+		}
+	}()
 	b, err := json.Marshal(input)
 	if err != nil {
 		return none
@@ -662,7 +669,12 @@ func compileSchema(input any) func(args string) *bool {
 	if err != nil {
 		return none
 	}
-	return func(args string) *bool {
+	return func(args string) (valid *bool) {
+		defer func() {
+			if recover() != nil {
+				valid = nil
+			}
+		}()
 		var v any
 		if json.Unmarshal([]byte(args), &v) != nil {
 			return nil

@@ -32,8 +32,7 @@ type stdioTransport struct {
 	cmd       *exec.Cmd
 	terminate time.Duration // how long Close waits for the process after closing stdin, before SIGTERM
 
-	exited  chan struct{} // closed when the process has exited
-	exitErr error         // cmd.Wait's error, once exited is closed
+	exited chan struct{} // closed when the process has exited (cmd.ProcessState is set)
 
 	mu          sync.Mutex
 	skipped     int               // lines of stdout skipped
@@ -70,7 +69,7 @@ func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	w.Close()
 	go func() {
-		t.exitErr = t.cmd.Wait()
+		_ = t.cmd.Wait() // the exit status is in cmd.ProcessState
 		close(t.exited)
 	}()
 	iot := &mcp.IOTransport{
@@ -218,7 +217,8 @@ func (f *lineFilter) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-func (f *lineFilter) Close() error { return nil } // the pipe is closed when the process is done with it
+// Close closes the pipe, which unblocks a Read waiting on it.
+func (f *lineFilter) Close() error { return f.r.Close() }
 
 var errLongLine = errors.New("line too long")
 
