@@ -169,8 +169,9 @@
 //   - before a colon or an equals sign: "hours: must be a whole number",
 //     "limit=abc";
 //   - alone on a line of its own, in a text of several lines (pydantic,
-//     FastMCP's validator, lists each failing field so), or after zod's
-//     "→ at";
+//     FastMCP's validator, lists each failing field so), after zod's
+//     "→ at", or after "at" at the end of the text, a line or a clause
+//     (the TypeScript SDK's "expected number, received string at head");
 //   - followed by the value sent, quoted: "Schema 'a' does not exist" names
 //     schema when the call sent "a";
 //   - standing alone, when no English word could be the name: it holds _ -

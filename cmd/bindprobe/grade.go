@@ -210,7 +210,9 @@ var labels = []string{"argument", "parameter", "param", "field", "property", "ke
 // ('name', "name", `name`, ‘name’, “name”); a segment of a JSON Pointer or
 // a path (/properties/name, Args.name, [name]); after a label (argument
 // name, parameter name, field, property, key, option, param, arg); before
-// a colon or an equals sign (name: must be..., name=5); alone on a line
+// a colon or an equals sign (name: must be..., name=5); after "at" at the
+// end of the text, a line or a clause (the TypeScript SDK's "expected
+// number, received string at head"); alone on a line
 // of its own, in a text of several lines (pydantic's "1 validation
 // error\nlimit\n  Input should be..."); the name, then the
 // value sent, quoted (Schema 'a' does not exist, for schema sent "a"); or,
@@ -264,7 +266,7 @@ func namedIn(text, name, value string) string {
 			by = pick(by, byPath)
 		case after == ':' || after == '=':
 			by = pick(by, byColon)
-		case labelBefore(lt[:start]):
+		case labelBefore(lt[:start]) || atEnd(lt, start, after):
 			by = pick(by, byLabel)
 		case aloneOnLine(lt, start, end):
 			by = pick(by, byLine)
@@ -300,6 +302,13 @@ func labelBefore(s string) bool {
 		}
 	}
 	return false
+}
+
+// atEnd reports whether the name at start follows "at " and ends the text,
+// a line or a clause, as the TypeScript SDK writes zod's issues ("expected
+// number, received string at head").
+func atEnd(text string, start int, after rune) bool {
+	return strings.HasSuffix(text[:start], " at ") && (after == utf8.RuneError || after == '\n' || after == ';' || after == ',' || after == ')')
 }
 
 // aloneOnLine reports whether text[start:end] is a line of text of its
@@ -360,9 +369,10 @@ func wordRune(r rune) bool {
 }
 
 // changedIn reports whether an answer (raw, its JSON or text) shows the
-// number value changed: value, a JSON number, is one a float64 cannot hold
-// exactly, and the answer holds, as a number of its own, how a float64
-// (as Go or JavaScript prints it) reads it, and not value itself.
+// number value changed: value, a JSON number, is one a float64 reads as
+// another number (its shortest form is not the number sent), and the
+// answer holds, as a number of its own, how a float64 (as Go or
+// JavaScript prints it) reads it, and not value itself.
 func changedIn(raw []byte, value string) bool {
 	if len(value) == 0 || !(value[0] == '-' || value[0] >= '0' && value[0] <= '9') {
 		return false
@@ -371,8 +381,13 @@ func changedIn(raw []byte, value string) bool {
 	if err != nil || math.IsInf(f, 0) {
 		return false
 	}
-	exact, ok := new(big.Float).SetPrec(4096).SetString(value)
-	if !ok || exact.Cmp(new(big.Float).SetFloat64(f)) == 0 {
+	// The float64's shortest form must be another number than the one
+	// sent: 3.5e38 is not held exactly, but a float64 still reads as it.
+	sent, ok := new(big.Rat).SetString(value)
+	if !ok {
+		return false
+	}
+	if short, ok := new(big.Rat).SetString(strconv.FormatFloat(f, 'g', -1, 64)); !ok || short.Cmp(sent) == 0 {
 		return false
 	}
 	text := string(raw)

@@ -39,6 +39,8 @@ func TestNamedIn(t *testing.T) {
 		// Other SDKs' validators: pydantic (FastMCP), zod 4 (the TypeScript SDK).
 		{"Error executing tool get: 1 validation error for getArguments\nlimit\n  Input should be a valid integer [type=int_type, input_value='abc', input_type=str]", "limit", `"abc"`, byLine},
 		{"Invalid arguments for tool get: ✖ Invalid input: expected number, received string\n  → at limit", "limit", `"5"`, byLabel},
+		{"MCP error -32602: Input validation error: Invalid arguments for tool read_file: Invalid input: expected number, received string at head", "head", `"1.5"`, byLabel},
+		{"the server was at head office", "head", "", ""},
 		{"limit", "limit", "", ""},
 		// A name no word could be, standing alone.
 		{"hours_back must be from 1 to 168; the call sent 0", "hours_back", "0", byIdentifier},
@@ -81,6 +83,10 @@ func TestChangedIn(t *testing.T) {
 		{"n = 90071992547409921", "9007199254740993", false},
 		{"no number", "9007199254740993", false},
 		{"n = 100", "1e2", false},
+		{"The sum of 3.5e+38 and 1.5 is 3.5e+38.", "3.5e38", false},
+		{"n = 0.30000000000000004", "0.30000000000000004", false},
+		{"n = 0.1", "0.10000000000000000001", false}, // a form too short to tell from other numbers
+		{"n = 1.2345678901234567", "1.23456789012345678901", true},
 		{"n = 9007199254740992", `"9007199254740993"`, false},
 	} {
 		if got := changedIn([]byte(tc.answer), tc.value); got != tc.want {
