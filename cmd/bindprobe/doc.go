@@ -163,7 +163,8 @@
 //
 //   - quoted: 'limit', "limit", `limit`, or in typographic quotes;
 //   - a segment of a JSON Pointer or a path: /properties/hours_back (go-sdk's
-//     own validation error), .hours_back, Args.hours_back, [limit];
+//     own validation error), .hours_back, Args.hours_back, [limit],
+//     names[1], filter.min;
 //   - after a label: argument limit, parameter limit, param, arg, field,
 //     property, key, option;
 //   - before a colon or an equals sign: "hours: must be a whole number",

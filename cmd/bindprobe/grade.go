@@ -147,6 +147,11 @@ func gradeResult(res *mcp.CallToolResult, raw []byte, p probed) (g grade, by, te
 			return otherArgument, "", text
 		}
 	}
+	if len(p.path) > 0 {
+		if by := namedIn(text, p.top, ""); by != "" {
+			return named, by, text // the argument the field is in, and none of its other fields
+		}
+	}
 	if p.valid != nil && *p.valid {
 		return validCall, "", text
 	}
@@ -154,16 +159,12 @@ func gradeResult(res *mcp.CallToolResult, raw []byte, p probed) (g grade, by, te
 }
 
 // namedBy says how text names the value probed: the leaf (the argument,
-// or the field), for a field the argument it is in, or for an object one
-// of its fields.
+// or the field), or for an object one of its fields. (For a field, the
+// argument it is in counts too, but only when no other argument or field
+// is named: gradeResult sees to that.)
 func (p probed) namedBy(text string) string {
 	if by := namedIn(text, p.leaf(), p.value); by != "" {
 		return by
-	}
-	if len(p.path) > 0 {
-		if by := namedIn(text, p.top, ""); by != "" {
-			return by
-		}
 	}
 	for _, f := range p.inner {
 		if by := namedIn(text, f, ""); by != "" {
@@ -262,7 +263,7 @@ func namedIn(text, name, value string) string {
 		switch {
 		case quotePair(before, after):
 			return byQuote
-		case before == '/' || before == '.' || before == '[' && after == ']':
+		case before == '/' || before == '.' || before == '[' && after == ']' || pathAfter(lt[end:]):
 			by = pick(by, byPath)
 		case after == ':' || after == '=':
 			by = pick(by, byColon)
@@ -300,6 +301,22 @@ func labelBefore(s string) bool {
 		if rest, ok := strings.CutSuffix(s, l); ok && !wordRune(lastRune(rest)) {
 			return true
 		}
+	}
+	return false
+}
+
+// pathAfter reports whether rest, what follows a name, goes on as a path
+// into it: [0], /0, or .field (not the full stop of a sentence).
+func pathAfter(rest string) bool {
+	if len(rest) < 2 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest[1:])
+	switch rest[0] {
+	case '[':
+		return true
+	case '.', '/':
+		return wordRune(r)
 	}
 	return false
 }

@@ -41,6 +41,9 @@ func TestNamedIn(t *testing.T) {
 		{"Invalid arguments for tool get: ✖ Invalid input: expected number, received string\n  → at limit", "limit", `"5"`, byLabel},
 		{"MCP error -32602: Input validation error: Invalid arguments for tool read_file: Invalid input: expected number, received string at head", "head", `"1.5"`, byLabel},
 		{"the server was at head office", "head", "", ""},
+		{"Invalid input: expected string, received number at names[1]", "names", "", byPath},
+		{"names.first must be text", "names", "", byPath},
+		{"the list of names. it is long", "names", "", ""},
 		{"limit", "limit", "", ""},
 		// A name no word could be, standing alone.
 		{"hours_back must be from 1 to 168; the call sent 0", "hours_back", "0", byIdentifier},
@@ -142,6 +145,28 @@ func TestGradeResult(t *testing.T) {
 				t.Errorf("graded %s by %q, want %s by %q", g, by, tc.grade, tc.namedBy)
 			}
 		})
+	}
+}
+
+// TestGradeResult_Fields: for a field, the field named is a named refusal;
+// a sibling named is another argument, though the text names the object
+// too; the object alone named is a named refusal.
+func TestGradeResult_Fields(t *testing.T) {
+	p := probed{top: "filter", path: []string{"label"}, value: "5", others: []string{"rows", "min"}}
+	for _, tc := range []struct {
+		text  string
+		grade grade
+	}{
+		{"'label' must be text", named},
+		{"filter.label must be text", named},
+		{"filter.min must be a whole number", otherArgument},
+		{"filter: must be an object", named},
+		{"bad call", generic},
+	} {
+		res := &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: tc.text}}}
+		if g, _, _ := gradeResult(res, nil, p); g != tc.grade {
+			t.Errorf("%q: %s, want %s", tc.text, g, tc.grade)
+		}
 	}
 }
 
