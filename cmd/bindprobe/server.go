@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -661,6 +662,10 @@ func compileSchema(input any) (check func(args string) *bool) {
 	if err != nil {
 		return none
 	}
+	var doc any
+	if json.Unmarshal(b, &doc) != nil || refLoops(doc) {
+		return none // jsonschema-go would recurse without end, a crash no recover stops
+	}
 	var s jsonschema.Schema
 	if json.Unmarshal(b, &s) != nil {
 		return none
@@ -682,4 +687,86 @@ func compileSchema(input any) (check func(args string) *bool) {
 		ok := rs.Validate(v) == nil
 		return &ok
 	}
+}
+
+// refLoops reports whether a schema document could send a validator round
+// in circles without reading deeper into the instance: a $ref chain, through
+// the keywords that apply in place (allOf, anyOf, oneOf, not, if, then,
+// else, dependentSchemas, $ref), that comes back to where it started. A
+// $ref bindprobe cannot follow (another document, an anchor, $dynamicRef)
+// counts as one, to be safe.
+func refLoops(doc any) bool {
+	edges := map[string][]string{} // in place, from a schema's pointer to others'
+	unsafe := false
+	var walk func(v any, at string)
+	walk = func(v any, at string) {
+		switch v := v.(type) {
+		case []any:
+			for i, e := range v {
+				walk(e, at+"/"+strconv.Itoa(i))
+			}
+		case map[string]any:
+			for k, e := range v {
+				child := at + "/" + strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+				switch k {
+				case "$ref":
+					ref, _ := e.(string)
+					target, ok := strings.CutPrefix(ref, "#")
+					if !ok || target != "" && !strings.HasPrefix(target, "/") {
+						unsafe = true
+					}
+					edges[at] = append(edges[at], target)
+				case "$dynamicRef", "$recursiveRef":
+					unsafe = true
+				case "allOf", "anyOf", "oneOf":
+					if list, ok := e.([]any); ok {
+						for i := range list {
+							edges[at] = append(edges[at], child+"/"+strconv.Itoa(i))
+						}
+					}
+				case "not", "if", "then", "else":
+					edges[at] = append(edges[at], child)
+				case "dependentSchemas":
+					if m, ok := e.(map[string]any); ok {
+						for name := range m {
+							edges[at] = append(edges[at], child+"/"+strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1"))
+						}
+					}
+				}
+				walk(e, child)
+			}
+		}
+	}
+	walk(doc, "")
+	if unsafe {
+		return true
+	}
+	const (
+		seen = 1
+		done = 2
+	)
+	state := map[string]int{}
+	var loops func(at string) bool
+	loops = func(at string) bool {
+		switch state[at] {
+		case seen:
+			return true
+		case done:
+			return false
+		}
+		state[at] = seen
+		for _, next := range edges[at] {
+			if loops(next) {
+				return true
+			}
+		}
+		state[at] = done
+		return false
+	}
+	for at := range edges {
+		if loops(at) {
+			return true
+		}
+	}
+	return false
 }

@@ -107,7 +107,13 @@ const (
 // kind is the kind of value s takes: its type, the first that is not null
 // when it lists several, that of its first alternative when it has none of
 // its own (anyOf, oneOf, allOf), or that of its enum's first member.
-func (root *schema) kind(s *schema) string {
+func (root *schema) kind(s *schema) string { return root.kindAt(s, 0) }
+
+// maxKindDepth bounds how many alternatives deep kind looks: a $ref may
+// lead back to the schema it is in.
+const maxKindDepth = 16
+
+func (root *schema) kindAt(s *schema, depth int) string {
 	s = root.resolve(s)
 	for _, t := range s.Type {
 		switch t {
@@ -115,10 +121,12 @@ func (root *schema) kind(s *schema) string {
 			return t
 		}
 	}
-	for _, alts := range [][]*schema{s.AllOf, s.AnyOf, s.OneOf} {
-		for _, a := range alts {
-			if k := root.kind(a); k != kindAny {
-				return k
+	if depth < maxKindDepth {
+		for _, alts := range [][]*schema{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, a := range alts {
+				if k := root.kindAt(a, depth+1); k != kindAny {
+					return k
+				}
 			}
 		}
 	}
