@@ -80,7 +80,9 @@
 // as a child process speaking over stdio, lists its tools, and probes
 // every parameter of every tool it may call (see Which tools are called):
 // one call at a time, each call sending one value for the parameter probed
-// and a filler for each other required parameter (see Fillers). It grades every answer, and reports per tool and in a summary.
+// and a filler for each other required parameter (see Fillers). It grades
+// every answer (see Grades) and reports a score per argument, per tool and
+// for the server (see Scores and the report).
 //
 // The command is split into words as a shell would split it, without a
 // shell: words are separated by unquoted spaces; single quotes keep what
@@ -103,7 +105,9 @@
 // time.Time); a boolean those of bool; an array those of the list types
 // ([]string's first when the items are strings); an object those of the
 // map and struct types; a parameter of no known type those of any. Repeats
-// are dropped, and at most -values values are sent per parameter.
+// are dropped, and at most -values values are sent per parameter. The
+// alternatives are followed 16 deep at most, and a schema whose $ref leads
+// back to itself cannot hang or crash bindprobe.
 //
 // The fields of an object parameter, and of the objects of an array
 // parameter, are probed one by one too, two levels deep at most: reported
