@@ -227,12 +227,18 @@ func writeServerJSON(w io.Writer, r *serverReport) error {
 // gradeColumns are the grades in the order the tables give them, with
 // their column headings.
 var gradeColumns = []struct {
-	g              grade
-	heading, words string
+	g                   grade
+	heading, words, one string // one: the words for one call
 }{
-	{named, "NAMED", "named refusals"}, {generic, "GENERIC", "generic errors"}, {otherArgument, "OTHER", "errors naming another argument"},
-	{validCall, "VALID", "errors for valid calls"}, {accepted, "ACCEPTED", "accepted"}, {changed, "CHANGED", "accepted changed"},
-	{warned, "WARNED", "accepted with warnings"}, {protocol, "PROTOCOL", "protocol errors"}, {timedOut, "TIMEOUT", "timeouts"},
+	{named, "NAMED", "named refusals", "named refusal"},
+	{generic, "GENERIC", "generic errors", "generic error"},
+	{otherArgument, "OTHER", "errors naming another argument", "error naming another argument"},
+	{validCall, "VALID", "errors for valid calls", "error for a valid call"},
+	{accepted, "ACCEPTED", "accepted", "accepted"},
+	{changed, "CHANGED", "accepted changed", "accepted changed"},
+	{warned, "WARNED", "accepted with warnings", "accepted with warnings"},
+	{protocol, "PROTOCOL", "protocol errors", "protocol error"},
+	{timedOut, "TIMEOUT", "timeouts", "timeout"},
 }
 
 // of returns the count of grade g.
@@ -291,10 +297,17 @@ func (c counts) describe() string {
 	var parts []string
 	for _, col := range gradeColumns {
 		if n := c.of(col.g); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, col.words))
+			words := col.words
+			if n == 1 {
+				words = col.one
+			}
+			parts = append(parts, fmt.Sprintf("%d %s", n, words))
 		}
 	}
 	s := fmt.Sprintf("%d calls", c.Calls)
+	if c.Calls == 1 {
+		s = "1 call"
+	}
 	if len(parts) > 0 {
 		s += ": " + strings.Join(parts, ", ")
 	}
