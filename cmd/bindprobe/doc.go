@@ -203,12 +203,14 @@
 // unless its author says otherwise. Every other tool is skipped unless
 // -tools names it or -allow-writes is given. A tool whose name suggests it
 // writes (a word of the name, split at _ - . / spaces and lower-to-upper
-// case changes, is one of add append apply checkout clear clone commit cp
-// create delete destroy drop edit exec execute init insert install kill
-// merge mkdir modify move mv patch post pull purge push put rebase remove
-// rename replace reset restore revert rm save send set stash store
-// truncate uninstall update upload write, in any case) stays skipped
-// without -allow-writes, whatever its annotations or -tools say. -skip
+// case changes, is one of add append apply approve archive assign checkout
+// clean clear clone close commit cp create delete deploy destroy disable
+// drop edit enable exec execute import init insert install invite kill lock
+// mark merge mkdir modify move mv patch post publish pull purge push put
+// rebase remove rename replace reset restart restore revert rm run save
+// send set shutdown start stash stop store terminate toggle trigger
+// truncate uninstall unlock update upload upsert write, in any case) stays
+// skipped without -allow-writes, whatever its annotations or -tools say. -skip
 // names tools never to call, whatever else is given; a tool that requires
 // task-based execution (execution.taskSupport "required") is skipped too,
 // since bindprobe does not use tasks. -tools naming a tool the server does

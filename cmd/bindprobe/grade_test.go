@@ -233,6 +233,11 @@ func TestNameWrites(t *testing.T) {
 		{"created_by_me", false},
 		{"read_text_file", false},
 		{"search_nodes", false},
+		{"open_nodes", false},
+		{"git_clean", true},
+		{"start_process", true},
+		{"close_issue", true},
+		{"fetch", false},
 	} {
 		if got := nameWrites(tc.name); (got != "") != tc.writes {
 			t.Errorf("nameWrites(%s) = %q; want writes %v", tc.name, got, tc.writes)

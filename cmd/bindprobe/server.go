@@ -450,10 +450,13 @@ func (root *schema) objectWith(s *schema, field, value string) string {
 
 // writeVerbs are the words that make a tool's name suggest it writes.
 var writeVerbs = []string{
-	"add", "append", "apply", "checkout", "clear", "clone", "commit", "cp", "create", "delete", "destroy", "drop",
-	"edit", "exec", "execute", "init", "insert", "install", "kill", "merge", "mkdir", "modify", "move", "mv", "patch",
-	"post", "pull", "purge", "push", "put", "rebase", "remove", "rename", "replace", "reset", "restore", "revert", "rm",
-	"save", "send", "set", "stash", "store", "truncate", "uninstall", "update", "upload", "write",
+	"add", "append", "apply", "approve", "archive", "assign", "checkout", "clean", "clear", "clone", "close",
+	"commit", "cp", "create", "delete", "deploy", "destroy", "disable", "drop", "edit", "enable", "exec",
+	"execute", "import", "init", "insert", "install", "invite", "kill", "lock", "mark", "merge", "mkdir",
+	"modify", "move", "mv", "patch", "post", "publish", "pull", "purge", "push", "put", "rebase", "remove",
+	"rename", "replace", "reset", "restart", "restore", "revert", "rm", "run", "save", "send", "set",
+	"shutdown", "start", "stash", "stop", "store", "terminate", "toggle", "trigger", "truncate", "uninstall",
+	"unlock", "update", "upload", "upsert", "write",
 }
 
 // Why a tool is skipped, as -json's skip_code says it.
