@@ -7,10 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -37,7 +38,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: bindprobe [-table FILE] [-json] [-binder NAME]")
-		fmt.Fprintln(fs.Output(), "       bindprobe -server 'CMD ARGS...' [-allow-writes] [-timeout D] [-values N] [-json]")
+		fmt.Fprintln(fs.Output(), "       bindprobe -server 'CMD ARGS...' [-tools A,B] [-skip A,B] [-allow-writes] [-fill NAME=VALUE] [-fill-file FILE]\n"+
+			"                 [-timeout D] [-values N] [-json | -format text|json|markdown|junit] [-min-score S]")
 		fs.PrintDefaults()
 	}
 	tableFile := fs.String("table", "", "run the rows of `FILE` (a JSON array of rows) instead of the default table")
@@ -47,6 +49,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	allowWrites := fs.Bool("allow-writes", false, "with -server, probe tools whose names suggest writes too")
 	timeout := fs.Duration("timeout", 10*time.Second, "with -server, how long to wait for each answer")
 	values := fs.Int("values", 25, "with -server, send at most `N` values per parameter")
+	toolsFlag, skipFlag := map[string]bool{}, map[string]bool{}
+	fs.Func("tools", "with -server, probe the tools `A,B,...` too, though not annotated readOnlyHint: true (repeatable)", names(toolsFlag))
+	fs.Func("skip", "with -server, never call the tools `A,B,...` (repeatable)", names(skipFlag))
+	fill := fills{}
+	fs.Func("fill", "with -server, send `NAME=VALUE` (JSON, else text) for parameter NAME (or TOOL.NAME) when not probing it (repeatable)", fill.set)
+	format := fs.String("format", "", "with -server, the report's `FORMAT`: text (the default), json (as -json), markdown or junit")
+	minScore := fs.String("min-score", "", "with -server, exit 1 when the server's score is below `S` (0.9 or 90%)")
+	fillFile := fs.String("fill-file", "", "with -server, read -fill values from `FILE`, a JSON object of NAME (or TOOL.NAME) to value")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -67,13 +77,40 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return 2
 			}
 		}
+		switch *format {
+		case "":
+			*format = "text"
+			if *asJSON {
+				*format = "json"
+			}
+		case "text", "json", "markdown", "junit":
+			if *asJSON && *format != "json" {
+				fmt.Fprintf(stderr, "bindprobe: -json does not go with -format %s\n", *format)
+				return 2
+			}
+		default:
+			fmt.Fprintf(stderr, "bindprobe: no -format %q (formats: text, json, markdown, junit)\n", *format)
+			return 2
+		}
+		bar, err := parseScore(*minScore)
+		if err != nil {
+			fmt.Fprintf(stderr, "bindprobe: -min-score %q: %v\n", *minScore, err)
+			return 2
+		}
+		if *fillFile != "" {
+			if err := fill.readFile(*fillFile); err != nil {
+				fmt.Fprintf(stderr, "bindprobe: -fill-file %s: %v\n", *fillFile, err)
+				return 2
+			}
+		}
 		if *timeout <= 0 || *values <= 0 {
 			fmt.Fprintln(stderr, "bindprobe: -timeout and -values must be positive")
 			return 2
 		}
-		return runServer(serverOptions{command: *server, allowWrites: *allowWrites, timeout: *timeout, values: *values, json: *asJSON}, stdout, stderr)
+		return runServer(serverOptions{command: *server, allowWrites: *allowWrites, timeout: *timeout, values: *values, format: *format,
+			minScore: bar, tools: toolsFlag, skip: skipFlag, fill: fill}, stdout, stderr)
 	}
-	for _, name := range []string{"allow-writes", "timeout", "values"} {
+	for _, name := range []string{"allow-writes", "timeout", "values", "tools", "skip", "fill", "fill-file", "format", "min-score"} {
 		if set[name] {
 			fmt.Fprintf(stderr, "bindprobe: -%s goes only with -server\n", name)
 			return 2
@@ -99,10 +136,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		source = *tableFile
 	}
-	results, err := bindtest.Check(reg, probe.Tool, rows)
+	results, err := bindtest.Check(reg, probe.Tool, registryNames(rows))
 	if err != nil {
-		fmt.Fprintf(stderr, "bindprobe: %s: %s\n", source, unprefix(err))
+		fmt.Fprintf(stderr, "bindprobe: %s: %s\n", source, ourName(unprefix(err)))
 		return 2
+	}
+	for i := range results {
+		results[i].Type = ourName(results[i].Type)
 	}
 
 	sum := summarize(results)
@@ -119,6 +159,105 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// set reads one -fill: NAME=VALUE, where VALUE is kept as JSON when it is
+// JSON, and sent as text otherwise (-fill path=/tmp/x sends "/tmp/x").
+// A -fill given on the command line wins over -fill-file's.
+func (f fills) set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return errors.New("want NAME=VALUE")
+	}
+	if !json.Valid([]byte(value)) {
+		b, _ := json.Marshal(value)
+		value = string(b)
+	}
+	f[name] = value
+	return nil
+}
+
+// readFile reads -fill-file: a JSON object of names to values. Names the
+// command line fills already are kept as it gives them.
+func (f fills) readFile(name string) error {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fmt.Errorf("not a JSON object of names to values: %v", err)
+	}
+	for k, v := range m {
+		if _, ok := f[k]; !ok {
+			f[k] = string(v)
+		}
+	}
+	return nil
+}
+
+// parseScore reads -min-score: a share from 0 to 1, or a percentage; nil
+// when not given.
+func parseScore(v string) (*float64, error) {
+	if v == "" {
+		return nil, nil
+	}
+	pct := strings.HasSuffix(v, "%")
+	f, err := strconv.ParseFloat(strings.TrimSuffix(v, "%"), 64)
+	if err != nil {
+		return nil, errors.New("want a share from 0 to 1, or a percentage")
+	}
+	if pct {
+		f /= 100
+	}
+	if !(f >= 0 && f <= 1) {
+		return nil, errors.New("want a share from 0 to 1, or a percentage")
+	}
+	return &f, nil
+}
+
+// names returns a flag's function that adds the comma-separated names of
+// its value to set.
+func names(set map[string]bool) func(string) error {
+	return func(v string) error {
+		for _, n := range strings.Split(v, ",") {
+			if n = strings.TrimSpace(n); n == "" {
+				return errors.New("an empty tool name")
+			}
+			set[n] = true
+		}
+		return nil
+	}
+}
+
+// rawName is json.RawMessage's name as the registry gives it, from
+// reflect: jsontext.Value under GOEXPERIMENT=jsonv2, where
+// json.RawMessage is an alias of encoding/json/jsontext.Value.
+var rawName = func() string {
+	t := reflect.TypeFor[json.RawMessage]()
+	return path.Base(t.PkgPath()) + "." + t.Name()
+}()
+
+// registryNames returns rows with the types named as the registry names
+// them, so that a table says json.RawMessage under every build.
+func registryNames(rows []bindtest.Row) []bindtest.Row {
+	if rawName == "json.RawMessage" {
+		return rows
+	}
+	out := slices.Clone(rows)
+	for i := range out {
+		out[i].Type = strings.ReplaceAll(out[i].Type, "json.RawMessage", rawName)
+	}
+	return out
+}
+
+// ourName names types in s as bindprobe's tables do: json.RawMessage,
+// whatever the build.
+func ourName(s string) string {
+	if rawName == "json.RawMessage" {
+		return s
+	}
+	return strings.ReplaceAll(s, rawName, "json.RawMessage")
 }
 
 func binderNames() []string {
@@ -184,16 +323,31 @@ func writeJSON(w io.Writer, binder string, results []bindtest.Result, sum summar
 	}{binder, results, sum})
 }
 
-// Cells longer than these are cut.
+// The readable table fits this many columns; cells are cut to fit.
 const (
-	maxValueCell   = 40
-	maxRefusalCell = 160
+	tableWidth   = 100
+	maxTypeCell  = 20
+	maxValueCell = 24
 )
 
+// binderWords says, for the first line of the table, what each binder is.
+var binderWords = map[string]string{
+	"std":       "encoding/json (binder std)",
+	"v2":        "go-json-experiment/json (binder v2)",
+	"segmentio": "segmentio/encoding (binder segmentio)",
+}
+
+// writeTable writes the readable table: a first line saying what is
+// compared, a row per line (type, value, the binder's verdict, the guard's,
+// the row's standing, the refusal's sentences cut to fit), the faults of
+// each row that does not hold, and the summary; every line at most
+// tableWidth columns.
 func writeTable(w io.Writer, binder, source string, results []bindtest.Result, sum summary) error {
-	var out strings.Builder
-	tw := tabwriter.NewWriter(&out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "TYPE\tVALUE\tARGUMENT\tBINDER\tGUARD\tROW\tREFUSAL")
+	var b strings.Builder
+	question := fmt.Sprintf(": does the guard refuse just what %s fails on?", binderWords[binder])
+	b.WriteString(cutLeft(source, tableWidth-utf8.RuneCountInString(question)) + question + "\n\n")
+	rows := [][]string{{"TYPE", "VALUE", "BINDER", "GUARD", "ROW"}}
+	var refusals []string
 	for _, r := range results {
 		binderV, guardV, standing := "reads", "passes", "ok"
 		if !r.BinderOK {
@@ -208,32 +362,78 @@ func writeTable(w io.Writer, binder, source string, results []bindtest.Result, s
 		case r.Unexpected:
 			standing = "UNEXPECTED"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", cell(r.Type, maxValueCell), cell(string(r.Value), maxValueCell),
-			cell(r.Argument, maxValueCell), binderV, guardV, standing, cell(sentences(r.Message), maxRefusalCell))
+		rows = append(rows, []string{cell(r.Type, maxTypeCell), cell(string(r.Value), maxValueCell), binderV, guardV, standing})
+		refusals = append(refusals, strings.ReplaceAll(sentences(r.Message), " for tool '"+probe.Tool+"'", ""))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	widths := make([]int, len(rows[0]))
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
 	}
-	var b strings.Builder
-	for line := range strings.Lines(out.String()) {
-		b.WriteString(strings.TrimRight(line, " \n") + "\n") // tabwriter pads an empty last cell
+	used := 0
+	for _, wd := range widths {
+		used += wd + 2
+	}
+	for i, row := range rows {
+		var line strings.Builder
+		for j, c := range row {
+			line.WriteString(c + strings.Repeat(" ", widths[j]-utf8.RuneCountInString(c)+2))
+		}
+		if i == 0 {
+			line.WriteString("REFUSAL")
+		} else {
+			line.WriteString(cell(refusals[i-1], max(tableWidth-used, 10)))
+		}
+		b.WriteString(strings.TrimRight(line.String(), " ") + "\n")
 	}
 	for i, r := range results {
 		if len(r.Faults) == 0 {
 			continue
 		}
-		fmt.Fprintf(&b, "\nrow %d (%s %s, argument %s):\n", i+1, cell(r.Type, maxValueCell), cell(string(r.Value), maxValueCell), r.Argument)
+		fmt.Fprintf(&b, "\nrow %d (%s %s, argument %s):\n", i+1, cell(r.Type, maxTypeCell), cell(string(r.Value), maxValueCell), cell(r.Argument, maxTypeCell))
 		for _, f := range r.Faults {
-			fmt.Fprintf(&b, "  %s\n", cell(f, 400))
+			b.WriteString(wrap(cell(f, 400), tableWidth, "  "))
 		}
 		if r.Refused {
-			fmt.Fprintf(&b, "  refusal: %s\n", cell(strings.ReplaceAll(r.Message, "\n", " | "), 400))
+			b.WriteString(wrap("refusal: "+cell(strings.ReplaceAll(r.Message, "\n", " | "), 400), tableWidth, "  "))
 		}
 	}
-	fmt.Fprintf(&b, "\n%s, binder %s: %d rows, %d agree, %d disagree, %d unexpected\n",
-		source, binder, sum.Rows, sum.Agree, sum.Disagree, sum.Unexpected)
+	tail := fmt.Sprintf(", binder %s: %d rows, %d agree, %d disagree, %d unexpected", binder, sum.Rows, sum.Agree, sum.Disagree, sum.Unexpected)
+	fmt.Fprintf(&b, "\n%s%s\n", cutLeft(source, tableWidth-utf8.RuneCountInString(tail)), tail)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// cutLeft cuts s to n characters from the left, keeping its end (a file
+// name's base), marking a cut with "…".
+func cutLeft(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n || n < 1 {
+		return s
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
+// wrap writes s in lines of at most width columns, each starting with
+// indent (and continued lines with two more spaces), breaking at spaces;
+// a word longer than a line is cut.
+func wrap(s string, width int, indent string) string {
+	var b strings.Builder
+	line := indent
+	for _, word := range strings.Fields(s) {
+		switch {
+		case line == indent || line == indent+"  ":
+			line += word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) <= width:
+			line += " " + word
+		default:
+			b.WriteString(cell(line, width) + "\n")
+			line = indent + "  " + word
+		}
+	}
+	b.WriteString(cell(line, width) + "\n")
+	return b.String()
 }
 
 // sentences returns a refusal's problem sentences on one line, without the

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/bindtest"
 )
@@ -87,16 +88,59 @@ func TestRun_DefaultTable_AgreesEverywhere_Exit0(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q, stdout ends %q; want exit 0 and %q", code, errOut, out[max(0, len(out)-300):], summary)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if !strings.HasPrefix(lines[0], "TYPE ") || len(lines) != 1+n+2 {
-		t.Errorf("want a header, %d rows, a blank line and the summary; got %d lines", n, len(lines))
+	if lines[0] != "the default table: does the guard refuse just what encoding/json (binder std) fails on?" ||
+		!strings.HasPrefix(lines[2], "TYPE ") || len(lines) != 3+n+2 {
+		t.Errorf("want a line saying what is compared, a blank line, a header, %d rows, a blank line and the summary; got %d lines, first %q", n, len(lines), lines[0])
 	}
 	for _, want := range []string{
-		"int32            3000000000                        int32        fails   refuses  ok   Argument 'int32' for tool 'probe_argument_types' takes a whole number, and the call sent 3000000000, which is too large.\n",
-		"float64          9007199254740993                  float64      reads   passes   ok\n",
+		"\nint32            3000000000                fails   refuses  ok   Argument 'int32' takes a whole num…\n",
+		"\nfloat64          9007199254740993          reads   passes   ok\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks the line %q", want)
 		}
+	}
+}
+
+// TestRun_Table_Fits100Columns: every line of the readable table, with
+// every binder, and with the faults of rows that do not hold, is at most
+// 100 characters wide.
+func TestRun_Table_Fits100Columns(t *testing.T) {
+	wrong := writeFile(t, `[{"type": "float64", "value": 1.5, "refused": true, "says": "`+strings.Repeat("a long expectation ", 20)+`"},
+		{"type": "map[string]int", "value": {"`+strings.Repeat("k", 300)+`": 1}}]`)
+	for _, args := range [][]string{{"-binder", "std"}, {"-binder", "v2"}, {"-binder", "segmentio"}, {"-table", wrong}} {
+		_, out, _ := bindprobe(t, args...)
+		for i, line := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(line); n > 100 {
+				t.Errorf("%q: line %d is %d wide: %q", args, i+1, n, line)
+			}
+		}
+	}
+}
+
+// TestRun_TypeNames_SameUnderJSONv2: json.RawMessage is named so in the
+// table's rows, whether or not GOEXPERIMENT=jsonv2 makes it an alias of
+// jsontext.Value (where every json.RawMessage row was refused as a type
+// the probe tool has no parameter of). Run it under both.
+func TestRun_TypeNames_SameUnderJSONv2(t *testing.T) {
+	code, out, errOut := bindprobe(t, "-json")
+	if code == 2 || strings.Contains(out+errOut, "jsontext") {
+		t.Fatalf("exit %d, stderr %.300q", code, errOut)
+	}
+	r := parseReport(t, out)
+	raw := 0
+	for _, row := range r.Rows {
+		if row.Type == "json.RawMessage" {
+			raw++
+		}
+	}
+	if raw == 0 {
+		t.Error("no json.RawMessage rows")
+	}
+	name := writeFile(t, `[{"type": "json.RawMessage", "value": {"a": 1}}, {"type": "json.RawMessage", "value": 5}]`)
+	code, out, errOut = bindprobe(t, "-table", name)
+	if code == 2 || strings.Contains(out+errOut, "jsontext") || !strings.Contains(out, "\njson.RawMessage ") {
+		t.Errorf("exit %d, stderr %q, out:\n%s", code, errOut, out)
 	}
 }
 
@@ -140,7 +184,7 @@ func TestRun_TableFile(t *testing.T) {
   {"type": "[]byte", "value": "aGVs\nbG8=", "refused": false, "why": "newlines are skipped"}
 ]`)
 	code, out, errOut := bindprobe(t, "-table", name)
-	if code != 0 || errOut != "" || !strings.HasSuffix(out, name+", binder std: 5 rows, 5 agree, 0 disagree, 0 unexpected\n") {
+	if code != 0 || errOut != "" || !strings.HasSuffix(out, "table.json, binder std: 5 rows, 5 agree, 0 disagree, 0 unexpected\n") {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 

@@ -18,7 +18,11 @@ import (
 const (
 	guardedPkg   = "github.com/bindguard/bindguard/examples/waitstats"
 	unguardedPkg = "github.com/bindguard/bindguard/cmd/bindprobe/internal/unguarded"
+	fixturePkg   = "github.com/bindguard/bindguard/cmd/bindprobe/internal/fixture"
 )
+
+// guardedTools are the example's tools, none annotated: -tools names them.
+const guardedTools = "get_wait_stats,list_sessions,get_query_plan"
 
 var (
 	serverDir   string
@@ -59,7 +63,7 @@ func serverCommand(t *testing.T, pkg string, args ...string) string {
 				}
 			}
 		}
-		buildOutput, buildErr = exec.Command(goTool, append(cmdArgs, unguardedPkg, guardedPkg)...).CombinedOutput()
+		buildOutput, buildErr = exec.Command(goTool, append(cmdArgs, unguardedPkg, guardedPkg, fixturePkg)...).CombinedOutput()
 	})
 	if buildErr != nil {
 		t.Fatalf("go build: %v\n%s", buildErr, buildOutput)
@@ -76,12 +80,17 @@ func serverCommand(t *testing.T, pkg string, args ...string) string {
 type serverDoc struct {
 	Server string `json:"server"`
 	Tools  []struct {
-		Name      string `json:"name"`
-		Skipped   string `json:"skipped"`
+		Name      string   `json:"name"`
+		Skipped   string   `json:"skipped"`
+		SkipCode  string   `json:"skip_code"`
+		GaveUp    string   `json:"gave_up"`
+		Score     *float64 `json:"score"`
+		NotMade   int      `json:"not_made"`
 		Arguments []struct {
-			Name     string `json:"name"`
-			Type     string `json:"type"`
-			Required bool   `json:"required"`
+			Name     string   `json:"name"`
+			Type     string   `json:"type"`
+			Required bool     `json:"required"`
+			Score    *float64 `json:"score"`
 			docCounts
 		} `json:"arguments"`
 		docCounts
@@ -96,12 +105,16 @@ type serverDoc struct {
 		Text       string          `json:"text"`
 		DurationMS *float64        `json:"duration_ms"`
 	} `json:"calls"`
-	Stopped string `json:"stopped"`
-	Summary struct {
-		Tools   int `json:"tools"`
-		Probed  int `json:"probed"`
-		Skipped int `json:"skipped"`
-		Planned int `json:"planned"`
+	Stopped          string `json:"stopped"`
+	Include          string `json:"include"`
+	SkippedLines     *int   `json:"skipped_lines"`
+	FirstSkippedLine string `json:"first_skipped_line"`
+	Summary          struct {
+		Tools   int      `json:"tools"`
+		Probed  int      `json:"probed"`
+		Skipped int      `json:"skipped"`
+		Planned int      `json:"planned"`
+		Score   *float64 `json:"score"`
 		docCounts
 	} `json:"summary"`
 }
@@ -110,8 +123,13 @@ type docCounts struct {
 	Calls    int `json:"calls"`
 	Named    int `json:"named_refusal"`
 	Generic  int `json:"generic_error"`
+	Other    int `json:"other_argument"`
+	Valid    int `json:"valid_call_error"`
 	Accepted int `json:"accepted"`
+	Changed  int `json:"accepted_changed"`
+	Warned   int `json:"accepted_warned"`
 	Protocol int `json:"protocol_error"`
+	Timeout  int `json:"timeout"`
 }
 
 // add counts a call of grade g, and reports whether g is a grade.
@@ -122,10 +140,20 @@ func (c *docCounts) add(g string) bool {
 		c.Named++
 	case "generic_error":
 		c.Generic++
+	case "other_argument":
+		c.Other++
+	case "valid_call_error":
+		c.Valid++
 	case "accepted":
 		c.Accepted++
+	case "accepted_changed":
+		c.Changed++
+	case "accepted_warned":
+		c.Warned++
 	case "protocol_error":
 		c.Protocol++
+	case "timeout":
+		c.Timeout++
 	default:
 		return false
 	}
@@ -133,7 +161,8 @@ func (c *docCounts) add(g string) bool {
 }
 
 func (c docCounts) String() string {
-	return fmt.Sprintf("%d calls: %d named, %d generic, %d accepted, %d protocol", c.Calls, c.Named, c.Generic, c.Accepted, c.Protocol)
+	return fmt.Sprintf("%d calls: %d named, %d generic, %d other, %d valid, %d accepted, %d changed, %d warned, %d protocol, %d timeout",
+		c.Calls, c.Named, c.Generic, c.Other, c.Valid, c.Accepted, c.Changed, c.Warned, c.Protocol, c.Timeout)
 }
 
 // probeServer runs bindprobe -server cmd -json with the extra flags, and
@@ -173,7 +202,7 @@ func (d serverDoc) callsTo(tool string) int {
 // every argument of every tool, and never with a generic or protocol
 // error.
 func TestServer_GuardedExample_EveryRefusalNamed(t *testing.T) {
-	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg))
+	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg), "-tools", guardedTools)
 	if code != 0 || errOut != "" || doc.Stopped != "" {
 		t.Fatalf("exit %d, stderr %q, stopped %q", code, errOut, doc.Stopped)
 	}
@@ -181,13 +210,13 @@ func TestServer_GuardedExample_EveryRefusalNamed(t *testing.T) {
 		t.Fatalf("summary %+v: want 3 tools probed, every planned call made, at least 100", doc.Summary)
 	}
 	for _, c := range doc.Calls {
-		if c.Grade != "named_refusal" && c.Grade != "accepted" {
-			t.Errorf("%s %s <- %s: %s: %s", c.Tool, c.Argument, c.Value, c.Grade, c.Text)
+		if c.Grade != "named_refusal" && c.Grade != "accepted" && c.Grade != "accepted_warned" {
+			t.Errorf("%s %s <- %s: %s by %q: %s", c.Tool, c.Argument, c.Value, c.Grade, c.NamedBy, c.Text)
 		}
 	}
 	for _, tool := range doc.Tools {
 		for _, a := range tool.Arguments {
-			if a.Named == 0 || a.Named+a.Accepted != a.Calls {
+			if a.Named == 0 || a.Named+a.Accepted+a.Warned != a.Calls {
 				t.Errorf("%s %s: %v; want named refusals, and nothing but named refusals and accepted calls", tool.Name, a.Name, a.docCounts)
 			}
 		}
@@ -195,33 +224,28 @@ func TestServer_GuardedExample_EveryRefusalNamed(t *testing.T) {
 	t.Logf("guarded example: %v", doc.Summary.docCounts)
 }
 
-// TestServer_UnguardedGoSDK_MostlyGeneric is the issue's "done when",
-// second half: a server whose tools are added with the plain go-sdk
-// mcp.AddTool answers most calls it does not accept with go-sdk's own
-// errors (the schema validator's, the decoder's, a handler's), which name
-// no argument, and bindprobe grades them generic.
-func TestServer_UnguardedGoSDK_MostlyGeneric(t *testing.T) {
+// TestServer_UnguardedGoSDK_NamedByPath: a server whose tools are added
+// with the plain go-sdk mcp.AddTool answers the calls it does not accept
+// with go-sdk's own errors: its schema validator's name the argument by a
+// JSON Pointer (validating /properties/limit), which counts as naming it;
+// a handler's own error for a value the schema accepts (list_sessions
+// refuses a limit of -1, in words that name nothing) is a valid call
+// error, not charged to the argument.
+func TestServer_UnguardedGoSDK_NamedByPath(t *testing.T) {
 	code, doc, errOut := probeServer(t, serverCommand(t, unguardedPkg))
 	if code != 0 || errOut != "" || doc.Stopped != "" {
 		t.Fatalf("exit %d, stderr %q, stopped %q", code, errOut, doc.Stopped)
 	}
 	s := doc.Summary
-	if s.Calls != s.Planned || s.Calls < 100 {
-		t.Fatalf("summary %+v: want every planned call made, at least 100", s)
+	if s.Calls != s.Planned || s.Calls < 100 || s.Generic != 0 || s.Protocol != 0 || s.Valid == 0 {
+		t.Fatalf("summary %+v: want every planned call made, at least 100, no generic or protocol errors, valid call errors", s)
 	}
-	if refused := s.Calls - s.Accepted; s.Generic == 0 || 2*s.Generic <= refused {
-		t.Errorf("%v: want most of the %d calls not accepted graded generic", s.docCounts, refused)
-	}
-	if s.Protocol != 0 {
-		t.Errorf("%d protocol errors", s.Protocol)
-	}
-	// Every argument of every tool gets generic errors: go-sdk's validator
-	// and decoder name none.
-	for _, tool := range doc.Tools {
-		for _, a := range tool.Arguments {
-			if a.Generic == 0 {
-				t.Errorf("%s %s: %v; want generic errors", tool.Name, a.Name, a.docCounts)
-			}
+	for _, c := range doc.Calls {
+		switch {
+		case c.Grade == "named_refusal" && c.NamedBy != "path":
+			t.Errorf("%s %s <- %s: named by %q: %s", c.Tool, c.Argument, c.Value, c.NamedBy, c.Text)
+		case c.Grade == "valid_call_error" && (c.Tool != "list_sessions" || c.Argument != "limit" || c.Text != "a negative number of sessions makes no sense"):
+			t.Errorf("%s %s <- %s: valid call error %q", c.Tool, c.Argument, c.Value, c.Text)
 		}
 	}
 	t.Logf("unguarded go-sdk server: %v", s.docCounts)
@@ -252,7 +276,7 @@ func TestServer_WritesSkippedUnlessAllowed(t *testing.T) {
 			switch {
 			case !found:
 				t.Fatal("delete_something is not in the report")
-			case !allow && (calls != 0 || !strings.Contains(skipped, "its name suggests it writes") || doc.Summary.Skipped != 1):
+			case !allow && (calls != 0 || !strings.Contains(skipped, "its name suggests it writes (\"delete\"); -allow-writes probes it") || doc.Summary.Skipped != 1):
 				t.Errorf("without -allow-writes: %d calls, skipped %q, %d skipped; want none, skipped for its name", calls, skipped, doc.Summary.Skipped)
 			case allow && (calls != 3 || skipped != "" || doc.Summary.Skipped != 0):
 				t.Errorf("with -allow-writes: %d calls, skipped %q, %d skipped; want 3 calls, not skipped", calls, skipped, doc.Summary.Skipped)
@@ -267,7 +291,7 @@ func TestServer_WritesSkippedUnlessAllowed(t *testing.T) {
 // text of at most 200 characters; the counts of each argument, each tool
 // and the summary are the records' counts.
 func TestServer_JSON_RecordsAndCountsAgree(t *testing.T) {
-	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg), "-values", "6")
+	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg), "-values", "6", "-tools", guardedTools)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -320,6 +344,24 @@ func TestServer_JSON_RecordsAndCountsAgree(t *testing.T) {
 	if total != doc.Summary.docCounts {
 		t.Errorf("summary %v, records %v", doc.Summary.docCounts, total)
 	}
+	// Each score is the share of refused calls that were named refusals.
+	check := func(what string, c docCounts, score *float64) {
+		t.Helper()
+		refused := c.Named + c.Generic + c.Protocol
+		switch {
+		case refused == 0 && score != nil:
+			t.Errorf("%s: score %v with no refused call", what, *score)
+		case refused > 0 && (score == nil || *score != float64(c.Named)/float64(refused)):
+			t.Errorf("%s: score %v, counts %v", what, score, c)
+		}
+	}
+	check("summary", doc.Summary.docCounts, doc.Summary.Score)
+	for _, tool := range doc.Tools {
+		check(tool.Name, tool.docCounts, tool.Score)
+		for _, a := range tool.Arguments {
+			check(tool.Name+" "+a.Name, a.docCounts, a.Score)
+		}
+	}
 }
 
 // TestServer_Report_PerToolAndSummary: without -json the report gives a
@@ -327,24 +369,26 @@ func TestServer_JSON_RecordsAndCountsAgree(t *testing.T) {
 // the summary.
 func TestServer_Report_PerToolAndSummary(t *testing.T) {
 	cmd := serverCommand(t, unguardedPkg)
-	code, out, errOut := bindprobe(t, "-server", cmd, "-values", "4")
+	code, out, errOut := bindprobe(t, "-server", cmd)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	for _, want := range []string{
-		"server " + cmd + ": 4 tools\n",
-		"\nget_wait_stats: 16 calls: ",
-		"  ARGUMENT               TYPE     CALLS  NAMED  GENERIC  ACCEPTED  PROTOCOL\n",
-		"  hours_back (required)  integer  4      0      ",
-		"  first generic error for limit: sent -2147483649: validating \"arguments\": validating root: validating /properties/limit: minimum: -2147483649/1 is less than -2147483648",
-		"\ndelete_something: skipped: its name suggests it writes (\"delete\") (-allow-writes probes it)\n",
+		"server " + cmd + ": 4 tools (3 probed, 1 skipped); score 100%: 120 of the 120 refused calls named the argument\n",
+		"\nTOOL              SCORE    CALLS  NAMED  GENERIC  OTHER  VALID  ACCEPTED  CHANGED  WARNED  PROTOCOL  TIMEOUT\n" +
+			"delete_something  skipped  -      -      -        -      -      -         -        -       -         -\n" +
+			"get_query_plan    100%     25     13     0        0      0      12        0        0       0         0\n",
+		"\nget_wait_stats: score 100%, 93 calls: ",
+		"  ARGUMENT               TYPE     SCORE  CALLS  NAMED  GENERIC  OTHER  VALID  ACCEPTED  CHANGED  WARNED  PROTOCOL  TIMEOUT\n",
+		"  first valid call error for limit: sent -1: a negative number of sessions makes no sense\n",
+		"\ndelete_something: skipped: its name suggests it writes (\"delete\"); -allow-writes probes it\n",
 		"\n4 tools (3 probed, 1 skipped), ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the report lacks %q", want)
 		}
 	}
-	if !strings.HasSuffix(out, " protocol errors\n") {
+	if !strings.HasSuffix(out, "; score 100%: 120 of the 120 refused calls named the argument\n") {
 		t.Errorf("the report does not end with the summary:\n%s", out)
 	}
 	if t.Failed() {
@@ -374,21 +418,27 @@ func TestServer_CrashMidRun_ReportedNotHung(t *testing.T) {
 	}
 }
 
-// TestServer_UnansweredCalls_TimeOutThenStop: calls the server never
-// answers are protocol errors after -timeout, and after three in a row
-// bindprobe stops instead of waiting out every call.
-func TestServer_UnansweredCalls_TimeOutThenStop(t *testing.T) {
+// TestServer_UnansweredCalls_EachToolGivenUp: a server that leaves every
+// tools/call unanswered but answers pings has each tool given up after two
+// timeouts, graded timeout; the run goes on to every tool and ends with
+// exit status 0.
+func TestServer_UnansweredCalls_EachToolGivenUp(t *testing.T) {
 	start := time.Now()
-	code, doc, errOut := probeServer(t, serverCommand(t, unguardedPkg, "-hang"), "-timeout", "200ms")
-	if code != 1 || errOut != "" {
-		t.Errorf("exit %d, stderr %q; want exit 1", code, errOut)
+	code, doc, errOut := probeServer(t, serverCommand(t, unguardedPkg, "-hang"), "-timeout", "200ms", "-values", "5")
+	if code != 0 || errOut != "" || doc.Stopped != "" {
+		t.Errorf("exit %d, stderr %q, stopped %q; want exit 0", code, errOut, doc.Stopped)
 	}
-	if len(doc.Calls) != 3 || !strings.Contains(doc.Stopped, "answered none of the last 3 calls within 200ms") {
-		t.Errorf("%d calls, stopped %q", len(doc.Calls), doc.Stopped)
+	if len(doc.Calls) != 6 || doc.Summary.Timeout != 6 {
+		t.Errorf("%d calls, summary %v; want 2 per probed tool, all timeouts", len(doc.Calls), doc.Summary.docCounts)
 	}
 	for _, c := range doc.Calls {
-		if c.Grade != "protocol_error" || c.Text != "no answer within 200ms" {
+		if c.Grade != "timeout" || c.Text != "no answer within 200ms" {
 			t.Errorf("%s %s: %s %q", c.Tool, c.Argument, c.Grade, c.Text)
+		}
+	}
+	for _, tool := range doc.Tools {
+		if tool.Skipped == "" && (tool.GaveUp != "no answer within 200ms to 2 calls in a row; bindprobe gave up on it" || tool.NotMade == 0) {
+			t.Errorf("%s: gave up %q, %d not made", tool.Name, tool.GaveUp, tool.NotMade)
 		}
 	}
 	if d := time.Since(start); d > 20*time.Second {

@@ -19,6 +19,7 @@ type schema struct {
 	Enum             []json.RawMessage  `json:"enum"`
 	Const            json.RawMessage    `json:"const"`
 	Default          json.RawMessage    `json:"default"`
+	Examples         []json.RawMessage  `json:"examples"`
 	Format           string             `json:"format"`
 	Minimum          json.RawMessage    `json:"minimum"`
 	Maximum          json.RawMessage    `json:"maximum"`
@@ -106,7 +107,13 @@ const (
 // kind is the kind of value s takes: its type, the first that is not null
 // when it lists several, that of its first alternative when it has none of
 // its own (anyOf, oneOf, allOf), or that of its enum's first member.
-func (root *schema) kind(s *schema) string {
+func (root *schema) kind(s *schema) string { return root.kindAt(s, 0) }
+
+// maxKindDepth bounds how many alternatives deep kind looks: a $ref may
+// lead back to the schema it is in.
+const maxKindDepth = 16
+
+func (root *schema) kindAt(s *schema, depth int) string {
 	s = root.resolve(s)
 	for _, t := range s.Type {
 		switch t {
@@ -114,10 +121,12 @@ func (root *schema) kind(s *schema) string {
 			return t
 		}
 	}
-	for _, alts := range [][]*schema{s.AllOf, s.AnyOf, s.OneOf} {
-		for _, a := range alts {
-			if k := root.kind(a); k != kindAny {
-				return k
+	if depth < maxKindDepth {
+		for _, alts := range [][]*schema{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, a := range alts {
+				if k := root.kindAt(a, depth+1); k != kindAny {
+					return k
+				}
 			}
 		}
 	}
@@ -247,7 +256,7 @@ func swapCase(s string) string {
 const maxFillDepth = 4
 
 // valid returns a value s takes, as JSON text: its const, its first enum
-// member, or its default when it has one; else a value of its kind (a whole
+// member, its default or its first example when it has one; else a value of its kind (a whole
 // number within its minimum and maximum, 1 when they allow; 1.5 or a
 // number within them; "x", or a text of its format or minimum length; true;
 // an array of its minimum number of valid items; an object with its
@@ -261,6 +270,8 @@ func (root *schema) valid(s *schema, depth int) string {
 		return string(s.Enum[0])
 	case s.Default != nil && string(s.Default) != "null":
 		return string(s.Default)
+	case len(s.Examples) > 0 && string(s.Examples[0]) != "null":
+		return string(s.Examples[0])
 	}
 	switch root.kind(s) {
 	case kindInteger:

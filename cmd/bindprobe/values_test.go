@@ -132,8 +132,49 @@ func TestArgumentsWith_FillsTheOtherRequired(t *testing.T) {
 		{"hours_back", `"5"`, `{"hours_back":"5","state":"running"}`},
 		{"state", "null", `{"state":null,"hours_back":1}`},
 	} {
-		if got := argumentsWith(root, tc.name, tc.value); got != tc.want {
+		if got := argumentsWith(root, "t", nil, target{top: tc.name}, tc.value); got != tc.want {
 			t.Errorf("argumentsWith(%s, %s) = %s, want %s", tc.name, tc.value, got, tc.want)
 		}
+	}
+}
+
+// TestArgumentsWith_FillsAndFields: -fill's values are sent for the
+// parameters not probed, required or not (a tool's own before a name's);
+// an example fills a required parameter; a field is probed inside an
+// object (or the one object of an array) whose other required fields are
+// filled.
+func TestArgumentsWith_FillsAndFields(t *testing.T) {
+	root := mustSchema(t, `{"type": "object",
+	  "properties": {
+	    "zone": {"type": "string", "examples": ["Europe/Paris"]},
+	    "path": {"type": "string"},
+	    "max_lines": {"type": "integer"},
+	    "filter": {"type": "object", "properties": {"min": {"type": "integer"}, "label": {"type": "string"}}, "required": ["label"]},
+	    "rows": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}, "tag": {"type": "string"}}, "required": ["id", "tag"]}}},
+	  "required": ["zone", "path"]}`)
+	fill := fills{"path": `"/srv/a.txt"`, "read.path": `"/srv/b.txt"`, "max_lines": "3"}
+	for _, tc := range []struct {
+		tool  string
+		tg    target
+		value string
+		want  string
+	}{
+		{"t", target{top: "max_lines"}, "0.5", `{"max_lines":0.5,"zone":"Europe/Paris","path":"/srv/a.txt"}`},
+		{"read", target{top: "zone"}, "5", `{"zone":5,"path":"/srv/b.txt","max_lines":3}`},
+		{"t", target{top: "filter", steps: []step{{"min", false}}}, "0.5", `{"filter":{"min":0.5,"label":"x"},"zone":"Europe/Paris","path":"/srv/a.txt","max_lines":3}`},
+		{"t", target{top: "rows", steps: []step{{"tag", true}}}, "5", `{"rows":[{"tag":5,"id":1}],"zone":"Europe/Paris","path":"/srv/a.txt","max_lines":3}`},
+	} {
+		if got := argumentsWith(root, tc.tool, fill, tc.tg, tc.value); got != tc.want {
+			t.Errorf("argumentsWith(%s, %+v, %s) = %s, want %s", tc.tool, tc.tg, tc.value, got, tc.want)
+		}
+	}
+	var got []string
+	for _, name := range sortedKeys(root.Properties) {
+		for _, tg := range root.targets(name, root.Properties[name], root, nil, name, false) {
+			got = append(got, tg.display)
+		}
+	}
+	if want := []string{"filter", "filter.label", "filter.min", "max_lines", "path", "rows", "rows[].id", "rows[].tag", "zone"}; !slices.Equal(got, want) {
+		t.Errorf("targets %q, want %q", got, want)
 	}
 }

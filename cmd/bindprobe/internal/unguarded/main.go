@@ -1,8 +1,9 @@
 // Command unguarded is a small MCP server over stdio whose tools are added
 // with the plain go-sdk mcp.AddTool, with no guard: a call the binder
-// cannot read gets go-sdk's own error (the schema validator's, or the
-// decoder's), which does not name the argument. bindprobe's tests probe it
-// beside the guarded example server (examples/waitstats).
+// cannot read gets go-sdk's own error (the schema validator's, naming the
+// argument by its JSON Pointer, or the decoder's), and a handler's own
+// error names nothing. bindprobe's tests probe it beside the guarded
+// example server (examples/waitstats).
 //
 // It serves tools like the guarded example's, and one whose name suggests a
 // write:
@@ -14,6 +15,8 @@
 //     (int32) and verbose (bool).
 //   - get_query_plan: query_id (int64, required).
 //   - delete_something: id (int, required); a name that suggests a write.
+//
+// The first three are annotated readOnlyHint: true.
 //
 // Two flags make it misbehave, for the tests of bindprobe's robustness:
 // -crash-after N exits with status 3 on the Nth tools/call, and -hang
@@ -80,11 +83,11 @@ func main() {
 	log.SetFlags(0)
 
 	s := mcp.NewServer(&mcp.Implementation{Name: "unguarded", Version: "v0.1.0"}, nil)
-	mcp.AddTool(s, &mcp.Tool{Name: "get_wait_stats", Description: "Top waits over the last hours."},
+	mcp.AddTool(s, &mcp.Tool{Name: "get_wait_stats", Description: "Top waits over the last hours.", Annotations: readOnly},
 		func(_ context.Context, _ *mcp.CallToolRequest, in GetWaitStatsArgs) (*mcp.CallToolResult, any, error) {
 			return text(fmt.Sprintf("Top waits, last %d hours (limit %d, %d wait types).", in.HoursBack, in.Limit, len(in.Waits))), nil, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "list_sessions", Description: "The sessions in one state.", InputSchema: json.RawMessage(listSessionsSchema)},
+	mcp.AddTool(s, &mcp.Tool{Name: "list_sessions", Description: "The sessions in one state.", InputSchema: json.RawMessage(listSessionsSchema), Annotations: readOnly},
 		func(_ context.Context, _ *mcp.CallToolRequest, in ListSessionsArgs) (*mcp.CallToolResult, any, error) {
 			if in.Limit < 0 {
 				// The error a handler commonly writes: what is wrong, not
@@ -93,7 +96,7 @@ func main() {
 			}
 			return text(fmt.Sprintf("No %s sessions.", in.State)), nil, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "get_query_plan", Description: "The cached plan of one query."},
+	mcp.AddTool(s, &mcp.Tool{Name: "get_query_plan", Description: "The cached plan of one query.", Annotations: readOnly},
 		func(_ context.Context, _ *mcp.CallToolRequest, in GetQueryPlanArgs) (*mcp.CallToolResult, any, error) {
 			return text(fmt.Sprintf("Plan of query %d.", in.QueryID)), nil, nil
 		})
@@ -123,6 +126,10 @@ func main() {
 		log.Fatal(err)
 	}
 }
+
+// readOnly annotates the tools that only read, so that bindprobe probes
+// them by default.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
 
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
