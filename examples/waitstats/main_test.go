@@ -112,6 +112,11 @@ func TestServer_OverStdio(t *testing.T) {
 			if s, _ := generic(t, tl.InputSchema).(map[string]any); s["additionalProperties"] != false {
 				t.Errorf("%s: the input schema is not closed: %v", tl.Name, s)
 			}
+			// Every tool only reads, and says so: a client (bindprobe
+			// among them) may call it without fear of a write.
+			if tl.Annotations == nil || !tl.Annotations.ReadOnlyHint {
+				t.Errorf("%s: not annotated readOnlyHint: true (annotations %+v)", tl.Name, tl.Annotations)
+			}
 		}
 		if diff := cmp.Diff([]string{"get_query_plan", "get_wait_stats", "list_sessions"}, names); diff != "" {
 			t.Errorf("tools (-want +got):\n%s", diff)

@@ -91,6 +91,9 @@ var (
 // newServer returns the waitstats server, its tools added through the
 // guard, and the registry that records them. ran, when not nil, is told
 // the name of each tool whose handler runs.
+// readOnly annotates every tool: each reads the data and changes nothing.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true}
+
 func newServer(ran func(tool string)) (*mcp.Server, *typereg.Registry, error) {
 	if ran == nil {
 		ran = func(string) {}
@@ -100,6 +103,7 @@ func newServer(ran func(tool string)) (*mcp.Server, *typereg.Registry, error) {
 	err := errors.Join(
 		gosdk.AddTool(s, reg, &mcp.Tool{
 			Name:        "get_wait_stats",
+			Annotations: readOnly,
 			Description: "The database server's top waits over the last hours, as text.",
 		}, func(_ context.Context, _ *mcp.CallToolRequest, in GetWaitStatsArgs) (*mcp.CallToolResult, any, error) {
 			ran("get_wait_stats")
@@ -111,6 +115,7 @@ func newServer(ran func(tool string)) (*mcp.Server, *typereg.Registry, error) {
 		}),
 		gosdk.AddTool(s, reg, &mcp.Tool{
 			Name:        "list_sessions",
+			Annotations: readOnly,
 			Description: "The sessions in one state.",
 		}, func(_ context.Context, _ *mcp.CallToolRequest, in ListSessionsArgs) (*mcp.CallToolResult, SessionList, error) {
 			ran("list_sessions")
@@ -119,6 +124,7 @@ func newServer(ran func(tool string)) (*mcp.Server, *typereg.Registry, error) {
 		}),
 		gosdk.AddTool(s, reg, &mcp.Tool{
 			Name:        "get_query_plan",
+			Annotations: readOnly,
 			Description: "The cached execution plan of one query, as text.",
 		}, func(_ context.Context, _ *mcp.CallToolRequest, in GetQueryPlanArgs) (*mcp.CallToolResult, any, error) {
 			ran("get_query_plan")
