@@ -9,6 +9,7 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -40,7 +41,7 @@ func constraintProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps [
 				errs = nil
 			}
 		}()
-		if t.Plan().Binder().Unmarshal(args, v.Interface()) != nil {
+		if contain.Decode(t.Plan().Binder(), args, v.Interface()) != nil {
 			return
 		}
 		if err := validate.Struct(v.Interface()); err != nil && !errors.As(err, &errs) {
