@@ -124,11 +124,14 @@ func paramOf(t *typereg.Tool, ns string) int {
 }
 
 // members returns, per parameter, the raw value the binder reads for it
-// from the top-level object args (the last of the keys it binds to it), or
-// nil when the call does not send it.
+// from the top-level object args (the last of the keys it binds to it, by
+// the binder's own matching), or nil when the call does not send it.
 func members(t *typereg.Tool, args []byte, issues []bind.Issue) [][]byte {
 	sent := make([][]byte, len(t.Params))
-	folds := t.Plan().Binder().Name() != "v2"
+	// Only encoding/json folds the case of any key; V2 folds only keys of
+	// case:ignore fields, each reported as a FoldedKey issue, and segmentio
+	// (as go-sdk sets it) folds none: a key in another case is dropped.
+	folds := t.Plan().Binder().Name() == bind.Std.Name()
 	var folded map[int]int // a folded key's offset: its parameter
 	for _, is := range issues {
 		if is.Kind == bind.FoldedKey && is.Path == "" {
