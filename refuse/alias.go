@@ -3,6 +3,9 @@ package refuse
 import (
 	"encoding/json"
 	"slices"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/typereg"
 )
 
 // An aliasConflict is a parameter sent under more than one of its names.
@@ -20,6 +23,38 @@ type aliasConflict struct {
 // which names each parameter was sent under and once to write the result,
 // and keeps nothing per member.
 func renameAliases(args []byte, aliases map[string]string) ([]byte, []aliasConflict) {
+	return renameAliasesDropping(args, aliases, nil)
+}
+
+// renameFor renames the aliases of tool t in args (renameAliases), and
+// reads each member the renaming leaves out as t's binder reads the value
+// of a key it drops: when the binder cannot read one (text that is not
+// JSON; for V2, a repeated name or invalid UTF-8 inside it), args come
+// back as they are, with no conflict, to be checked as sent. So a call
+// goes on, under Warn, only when the binder reads every byte of it.
+func renameFor(t *typereg.Tool, args []byte) ([]byte, []aliasConflict) {
+	var buf []byte
+	var issues []bind.Issue
+	unread := false
+	out, conflicts := renameAliasesDropping(args, t.Policy.Aliases, func(v []byte) {
+		if unread {
+			return
+		}
+		// An object whose one key ("") names no parameter: the plan reads
+		// its value as the binder reads a dropped key's.
+		buf = append(append(append(buf[:0], `{"":`...), v...), '}')
+		issues = t.Plan().Check(buf, issues[:0])
+		unread = slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Fails() })
+	})
+	if unread {
+		return args, nil
+	}
+	return out, conflicts
+}
+
+// renameAliasesDropping is renameAliases; it calls drop, when not nil,
+// with the value of each member it leaves out.
+func renameAliasesDropping(args []byte, aliases map[string]string, drop func(value []byte)) ([]byte, []aliasConflict) {
 	if !usesAlias(args, aliases) {
 		return args, nil
 	}
@@ -89,6 +124,9 @@ func renameAliases(args []byte, aliases map[string]string) ([]byte, []aliasConfl
 	eachMember(args, func(raw, value []byte) bool {
 		key, param := paramOf(raw)
 		if param != "" && string(key) != kept[param] {
+			if drop != nil {
+				drop(value)
+			}
 			return true // another name of a parameter sent under more than one
 		}
 		if len(out) > 1 {

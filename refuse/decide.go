@@ -64,7 +64,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	var conflicts []aliasConflict
 	checked := args
 	if len(pol.Aliases) > 0 {
-		checked, conflicts = renameAliases(args, pol.Aliases)
+		checked, conflicts = renameFor(t, args)
 	}
 	issues := t.Plan().Check(checked, nil)
 	if len(conflicts) == 0 && len(issues) == 0 && !hasConstraints(t) {
