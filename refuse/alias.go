@@ -3,15 +3,18 @@ package refuse
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/typereg"
 )
 
-// An aliasConflict is a parameter sent under more than one of its names.
+// An aliasConflict is a parameter sent under more than one of its names
+// (aliases, or keys the binder folds to it), all but one member left out.
 type aliasConflict struct {
 	param string   // the parameter's name
 	sent  []string // the names the call used, as sent (quoted), in order
+	kept  []byte   // the value of the member kept, when known
 }
 
 // renameAliases rewrites the top-level keys of args that are aliases to
@@ -121,6 +124,7 @@ func renameAliasesDropping(args []byte, aliases map[string]string, drop func(val
 	}
 	out := make([]byte, 0, len(args)+16)
 	out = append(out, '{')
+	keptValue := map[string][]byte{}
 	eachMember(args, func(raw, value []byte) bool {
 		key, param := paramOf(raw)
 		if param != "" && string(key) != kept[param] {
@@ -132,6 +136,9 @@ func renameAliasesDropping(args []byte, aliases map[string]string, drop func(val
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
+		if param != "" {
+			keptValue[param] = value
+		}
 		if param != "" && string(key) != param {
 			out = append(out, encoded[param]...)
 		} else {
@@ -141,6 +148,9 @@ func renameAliasesDropping(args []byte, aliases map[string]string, drop func(val
 		out = append(out, value...)
 		return true
 	})
+	for i := range conflicts {
+		conflicts[i].kept = keptValue[conflicts[i].param]
+	}
 	return append(out, '}'), conflicts
 }
 
@@ -222,6 +232,138 @@ func (b *problems) conflicts(cs []aliasConflict) {
 			}
 			sent += quoteSent([]byte(s))
 		}
-		b.add(Problem{Code: AliasConflict, Argument: p.Name, Takes: b.w.takes(p.Type, p.Quoted, p.Schema), Sent: sent})
+		pr := Problem{Code: AliasConflict, Argument: p.Name, Takes: b.w.takes(p.Type, p.Quoted, p.Schema), Sent: sent}
+		if c.kept != nil {
+			pr.Becomes = quoteSent(c.kept)
+		}
+		b.add(pr)
 	}
+}
+
+// foldConflicts finds, in a call the binder reads (issues has no failure),
+// each parameter bound by top-level members under more than one key text:
+// its name and a key the binder folds to it (HOURS for hours), or two such
+// keys. The binder keeps the last of them and the call's text still holds
+// the others, where a handler reading the arguments as a map (mcp-go's
+// GetArguments) or as raw JSON would find a value the guard never checked.
+// So the result keeps only the member the binder keeps, renamed to the
+// parameter's name, with the others left out, and reports each such
+// parameter as an alias conflict naming the value kept. A call with no
+// such parameter comes back as it is, with nil, allocating nothing.
+func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, []aliasConflict) {
+	folded := false
+	for _, is := range issues {
+		if is.Kind.Fails() {
+			return args, nil
+		}
+		folded = folded || is.Kind == bind.FoldedKey && is.Path == "" && is.Param >= 0
+	}
+	if !folded {
+		return args, nil
+	}
+	type bound struct {
+		names []string // the keys as sent (quoted), each once
+		texts []string // their texts, each once
+		last  int      // the member kept: the last bound to the parameter
+	}
+	params := map[int]*bound{}
+	var order []int
+	n := 0
+	eachBinding(t, args, issues, func(ks, ke, vs, ve, param int) {
+		k := n
+		n++
+		if param < 0 {
+			return
+		}
+		b := params[param]
+		if b == nil {
+			b = &bound{}
+			params[param] = b
+			order = append(order, param)
+		}
+		b.last = k
+		if raw := string(args[ks:ke]); !slices.Contains(b.names, raw) {
+			b.names = append(b.names, raw)
+		}
+		if text := unquoteKey(args[ks:ke]); !slices.Contains(b.texts, text) {
+			b.texts = append(b.texts, text)
+		}
+	})
+	var conflicts []aliasConflict
+	for _, i := range order {
+		if b := params[i]; len(b.texts) < 2 {
+			delete(params, i)
+		}
+	}
+	if len(params) == 0 {
+		return args, nil
+	}
+	out := make([]byte, 0, len(args)+16)
+	out = append(out, '{')
+	n = 0
+	kept := map[int][]byte{}
+	eachBinding(t, args, issues, func(ks, ke, vs, ve, param int) {
+		k := n
+		n++
+		b := params[param]
+		if param >= 0 && b != nil && k != b.last {
+			return // a member the binder does not keep
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		if param >= 0 && b != nil {
+			name, _ := json.Marshal(t.Params[param].Name)
+			out = append(out, name...)
+			kept[param] = args[vs:ve]
+		} else {
+			out = append(out, args[ks:ke]...)
+		}
+		out = append(out, ':')
+		out = append(out, args[vs:ve]...)
+	})
+	for _, i := range order {
+		if b := params[i]; b != nil {
+			conflicts = append(conflicts, aliasConflict{param: t.Params[i].Name, sent: b.names, kept: kept[i]})
+		}
+	}
+	return append(out, '}'), conflicts
+}
+
+// eachBinding calls f with the extent of each top-level member of the
+// object args and the index of the parameter the binder binds its key to
+// (-1: none), in order, as members does.
+func eachBinding(t *typereg.Tool, args []byte, issues []bind.Issue, f func(ks, ke, vs, ve, param int)) {
+	// Only encoding/json folds the case of any key; V2 folds only keys of
+	// case:ignore fields, each reported as a FoldedKey issue, and segmentio
+	// (as go-sdk sets it) folds none: a key in another case is dropped.
+	folds := t.Plan().Binder().Name() == bind.Std.Name()
+	var folded map[int]int // a folded key's offset: its parameter
+	for _, is := range issues {
+		if is.Kind == bind.FoldedKey && is.Path == "" {
+			if folded == nil {
+				folded = map[int]int{}
+			}
+			folded[is.Start] = is.Param
+		}
+	}
+	eachMemberSpan(args, func(ks, ke, vs, ve int) {
+		key := unquoteKey(args[ks:ke])
+		i := paramIndex(t, key)
+		if j, ok := folded[ks]; i < 0 && ok {
+			i = j
+		}
+		if i < 0 && folds {
+			for j, p := range t.Params {
+				if strings.EqualFold(p.Name, key) {
+					i = j
+					break
+				}
+			}
+		}
+		if i >= len(t.Params) {
+			i = -1
+		}
+		f(ks, ke, vs, ve, i)
+	})
 }

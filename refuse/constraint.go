@@ -128,34 +128,8 @@ func paramOf(t *typereg.Tool, ns string) int {
 // the binder's own matching), or nil when the call does not send it.
 func members(t *typereg.Tool, args []byte, issues []bind.Issue) [][]byte {
 	sent := make([][]byte, len(t.Params))
-	// Only encoding/json folds the case of any key; V2 folds only keys of
-	// case:ignore fields, each reported as a FoldedKey issue, and segmentio
-	// (as go-sdk sets it) folds none: a key in another case is dropped.
-	folds := t.Plan().Binder().Name() == bind.Std.Name()
-	var folded map[int]int // a folded key's offset: its parameter
-	for _, is := range issues {
-		if is.Kind == bind.FoldedKey && is.Path == "" {
-			if folded == nil {
-				folded = map[int]int{}
-			}
-			folded[is.Start] = is.Param
-		}
-	}
-	eachMemberSpan(args, func(ks, ke, vs, ve int) {
-		key := unquoteKey(args[ks:ke])
-		i := paramIndex(t, key)
-		if j, ok := folded[ks]; i < 0 && ok {
-			i = j
-		}
-		if i < 0 && folds {
-			for j, p := range t.Params {
-				if strings.EqualFold(p.Name, key) {
-					i = j
-					break
-				}
-			}
-		}
-		if i >= 0 && i < len(sent) {
+	eachBinding(t, args, issues, func(_, _, vs, ve, i int) {
+		if i >= 0 {
 			sent[i] = args[vs:ve]
 		}
 	})

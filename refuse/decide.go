@@ -76,6 +76,10 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		checked, conflicts = args, nil
 		issues = t.Plan().Check(args, nil)
 	}
+	if canon, cs := foldConflicts(t, checked, issues); cs != nil {
+		checked, conflicts = canon, append(conflicts, cs...)
+		issues = t.Plan().Check(checked, nil)
+	}
 	d := decider{t: t, args: checked, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)
 }
