@@ -3,6 +3,7 @@ package refuse
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bindguard/bindguard/bind"
@@ -13,8 +14,40 @@ import (
 // (aliases, or keys the binder folds to it), all but one member left out.
 type aliasConflict struct {
 	param string   // the parameter's name
-	sent  []string // the names the call used, as sent (quoted), in order
+	sent  []string // the first names the call used, as sent (quoted), in order
+	more  int      // the other names it used, not listed
 	kept  []byte   // the value of the member kept, when known
+}
+
+// maxListedNames is how many names an alias conflict lists; the rest are
+// counted.
+const maxListedNames = 8
+
+// A nameSet is the names one parameter was sent under, each once, in
+// order: the first few listed, every one looked up in a map, so that a
+// call of many spellings of one name costs time in proportion to it.
+type nameSet struct {
+	listed []string        // the first names as sent (quoted)
+	more   int             // the other names, not listed
+	raws   map[string]bool // every name as sent
+	first  string          // the first name's text
+	texts  bool            // sent under more than one text
+}
+
+func (s *nameSet) add(raw []byte, text []byte) {
+	if s.raws == nil {
+		s.raws, s.first = map[string]bool{}, string(text)
+	}
+	s.texts = s.texts || string(text) != s.first
+	if s.raws[string(raw)] {
+		return
+	}
+	s.raws[string(raw)] = true
+	if len(s.listed) < maxListedNames {
+		s.listed = append(s.listed, string(raw))
+	} else {
+		s.more++
+	}
 }
 
 // renameAliases rewrites the top-level keys of args that are aliases to
@@ -80,10 +113,9 @@ func renameAliasesDropping(args []byte, aliases map[string]string, drop func(val
 		return key, params[string(key)]
 	}
 	type sent struct {
-		first string   // the first name it was sent under
-		own   bool     // sent under its own name
-		names []string // the names as sent (quoted), each once
-		texts []string // their texts, each once
+		first string // the first name it was sent under
+		own   bool   // sent under its own name
+		names nameSet
 	}
 	bySent := map[string]*sent{}
 	var order []string // parameters in the order first sent
@@ -99,12 +131,7 @@ func renameAliasesDropping(args []byte, aliases map[string]string, drop func(val
 			order = append(order, param)
 		}
 		st.own = st.own || string(key) == param
-		if !slices.Contains(st.names, string(raw)) {
-			st.names = append(st.names, string(raw))
-		}
-		if !slices.Contains(st.texts, string(key)) {
-			st.texts = append(st.texts, string(key))
-		}
+		st.names.add(raw, key)
 		return true
 	})
 	if !ok {
@@ -118,8 +145,8 @@ func renameAliasesDropping(args []byte, aliases map[string]string, drop func(val
 		if st.own {
 			kept[param] = param
 		}
-		if len(st.texts) > 1 {
-			conflicts = append(conflicts, aliasConflict{param: param, sent: st.names})
+		if st.names.texts {
+			conflicts = append(conflicts, aliasConflict{param: param, sent: st.names.listed, more: st.names.more})
 		}
 	}
 	out := make([]byte, 0, len(args)+16)
@@ -232,6 +259,9 @@ func (b *problems) conflicts(cs []aliasConflict) {
 			}
 			sent += quoteSent([]byte(s))
 		}
+		if c.more > 0 {
+			sent += ", and " + strconv.Itoa(c.more) + " more"
+		}
 		pr := Problem{Code: AliasConflict, Argument: p.Name, Takes: b.w.takes(p.Type, p.Quoted, p.Schema), Sent: sent}
 		if c.kept != nil {
 			pr.Becomes = quoteSent(c.kept)
@@ -262,9 +292,8 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 		return args, nil
 	}
 	type bound struct {
-		names []string // the keys as sent (quoted), each once
-		texts []string // their texts, each once
-		last  int      // the member kept: the last bound to the parameter
+		names nameSet
+		last  int // the member kept: the last bound to the parameter
 	}
 	params := map[int]*bound{}
 	var order []int
@@ -282,16 +311,16 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 			order = append(order, param)
 		}
 		b.last = k
-		if raw := string(args[ks:ke]); !slices.Contains(b.names, raw) {
-			b.names = append(b.names, raw)
+		raw := args[ks:ke]
+		text := raw[1 : len(raw)-1]
+		if slices.Contains(text, '\\') {
+			text = []byte(unquoteKey(raw))
 		}
-		if text := unquoteKey(args[ks:ke]); !slices.Contains(b.texts, text) {
-			b.texts = append(b.texts, text)
-		}
+		b.names.add(raw, text)
 	})
 	var conflicts []aliasConflict
 	for _, i := range order {
-		if b := params[i]; len(b.texts) < 2 {
+		if b := params[i]; !b.names.texts {
 			delete(params, i)
 		}
 	}
@@ -324,7 +353,7 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 	})
 	for _, i := range order {
 		if b := params[i]; b != nil {
-			conflicts = append(conflicts, aliasConflict{param: t.Params[i].Name, sent: b.names, kept: kept[i]})
+			conflicts = append(conflicts, aliasConflict{param: t.Params[i].Name, sent: b.names.listed, more: b.names.more, kept: kept[i]})
 		}
 	}
 	return append(out, '}'), conflicts

@@ -2,6 +2,7 @@ package refuse_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -77,4 +78,75 @@ func TestDecide_ParamUnderNameAndCaseVariant_ArgsHoldOnlyTheValueChecked(t *test
 func fmtNum(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+type longName struct {
+	V int `json:"abcdefghijklmnopq" bindguard:"alias=old"`
+}
+
+// spellings is a call sending parameter abcdefghijklmnopq n times, each in
+// another case (and, with alias, the alias old escaped n ways first).
+func spellings(n int, alias bool) []byte {
+	var b strings.Builder
+	b.WriteString("{")
+	name := "abcdefghijklmnopq"
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		if alias && i%2 == 0 {
+			// "old", its letters escaped by the bits of i
+			b.WriteString(`"`)
+			for j, c := range "old" {
+				if i>>(j+1)&1 == 1 {
+					b.WriteString(`\u00` + strconv.FormatInt(int64(c), 16))
+				} else {
+					b.WriteRune(c)
+				}
+			}
+			b.WriteString(`":1`)
+			continue
+		}
+		key := []byte(name)
+		for j := range key {
+			if i>>j&1 == 1 {
+				key[j] -= 'a' - 'A'
+			}
+		}
+		b.WriteString(`"` + string(key) + `":1`)
+	}
+	b.WriteString("}")
+	return []byte(b.String())
+}
+
+// A parameter sent under many spellings (case variants; escaped spellings
+// of an alias): the conflict lists a few names and counts the rest, its
+// text stays short, and Decide's memory grows with the call, not faster
+// (1x, 10x, 100x).
+func TestDecide_ManySpellingsOfOneParameter_BoundedAndLinear(t *testing.T) {
+	for _, alias := range []bool{false, true} {
+		reg := typereg.New(typereg.WithMode(typereg.Warn))
+		if err := typereg.Register[longName](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		var perByte []float64
+		for _, n := range []int{4, 40, 400} { // under bind.MaxIssues: 2 issues a member
+			args := spellings(n, alias)
+			d := refuse.Decide(reg, "t", args)
+			if d.Warnings == nil {
+				t.Fatalf("alias %v, n %d: no warnings: %+v", alias, n, d.Refusal)
+			}
+			if len(d.Warnings.String()) > 4000 {
+				t.Fatalf("alias %v, n %d: the warnings are %d bytes", alias, n, len(d.Warnings.String()))
+			}
+			if c := d.Warnings.Problems[0]; n == 400 && !alias && (c.Code != refuse.AliasConflict || !strings.HasSuffix(c.Sent, "and 392 more")) {
+				t.Errorf("n %d: the first warning is %+v, want an alias conflict listing 8 names and counting 392", n, c)
+			}
+			got := allocatedBytes(func() { refuse.Decide(reg, "t", args) })
+			perByte = append(perByte, float64(got)/float64(len(args)))
+		}
+		if perByte[2] > 3*perByte[0]+20 {
+			t.Errorf("alias %v: bytes allocated per input byte grow from %.1f (1x) to %.1f (100x)", alias, perByte[0], perByte[2])
+		}
+	}
 }
