@@ -19,8 +19,11 @@ type Decision struct {
 	Warnings *Warnings
 	// Args are the arguments to decode for the handler: the call's own,
 	// with each alias renamed to its parameter's name (and, when both were
-	// sent, the alias's member left out). They are the call's own bytes
-	// when the call uses no alias.
+	// sent, the alias's member left out), and a parameter sent under its
+	// name and a key the binder folds to it reduced to the member the
+	// binder keeps, under its name (an AliasConflict). So every view of
+	// them (decoded, a map, the raw text) holds the values checked. They
+	// are the call's own bytes when the call uses no alias and no such key.
 	Args json.RawMessage
 }
 
