@@ -57,12 +57,23 @@ func unmarshal(b Binder, data []byte, v any) error {
 func (c *checker) trial(n *node, start, end int) {
 	value := c.data[start:end]
 	if string(value) == "null" {
-		if zero, err := nullLeavesZero(c.binder, n); err == nil && zero {
+		// One decode answers both questions: {"F":null} is the trial's
+		// own text for null.
+		zero, err := nullLeavesZero(c.binder, n)
+		if err == nil && zero {
 			c.issue(NullValue, n, start, end)
 			return
 		}
+		c.trialFailed(n, start, end, err)
+		return
 	}
-	if err := decodeTrial(c.binder, n, value); err != nil {
+	c.trialFailed(n, start, end, decodeTrial(c.binder, n, value))
+}
+
+// trialFailed records the issue for a trial decode of the value
+// text[start:end] that ended in err, if not nil.
+func (c *checker) trialFailed(n *node, start, end int, err error) {
+	if err != nil {
 		kind := Rejected
 		if _, ok := contain.As[*json.UnmarshalTypeError](err); ok {
 			kind = WrongType

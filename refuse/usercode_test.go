@@ -1,7 +1,10 @@
 package refuse_test
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -97,6 +100,70 @@ func TestDecide_HostileErrorFromUsersMethod_RefusedAndReturns(t *testing.T) {
 					t.Errorf("a good call is refused: %v", d.Refusal)
 				}
 			})
+		}
+	}
+}
+
+var countedRuns atomic.Int64
+
+// counted decodes a number, and fails on 2 and on null; it counts its runs.
+type counted struct{ V int }
+
+func (c *counted) UnmarshalJSON(b []byte) error {
+	countedRuns.Add(1)
+	if string(b) == "2" || string(b) == "null" {
+		return errors.New("counted: not 2, not null")
+	}
+	return json.Unmarshal(b, &c.V)
+}
+
+type countedArgs struct {
+	C counted `json:"c"`
+}
+
+type countedTagged struct {
+	C counted `json:"c"`
+	N int     `json:"n,omitempty" validate:"max=5"`
+}
+
+// How often Decide runs a type's own method per call, as
+// docs/how-it-works.md ("How often a method runs") states it: once for a
+// call the binder reads (once more for a tool with validate tags), at most
+// twice for one it fails on (V2 and SegmentIO decode the failing argument
+// again, alone, to name it); a null the method fails on costs one run
+// under Std, not two.
+func TestDecide_UsersMethodRuns_AsDocumented(t *testing.T) {
+	for _, tc := range []struct {
+		binder bind.Binder
+		tagged bool
+		args   string
+		runs   int64
+	}{
+		{bind.Std, false, `{"c":1}`, 1},
+		{bind.Std, true, `{"c":1}`, 2},
+		{bind.Std, false, `{"c":2}`, 1},
+		{bind.Std, false, `{"c":null}`, 1},
+		{bind.V2, false, `{"c":1}`, 1},
+		{bind.V2, true, `{"c":1}`, 2},
+		{bind.V2, false, `{"c":2}`, 2},
+		{bind.SegmentIO, false, `{"c":1}`, 1},
+		{bind.SegmentIO, true, `{"c":1}`, 2},
+		{bind.SegmentIO, false, `{"c":2}`, 2},
+	} {
+		reg := typereg.New(typereg.WithBinder(tc.binder))
+		var err error
+		if tc.tagged {
+			err = typereg.Register[countedTagged](reg, "t")
+		} else {
+			err = typereg.Register[countedArgs](reg, "t")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		countedRuns.Store(0)
+		refuse.Decide(reg, "t", []byte(tc.args))
+		if got := countedRuns.Load(); got != tc.runs {
+			t.Errorf("%s tagged=%v %s: the method ran %d times, want %d", tc.binder.Name(), tc.tagged, tc.args, got, tc.runs)
 		}
 	}
 }
