@@ -28,7 +28,7 @@ func (e *PanicError) Error() string {
 // run makes one call into a type's own methods, f: a panic is returned as
 // a *PanicError for type t.
 func run(t reflect.Type, f func() error) error {
-	err, p := contain.Run(f)
+	p, err := contain.Run(f)
 	if p != nil {
 		return &PanicError{Type: t, Value: p}
 	}

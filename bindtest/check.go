@@ -150,7 +150,7 @@ func checkRow(reg *typereg.Registry, t *typereg.Tool, p typereg.Param, row Row) 
 	res = Result{Type: row.Type, Value: json.RawMessage(row.Value), Argument: p.Name, BinderOK: true}
 	// The real binder, its type's own methods contained: a panic is a
 	// failure, and the error's text is cut.
-	err, panicked := contain.Run(func() error { return reg.Binder().Unmarshal(call, reflect.New(t.Type).Interface()) })
+	panicked, err := contain.Run(func() error { return reg.Binder().Unmarshal(call, reflect.New(t.Type).Interface()) })
 	switch {
 	case panicked != nil:
 		res.BinderOK, res.BinderError = false, "the binder panicked: "+contain.Sprint(panicked)

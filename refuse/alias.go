@@ -50,18 +50,6 @@ func (s *nameSet) add(raw []byte, text []byte) {
 	}
 }
 
-// renameAliases rewrites the top-level keys of args that are aliases to
-// the names of their parameters. When one parameter is sent under more than
-// one name, the member sent under the parameter's own name is kept (else
-// the first), the others are left out, and the names are reported.
-// Arguments that are not a well-formed object, and arguments using no
-// alias, come back as they are. It reads the members twice, once to learn
-// which names each parameter was sent under and once to write the result,
-// and keeps nothing per member.
-func renameAliases(args []byte, aliases map[string]string) ([]byte, []aliasConflict) {
-	return renameAliasesDropping(args, aliases, nil)
-}
-
 // renameFor renames the aliases of tool t in args (renameAliases), and
 // reads each member the renaming leaves out as t's binder reads the value
 // of a key it drops: when the binder cannot read one (text that is not
@@ -72,7 +60,7 @@ func renameFor(t *typereg.Tool, args []byte) ([]byte, []aliasConflict) {
 	var buf []byte
 	var issues []bind.Issue
 	unread := false
-	out, conflicts := renameAliasesDropping(args, t.Policy.Aliases, func(v []byte) {
+	out, conflicts := renameAliases(args, t.Policy.Aliases, func(v []byte) {
 		if unread {
 			return
 		}
@@ -88,9 +76,15 @@ func renameFor(t *typereg.Tool, args []byte) ([]byte, []aliasConflict) {
 	return out, conflicts
 }
 
-// renameAliasesDropping is renameAliases; it calls drop, when not nil,
-// with the value of each member it leaves out.
-func renameAliasesDropping(args []byte, aliases map[string]string, drop func(value []byte)) ([]byte, []aliasConflict) {
+// renameAliases rewrites the top-level keys of args that are aliases to
+// the names of their parameters. When one parameter is sent under more than
+// one name, the member sent under the parameter's own name is kept (else
+// the first), the others are left out (drop, when not nil, is called with
+// the value of each), and the names are reported. Arguments that are not a
+// well-formed object, and arguments using no alias, come back as they are.
+// It reads the members twice, once to learn which names each parameter was
+// sent under and once to write the result, and keeps nothing per member.
+func renameAliases(args []byte, aliases map[string]string, drop func(value []byte)) ([]byte, []aliasConflict) {
 	if !usesAlias(args, aliases) {
 		return args, nil
 	}

@@ -26,16 +26,16 @@ const (
 	MaxText = 512
 )
 
-// Run calls f and returns its error. When f panics, Run returns a nil
-// error and what f panicked with (a nil panic arrives as the runtime's
+// Run calls f and returns its error. When f panics, Run returns what f
+// panicked with, and a nil error (a nil panic arrives as the runtime's
 // *runtime.PanicNilError, so a panic is never nil).
-func Run(f func() error) (err error, panicked any) {
+func Run(f func() error) (panicked any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err, panicked = nil, r
+			panicked, err = r, nil
 		}
 	}()
-	return f(), nil
+	return nil, f()
 }
 
 // Find returns the first error of err's tree for which match reports true,

@@ -68,7 +68,7 @@ func TestFindAndText_Panics(t *testing.T) {
 	if got := Text(panicky{}); !strings.Contains(got, "panicked") {
 		t.Errorf("Text = %q", got)
 	}
-	if _, p := Run(func() error { panic(nil) }); p == nil {
+	if p, _ := Run(func() error { panic(nil) }); p == nil {
 		t.Error("Run lost a nil panic")
 	}
 }

@@ -28,7 +28,7 @@ func (p *Panic) Error() string { return "json: decoding panicked: " + Sprint(p.V
 // decoding methods are called as V2 calls them, but the error one returns
 // reaches V2 tamed (see V2Unmarshal). The verdict is b's own.
 func Decode(b Binder, data []byte, v any) error {
-	err, p := Run(func() error {
+	p, err := Run(func() error {
 		if b.Name() == "v2" {
 			return V2Unmarshal(data, v)
 		}

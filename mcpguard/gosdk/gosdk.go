@@ -82,9 +82,8 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 	name, binder, inType := t.Name, reg.Binder(), reflect.TypeFor[In]()
 	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if rec, ok := reg.Tool(name); ok && rec.Type != inType {
-			var res mcp.CallToolResult
-			res.SetError(errors.New(fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, rec.Type, inType)))
-			return &res, nil
+			msg := fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, rec.Type, inType)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}, nil
 		}
 		args := req.Params.Arguments
 		d := refuse.Decide(reg, name, args)
