@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"encoding"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -14,6 +13,8 @@ import (
 
 	"github.com/segmentio/asm/keyset"
 	segjson "github.com/segmentio/encoding/json"
+
+	"github.com/bindguard/bindguard/internal/contain"
 )
 
 // SegmentIOMaxDepth is the deepest nesting of arrays and objects SegmentIO
@@ -487,8 +488,7 @@ func (m *segMirror) keyIssues([]byte, []member, error) []Issue { return nil }
 func (m *segMirror) dropped([]byte) error { return nil }
 
 func (m *segMirror) explain(err error) failure {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
+	if te, ok := contain.As[*json.UnmarshalTypeError](err); ok {
 		// te.Field is the dotted path from the trial's field: "F", "F.a.1".
 		if rest, ok := strings.CutPrefix(te.Field, "F."); ok {
 			return failure{path: strings.Split(rest, "."), dotted: true, at: -1}

@@ -2,10 +2,11 @@ package bind
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"sync"
+
+	"github.com/bindguard/bindguard/internal/contain"
 )
 
 // trialBufs holds the buffers trial decodes build their one-field objects in.
@@ -18,8 +19,30 @@ type PanicError struct {
 	Value any // what the method panicked with
 }
 
+// Error says what panicked, and with what: Value formatted by fmt, cut
+// to a few hundred bytes, and a panic while formatting it caught.
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("bind: decoding into %v panicked: %v", e.Type, e.Value)
+	return fmt.Sprintf("bind: decoding into %v panicked: %s", e.Type, contain.Sprint(e.Value))
+}
+
+// run makes one call into a type's own methods, f: a panic is returned as
+// a *PanicError for type t.
+func run(t reflect.Type, f func() error) error {
+	p, err := contain.Run(f)
+	if p != nil {
+		return &PanicError{Type: t, Value: p}
+	}
+	return err
+}
+
+// unmarshal is b.Unmarshal as the guard runs it on a call: under V2, the
+// errors of a type's own methods reach V2 tamed (contain.V2Unmarshal), as
+// V2 itself would spin or overflow the stack on some. Run it in run.
+func unmarshal(b Binder, data []byte, v any) error {
+	if b == V2 {
+		return contain.V2Unmarshal(data, v)
+	}
+	return b.Unmarshal(data, v)
 }
 
 // trial decodes the value text[start:end] with the binder into a fresh
@@ -34,15 +57,25 @@ func (e *PanicError) Error() string {
 func (c *checker) trial(n *node, start, end int) {
 	value := c.data[start:end]
 	if string(value) == "null" {
-		if zero, err := nullLeavesZero(c.binder, n); err == nil && zero {
+		// One decode answers both questions: {"F":null} is the trial's
+		// own text for null.
+		zero, err := nullLeavesZero(c.binder, n)
+		if err == nil && zero {
 			c.issue(NullValue, n, start, end)
 			return
 		}
+		c.trialFailed(n, start, end, err)
+		return
 	}
-	if err := decodeTrial(c.binder, n, value); err != nil {
+	c.trialFailed(n, start, end, decodeTrial(c.binder, n, value))
+}
+
+// trialFailed records the issue for a trial decode of the value
+// text[start:end] that ended in err, if not nil.
+func (c *checker) trialFailed(n *node, start, end int, err error) {
+	if err != nil {
 		kind := Rejected
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		if _, ok := contain.As[*json.UnmarshalTypeError](err); ok {
 			kind = WrongType
 		}
 		n0 := len(c.issues)
@@ -57,30 +90,26 @@ func decodeTrial(b Binder, n *node, value []byte) (err error) {
 	bp := trialBufs.Get().(*[]byte)
 	buf := append(append(append((*bp)[:0], `{"F":`...), value...), '}')
 	defer func() {
-		if r := recover(); r != nil {
-			err = &PanicError{Type: n.typ, Value: r}
-		}
 		if cap(buf) <= 1<<16 { // keep small buffers only
 			*bp = buf[:0]
 			trialBufs.Put(bp)
 		}
 	}()
-	return b.Unmarshal(buf, reflect.New(n.trial).Interface())
+	return run(n.typ, func() error { return unmarshal(b, buf, reflect.New(n.trial).Interface()) })
 }
 
 // nullLeavesZero decodes null as the binder decodes a field of n's type,
 // and reports whether the field is still its zero value after.
 func nullLeavesZero(b Binder, n *node) (zero bool, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &PanicError{Type: n.typ, Value: r}
-		}
-	}()
 	v := reflect.New(n.trial)
-	if err := b.Unmarshal([]byte(`{"F":null}`), v.Interface()); err != nil {
-		return false, err
-	}
-	return v.Elem().Field(0).IsZero(), nil
+	err = run(n.typ, func() error {
+		if err := unmarshal(b, []byte(`{"F":null}`), v.Interface()); err != nil {
+			return err
+		}
+		zero = v.Elem().Field(0).IsZero() // IsZero may call the type's own IsZero method
+		return nil
+	})
+	return zero && err == nil, err
 }
 
 // nullLeavesZeroType reports whether binder b, decoding null into a field
@@ -88,15 +117,14 @@ func nullLeavesZero(b Binder, n *node) (zero bool, err error) {
 // A type whose decoding fails on null, or panics, loses nothing (the call
 // is refused instead).
 func nullLeavesZeroType(b Binder, t reflect.Type) (zero bool) {
-	defer func() {
-		if recover() != nil {
-			zero = false
-		}
-	}()
 	w := reflect.StructOf([]reflect.StructField{{Name: "F", Type: t, Tag: `json:"F"`}})
 	v := reflect.New(w)
-	if b.Unmarshal([]byte(`{"F":null}`), v.Interface()) != nil {
-		return false
-	}
-	return v.Elem().Field(0).IsZero()
+	err := run(t, func() error {
+		if err := unmarshal(b, []byte(`{"F":null}`), v.Interface()); err != nil {
+			return err
+		}
+		zero = v.Elem().Field(0).IsZero()
+		return nil
+	})
+	return zero && err == nil
 }

@@ -2,7 +2,6 @@ package bind
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
@@ -92,24 +91,16 @@ func trialDecode(b Binder, value []byte, out any, t reflect.Type) (err error) {
 	bp := mirrorBufs.Get().(*[]byte)
 	buf := append(append(append((*bp)[:0], trialPrefix...), value...), '}')
 	defer func() {
-		if r := recover(); r != nil {
-			err = &PanicError{Type: t, Value: r}
-		}
 		if cap(buf) <= 1<<16 {
 			*bp = buf[:0]
 			mirrorBufs.Put(bp)
 		}
 	}()
-	return b.Unmarshal(buf, out)
+	return run(t, func() error { return unmarshal(b, buf, out) })
 }
 
-func (p *trialPlan) decode(args []byte) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &PanicError{Type: p.typ, Value: r}
-		}
-	}()
-	return p.binder.Unmarshal(args, reflect.New(p.typ).Interface())
+func (p *trialPlan) decode(args []byte) error {
+	return run(p.typ, func() error { return unmarshal(p.binder, args, reflect.New(p.typ).Interface()) })
 }
 
 // check has Plan.Check's contract; required marks the params to report
@@ -254,8 +245,7 @@ func (p *trialPlan) tooDeep(args []byte, sc scan, at int, err error) Issue {
 func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 	param := p.params[m.param]
 	f := p.hooks.explain(err)
-	var pe *PanicError
-	if errors.As(err, &pe) {
+	if _, panicked := err.(*PanicError); panicked { // trialDecode's own, never wrapped
 		f = failure{kind: Rejected, at: -1}
 	}
 	s := m.vs

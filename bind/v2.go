@@ -17,6 +17,8 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/bindguard/bindguard/internal/contain"
 )
 
 // V2 is github.com/go-json-experiment/json (v1.27.2, the design of
@@ -302,11 +304,9 @@ func (m *v2Mirror) tooDeep([]byte) int { return -1 }
 // object member names).
 func (m *v2Mirror) keyIssues(args []byte, ms []member, err error) (issues []Issue) {
 	at := -1 // where V2 stopped, when on a key
-	var se *jsontext.SyntacticError
-	var me *jsonv2.SemanticError
-	if errors.As(err, &se) {
+	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
 		at = int(se.ByteOffset)
-	} else if errors.As(err, &me) {
+	} else if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
 		at = int(me.ByteOffset)
 	}
 	var seen map[int]bool
@@ -361,21 +361,21 @@ func (m *v2Mirror) dropped(value []byte) error {
 }
 
 func (m *v2Mirror) explain(err error) failure {
-	var se *jsontext.SyntacticError
-	var me *jsonv2.SemanticError
-	switch {
-	case errors.As(err, &se):
+	// err may hold the error a type's own method returned: look into it
+	// only within contain's bounds.
+	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
 		f := failure{path: pointerPath(se.JSONPointer), kind: Rejected, at: int(se.ByteOffset)}
-		if errors.Is(se.Err, jsontext.ErrDuplicateName) && len(f.path) > 0 {
+		if contain.Is(se.Err, jsontext.ErrDuplicateName) && len(f.path) > 0 {
 			f.path = f.path[:len(f.path)-1] // the object holding the repeated name
 		}
 		return f
-	case errors.As(err, &me):
+	}
+	if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
 		f := failure{path: pointerPath(me.JSONPointer), at: int(me.ByteOffset)}
 		switch {
 		case me.Err == nil: // a JSON kind the Go type does not read
 			f.kind = WrongType
-		case errors.Is(me.Err, strconv.ErrSyntax), errors.Is(me.Err, strconv.ErrRange):
+		case contain.Is(me.Err, strconv.ErrSyntax), contain.Is(me.Err, strconv.ErrRange):
 			// a number that does not fit: judged from the text
 		default:
 			f.kind = Rejected
@@ -405,12 +405,9 @@ func pointerPath(p jsontext.Pointer) []string {
 
 func (m *v2Mirror) whole(args []byte, ms []member, err error) Issue {
 	at := 0
-	var se *jsontext.SyntacticError
-	var me *jsonv2.SemanticError
-	switch {
-	case errors.As(err, &se):
+	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
 		at = int(se.ByteOffset)
-	case errors.As(err, &me):
+	} else if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
 		at = int(me.ByteOffset)
 	}
 	at = min(max(at, 0), len(args))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -147,8 +148,14 @@ func checkRow(reg *typereg.Registry, t *typereg.Tool, p typereg.Param, row Row) 
 	call := []byte("{" + string(key) + ":" + row.Value + "}")
 
 	res = Result{Type: row.Type, Value: json.RawMessage(row.Value), Argument: p.Name, BinderOK: true}
-	if err := reg.Binder().Unmarshal(call, reflect.New(t.Type).Interface()); err != nil {
-		res.BinderOK, res.BinderError = false, err.Error()
+	// The real binder, its type's own methods contained: a panic is a
+	// failure, and the error's text is cut.
+	panicked, err := contain.Run(func() error { return reg.Binder().Unmarshal(call, reflect.New(t.Type).Interface()) })
+	switch {
+	case panicked != nil:
+		res.BinderOK, res.BinderError = false, "the binder panicked: "+contain.Sprint(panicked)
+	case err != nil:
+		res.BinderOK, res.BinderError = false, contain.Text(err)
 	}
 	got.BinderFails = !res.BinderOK
 

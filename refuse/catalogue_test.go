@@ -74,6 +74,7 @@ var catalogue = []struct {
 	{"A key inside an object argument that names no field", probe.Tool, `{"nested":{"a":1,"colour":2}}`},
 	{"An object argument without a field its struct requires", probe.Tool, `{"nested":{}}`},
 	{"An argument sent under its name and an old name (an alias)", "aliased", `{"hours":1,"hrs":2}`},
+	{"An argument sent under its name and a key matched only by ignoring case", "aliased", `{"hours":500,"HOURS":5}`},
 	{"null for a value that cannot hold it (Strict)", "strict", `{"int":null}`},
 	{"A key matched only by ignoring case (Strict)", "strict", `{"INT":1}`},
 	{"A key inside an object matched only by ignoring case (Strict)", "strict", `{"nested":{"A":1}}`},

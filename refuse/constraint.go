@@ -9,6 +9,7 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -40,7 +41,7 @@ func constraintProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps [
 				errs = nil
 			}
 		}()
-		if t.Plan().Binder().Unmarshal(args, v.Interface()) != nil {
+		if contain.Decode(t.Plan().Binder(), args, v.Interface()) != nil {
 			return
 		}
 		if err := validate.Struct(v.Interface()); err != nil && !errors.As(err, &errs) {
@@ -123,35 +124,12 @@ func paramOf(t *typereg.Tool, ns string) int {
 }
 
 // members returns, per parameter, the raw value the binder reads for it
-// from the top-level object args (the last of the keys it binds to it), or
-// nil when the call does not send it.
+// from the top-level object args (the last of the keys it binds to it, by
+// the binder's own matching), or nil when the call does not send it.
 func members(t *typereg.Tool, args []byte, issues []bind.Issue) [][]byte {
 	sent := make([][]byte, len(t.Params))
-	folds := t.Plan().Binder().Name() != "v2"
-	var folded map[int]int // a folded key's offset: its parameter
-	for _, is := range issues {
-		if is.Kind == bind.FoldedKey && is.Path == "" {
-			if folded == nil {
-				folded = map[int]int{}
-			}
-			folded[is.Start] = is.Param
-		}
-	}
-	eachMemberSpan(args, func(ks, ke, vs, ve int) {
-		key := unquoteKey(args[ks:ke])
-		i := paramIndex(t, key)
-		if j, ok := folded[ks]; i < 0 && ok {
-			i = j
-		}
-		if i < 0 && folds {
-			for j, p := range t.Params {
-				if strings.EqualFold(p.Name, key) {
-					i = j
-					break
-				}
-			}
-		}
-		if i >= 0 && i < len(sent) {
+	eachBinding(t, args, issues, func(_, _, vs, ve, i int) {
+		if i >= 0 {
 			sent[i] = args[vs:ve]
 		}
 	})

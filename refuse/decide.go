@@ -19,8 +19,11 @@ type Decision struct {
 	Warnings *Warnings
 	// Args are the arguments to decode for the handler: the call's own,
 	// with each alias renamed to its parameter's name (and, when both were
-	// sent, the alias's member left out). They are the call's own bytes
-	// when the call uses no alias.
+	// sent, the alias's member left out), and a parameter sent under its
+	// name and a key the binder folds to it reduced to the member the
+	// binder keeps, under its name (an AliasConflict). So every view of
+	// them (decoded, a map, the raw text) holds the values checked. They
+	// are the call's own bytes when the call uses no alias and no such key.
 	Args json.RawMessage
 }
 
@@ -64,7 +67,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	var conflicts []aliasConflict
 	checked := args
 	if len(pol.Aliases) > 0 {
-		checked, conflicts = renameAliases(args, pol.Aliases)
+		checked, conflicts = renameFor(t, args)
 	}
 	issues := t.Plan().Check(checked, nil)
 	if len(conflicts) == 0 && len(issues) == 0 && !hasConstraints(t) {
@@ -75,6 +78,10 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		// call's own.
 		checked, conflicts = args, nil
 		issues = t.Plan().Check(args, nil)
+	}
+	if canon, cs := foldConflicts(t, checked, issues); cs != nil {
+		checked, conflicts = canon, append(conflicts, cs...)
+		issues = t.Plan().Check(checked, nil)
 	}
 	d := decider{t: t, args: checked, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)

@@ -56,7 +56,7 @@ func TestDecide_PolicyPerMode(t *testing.T) {
 	off := []typereg.Option{typereg.WithMode(typereg.Off)}
 	unknown := refuse.Problem{Argument: "colour", Code: refuse.UnknownArgument, Sent: `"colour"`}
 	fraction := refuse.Problem{Argument: "hours", Code: refuse.NotWholeNumber, Takes: "a whole number", Sent: "0.5"}
-	both := refuse.Problem{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hours", "hrs"`}
+	both := refuse.Problem{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hours", "hrs"`, Becomes: "1"}
 	missing := refuse.Problem{Argument: "hours", Code: refuse.MissingArgument, Takes: "a whole number"}
 	unknownField := refuse.Problem{Argument: "window", Path: ".to", Code: refuse.UnknownField, Takes: "an object with fields from", Sent: `{"from":1,"to":2}`, Element: `"to"`}
 	nullName := refuse.Problem{Argument: "name", Code: refuse.NullForValue, Takes: "text", Sent: "null", Becomes: `""`}
@@ -166,7 +166,7 @@ func TestDecide_PolicyPerMode(t *testing.T) {
 			args: `{"hrs":2,"hours":1}`,
 			want: verdict{
 				Warnings: &refuse.Warnings{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{
-					{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hrs", "hours"`},
+					{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hrs", "hours"`, Becomes: "1"},
 				}},
 				Args: `{"hours":1}`,
 			},
@@ -175,7 +175,7 @@ func TestDecide_PolicyPerMode(t *testing.T) {
 			name: "two aliases of one parameter: refused naming both",
 			args: `{"hrs":2,"hours_back":1}`,
 			want: verdict{Refusal: &refuse.Refusal{Tool: "stats", Accepted: statsAccepted, Problems: []refuse.Problem{
-				{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hrs", "hours_back"`},
+				{Argument: "hours", Code: refuse.AliasConflict, Takes: "a whole number", Sent: `"hrs", "hours_back"`, Becomes: "2"},
 			}}},
 		},
 		{

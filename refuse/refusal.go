@@ -58,8 +58,10 @@ const (
 	// leaves out a field its struct's published schema requires; Element
 	// names the field, Path leads to where it would be.
 	MissingField Code = "missing_field"
-	// AliasConflict: one parameter sent under its name and an alias, or
-	// under two aliases.
+	// AliasConflict: one parameter sent under its name and an alias, under
+	// two aliases, or under its name and a key the binder folds to it (or
+	// two such keys); the call goes on, if at all, with one member, and
+	// Becomes quotes its value.
 	AliasConflict Code = "alias_conflict"
 	// Constraint: a value the binder reads that breaks the tool's own
 	// constraint (a validate tag): Takes states the constraint.
@@ -129,7 +131,8 @@ type Problem struct {
 	// that exists, or empty.
 	DidYouMean string `json:"did_you_mean,omitempty"`
 	// Becomes is, for a silent loss, what the tool reads instead, quoted as
-	// Sent is (for FoldedKey, the parameter the key binds to); empty when it
+	// Sent is (for FoldedKey, the parameter the key binds to; for
+	// AliasConflict, the value of the one member kept); empty when it
 	// cannot be shown.
 	Becomes string `json:"becomes,omitempty"`
 }
@@ -233,7 +236,11 @@ func (p Problem) sentence(tool string) string {
 	case MissingArgument:
 		return arg + " is required, and the call did not send it: it takes " + p.Takes + "."
 	case AliasConflict:
-		return arg + " was sent under more than one name (" + p.Sent + "); send it once, as '" + p.Argument + "'."
+		s := arg + " was sent under more than one name (" + p.Sent + "); send it once, as '" + p.Argument + "'."
+		if p.Becomes != "" {
+			s += " The tool reads " + p.Becomes + "; the other values were dropped."
+		}
+		return s
 	case FoldedKey:
 		if p.Path == "" {
 			return arg + " was sent under the key " + p.Sent + ", which matches it only when case is ignored."

@@ -28,6 +28,19 @@
 // inference refuses (mcp.AddTool panics on a map[int]string field, which
 // encoding/json reads). The output side is mcp.AddTool's.
 //
+// # The server's own code
+//
+// A parameter type that decodes itself (UnmarshalJSON, UnmarshalText) runs
+// contained wherever the guard runs it: a panic in the method, or in a
+// method of the error it returns (Error, Unwrap), is a tool error, never a
+// crash of the server, and an Unwrap that loops or a million-wide error
+// tree costs a bounded walk. The error's text, where a tool error passes it
+// on, is cut to 512 bytes. Per call the method runs once in the guard's
+// check (twice when the binder fails on the call, to name the argument),
+// once more for the validate constraints of a tool that has them, and once
+// for the handler's own decode: two or three times for a good call (see
+// docs/how-it-works.md, "How often a method runs").
+//
 // # Modes
 //
 // Each tool's mode (typereg.Mode) says what the guard does with what its

@@ -3,11 +3,13 @@ package gosdk
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -54,8 +56,10 @@ import (
 // be valid for a tool (typereg.Register). Panics of Server.AddTool (a tool
 // go-sdk itself rejects) are not caught.
 //
-// The registry's record of t.Name must stay In's while the tool is served:
-// the guard looks the record up by name on each call.
+// The guard looks the registry's record of t.Name up on each call: if the
+// name has since been registered with another type, every call gets a tool
+// error and h does not run, since the guard would be reading the arguments
+// for a struct h does not take.
 func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out], opts ...typereg.Option) error {
 	if t.InputSchema != nil {
 		return fmt.Errorf("gosdk: tool %q: InputSchema is set; AddTool publishes the schema the registry records for %v, which is what the guard enforces", t.Name, reflect.TypeFor[In]())
@@ -75,8 +79,12 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 		tt.OutputSchema, _ = withWarningsProperty(tt.OutputSchema)
 	}
 
-	name, binder := t.Name, reg.Binder()
+	name, binder, inType := t.Name, reg.Binder(), reflect.TypeFor[In]()
 	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if rec, ok := reg.Tool(name); ok && rec.Type != inType {
+			msg := fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, rec.Type, inType)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}, nil
+		}
 		args := req.Params.Arguments
 		d := refuse.Decide(reg, name, args)
 		if d.Refusal != nil {
@@ -87,13 +95,15 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 		}
 		var in In
 		if len(d.Args) > 0 {
-			if err := binder.Unmarshal(d.Args, &in); err != nil {
+			// The type's own methods run contained: a panic is an error,
+			// and the error's text is cut (contain.Text).
+			if err := contain.Decode(binder, d.Args, &in); err != nil {
 				// Under Off, the binder's verdict, as go-sdk reports a
 				// decoding error. Otherwise the guard passed what the binder
 				// fails on: a disagreement between the two, reported the
 				// same way, since the handler cannot run.
 				var res mcp.CallToolResult
-				res.SetError(err)
+				res.SetError(errors.New(contain.Text(err)))
 				return &res, nil
 			}
 		}

@@ -25,10 +25,26 @@
 // refuses the calls of the tools the registry records, and lets every
 // other call through untouched. A call it lets through reaches the handler
 // with the decision's arguments: an alias renamed to its parameter's name
-// in RawArguments and in mcp-go's map of them (Arguments). The handlers
+// in RawArguments and in mcp-go's map of them (Arguments), and a parameter
+// sent under its name and a case variant reduced to the one member the
+// binder keeps, so that GetArguments and RequireInt read the value the
+// guard checked. The handlers
 // must decode RawArguments with the registry's binder into the registered
 // struct; mcp.NewTypedToolHandler and CallToolRequest.BindArguments do, for
 // a registry whose binder is bind.Std (encoding/json).
+//
+// # The server's own code
+//
+// A parameter type that decodes itself (UnmarshalJSON, UnmarshalText) runs
+// contained wherever the guard runs it: a panic in the method, or in a
+// method of the error it returns (Error, Unwrap), is a tool error, never a
+// crash of the server, and an Unwrap that loops or a million-wide error
+// tree costs a bounded walk. The error's text, where a tool error passes it
+// on, is cut to 512 bytes. Per call the method runs once in the guard's
+// check (twice when the binder fails on the call, to name the argument),
+// once more for the validate constraints of a tool that has them, and once
+// for the handler's own decode: two or three times for a good call (see
+// docs/how-it-works.md, "How often a method runs").
 //
 // # Modes
 //

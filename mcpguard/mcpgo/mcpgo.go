@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/mcpguard/internal/warnings"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -99,13 +100,15 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 		}
 		var v In
 		if len(d.Args) > 0 {
-			if err := reg.Binder().Unmarshal(d.Args, &v); err != nil {
+			// The type's own methods run contained: a panic is an error,
+			// and the error's text is cut (contain.Text).
+			if err := contain.Decode(reg.Binder(), d.Args, &v); err != nil {
 				if ok && t.Policy.Mode == typereg.Off {
-					return mcp.NewToolResultError(fmt.Sprintf("failed to bind arguments: %v", err)), nil
+					return mcp.NewToolResultError("failed to bind arguments: " + contain.Text(err)), nil
 				}
 				// The guard passed what the binder fails on: a disagreement
 				// the tests exist to catch. The handler still does not run.
-				return mcp.NewToolResultError(fmt.Sprintf("The arguments for tool '%s' could not be read: %v.", name, err)), nil
+				return mcp.NewToolResultError(fmt.Sprintf("The arguments for tool '%s' could not be read: %s.", name, contain.Text(err))), nil
 			}
 		}
 		res, err := h(ctx, req, v)
