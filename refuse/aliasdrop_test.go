@@ -26,7 +26,7 @@ func TestDecide_Warn_AliasConflict_DroppedMemberIsStillRead(t *testing.T) {
 		{bind.Std, `{"hours":1,"hrs":tru}`, refuse.InvalidJSON},
 		{bind.Std, `{"hrs":1,"hours":2,"hrs":[1,}`, refuse.InvalidJSON},
 		{bind.V2, `{"hours":1,"hrs":tru}`, refuse.InvalidJSON},
-		{bind.V2, `{"hours":1,"hrs":{"a":1,"a":2}}`, refuse.InvalidJSON},
+		{bind.V2, `{"hours":1,"hrs":{"a":1,"a":2}}`, refuse.DuplicateName},
 		{bind.V2, "{\"hours\":1,\"hrs\":\"\xff\"}", refuse.InvalidJSON},
 		{bind.SegmentIO, `{"hours":1,"hrs":tru}`, refuse.InvalidJSON},
 	} {
