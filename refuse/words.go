@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/bindguard/bindguard/internal/schemas"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,8 +28,21 @@ var (
 // field names from the advertised schema.
 type words struct {
 	defs   jsonschema.Definitions
-	binder string // the binder's name: a few types read differently per binder
+	binder string         // the binder's name: a few types read differently per binder
+	within []reflect.Type // the types being described, outermost first: a type may hold itself (type Tree []Tree)
 }
+
+// inside returns w describing t inside the types it describes, and
+// whether t is one of them already.
+func (w words) inside(t reflect.Type) (words, bool) {
+	if slices.Contains(w.within, t) {
+		return w, true
+	}
+	w.within = append(w.within[:len(w.within):len(w.within)], t)
+	return w, false
+}
+
+const sameShapeOne, sameShapeMany = "a value of the same shape", "values of the same shape"
 
 func (w words) resolve(s *jsonschema.Schema) *jsonschema.Schema {
 	for i := 0; s != nil && s.Ref != "" && i < 8; i++ {
@@ -102,6 +116,10 @@ func (w words) takes(t reflect.Type, quoted bool, s *jsonschema.Schema) string {
 func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, many string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	w, again := w.inside(t)
+	if again {
+		return sameShapeOne, sameShapeMany
 	}
 	s = w.resolve(s)
 	if s != nil && len(s.Enum) > 0 {
@@ -272,6 +290,9 @@ func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, 
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if slices.Contains(w.within, t) {
+		return sameShapeOne, sameShapeMany
+	}
 	s = w.resolve(s)
 	if s == nil {
 		return w.describe(t, quoted, s)
@@ -283,11 +304,13 @@ func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, 
 	}
 	switch {
 	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
-		_, elems := w.limited(t.Elem(), false, s.Items)
+		inner, _ := w.inside(t)
+		_, elems := inner.limited(t.Elem(), false, s.Items)
 		count := countClause(rules.MinItems, rules.MaxItems, "element")
 		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
 	case t.Kind() == reflect.Map:
-		_, elems := w.limited(t.Elem(), false, schemas.MapValues(s))
+		inner, _ := w.inside(t)
+		_, elems := inner.limited(t.Elem(), false, schemas.MapValues(s))
 		keyed := ""
 		if t.Key().Kind() != reflect.String {
 			keyed = ", keyed by whole numbers"
