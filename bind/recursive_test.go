@@ -222,3 +222,44 @@ func TestSegmentIO_LoopWithoutStructKillsTheProcess(t *testing.T) {
 		t.Error("Compile accepted it")
 	}
 }
+
+// FuzzCheck_RecursiveTypes: a fuzzed leaf, nested up to 60 levels deep in
+// one of the recursive shapes (linked, tree-shaped, self-embedding,
+// mutual, and, but for SegmentIO, types that hold themselves through no
+// struct), is checked by each binder's plan exactly as the real decoder
+// reads it: a failure exactly when the decoder fails.
+func FuzzCheck_RecursiveTypes(f *testing.F) {
+	plans := map[bind.Binder]map[bool]*bind.Plan{}
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		plans[b] = map[bool]*bind.Plan{}
+		for loop, typ := range map[bool]reflect.Type{false: reflect.TypeFor[recArgs](), true: reflect.TypeFor[recLoopArgs]()} {
+			if loop && b == bind.SegmentIO {
+				continue
+			}
+			p, err := b.Compile(typ)
+			if err != nil {
+				f.Fatal(err)
+			}
+			plans[b][loop] = p
+		}
+	}
+	for i, sh := range recShapes {
+		leaves := recLeaves.members
+		if sh.loop {
+			leaves = recLeaves.elements
+		}
+		for _, leaf := range leaves {
+			f.Add(uint8(i), uint8(3), []byte(leaf))
+			f.Add(uint8(i), uint8(55), []byte(leaf))
+		}
+	}
+	f.Fuzz(func(t *testing.T, shape, depth uint8, leaf []byte) {
+		sh := recShapes[int(shape)%len(recShapes)]
+		args := []byte(sh.value(int(depth)%61, string(leaf)))
+		for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+			if plan := plans[b][sh.loop]; plan != nil {
+				checkAgainst(t, plan, args)
+			}
+		}
+	})
+}
