@@ -153,8 +153,8 @@ func (r *recorder) Helper()           {}
 func (r *recorder) Error(args ...any) { r.errors = append(r.errors, fmt.Sprint(args...)) }
 
 type (
-	censusTree      []censusTree
-	censusTreeNode  struct {
+	censusTree     []censusTree
+	censusTreeNode struct {
 		V    int              `json:"v"`
 		Kids []censusTreeNode `json:"kids,omitempty"`
 	}
