@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -262,4 +263,33 @@ func FuzzCheck_RecursiveTypes(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCheck_UintptrAsTheBindersRead: every binder reads uintptr as an
+// unsigned integer of its size (which is why registration takes it), and
+// the guard agrees with each on every value.
+func TestCheck_UintptrAsTheBindersRead(t *testing.T) {
+	type args struct {
+		P  uintptr            `json:"p"`
+		Ps []uintptr          `json:"ps"`
+		M  map[uintptr]string `json:"m"`
+		Q  uintptr            `json:"q,string"`
+	}
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		plan, err := b.Compile(reflect.TypeFor[args]())
+		if err != nil {
+			t.Fatalf("%s: %v", b.Name(), err)
+		}
+		var v args
+		if err := b.Unmarshal([]byte(`{"p":18446744073709551615,"ps":[5],"m":{"7":"x"}}`), &v); err != nil || v.P != ^uintptr(0) || v.Ps[0] != 5 || v.M[7] != "x" {
+			t.Errorf("%s reads %+v, %v", b.Name(), v, err)
+		}
+		for _, val := range []string{`0`, `5`, `18446744073709551615`, `18446744073709551616`, `-1`, `1.5`, `1e3`, `"5"`, `null`, `true`} {
+			checkAgainst(t, plan, []byte(`{"p":`+val+`}`))
+			checkAgainst(t, plan, []byte(`{"ps":[`+val+`]}`))
+			checkAgainst(t, plan, []byte(`{"q":`+val+`}`))
+			checkAgainst(t, plan, []byte(`{"q":"`+strings.Trim(val, `"`)+`"}`))
+			checkAgainst(t, plan, []byte(`{"m":{`+strconv.Quote(strings.Trim(val, `"`))+`:"x"}}`))
+		}
+	}
 }

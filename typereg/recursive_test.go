@@ -59,6 +59,32 @@ type (
 		M  map[uintptr]string `json:"m,omitempty"`
 	}
 	recSelfPtr *recSelfPtr
+
+	// Cycles invopop inlines: a field tagged json:",inline" (invopop's
+	// option), an unexported self-embedding, a three-way cycle through a
+	// struct embedded by value.
+	RecInline struct {
+		X    int        `json:"x"`
+		Self *RecInline `json:",inline"`
+	}
+	recLow struct {
+		*recLow
+		X int `json:"x"`
+	}
+	RecThreeA struct {
+		*RecThreeB
+		X int `json:"x"`
+	}
+	RecThreeB struct {
+		RecThreeC
+		Y int `json:"y"`
+	}
+	RecThreeC struct {
+		*RecThreeA
+		Z int `json:"z"`
+	}
+	recTreeP []*recTreeP
+	recMSM   map[string][]map[string]recMSM
 )
 
 // recursiveTools are struct types whose parameters are, or reach, a
@@ -103,6 +129,18 @@ var recursiveTools = []struct {
 	}](), false},
 	{"embedded chain and tree", reflect.TypeFor[recInner](), true},
 	{"uintptr", reflect.TypeFor[recUintptr](), false},
+	{"inline", reflect.TypeFor[RecInline](), false},
+	{"unexported self-embedding", reflect.TypeFor[recLow](), false},
+	{"three-way embedding", reflect.TypeFor[struct {
+		A RecThreeA `json:"a"`
+		B RecThreeB `json:"b"`
+	}](), false},
+	{"slice of pointers", reflect.TypeFor[struct {
+		T recTreeP `json:"t"`
+	}](), true},
+	{"map of slices of maps", reflect.TypeFor[struct {
+		M recMSM `json:"m"`
+	}](), true},
 }
 
 var binders = []bind.Binder{bind.Std, bind.V2, bind.SegmentIO}
