@@ -293,3 +293,29 @@ func TestCheck_UintptrAsTheBindersRead(t *testing.T) {
 		}
 	}
 }
+
+// TestCheck_RecursiveTypesAtTheBindersDepth: a good value at the deepest
+// level each binder reads, in a linked list and a tree, and wrong values
+// 1,000 levels down (SegmentIO's limit: the cost of reporting a deep
+// problem is issue 10's section 1, pinned by its growth tests).
+func TestCheck_RecursiveTypesAtTheBindersDepth(t *testing.T) {
+	for _, tc := range []struct {
+		b     bind.Binder
+		depth int // levels of nesting the binder reads
+	}{{bind.Std, 10000}, {bind.V2, 10000}, {bind.SegmentIO, bind.SegmentIOMaxDepth}} {
+		plan, err := tc.b.Compile(reflect.TypeFor[recArgs]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range recShapes[:2] {
+			perLevel := 1 // node: one object a level
+			if sh.name == "kids" {
+				perLevel = 2 // an object and its kids array
+			}
+			checkAgainst(t, plan, []byte(sh.value(tc.depth/perLevel-3, `"v":3`)))
+			for _, leaf := range []string{`"v":"x"`, `"v":null`, `"v":1.5`} {
+				checkAgainst(t, plan, []byte(sh.value(bind.SegmentIOMaxDepth/perLevel-3, leaf)))
+			}
+		}
+	}
+}
