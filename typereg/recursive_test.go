@@ -138,6 +138,11 @@ var recursiveTools = []struct {
 	{"slice of pointers", reflect.TypeFor[struct {
 		T recTreeP `json:"t"`
 	}](), true},
+	{"recursive fields invopop leaves out", reflect.TypeFor[struct {
+		T recTree      `json:"t" jsonschema:"-"`
+		N RecChainNext `json:"n" jsonschema:"-"`
+		K *recKids     `json:"k" jsonschema:"-"`
+	}](), true},
 	{"map of slices of maps", reflect.TypeFor[struct {
 		M recMSM `json:"m"`
 	}](), true},

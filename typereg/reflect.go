@@ -44,11 +44,14 @@ func newSchemaReflector() *schemaReflector {
 	return sr
 }
 
-// reflectRoot returns the schema of struct type t, expanded (its own
-// properties, not a $ref), with every definition its $refs name.
+// reflectRoot returns the schema of type t, expanded (its own properties,
+// not a $ref), with every definition its $refs name.
 func (sr *schemaReflector) reflectRoot(t reflect.Type) *jsonschema.Schema {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem() // as invopop does at the root
+	}
 	var s *jsonschema.Schema
-	if sr.inlinesCycle(t) {
+	if t.Kind() == reflect.Struct && sr.inlinesCycle(t) {
 		s = sr.expanded.ReflectFromType(sr.flat(t))
 	} else {
 		s = sr.expanded.ReflectFromType(t)
@@ -66,15 +69,6 @@ func (sr *schemaReflector) reflectRoot(t reflect.Type) *jsonschema.Schema {
 			}
 		}
 	}
-	sr.merge(s)
-	s.Version = ""
-	return s
-}
-
-// reflectType returns the schema of a value of type t: a $ref for a named
-// type invopop defines, with the definitions it names.
-func (sr *schemaReflector) reflectType(t reflect.Type) *jsonschema.Schema {
-	s := sr.r.ReflectFromType(t)
 	sr.merge(s)
 	s.Version = ""
 	return s

@@ -261,7 +261,7 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 		if !ok {
 			// A field invopop left out or named otherwise: reflect its type
 			// alone, and require it by invopop's default rule.
-			sub := r.reflectType(p.Type)
+			sub := r.reflectRoot(p.Type)
 			for name, def := range sub.Definitions {
 				if s.Definitions == nil {
 					s.Definitions = jsonschema.Definitions{}
