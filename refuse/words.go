@@ -42,7 +42,16 @@ func (w words) inside(t reflect.Type) (words, bool) {
 	return w, false
 }
 
-const sameShapeOne, sameShapeMany = "a value of the same shape", "values of the same shape"
+// sameShape words a value of type t inside a value of type t.
+func sameShape(t reflect.Type) (one, many string) {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "a list of the same shape", "lists of the same shape"
+	case reflect.Map:
+		return "an object of the same shape", "objects of the same shape"
+	}
+	return "a value of the same shape", "values of the same shape"
+}
 
 func (w words) resolve(s *jsonschema.Schema) *jsonschema.Schema {
 	for i := 0; s != nil && s.Ref != "" && i < 8; i++ {
@@ -119,7 +128,7 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 	}
 	w, again := w.inside(t)
 	if again {
-		return sameShapeOne, sameShapeMany
+		return sameShape(t)
 	}
 	s = w.resolve(s)
 	if s != nil && len(s.Enum) > 0 {
@@ -291,7 +300,7 @@ func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, 
 		t = t.Elem()
 	}
 	if slices.Contains(w.within, t) {
-		return sameShapeOne, sameShapeMany
+		return sameShape(t)
 	}
 	s = w.resolve(s)
 	if s == nil {
