@@ -109,6 +109,12 @@ const SegmentIOMaxDepth = 1000
 // up to 32 bytes of what follows the offending value, other arguments
 // included; an issue's Start and End delimit the offending value only, and
 // its Err comes from decoding that argument alone, so it quotes no other.
+//
+// Compile refuses a type that holds itself through no struct (type Tree
+// []Tree, map[string]*M, [2]*A): segmentio builds a type's decoder by a
+// recursion that stops only at structs, so on such a type its first
+// Unmarshal overflows the stack, which kills the process. Recursion through
+// a struct (Next *Node, Kids []Node) is read and mirrored at every depth.
 var SegmentIO Binder = segmentioBinder{}
 
 type segmentioBinder struct{}
