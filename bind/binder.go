@@ -22,7 +22,9 @@ type Binder interface {
 	// sees them and prepares the checks Plan.Check runs. It fails, naming the
 	// field, when t is not a struct or holds a field the binder cannot decode
 	// into (a chan, a func, a complex number, an interface with methods, a map
-	// whose keys it cannot read).
+	// whose keys it cannot read, a pointer type that points to itself, on
+	// which the binder allocates forever). Recursive types are compiled
+	// once each and checked at every depth.
 	Compile(t reflect.Type) (*Plan, error)
 
 	sealed()

@@ -100,15 +100,17 @@ func (p *Plan) WithRequired(names []string, fields func(t reflect.Type) []string
 // pointers, slices, arrays and map values, t included.
 func structTypes(t reflect.Type) map[reflect.Type]bool {
 	found := map[reflect.Type]bool{}
+	seen := map[reflect.Type]bool{} // a type may hold itself: type Tree []Tree
 	var walk func(t reflect.Type)
 	walk = func(t reflect.Type) {
+		if seen[t] {
+			return
+		}
+		seen[t] = true
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
 			walk(t.Elem())
 		case reflect.Struct:
-			if found[t] {
-				return
-			}
 			found[t] = true
 			for i := range t.NumField() {
 				walk(t.Field(i).Type)
@@ -118,6 +120,24 @@ func structTypes(t reflect.Type) map[reflect.Type]bool {
 	walk(t)
 	return found
 }
+
+// selfPointer reports whether pointer type t points to itself, through
+// pointers only (type P *P): no binder reads such a type, since reading any
+// value but null into it allocates pointers forever.
+func selfPointer(t reflect.Type) bool {
+	seen := map[reflect.Type]bool{}
+	for t.Kind() == reflect.Pointer {
+		if seen[t] {
+			return true
+		}
+		seen[t] = true
+		t = t.Elem()
+	}
+	return false
+}
+
+// selfPointerWhy is the reason a FieldError gives for a selfPointer type.
+const selfPointerWhy = "the pointer type %v points to itself, so the binder, reading any value but null into it, allocates pointers forever"
 
 // nodeKind says how a value position is read.
 type nodeKind uint8
@@ -211,7 +231,7 @@ func (c *compiler) fail(why string, args ...any) error {
 // node compiles the value position of type t. quoted is the ,string option
 // of the field the position belongs to.
 func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
-	if quoted {
+	if quoted && !selfPointer(t) {
 		return c.quoted(t)
 	}
 	if n, ok := c.nodes[t]; ok {
@@ -256,6 +276,9 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 		}
 		n.kind = kAny
 	case reflect.Pointer:
+		if selfPointer(t) {
+			return c.fail(selfPointerWhy, t)
+		}
 		n.kind = kPtr
 		e, err := c.node(t.Elem(), false)
 		if err != nil {

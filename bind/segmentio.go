@@ -110,6 +110,12 @@ const SegmentIOMaxDepth = 1000
 // up to 32 bytes of what follows the offending value, other arguments
 // included; an issue's Start and End delimit the offending value only, and
 // its Err comes from decoding that argument alone, so it quotes no other.
+//
+// Compile refuses a type that holds itself through no struct (type Tree
+// []Tree, map[string]*M, [2]*A): segmentio builds a type's decoder by a
+// recursion that stops only at structs, so on such a type its first
+// Unmarshal overflows the stack, which kills the process. Recursion through
+// a struct (Next *Node, Kids []Node) is read and mirrored at every depth.
 var SegmentIO Binder = segmentioBinder{}
 
 type segmentioBinder struct{}
@@ -232,6 +238,9 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 	if err := c.walk(t); err != nil {
 		return nil, err
 	}
+	if err := segLoop(t); err != nil {
+		return nil, err
+	}
 	if err := b.Unmarshal([]byte("{}"), reflect.New(t).Interface()); err != nil {
 		return nil, fmt.Errorf("bind: the binder fails on {} for %v: %w", t, err)
 	}
@@ -261,6 +270,72 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 	p.loss = buildLoss(segLoss{}, t)
 	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true}
 	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+}
+
+// segLoop fails, naming the field, on a type segmentio would reach from
+// struct type t that holds itself through no struct (type Tree []Tree,
+// type M map[string]*M, type A [2]*A): segmentio builds a type's decoder
+// by recursion (codec.go, constructCodec) that stops only at a struct it
+// has already met, so on such a type it recurses until the stack
+// overflows, which kills the process. Methods do not stop it: the decoder
+// of a type is built before its UnmarshalJSON is looked for.
+func segLoop(root reflect.Type) error {
+	seen := map[reflect.Type]bool{}
+	var path []string
+	var walk func(t reflect.Type) error
+	walk = func(t reflect.Type) error {
+		if seen[t] {
+			return nil
+		}
+		seen[t] = true
+		switch t.Kind() {
+		case reflect.Struct:
+			if t == goTime {
+				return nil
+			}
+			for _, f := range segStructFields(t, map[reflect.Type]*segStruct{}).fields {
+				path = append(path, fieldPath(t, f.index, false))
+				err := walk(f.typ)
+				path = path[:len(path)-1]
+				if err != nil {
+					return err
+				}
+			}
+		case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+			if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
+				return nil // read as base64, or by the element's methods
+			}
+			chain := map[reflect.Type]bool{}
+			for e := t; e.Kind() == reflect.Pointer || e.Kind() == reflect.Slice || e.Kind() == reflect.Array || e.Kind() == reflect.Map; e = e.Elem() {
+				if chain[e] {
+					return &FieldError{Type: root, Field: strings.Join(path, "."), Why: segLoopWhy(t, e)}
+				}
+				chain[e] = true
+				if e.Kind() == reflect.Slice && e.Elem().Kind() == reflect.Uint8 {
+					break
+				}
+			}
+			if t.Kind() == reflect.Map {
+				if err := walk(t.Key()); err != nil {
+					return err
+				}
+			}
+			path = append(path, "[]")
+			err := walk(t.Elem())
+			path = path[:len(path)-1]
+			return err
+		}
+		return nil
+	}
+	return walk(root)
+}
+
+func segLoopWhy(t, loop reflect.Type) string {
+	held := ""
+	if loop != t {
+		held = fmt.Sprintf(" %v, which holds", loop)
+	}
+	return fmt.Sprintf("the binder cannot decode into %v: it holds%s itself through no struct, and segmentio builds the decoder of such a type forever, until the stack overflows and kills the process", t, held)
 }
 
 // segLoss is what SegmentIO's silent losses need to know of its rules.

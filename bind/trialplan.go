@@ -761,6 +761,9 @@ func (c *typeWalk) walk(t reflect.Type) error {
 			return fail("the binder cannot decode into interface type %v (it has methods); only null would be read", t)
 		}
 	case reflect.Pointer:
+		if selfPointer(t) {
+			return fail(selfPointerWhy, t)
+		}
 		return c.walk(t.Elem())
 	case reflect.Slice, reflect.Array:
 		return c.field("[]", t.Elem())

@@ -311,9 +311,25 @@ const maxProbeLen = 300
 // probes makes the JSON values to send for a value of Go type t whose
 // published schema is s and whose validate tag's levels are lv.
 func probes(t reflect.Type, s *jsonschema.Schema, defs jsonschema.Definitions, lv [][]string) []string {
+	return probesIn(t, s, defs, lv, nil)
+}
+
+// probesIn is probes for a value inside values of the types within: a type
+// met again (type Tree []Tree) is probed with its empty value only.
+func probesIn(t reflect.Type, s *jsonschema.Schema, defs jsonschema.Definitions, lv [][]string, within []reflect.Type) []string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if slices.Contains(within, t) {
+		switch t.Kind() {
+		case reflect.Slice, reflect.Array:
+			return []string{"[]"}
+		case reflect.Map, reflect.Struct:
+			return []string{"{}"}
+		}
+		return nil
+	}
+	within = append(within[:len(within):len(within)], t)
 	s = deref(s, defs)
 	var tags []string
 	if len(lv) > 0 {
@@ -384,7 +400,7 @@ func probes(t reflect.Type, s *jsonschema.Schema, defs jsonschema.Definitions, l
 		if len(lv) > 1 {
 			rest = lv[1:]
 		}
-		elems := probes(t.Elem(), es, defs, rest)
+		elems := probesIn(t.Elem(), es, defs, rest, within)
 		good := goodElement(elems, es, defs)
 		if good == "" {
 			break

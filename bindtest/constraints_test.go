@@ -151,3 +151,30 @@ type recorder struct {
 
 func (r *recorder) Helper()           {}
 func (r *recorder) Error(args ...any) { r.errors = append(r.errors, fmt.Sprint(args...)) }
+
+type (
+	censusTree     []censusTree
+	censusTreeNode struct {
+		V    int              `json:"v"`
+		Kids []censusTreeNode `json:"kids,omitempty"`
+	}
+	censusRecursive struct {
+		Forest []censusTree     `json:"forest,omitempty" validate:"max=2"`
+		Nodes  []censusTreeNode `json:"nodes,omitempty" validate:"omitempty,min=1,max=2"`
+	}
+)
+
+// TestConstraints_RecursiveTypes: the census ends on a constrained
+// parameter whose elements hold themselves, and finds nothing to report.
+func TestConstraints_RecursiveTypes(t *testing.T) {
+	reg := typereg.New()
+	if err := typereg.Register[censusRecursive](reg, "recursive"); err != nil {
+		t.Fatal(err)
+	}
+	tl, _ := reg.Tool("recursive")
+	p, _ := tl.Param("forest")
+	if got := probes(p.Type, p.Schema, tl.Schema.Definitions, levelTags(p.Validate)); !strings.Contains(strings.Join(got, " "), "[[],[],[]]") {
+		t.Errorf("probes of forest %v lack [[],[],[]]", got)
+	}
+	Constraints(t, reg)
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/bindguard/bindguard/internal/schemas"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,29 @@ var (
 // field names from the advertised schema.
 type words struct {
 	defs   jsonschema.Definitions
-	binder string // the binder's name: a few types read differently per binder
+	binder string         // the binder's name: a few types read differently per binder
+	within []reflect.Type // the types being described, outermost first: a type may hold itself (type Tree []Tree)
+}
+
+// inside returns w describing t inside the types it describes, and
+// whether t is one of them already.
+func (w words) inside(t reflect.Type) (words, bool) {
+	if slices.Contains(w.within, t) {
+		return w, true
+	}
+	w.within = append(w.within[:len(w.within):len(w.within)], t)
+	return w, false
+}
+
+// sameShape words a value of type t inside a value of type t.
+func sameShape(t reflect.Type) (one, many string) {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return "a list of the same shape", "lists of the same shape"
+	case reflect.Map:
+		return "an object of the same shape", "objects of the same shape"
+	}
+	return "a value of the same shape", "values of the same shape"
 }
 
 func (w words) resolve(s *jsonschema.Schema) *jsonschema.Schema {
@@ -106,6 +129,10 @@ func (w words) takes(t reflect.Type, quoted bool, s *jsonschema.Schema) string {
 func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, many string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
+	}
+	w, again := w.inside(t)
+	if again {
+		return sameShape(t)
 	}
 	s = w.resolve(s)
 	if s != nil && len(s.Enum) > 0 {
@@ -271,6 +298,9 @@ func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, 
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if slices.Contains(w.within, t) {
+		return sameShape(t)
+	}
 	s = w.resolve(s)
 	if s == nil {
 		return w.describe(t, quoted, s)
@@ -282,11 +312,13 @@ func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, 
 	}
 	switch {
 	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
-		_, elems := w.limited(t.Elem(), false, s.Items)
+		inner, _ := w.inside(t)
+		_, elems := inner.limited(t.Elem(), false, s.Items)
 		count := countClause(rules.MinItems, rules.MaxItems, "element")
 		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
 	case t.Kind() == reflect.Map:
-		_, elems := w.limited(t.Elem(), false, schemas.MapValues(s))
+		inner, _ := w.inside(t)
+		_, elems := inner.limited(t.Elem(), false, schemas.MapValues(s))
 		keyed := ""
 		if t.Key().Kind() != reflect.String {
 			keyed = ", keyed by whole numbers"

@@ -193,8 +193,18 @@ func strayTags(t reflect.Type, params []Param) error {
 	for _, p := range params {
 		own[fmt.Sprint(p.index)] = true
 	}
+	// onPath: the structs being walked. One met again inside itself (through
+	// an embedded pointer) adds no parameter: its fields are the ones
+	// already walked, promoted from deeper, so no key binds them and the
+	// binder never allocates the pointer for the validator to follow.
+	onPath := map[reflect.Type]bool{}
 	var walk func(t reflect.Type, index []int, prefix string, viaPointer bool) error
 	walk = func(t reflect.Type, index []int, prefix string, viaPointer bool) error {
+		if onPath[t] {
+			return nil
+		}
+		onPath[t] = true
+		defer delete(onPath, t)
 		for i := range t.NumField() {
 			f := t.Field(i)
 			if !f.IsExported() && !f.Anonymous {
@@ -245,7 +255,8 @@ func strayTags(t reflect.Type, params []Param) error {
 // nestedTags fails on a validate tag on a field of a struct inside a
 // parameter's value.
 func nestedTags(t reflect.Type, where string, seen map[reflect.Type]bool) error {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+	for !seen[t] && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
+		seen[t] = true // a type may hold itself: type Tree []Tree
 		t = t.Elem()
 	}
 	if t.Kind() != reflect.Struct || seen[t] {
@@ -366,7 +377,7 @@ func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonsc
 	case "map":
 		switch t.Key().Kind() {
 		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		default:
 			return fmt.Errorf("dive into a map keyed by %v is not supported", t.Key())
 		}

@@ -18,6 +18,24 @@
 // otherwise; a field whose validate tag its zero value breaks is required
 // too.
 //
+// # Types
+//
+// Every type the registry's binder reads is recorded, recursive types
+// included (a linked list, a tree, type Tree []Tree, mutual recursion, a
+// struct embedding a pointer to itself): the schema publishes a recursive
+// named type once under $defs and refers to it by $ref. invopop/jsonschema
+// cannot reflect a struct whose embedded structs reach itself (it
+// overflows the stack) and panics on uintptr; the registry reflects the
+// first as its flattened copy and publishes uintptr as an integer, which
+// every binder reads it as.
+//
+// Registration refuses a type the binder reads only where the binder
+// cannot survive it, naming the field and saying why: a pointer type that
+// points to itself (type P *P), on which every binder allocates forever;
+// and, under bind.SegmentIO, a type that holds itself through no struct
+// (type Tree []Tree, map[string]*P, [2]*A), on which segmentio overflows
+// the stack building its decoder.
+//
 // # Constraints
 //
 // A parameter's validate tag (github.com/go-playground/validator/v10)

@@ -251,9 +251,8 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 			err = fmt.Errorf("cannot build the input schema of %v: %v", t, r)
 		}
 	}()
-	r := &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true}
-	s := r.ReflectFromType(t)
-	s.Version = ""
+	r := newSchemaReflector()
+	s := r.reflectRoot(t)
 	props := orderedmap.New[string, *jsonschema.Schema]()
 	var required []string
 	isRequired := map[string]bool{}
@@ -268,8 +267,7 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 		if !ok {
 			// A field invopop left out or named otherwise: reflect its type
 			// alone, and require it by invopop's default rule.
-			sub := r.ReflectFromType(p.Type)
-			sub.Version = ""
+			sub := r.reflectRoot(p.Type)
 			for name, def := range sub.Definitions {
 				if s.Definitions == nil {
 					s.Definitions = jsonschema.Definitions{}
@@ -312,6 +310,5 @@ func nestedRequired(t reflect.Type) (names []string) {
 			names = nil
 		}
 	}()
-	r := &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true}
-	return r.ReflectFromType(t).Required
+	return newSchemaReflector().reflectRoot(t).Required
 }

@@ -1,0 +1,262 @@
+package typereg
+
+import (
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/invopop/jsonschema"
+)
+
+// A schemaReflector is invopop/jsonschema's reflector, made safe for every
+// type a binder reads:
+//
+//   - invopop inlines the fields of an embedded struct (and of a field
+//     tagged json:",inline") by calling itself on it, with no record of
+//     where it has been: a struct that embeds a pointer to itself, however
+//     indirectly, overflows the stack, which kills the process (recover
+//     cannot catch it). Such a struct is reflected as its flattened copy
+//     instead: an unnamed struct of the same fields, named and tagged as
+//     invopop names them, each embedded struct inlined once per path.
+//   - invopop panics on uintptr, which every binder reads as an unsigned
+//     integer: it is published as one.
+//
+// Everything else is invopop's, including the $ref each named type that
+// reaches itself gets (through a pointer, a slice, a map, an array).
+type schemaReflector struct {
+	r        *jsonschema.Reflector
+	expanded *jsonschema.Reflector  // the same, expanding the root struct
+	cyclic   map[reflect.Type]bool  // struct types whose inlining reaches a cycle
+	pending  map[reflect.Type]bool  // named cyclic types whose definition is made
+	defs     jsonschema.Definitions // definitions made outside invopop's own
+}
+
+var (
+	customSchemaType = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
+	aliasSchemaType  = reflect.TypeFor[interface{ JSONSchemaAlias() any }]()
+)
+
+func newSchemaReflector() *schemaReflector {
+	sr := &schemaReflector{cyclic: map[reflect.Type]bool{}, pending: map[reflect.Type]bool{}, defs: jsonschema.Definitions{}}
+	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType}
+	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType}
+	return sr
+}
+
+// reflectRoot returns the schema of type t, expanded (its own properties,
+// not a $ref), with every definition its $refs name.
+func (sr *schemaReflector) reflectRoot(t reflect.Type) *jsonschema.Schema {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem() // as invopop does at the root
+	}
+	var s *jsonschema.Schema
+	if t.Kind() == reflect.Struct && sr.inlinesCycle(t) {
+		s = sr.expanded.ReflectFromType(sr.flat(t))
+	} else {
+		s = sr.expanded.ReflectFromType(t)
+		// invopop removes the root's own definition from the ones it
+		// returns, even when the root refers to itself ("next": {$ref}).
+		if name := t.Name(); name != "" && refersTo(s, "#/$defs/"+name) {
+			def := sr.r.ReflectFromType(t)
+			for k, d := range def.Definitions {
+				if _, dup := s.Definitions[k]; !dup {
+					if s.Definitions == nil {
+						s.Definitions = jsonschema.Definitions{}
+					}
+					s.Definitions[k] = d
+				}
+			}
+		}
+	}
+	sr.merge(s)
+	s.Version = ""
+	return s
+}
+
+// merge adds the definitions made aside to s's.
+func (sr *schemaReflector) merge(s *jsonschema.Schema) {
+	for k, d := range sr.defs {
+		if s.Definitions == nil {
+			s.Definitions = jsonschema.Definitions{}
+		}
+		if _, dup := s.Definitions[k]; !dup {
+			s.Definitions[k] = d
+		}
+	}
+}
+
+// mapType is the reflectors' Mapper: invopop asks it first about every
+// type it reflects (pointers removed).
+func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
+	if t.Implements(customSchemaType) || t.Implements(aliasSchemaType) {
+		return nil // the type's own schema: invopop reads none of its fields
+	}
+	switch {
+	case t.Kind() == reflect.Uintptr:
+		return &jsonschema.Schema{Type: "integer"}
+	case t.Kind() == reflect.Struct && sr.inlinesCycle(t):
+		name := t.Name()
+		if name == "" {
+			// Not recursive itself (an unnamed type cannot be): inline.
+			return sr.inline(sr.flat(t))
+		}
+		if !sr.pending[t] {
+			sr.pending[t] = true
+			sr.defs[name] = sr.inline(sr.flat(t))
+		}
+		return &jsonschema.Schema{Ref: "#/$defs/" + name}
+	}
+	return nil
+}
+
+// inline reflects unnamed struct type t on its own and keeps its
+// definitions aside.
+func (sr *schemaReflector) inline(t reflect.Type) *jsonschema.Schema {
+	s := sr.expanded.ReflectFromType(t)
+	for k, d := range s.Definitions {
+		if _, dup := sr.defs[k]; !dup {
+			sr.defs[k] = d
+		}
+	}
+	s.Definitions, s.Version = nil, ""
+	return s
+}
+
+// inlined returns the struct type whose fields invopop inlines into the
+// struct holding field f, or nil: an embedded struct or pointer to one
+// without a JSON name, or a field tagged json:",inline" (invopop's rules).
+func inlined(f reflect.StructField) reflect.Type {
+	json := strings.Split(f.Tag.Get("json"), ",")
+	if json[0] == "-" || strings.Split(f.Tag.Get("jsonschema"), ",")[0] == "-" {
+		return nil
+	}
+	t := f.Type
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	if f.Anonymous && json[0] == "" || slices.Contains(json[1:], "inline") {
+		return t
+	}
+	return nil
+}
+
+// inlinesCycle reports whether invopop, reflecting struct type t, would
+// inline a struct into itself.
+func (sr *schemaReflector) inlinesCycle(t reflect.Type) bool {
+	onPath := map[reflect.Type]bool{}
+	var visit func(t reflect.Type) bool
+	visit = func(t reflect.Type) bool {
+		if onPath[t] {
+			return true
+		}
+		if c, done := sr.cyclic[t]; done {
+			return c
+		}
+		onPath[t] = true
+		c := false
+		for i := range t.NumField() {
+			if e := inlined(t.Field(i)); e != nil && visit(e) {
+				c = true
+				break
+			}
+		}
+		delete(onPath, t)
+		sr.cyclic[t] = c
+		return c
+	}
+	return visit(t)
+}
+
+// flat returns an unnamed struct with the properties invopop gives struct
+// type t, in its order, inlining each embedded struct once per path: a
+// struct met again inside itself adds nothing (its fields are the ones
+// already listed, and no binder binds a key to the deeper copies).
+func (sr *schemaReflector) flat(t reflect.Type) reflect.Type {
+	var fields []reflect.StructField
+	onPath := map[reflect.Type]bool{t: true}
+	var add func(t reflect.Type)
+	add = func(t reflect.Type) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			json := strings.Split(f.Tag.Get("json"), ",")
+			if json[0] == "-" || strings.Split(f.Tag.Get("jsonschema"), ",")[0] == "-" {
+				continue
+			}
+			if e := inlined(f); e != nil {
+				if !onPath[e] {
+					onPath[e] = true
+					add(e)
+					delete(onPath, e)
+				}
+				continue
+			}
+			if slices.Contains(json[1:], "inline") {
+				continue // inlining a non-struct adds nothing
+			}
+			if !f.Anonymous && !f.IsExported() {
+				continue
+			}
+			name := f.Name
+			if json[0] != "" {
+				name = json[0]
+			}
+			json[0] = name
+			tag := "json:" + strconv.Quote(strings.Join(json, ","))
+			for _, k := range []string{"jsonschema", "jsonschema_description", "jsonschema_extras"} {
+				if v, ok := f.Tag.Lookup(k); ok {
+					tag += " " + k + ":" + strconv.Quote(v)
+				}
+			}
+			fields = append(fields, reflect.StructField{Name: "F" + strconv.Itoa(len(fields)), Type: f.Type, Tag: reflect.StructTag(tag)})
+		}
+	}
+	add(t)
+	return reflect.StructOf(fields)
+}
+
+// refersTo reports whether schema s, or a schema inside it, is a $ref to
+// ref.
+func refersTo(s *jsonschema.Schema, ref string) bool {
+	seen := map[*jsonschema.Schema]bool{}
+	var walk func(s *jsonschema.Schema) bool
+	walk = func(s *jsonschema.Schema) bool {
+		if s == nil || seen[s] {
+			return false
+		}
+		seen[s] = true
+		if s.Ref == ref {
+			return true
+		}
+		for _, d := range s.Definitions {
+			if walk(d) {
+				return true
+			}
+		}
+		if s.Properties != nil {
+			for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+				if walk(p.Value) {
+					return true
+				}
+			}
+		}
+		for _, p := range s.PatternProperties {
+			if walk(p) {
+				return true
+			}
+		}
+		for _, l := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+			for _, e := range l {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return walk(s.Items) || walk(s.AdditionalProperties) || walk(s.Not) || walk(s.Contains) ||
+			walk(s.If) || walk(s.Then) || walk(s.Else) || walk(s.PropertyNames)
+	}
+	return walk(s)
+}
