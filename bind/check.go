@@ -938,7 +938,7 @@ func (c *checker) stringValue(n *node) bool {
 				break
 			}
 		}
-		kind = quotedVerdict(content, n.base, n.bits)
+		kind = quotedVerdictOf(content, n.base, n.bits)
 		if kind == 0 {
 			kind = quotedLoss(content, n)
 		}

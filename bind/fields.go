@@ -82,10 +82,7 @@ func stdFields(t reflect.Type) []Param {
 				if tag == "-" {
 					continue
 				}
-				name, opts, _ := strings.Cut(tag, ",")
-				if !isValidTag(name) {
-					name = ""
-				}
+				name, opts := stdTagName(sf)
 				index := make([]int, len(f.index)+1)
 				copy(index, f.index)
 				index[len(f.index)] = i

@@ -182,6 +182,7 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 			m.byFold[k] = append(m.byFold[k], i)
 		}
 	}
+	v2FoldFirst(m.byFold, fs.flattened)
 	p.loss = buildLoss(v2Loss{}, t)
 	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
 }
@@ -411,15 +412,17 @@ func (m *v2Mirror) field(st reflect.Type, key string) reflect.Type {
 		}
 	}
 	var hit reflect.Type
-	n := 0
+	n, id := 0, 0
 	fk := string(v2Fold([]byte(key)))
 	for _, f := range fs.flattened {
 		if f.casing == caseIgnore && string(v2Fold([]byte(f.name))) == fk {
-			hit = f.typ
+			if n == 0 || f.id < id {
+				hit, id = f.typ, f.id
+			}
 			n++
 		}
 	}
-	if n == 1 {
+	if n == 1 || n > 1 && !v2AmbiguousFold {
 		return hit
 	}
 	if fs.fallback != nil && fs.fallback.typ.Kind() == reflect.Map {
@@ -535,7 +538,9 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 				if !f.plainEmbed() {
 					fail(at)
 					if f.hasName {
-						handleField()
+						if !v2IgnoreBadEmbed {
+							handleField() // treated as a regular field (the standard library's v2 ignores it)
+						}
 						return
 					}
 					f.casing, f.str, f.omitempty, f.omitzero, f.format = 0, false, false, false, ""
@@ -559,12 +564,16 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 				case tf.Kind() == reflect.Map && tf.Key().Kind() == reflect.String:
 					if implementsAnyOf(tf.Key(), v2MethodTypes) {
 						fail(at)
-						handleField()
+						if !v2IgnoreBadEmbed {
+							handleField() // treated as a regular field (the standard library's v2 ignores it)
+						}
 						return
 					}
 				default:
 					fail(at)
-					handleField()
+					if !v2IgnoreBadEmbed {
+						handleField() // treated as a regular field (the standard library's v2 ignores it)
+					}
 					return
 				}
 				if fallbackIndex >= 0 {
@@ -591,7 +600,7 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 				namesIndex[f.name] = true
 				f.id = len(all)
 				all = append(all, f)
-				if f.format != "" && fs.formatAt == nil {
+				if f.format != "" && fs.formatAt == nil && !v2FormatSupported {
 					fs.formatAt = at
 				}
 			}
@@ -660,7 +669,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 		name := tag[:n]
 		var err2 error
 		if !strings.HasPrefix(tag[n:], ",") && len(name) != len(tag) {
-			name, n, err2 = v2TagOption(tag, false)
+			name, n, err2 = v2TagOption(tag, v2QuotedOptions)
 			if err2 != nil {
 				bad = true
 			}
@@ -668,6 +677,9 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 		if !utf8.ValidString(name) {
 			bad = true
 			name = string([]rune(name))
+		}
+		if jsonv2Build && name == "-" && tag[0] == '-' {
+			bad = true // json:"-," names the key "-", but is an error to the standard library's v2
 		}
 		if err2 == nil {
 			out.hasName = true
@@ -688,7 +700,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 				break
 			}
 		}
-		opt, n, err2 := v2TagOption(tag, false)
+		opt, n, err2 := v2TagOption(tag, v2QuotedOptions)
 		if err2 != nil {
 			bad = true
 		}
@@ -707,7 +719,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 				break
 			}
 			tag = tag[len(":"):]
-			opt, n, err2 := v2TagOption(tag, false)
+			opt, n, err2 := v2TagOption(tag, v2QuotedOptions)
 			if err2 != nil {
 				bad = true
 				break
@@ -725,7 +737,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 			default:
 				bad = true
 			}
-		case "embed":
+		case v2EmbedOption, v2UnknownOption:
 			out.embed = true
 		case "omitzero":
 			out.omitzero = true
@@ -740,7 +752,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 			}
 			tag = tag[len(":"):]
 			opt, n, err2 := v2TagOption(tag, true)
-			if err2 != nil || opt == "" {
+			if err2 != nil || opt == "" && !v2FormatSupported {
 				bad = true
 				break
 			}
@@ -748,8 +760,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 			out.format = opt
 			wasFormat = true
 		default:
-			switch strings.ReplaceAll(strings.ToLower(opt), "_", "") {
-			case "case", "embed", "omitzero", "omitempty", "string", "format":
+			if v2KnownOption(strings.ReplaceAll(strings.ToLower(opt), "_", "")) {
 				bad = true
 			}
 		}
