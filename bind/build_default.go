@@ -69,3 +69,10 @@ const v2AmbiguousFold = true
 // v2FoldFirst leaves the case:ignore candidates of each folded name as
 // they are: more than one is an ambiguous key.
 func v2FoldFirst(map[string][]int, []v2Field) {}
+
+// stdCaseStrict: encoding/json has no case:strict option.
+func stdCaseStrict(reflect.StructTag) bool { return false }
+
+// stdTagUnsupported: encoding/json on its own reads no option the mirror
+// does not follow.
+func stdTagUnsupported(reflect.StructTag) string { return "" }

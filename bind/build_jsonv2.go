@@ -108,3 +108,26 @@ func v2FoldFirst(byFold map[string][]int, fields []v2Field) {
 		byFold[k] = []int{first}
 	}
 }
+
+// stdCaseStrict: under the experiment encoding/json reads v2's tag options,
+// and a field tagged case:strict takes its exact name only (matchFoldedName).
+func stdCaseStrict(tag reflect.StructTag) bool {
+	f, _, _ := v2FieldOptions(reflect.StructField{Name: "F", Tag: tag})
+	return f.casing&caseStrict != 0
+}
+
+// stdTagUnsupported names the v2 tag options encoding/json follows under
+// the experiment that the native mirror does not: inline and unknown on a
+// named field (v2 flattens its members, or ignores the field) and format:
+// (a representation of v2's own). Compile refuses such a field rather than
+// judge its values by another rule.
+func stdTagUnsupported(tag reflect.StructTag) string {
+	f, _, _ := v2FieldOptions(reflect.StructField{Name: "F", Tag: tag})
+	switch {
+	case f.embed:
+		return "under GOEXPERIMENT=jsonv2 encoding/json reads its inline (or unknown) tag option as encoding/json/v2 does, which the guard's mirror of encoding/json does not follow"
+	case f.format != "":
+		return "under GOEXPERIMENT=jsonv2 encoding/json reads its format: tag option as encoding/json/v2 does, which the guard's mirror of encoding/json does not follow"
+	}
+	return ""
+}

@@ -30,3 +30,6 @@ const (
 )
 
 var v2NumberCase = issueCase{`{"number":5}`, "json.Number is a string type to V2", bind.WrongType, "number", `5`, ""}
+
+// stdUnsupportedTags are tags bind.Std's Compile refuses: none here.
+var stdUnsupportedTags []string

@@ -31,3 +31,7 @@ const (
 )
 
 var v2NumberCase = issueCase{`{"number":"abc"}`, "json.Number reads a string only when it holds a number", bind.Rejected, "number", `"abc"`, ""}
+
+// stdUnsupportedTags are tags bind.Std's Compile refuses under the
+// experiment: v2 options the native mirror does not follow.
+var stdUnsupportedTags = []string{`a,inline`, `a,unknown`, `a,format:unix`, `,format:RFC3339`}
