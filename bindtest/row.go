@@ -110,7 +110,8 @@ var parsedDefault = sync.OnceValue(func() []Row {
 // and float kind, bool, string, pointers, slices, arrays, maps, []byte,
 // json.Number, json.RawMessage, any, time.Time, time.Duration, a struct, a
 // text enum, a type with its own UnmarshalJSON and a ,string field), each
-// with the verdict encoding/json really gives. It is the table bindprobe
+// with the verdict encoding/json really gives (and, in rows of build
+// BuildJSONv2, the one it gives under GOEXPERIMENT=jsonv2). It is the table bindprobe
 // runs when given none.
 func Default() []Row {
 	return slices.Clone(parsedDefault())
