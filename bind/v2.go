@@ -74,6 +74,10 @@ import (
 //   - FoldedKey: a key that binds a case:ignore field only once folded
 //     (HOURS_BACK or hoursback for hours_back), at any depth.
 //
+// Under GOEXPERIMENT=jsonv2 V2 is the standard library's encoding/json/v2,
+// which differs on some of the points above (json.Number, format:, the
+// inline option, ambiguous folds; see the package doc).
+//
 // V2 has no other loss: on a repeated key, a fixed-size array of another
 // length, invalid UTF-8 or a lone surrogate it fails, and Check reports the
 // failure. A parameter Plan.WithRequired names is Missing unless a
