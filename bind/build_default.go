@@ -5,6 +5,7 @@ package bind
 import (
 	"reflect"
 	"strings"
+	"unicode"
 )
 
 // The rules that differ when Go builds encoding/json on encoding/json/v2
@@ -76,3 +77,18 @@ func stdCaseStrict(reflect.StructTag) bool { return false }
 // stdTagUnsupported: encoding/json on its own reads no option the mirror
 // does not follow.
 func stdTagUnsupported(reflect.StructTag) string { return "" }
+
+// isValidTag is encoding/json's rule for a usable tag name.
+func isValidTag(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
