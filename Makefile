@@ -3,7 +3,7 @@
 GO ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test test-long probe lint fuzz bench
+.PHONY: test test-long test-jsonv2 probe lint fuzz fuzz-jsonv2 bench
 
 # test: the command to run before every commit (a few minutes on 2 cores
 # with an empty build cache): the whole suite under the race detector with
@@ -22,6 +22,16 @@ test-long:
 	$(GO) test -count=1 ./...
 	cd bench && $(GO) test -count=1 ./...
 
+# test-jsonv2: the suite (-short, no race detector) and the benchmark
+# module's tests once more under GOEXPERIMENT=jsonv2, where Go builds
+# encoding/json on encoding/json/v2 and github.com/go-json-experiment/json
+# becomes an alias of encoding/json/v2: the mirror must stay exact there too
+# (docs/how-it-works.md, "Under GOEXPERIMENT=jsonv2").
+test-jsonv2:
+	GOEXPERIMENT=jsonv2 $(GO) test -short ./...
+	GOEXPERIMENT=jsonv2 $(GO) vet ./...
+	cd bench && GOEXPERIMENT=jsonv2 $(GO) test -short ./...
+
 # probe: run the default value table against encoding/json and the guard.
 probe:
 	$(GO) run ./cmd/bindprobe
@@ -39,13 +49,16 @@ lint:
 # that ends in "context deadline exceeded" with no failing input is the Go
 # fuzzing coordinator's own race at the time limit (golang/go#75804), not a
 # finding: it is run once more, then reported and passed over.
+# FUZZPKGS narrows the packages; FUZZENV sets the environment of each run.
 FUZZTIME ?= 1m
+FUZZPKGS ?= ./...
+FUZZENV ?=
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	@set -e; for pkg in $$($(GO) list $(FUZZPKGS)); do \
+		for target in $$($(FUZZENV) $(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			for try in 1 2; do \
-				echo "== $$pkg $$target ($(FUZZTIME))"; \
-				if $(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) > fuzz.out 2>&1; then \
+				echo "== $(FUZZENV) $$pkg $$target ($(FUZZTIME))"; \
+				if $(FUZZENV) $(GO) test $$pkg -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) > fuzz.out 2>&1; then \
 					tail -1 fuzz.out; break; \
 				fi; \
 				if ! grep -q 'Failing input written' fuzz.out && grep -q 'context deadline exceeded' fuzz.out; then \
@@ -58,6 +71,11 @@ fuzz:
 			done; \
 		done; \
 	done; rm -f fuzz.out
+
+# fuzz-jsonv2: the fuzz targets of bind and refuse under GOEXPERIMENT=jsonv2,
+# FUZZTIME each.
+fuzz-jsonv2:
+	$(MAKE) fuzz FUZZENV=GOEXPERIMENT=jsonv2 FUZZPKGS="./bind ./refuse" FUZZTIME=$(FUZZTIME)
 
 # bench: the speed suite (bench/, its own module): every payload against
 # every rival side by side, then benchstat (each rival against bind) and

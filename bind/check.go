@@ -938,7 +938,7 @@ func (c *checker) stringValue(n *node) bool {
 				break
 			}
 		}
-		kind = quotedVerdict(content, n.base, n.bits)
+		kind = quotedVerdictOf(content, n.base, n.bits)
 		if kind == 0 {
 			kind = quotedLoss(content, n)
 		}
@@ -1190,7 +1190,7 @@ func quotedLoss(s []byte, n *node) IssueKind {
 		return 0
 	}
 	digits := s
-	if len(digits) > 0 && digits[0] == '-' {
+	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') { // '+' is read under GOEXPERIMENT=jsonv2
 		digits = digits[1:]
 	}
 	if len(digits) == 0 || len(digits) > 400 {

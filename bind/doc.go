@@ -126,6 +126,29 @@
 // Their verdicts are exact by construction; the cost is about one extra
 // decode per call.
 //
+// # Under GOEXPERIMENT=jsonv2
+//
+// Built with GOEXPERIMENT=jsonv2 (Go 1.25+), encoding/json is
+// encoding/json/v2 under its legacy options, and
+// github.com/go-json-experiment/json an alias of encoding/json/v2. The
+// mirror follows both; the rules that differ are in build_jsonv2.go and
+// build_default.go:
+//
+//   - Std reads the text of a ,string number with strconv.ParseInt,
+//     ParseUint or ParseFloat ("+5", "007" and, for a float, "Inf" are
+//     read), names a field as v2's tag parser does (json:"a\"b" is "a"),
+//     and matches a case:strict field by its exact name only. Compile
+//     refuses a field tagged inline, unknown or format:, which v2 reads in
+//     ways the native mirror does not follow.
+//   - V2 is the standard library's v2: the inline and unknown options
+//     (not embed), format: options read natively, a key two case:ignore
+//     fields fit bound to the first in breadth-first order, json.Number
+//     read by its own UnmarshalJSONFrom (a number, or a string holding
+//     one).
+//
+// Both builds are tested: every table, test and fuzz target of the package
+// runs under each (make test-jsonv2, make fuzz-jsonv2).
+//
 // # Deviations
 //
 // Check reads empty arguments as {} (json.Unmarshal fails on empty input).

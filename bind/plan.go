@@ -401,6 +401,11 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 			c.path = c.path[:len(c.path)-1]
 			return nil, err
 		}
+		if why := stdTagUnsupported(p.Tag); why != "" {
+			err := c.fail("%s", why)
+			c.path = c.path[:len(c.path)-1]
+			return nil, err
+		}
 		n, err := c.node(p.Type, p.Quoted)
 		c.path = c.path[:len(c.path)-1]
 		if err != nil {
@@ -409,7 +414,7 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		fs.nodes[i] = n
 		fs.exact[p.Name] = i
 		f := string(foldName(nil, []byte(p.Name)))
-		if _, ok := fs.folded[f]; !ok {
+		if _, ok := fs.folded[f]; !ok && !stdCaseStrict(p.Tag) {
 			fs.folded[f] = i
 		}
 	}

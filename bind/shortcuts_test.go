@@ -166,8 +166,8 @@ func FuzzQuotedVerdict(f *testing.F) {
 		}
 		// The checker reads content the way encoding/json's valueQuoted does.
 		text, _ := unquote(nil, raw)
-		if got := quotedVerdict(text, base, bits); (got != 0) != (err != nil) {
-			t.Errorf("quotedVerdict(%q, %v/%d) = %v; encoding/json says %v", content, base, bits, got, err)
+		if got := quotedVerdictOf(text, base, bits); (got != 0) != (err != nil) {
+			t.Errorf("quotedVerdictOf(%q, %v/%d) = %v; encoding/json says %v", content, base, bits, got, err)
 		}
 	})
 }

@@ -76,6 +76,10 @@ import (
 //   - FoldedKey: a key that binds a case:ignore field only once folded
 //     (HOURS_BACK or hoursback for hours_back), at any depth.
 //
+// Under GOEXPERIMENT=jsonv2 V2 is the standard library's encoding/json/v2,
+// which differs on some of the points above (json.Number, format:, the
+// inline option, ambiguous folds; see the package doc).
+//
 // V2 has no other loss: on a repeated key, a fixed-size array of another
 // length, invalid UTF-8 or a lone surrogate it fails, and Check reports the
 // failure. A parameter Plan.WithRequired names is Missing unless a
@@ -190,6 +194,7 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 			m.byFold[k] = append(m.byFold[k], i)
 		}
 	}
+	v2FoldFirst(m.byFold, fs.flattened)
 	p.loss = buildLoss(v2Loss{}, t)
 	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
 }
@@ -424,15 +429,17 @@ func (m *v2Mirror) field(st reflect.Type, key string) reflect.Type {
 		}
 	}
 	var hit reflect.Type
-	n := 0
+	n, id := 0, 0
 	fk := string(v2Fold([]byte(key)))
 	for _, f := range fs.flattened {
 		if f.casing == caseIgnore && string(v2Fold([]byte(f.name))) == fk {
-			hit = f.typ
+			if n == 0 || f.id < id {
+				hit, id = f.typ, f.id
+			}
 			n++
 		}
 	}
-	if n == 1 {
+	if n == 1 || n > 1 && !v2AmbiguousFold {
 		return hit
 	}
 	if fs.fallback != nil && fs.fallback.typ.Kind() == reflect.Map {
@@ -548,7 +555,9 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 				if !f.plainEmbed() {
 					fail(at)
 					if f.hasName {
-						handleField()
+						if !v2IgnoreBadEmbed {
+							handleField() // treated as a regular field (the standard library's v2 ignores it)
+						}
 						return
 					}
 					f.casing, f.str, f.omitempty, f.omitzero, f.format = 0, false, false, false, ""
@@ -572,12 +581,16 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 				case tf.Kind() == reflect.Map && tf.Key().Kind() == reflect.String:
 					if implementsAnyOf(tf.Key(), v2MethodTypes) {
 						fail(at)
-						handleField()
+						if !v2IgnoreBadEmbed {
+							handleField() // treated as a regular field (the standard library's v2 ignores it)
+						}
 						return
 					}
 				default:
 					fail(at)
-					handleField()
+					if !v2IgnoreBadEmbed {
+						handleField() // treated as a regular field (the standard library's v2 ignores it)
+					}
 					return
 				}
 				if fallbackIndex >= 0 {
@@ -604,7 +617,7 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 				namesIndex[f.name] = true
 				f.id = len(all)
 				all = append(all, f)
-				if f.format != "" && fs.formatAt == nil {
+				if f.format != "" && fs.formatAt == nil && !v2FormatSupported {
 					fs.formatAt = at
 				}
 			}
@@ -673,7 +686,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 		name := tag[:n]
 		var err2 error
 		if !strings.HasPrefix(tag[n:], ",") && len(name) != len(tag) {
-			name, n, err2 = v2TagOption(tag, false)
+			name, n, err2 = v2TagOption(tag, v2QuotedOptions)
 			if err2 != nil {
 				bad = true
 			}
@@ -681,6 +694,9 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 		if !utf8.ValidString(name) {
 			bad = true
 			name = string([]rune(name))
+		}
+		if jsonv2Build && name == "-" && tag[0] == '-' {
+			bad = true // json:"-," names the key "-", but is an error to the standard library's v2
 		}
 		if err2 == nil {
 			out.hasName = true
@@ -701,7 +717,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 				break
 			}
 		}
-		opt, n, err2 := v2TagOption(tag, false)
+		opt, n, err2 := v2TagOption(tag, v2QuotedOptions)
 		if err2 != nil {
 			bad = true
 		}
@@ -720,7 +736,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 				break
 			}
 			tag = tag[len(":"):]
-			opt, n, err2 := v2TagOption(tag, false)
+			opt, n, err2 := v2TagOption(tag, v2QuotedOptions)
 			if err2 != nil {
 				bad = true
 				break
@@ -738,7 +754,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 			default:
 				bad = true
 			}
-		case "embed":
+		case v2EmbedOption, v2UnknownOption:
 			out.embed = true
 		case "omitzero":
 			out.omitzero = true
@@ -753,7 +769,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 			}
 			tag = tag[len(":"):]
 			opt, n, err2 := v2TagOption(tag, true)
-			if err2 != nil || opt == "" {
+			if err2 != nil || opt == "" && !v2FormatSupported {
 				bad = true
 				break
 			}
@@ -761,8 +777,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 			out.format = opt
 			wasFormat = true
 		default:
-			switch strings.ReplaceAll(strings.ToLower(opt), "_", "") {
-			case "case", "embed", "omitzero", "omitempty", "string", "format":
+			if v2KnownOption(strings.ReplaceAll(strings.ToLower(opt), "_", "")) {
 				bad = true
 			}
 		}

@@ -36,3 +36,25 @@ func TestReadTable_Binder(t *testing.T) {
 		t.Errorf("Binder = %q, want v2", rows[0].Binder)
 	}
 }
+
+// A row of a build replaces, in that build only, the binder's row of the
+// same type and value; in another build it is skipped.
+func TestForBinder_BuildRowsSpeakInTheirBuildOnly(t *testing.T) {
+	rows := []Row{
+		{Type: "IntString", Value: `"+5"`, Refused: true},
+		{Type: "IntString", Value: `"+5"`, Binder: "std", Build: BuildJSONv2, Why: "jsonv2's"},
+		{Type: "int", Value: `1`, Binder: "std", Refused: true, Why: "std's"},
+		{Type: "int", Value: `1`, Binder: "std", Build: BuildJSONv2, Why: "std's under jsonv2"},
+		{Type: "int", Value: `2`, Binder: "v2", Build: BuildJSONv2},
+	}
+	want := []Row{rows[0], rows[2]}
+	if thisBuild == BuildJSONv2 {
+		want = []Row{rows[1], rows[3]}
+	}
+	if diff := cmp.Diff(want, ForBinder(rows, "std")); diff != "" {
+		t.Errorf("ForBinder(std) in build %q (-want +got):\n%s", thisBuild, diff)
+	}
+	if got := ForBinder(rows, "segmentio"); len(got) != 1 || got[0] != rows[0] {
+		t.Errorf("ForBinder(segmentio) = %+v, want the shared row alone", got)
+	}
+}

@@ -1,6 +1,7 @@
 package bindtest
 
 import (
+	"encoding/json"
 	"reflect"
 	"strconv"
 	"strings"
@@ -8,8 +9,13 @@ import (
 
 // typeName writes t as a row names it: as reflect's Type.String does, except
 // that a named type declared in package pkgPath (the tool's parameter
-// struct's package) loses its package qualifier.
+// struct's package) loses its package qualifier, and json.RawMessage is
+// json.RawMessage in every build (under GOEXPERIMENT=jsonv2 it is an alias
+// of jsontext.Value, which reflect names instead).
 func typeName(t reflect.Type, pkgPath string) string {
+	if t == rawMessage {
+		return "json.RawMessage"
+	}
 	if t.Name() != "" {
 		if t.PkgPath() != "" && t.PkgPath() == pkgPath {
 			return t.Name()
@@ -28,6 +34,8 @@ func typeName(t reflect.Type, pkgPath string) string {
 	}
 	return t.String() // interfaces, structs, funcs, chans: reflect's own words
 }
+
+var rawMessage = reflect.TypeFor[json.RawMessage]()
 
 // canonical rewrites a type name as a row may write it into the form
 // typeName produces: the aliases byte, rune and any become uint8, int32 and

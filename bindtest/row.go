@@ -45,22 +45,49 @@ type Row struct {
 	// row per binder where they do. Check and Run keep the rows that speak
 	// for the registry's binder.
 	Binder string
+	// Build, with a Binder, names the build the row's verdict is for:
+	// BuildJSONv2 for a test binary built with GOEXPERIMENT=jsonv2, under
+	// which encoding/json and github.com/go-json-experiment/json are the
+	// standard library's encoding/json/v2 and read some values otherwise.
+	// Such a row replaces, in that build only, the row of the same binder,
+	// type and value; other builds skip it. Empty speaks for every build.
+	Build string
 }
 
-// ForBinder keeps the rows that speak for binder (a bind.Binder's Name),
-// in order: its own, and the ones with no binder that it has no own row of
-// the same type and value for. Check and Run apply it; a harness that
+// BuildJSONv2 is the Row.Build of a row whose verdict is the one of a build
+// with GOEXPERIMENT=jsonv2.
+const BuildJSONv2 = "jsonv2"
+
+// forBuild reports whether a row of build b speaks in this build.
+func forBuild(b string) bool { return b == "" || b == thisBuild }
+
+// ForBinder keeps the rows that speak for binder (a bind.Binder's Name) in
+// the running build, in order: of each type and value, its own row for this
+// build (Row.Build), else its own row, else the row with no binder. Check and Run apply it; a harness that
 // sends rows another way (through an MCP SDK, say) applies it itself.
 func ForBinder(rows []Row, binder string) []Row {
-	own := map[[2]string]bool{}
-	for _, r := range rows {
-		if r.Binder == binder {
-			own[[2]string{canonical(r.Type), r.Value}] = true
+	// rank: 0 speaks not; 1 every binder; 2 this binder; 3 this binder in this build.
+	rank := func(r Row) int {
+		switch {
+		case !forBuild(r.Build):
+			return 0
+		case r.Binder == "":
+			return 1
+		case r.Binder != binder:
+			return 0
+		case r.Build != "":
+			return 3
 		}
+		return 2
+	}
+	best := map[[2]string]int{}
+	for _, r := range rows {
+		k := [2]string{canonical(r.Type), r.Value}
+		best[k] = max(best[k], rank(r))
 	}
 	var out []Row
 	for _, r := range rows {
-		if r.Binder == binder || r.Binder == "" && !own[[2]string{canonical(r.Type), r.Value}] {
+		if n := rank(r); n > 0 && n == best[[2]string{canonical(r.Type), r.Value}] {
 			out = append(out, r)
 		}
 	}
@@ -83,7 +110,8 @@ var parsedDefault = sync.OnceValue(func() []Row {
 // and float kind, bool, string, pointers, slices, arrays, maps, []byte,
 // json.Number, json.RawMessage, any, time.Time, time.Duration, a struct, a
 // text enum, a type with its own UnmarshalJSON and a ,string field), each
-// with the verdict encoding/json really gives. It is the table bindprobe
+// with the verdict encoding/json really gives (and, in rows of build
+// BuildJSONv2, the one it gives under GOEXPERIMENT=jsonv2). It is the table bindprobe
 // runs when given none.
 func Default() []Row {
 	return slices.Clone(parsedDefault())

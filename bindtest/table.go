@@ -17,6 +17,7 @@ type fileRow struct {
 	Loss    string          `json:"loss"`
 	Why     string          `json:"why"`
 	Binder  string          `json:"binder"`
+	Build   string          `json:"build"`
 }
 
 // ReadTable reads a table file: a JSON array of rows such as
@@ -25,7 +26,7 @@ type fileRow struct {
 //
 // where value is any JSON value, kept as its raw text (so 3000000000 stays
 // those digits, and "\ud800" stays that escape); refused, says, why and
-// binder (Row.Binder) and loss (Row.Loss) are optional. A row without refused states no verdict (Row.NoVerdict). A row
+// binder (Row.Binder), build (Row.Build) and loss (Row.Loss) are optional. A row without refused states no verdict (Row.NoVerdict). A row
 // with a key other than these, without a type or a value, or with says
 // where refused is false, is an error, as is text that is not such an
 // array. Errors name the row, counting from 1, and the line it starts on.
@@ -50,6 +51,9 @@ func ReadTable(r io.Reader) ([]Row, error) {
 	}
 	var rows []Row
 	for n := 1; dec.More(); n++ {
+		if len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) == 0 {
+			break // the input ended inside the array (More reports true there under GOEXPERIMENT=jsonv2)
+		}
 		line := lineAt(data, dec.InputOffset())
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
@@ -75,7 +79,7 @@ func readRow(raw json.RawMessage) (Row, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&fr); err != nil {
-		return Row{}, fmt.Errorf("not a row (an object with type, value and optionally refused, says, loss, why, binder): %v", err)
+		return Row{}, fmt.Errorf("not a row (an object with type, value and optionally refused, says, loss, why, binder, build): %v", err)
 	}
 	switch {
 	case fr.Type == nil || *fr.Type == "":
@@ -84,10 +88,14 @@ func readRow(raw json.RawMessage) (Row, error) {
 		return Row{}, errors.New("no value")
 	case fr.Refused != nil && !*fr.Refused && fr.Says != "":
 		return Row{}, fmt.Errorf("says %q, but refused is false", fr.Says)
+	case fr.Build != "" && fr.Build != BuildJSONv2:
+		return Row{}, fmt.Errorf("build %q: a row's build is %q or none", fr.Build, BuildJSONv2)
+	case fr.Build != "" && fr.Binder == "":
+		return Row{}, fmt.Errorf("build %q needs a binder: the experiment changes some binders, not all", fr.Build)
 	case fr.Loss != "" && (fr.Refused == nil || *fr.Refused):
 		return Row{}, fmt.Errorf("loss %q needs refused false: a loss is a value the binder reads", fr.Loss)
 	}
-	row := Row{Type: *fr.Type, Value: string(fr.Value), Says: fr.Says, Loss: fr.Loss, Why: fr.Why, Binder: fr.Binder}
+	row := Row{Type: *fr.Type, Value: string(fr.Value), Says: fr.Says, Loss: fr.Loss, Why: fr.Why, Binder: fr.Binder, Build: fr.Build}
 	if fr.Refused == nil {
 		row.NoVerdict = true
 	} else {

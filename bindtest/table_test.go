@@ -62,6 +62,8 @@ func TestReadTable_MalformedTable_ErrorNamesTheRow(t *testing.T) {
 		{"not an array", `{"type": "int", "value": 1}`, []string{"not a JSON array of rows"}},
 		{"empty file", ``, []string{"not a JSON array of rows"}},
 		{"unterminated", `[{"type": "int", "value": 1}`, []string{"does not end after row 1"}},
+		{"unknown build", `[{"type": "int", "value": 1, "binder": "std", "build": "jsonv3"}]`, []string{"row 1", `build "jsonv3"`}},
+		{"build without a binder", `[{"type": "int", "value": 1, "build": "jsonv2"}]`, []string{"row 1", `build "jsonv2" needs a binder`}},
 		{"text after the table", "[]\n[]", []string{"text follows the table's closing ] (line 2)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -142,7 +142,7 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 	switch {
 	case t == timeType:
 		return "a date and time as RFC 3339 text", "dates and times as RFC 3339 text"
-	case t == numberType && w.binder == "v2":
+	case t == numberType && w.binder == "v2" && !numberReadsItself:
 		return "text (a JSON string)", "texts (JSON strings)"
 	case t == numberType && w.binder == "segmentio":
 		return "a number (not a JSON string)", "numbers (not JSON strings)"

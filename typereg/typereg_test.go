@@ -55,7 +55,7 @@ func TestRegister_RecordsKeysAsTheBinderMatchesThem(t *testing.T) {
 	for _, p := range tool.Params {
 		got = append(got, p.Name)
 	}
-	want := []string{"tagged", "Untagged", "-", "opt", "quoted", "BadName", "deep", "top", "shade", "list", "Dict", "anything", "flat"}
+	want := []string{"tagged", "Untagged", "-", "opt", "quoted", badTagKey, "deep", "top", "shade", "list", "Dict", "anything", "flat"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("parameters (-want +got):\n%s", diff)
 	}
@@ -121,7 +121,7 @@ func TestRegister_ParamDetails(t *testing.T) {
 		"-":        {"Dash", false, false, false, true},
 		"opt":      {"Opt", false, true, true, false},
 		"quoted":   {"Quoted", true, false, false, true},
-		"BadName":  {"BadName", false, false, false, true},
+		badTagKey:  {"BadName", false, false, false, true},
 		"deep":     {"inner.Deep", false, false, false, true},
 		"top":      {"Outer.Top", false, false, false, true},
 		"shade":    {"Shade", false, false, false, true},

@@ -1,0 +1,7 @@
+//go:build !goexperiment.jsonv2
+
+package typereg_test
+
+// badTagKey is the key encoding/json binds to the field tagged `json:"a\"b"`:
+// not a valid name, so the Go name.
+const badTagKey = "BadName"

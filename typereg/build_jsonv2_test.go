@@ -1,0 +1,8 @@
+//go:build goexperiment.jsonv2
+
+package typereg_test
+
+// badTagKey is the key encoding/json binds to the field tagged `json:"a\"b"`
+// under GOEXPERIMENT=jsonv2: v2's tag parser reads the identifier "a" and
+// drops the rest (an error encoding/json's legacy mode ignores).
+const badTagKey = "a"
