@@ -259,7 +259,7 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 	}
 	p.loss = buildLoss(segLoss{}, t)
 	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true}
-	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+	return &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match}, nil
 }
 
 // segLoss is what SegmentIO's silent losses need to know of its rules.
