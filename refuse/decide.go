@@ -3,6 +3,7 @@ package refuse
 import (
 	"cmp"
 	"encoding/json"
+	"hash/maphash"
 	"slices"
 
 	"github.com/bindguard/bindguard/bind"
@@ -130,34 +131,61 @@ type decider struct {
 	warn bool // the tool's mode is Warn
 }
 
-// class orders what is found: the binder's failures first, then policy
-// problems, then silent losses, so that each argument's problem is the most
-// serious one found in it; unknown keys last, so that a flood of them
-// cannot push an argument's problem past MaxProblems.
-func class(k bind.IssueKind) int {
-	switch {
+// class orders what is found: the binder's failures first, then the
+// parameters the call leaves out, the other policy problems, and silent
+// losses, so that each argument's problem is the most serious one found in
+// it; unknown keys last, so that a flood of them cannot push an argument's
+// problem past MaxProblems.
+func class(is bind.Issue) int {
+	switch k := is.Kind; {
 	case k.Fails():
 		return 0
+	case k == bind.Missing && is.Path == "":
+		return 1
 	case k == bind.UnknownKey:
-		return 3
+		return 4
 	case k.Loss():
-		return 2
+		return 3
 	}
-	return 1
+	return 2
 }
 
 func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decision {
 	t, pol := d.t, &d.t.Policy
+	// The issues past bind.MaxIssues come as counts (Omitted), by argument
+	// and kind. Every argument's most serious issue is listed, so a count
+	// in an argument adds no problem; a count of failures in none (V2's
+	// repeated names) adds one problem each, and the unknown keys counted
+	// are judged here, key by key, against the tool's policy.
+	var moreFails, moreUnknown int
+	unknownEnd, counted := 0, 0
+	issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
+		switch {
+		case is.Kind == bind.UnknownKey:
+			unknownEnd = is.End
+		case is.Kind != bind.Omitted:
+		case is.Of == bind.UnknownKey:
+			counted += is.N
+		case is.Of.Fails() && is.Param < 0:
+			moreFails += is.N
+		}
+		return is.Kind == bind.Omitted
+	})
 	if pol.Open || len(pol.Exempt) > 0 {
 		issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
 			return is.Kind == bind.UnknownKey && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End]))
 		})
 	}
-	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(class(a.Kind), class(b.Kind)) })
+	if counted > 0 && !pol.Open {
+		issues, moreUnknown = d.unknownPast(issues, unknownEnd, counted)
+	}
+	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(class(a), class(b)) })
 	fails := len(issues) > 0 && issues[0].Kind.Fails()
 
 	// What refuses the call: the binder's failures; under Reject, the
-	// policy problems too, and silent losses when Strict.
+	// policy problems too, and silent losses when Strict. What is only
+	// counted never decides alone: the first issue of each class in each
+	// argument is listed, and so is an unknown key whenever one is counted.
 	refuses := conflicts != nil && !d.warn
 	for _, is := range issues {
 		switch {
@@ -180,6 +208,7 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			// handler will not run to carry warnings: they are all the
 			// refusal says.
 			b.issues(slices.DeleteFunc(issues, func(is bind.Issue) bool { return !is.Kind.Fails() }))
+			b.more += moreFails
 		} else {
 			// Under Reject the refusal lists everything found, losses
 			// included, so that one correction fixes them all; the
@@ -190,20 +219,90 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 				n = len(issues)
 			}
 			b.issues(issues[:n])
+			b.more += moreFails
+			m := n + slices.IndexFunc(issues[n:], func(is bind.Issue) bool { return class(is) != 1 })
+			if m < n {
+				m = len(issues)
+			}
+			b.issues(issues[n:m]) // the parameters left out
 			b.conflicts(conflicts)
 			b.constraints(constraint)
-			b.issues(issues[n:])
+			b.issues(issues[m:])
+			b.countUnknown(moreUnknown)
 		}
-		return Decision{Refusal: &Refusal{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}}
+		return Decision{Refusal: b.refusal()}
 	}
 	b.conflicts(conflicts)
 	b.constraints(constraint)
 	b.issues(issues)
+	b.countUnknown(moreUnknown)
 	dec := Decision{Args: d.args}
 	if len(b.list) > 0 || b.more > 0 {
-		dec.Warnings = &Warnings{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}
+		r := b.refusal()
+		dec.Warnings = &Warnings{Tool: r.Tool, Accepted: r.Accepted, Problems: r.Problems, More: r.More}
 	}
 	return dec
+}
+
+// unknownPast judges the top-level keys from offset from on, where Check
+// only counted the unknown keys (n of them): it returns issues with the
+// first unknown key the tool's policy does not let pass added when none
+// is listed, and the number of other such keys, each counted once as sent
+// (as the problems are).
+func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, int) {
+	pol, plan := &d.t.Policy, d.t.Plan()
+	seen := keySet{data: d.args, seed: maphash.MakeSeed(), at: make(map[uint64]uint64, n+len(issues))}
+	listed := false
+	for _, is := range issues {
+		if is.Kind == bind.UnknownKey {
+			seen.add(is.Start, is.End)
+			listed = true
+		}
+	}
+	more := 0
+	eachMemberSpan(d.args, func(ks, ke, _, _ int) {
+		raw := d.args[ks:ke]
+		if ks < from || plan.Binds(raw) || len(pol.Exempt) > 0 && exempt(pol.Exempt, raw) || !seen.add(ks, ke) {
+			return
+		}
+		if !listed {
+			issues = append(issues, bind.Issue{Kind: bind.UnknownKey, Param: -1, Start: ks, End: ke})
+			listed = true
+			return
+		}
+		more++
+	})
+	return issues, more
+}
+
+// A keySet holds keys of data (by their offsets, as sent), exactly, in
+// about 20 bytes a key.
+type keySet struct {
+	data  []byte
+	seed  maphash.Seed
+	at    map[uint64]uint64 // a key's hash: its start and end, packed
+	other map[string]bool   // keys whose hash an other key has
+}
+
+// add adds the key data[s:e], and reports whether it was new.
+func (k *keySet) add(s, e int) bool {
+	key := k.data[s:e]
+	h := maphash.Bytes(k.seed, key)
+	span, ok := k.at[h]
+	switch {
+	case !ok:
+		k.at[h] = uint64(s)<<32 | uint64(e-s)
+		return true
+	case string(k.data[span>>32:span>>32+span&(1<<32-1)]) == string(key):
+		return false
+	case k.other[string(key)]:
+		return false
+	}
+	if k.other == nil {
+		k.other = map[string]bool{}
+	}
+	k.other[string(key)] = true
+	return true
 }
 
 // Warnings are the problems a call goes to the handler with: what the
@@ -216,14 +315,15 @@ type Warnings struct {
 	Accepted []string `json:"accepted"`
 	// Problems lists the problems, as a Refusal does.
 	Problems []Problem `json:"problems"`
-	// More counts the problems found past MaxProblems.
+	// More counts the problems found and not listed (see Refusal.More).
 	More int `json:"more,omitempty"`
 }
 
 // String renders the warnings as text for the caller (a model) to read.
 func (w *Warnings) String() string {
 	r := Refusal{Tool: w.Tool, Accepted: w.Accepted, Problems: w.Problems, More: w.More}
-	return "The call to tool '" + w.Tool + "' went on with these warnings:\n" + r.Error()
+	head := "The call to tool '" + toolText(w.Tool) + "' went on with these warnings:\n"
+	return head + r.render(maxText-len(head))
 }
 
 // exempt reports whether the key raw (as sent, quoted) is one of keys.

@@ -62,4 +62,19 @@
 // with control characters and other unprintable ones escaped, and the full
 // length named when cut.
 // docs/refusals.md lists every wording, generated from this package's tests.
+//
+// # Bounds
+//
+// However many problems a call has, the verdict is the same as for a call
+// with one of each: package bind lists up to bind.MaxIssues issues of each
+// class and every argument's most serious one, and counts the rest, and
+// the counts are judged here (an unknown key past the cap is judged key by
+// key against the tool's exempt keys). A Refusal lists the binder's
+// failures first, then the required parameters left out, then the rest,
+// one problem per argument and one per unknown key (as sent), at most
+// MaxProblems of them and no more than its text has room for; More counts
+// the others, exactly. The text of a Refusal, and of Warnings, is at most
+// 4000 bytes, names at least one problem before "And N more problems.",
+// and cuts the accepted parameters and a long tool name short; the
+// problems a Refusal lists take at most 12,000 bytes as JSON.
 package refuse

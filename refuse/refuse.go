@@ -1,6 +1,7 @@
 package refuse
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,12 +32,16 @@ const maxSuggestions = 10
 
 // A problems builder words a call's issues as problems, one per argument
 // (the first issue found in it), then one per unknown key, bounded by
-// MaxProblems.
+// MaxProblems and by the length of the text they make (maxProblemText)
+// and of their JSON (maxProblemJSON):
+// what does not fit is counted in more.
 type problems struct {
 	t         *typereg.Tool
 	args      []byte
 	w         words
 	list      []Problem
+	text      int // the length of the sentences of list
+	size      int // the length of list in JSON
 	more      int
 	seenParam []bool
 	seenKey   map[string]bool
@@ -56,8 +61,32 @@ func (b *problems) add(ps ...Problem) {
 			b.more++
 			continue
 		}
+		n := cost(p, b.t.Name)
+		js, _ := json.Marshal(p)
+		if len(b.list) > 0 && (b.text+n > maxProblemText || b.size+len(js)+1 > maxProblemJSON) {
+			b.more++
+			continue
+		}
 		b.list = append(b.list, p)
+		b.text += n
+		b.size += len(js) + 1
 	}
+}
+
+// cost is what problem p adds to a refusal's text: its sentence; for an
+// unknown key, which the text names among others, its key.
+func cost(p Problem, tool string) int {
+	if p.Code == UnknownArgument {
+		return len(p.Argument) + len(p.Sent) + len(p.DidYouMean) + 16
+	}
+	return len(p.sentence(toolText(tool))) + 1
+}
+
+// countUnknown counts n unknown keys not listed.
+func (b *problems) countUnknown(n int) { b.more += n }
+
+func (b *problems) refusal() *Refusal {
+	return &Refusal{Tool: b.t.Name, Accepted: b.t.Accepted(), Problems: b.list, More: b.more}
 }
 
 // claim reports whether argument i has no problem yet, and gives it one.
@@ -75,8 +104,6 @@ func (b *problems) issues(issues []bind.Issue) {
 		switch is.Kind {
 		case bind.Syntax:
 			b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
-		case bind.Omitted:
-			b.more += is.N
 		case bind.TooDeep:
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {
@@ -91,10 +118,6 @@ func (b *problems) issues(issues []bind.Issue) {
 			b.add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
 		case bind.UnknownKey:
 			raw := args[is.Start:is.End]
-			if len(b.list) >= MaxProblems {
-				b.more++
-				continue
-			}
 			if b.seenKey == nil {
 				b.seenKey = map[string]bool{}
 			}
