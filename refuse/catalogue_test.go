@@ -67,6 +67,7 @@ var catalogue = []struct {
 	{"A bad element under the tool's own dive", "stats", `{"hours_back":1,"ids":[1,0]}`},
 	{"A required parameter left out", "get_wait_stats", `{"limit":5}`},
 	{"Every required parameter left out, in one refusal", "two_required", `{}`},
+	{"null for a required parameter that cannot hold it", "get_wait_stats", `{"hours_back":null}`},
 	{"A key inside an object argument that names no field", probe.Tool, `{"nested":{"a":1,"colour":2}}`},
 	{"An object argument without a field its struct requires", probe.Tool, `{"nested":{}}`},
 	{"An argument sent under its name and an old name (an alias)", "aliased", `{"hours":1,"hrs":2}`},

@@ -118,8 +118,8 @@ func TestConstraint_Refusals(t *testing.T) {
 			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number"}},
 		},
 		{
-			name: "null for a number: the zero it leaves breaks the constraint", args: `{"hours_back":null}`,
-			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.Constraint, Takes: "a whole number from 1 to 168", Sent: "null"}},
+			name: "null for a required number: not sending it", args: `{"hours_back":null}`,
+			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number", Sent: "null"}},
 		},
 		{
 			name: "a key the binder folds is read", args: `{"HOURS_BACK":500}`,

@@ -176,6 +176,13 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			return is.Kind == bind.UnknownKey && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End]))
 		})
 	}
+	for i := range issues {
+		// null for a required parameter that cannot hold it does not
+		// count as sending it: the published schema refuses it too.
+		if is := &issues[i]; is.Kind == bind.NullValue && is.Path == "" && is.Param >= 0 && is.Param < len(t.Params) && t.Params[is.Param].Required {
+			is.Kind = bind.Missing
+		}
+	}
 	if counted > 0 && !pol.Open {
 		issues, moreUnknown = d.unknownPast(issues, unknownEnd, counted)
 	}

@@ -46,7 +46,8 @@ const (
 	// UnknownField: a key inside an object argument that names no field
 	// of the struct it is read into (the binder drops it).
 	UnknownField Code = "unknown_field"
-	// MissingArgument: a required parameter the call does not send.
+	// MissingArgument: a required parameter the call does not send, or
+	// sends as null where its type cannot hold null (Sent is then null).
 	MissingArgument Code = "missing_argument"
 	// MissingField: an object argument (or an object inside one) that
 	// leaves out a field its struct's published schema requires; Element
@@ -321,6 +322,9 @@ func (p Problem) sentence(tool string) string {
 	arg := "Argument '" + p.Argument + "' for tool '" + tool + "'"
 	switch p.Code {
 	case MissingArgument:
+		if p.Sent != "" {
+			return arg + " is required, and the call sent " + p.Sent + ", which does not count as sending it: it takes " + p.Takes + "."
+		}
 		return arg + " is required, and the call did not send it: it takes " + p.Takes + "."
 	case AliasConflict:
 		return arg + " was sent under more than one name (" + p.Sent + "); send it once, as '" + p.Argument + "'."

@@ -141,7 +141,11 @@ func (b *problems) issues(issues []bind.Issue) {
 				continue
 			}
 			p := t.Params[is.Param]
-			b.add(Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
+			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)}
+			if is.End > is.Start { // sent as null, which does not count
+				pr.Sent = quoteSent(args[is.Start:is.End])
+			}
+			b.add(pr)
 		default:
 			if !b.claim(is.Param) {
 				continue

@@ -71,9 +71,15 @@ func TestRefuse(t *testing.T) {
 				{Argument: "c", Code: refuse.MissingArgument, Takes: "text"},
 			}},
 		},
-		{name: "a required parameter sent as null is sent", tool: "two_required", args: `{"a":1,"c":null}`},
+		{name: "a required pointer sent as null is sent", tool: "two_required", args: `{"a":1,"c":null}`},
 		{name: "a required parameter sent under a folded key is sent", tool: "two_required", args: `{"A":1,"C":"x"}`},
-		{name: "null for a non-pointer is read (left zero)", tool: "get_wait_stats", args: `{"hours_back":null}`},
+		{name: "null for an optional non-pointer is read (left zero)", tool: "get_wait_stats", args: `{"hours_back":1,"database":null}`},
+		{
+			name: "null for a required non-pointer is not sending it", tool: "get_wait_stats", args: `{"hours_back":null}`,
+			want: &refuse.Refusal{Tool: "get_wait_stats", Accepted: waitAccepted, Problems: []refuse.Problem{
+				{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number", Sent: "null"},
+			}},
+		},
 		{name: "a case variant the binder folds is bound, not unknown", tool: "get_wait_stats", args: `{"HOURS_BACK":5}`},
 		{
 			name: "fraction for an int", tool: "get_wait_stats", args: `{"hours_back":0.5}`,

@@ -1,0 +1,59 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+type nullArgs struct {
+	N    int      `json:"n"`
+	Name string   `json:"name"`
+	Opt  int      `json:"opt,omitempty"`
+	P    *int     `json:"p,omitempty"`
+	L    []string `json:"l,omitempty"`
+}
+
+// TestDecide_NullForARequiredParameterIsMissing pins that null for a
+// required parameter whose type cannot hold null counts as not sending it:
+// under Reject a missing argument (the published schema refuses null
+// there too), under Warn a warning; null for an optional one stays a
+// silent loss. It failed before: {"n":null} was only a null_for_value
+// warning under Reject, and the handler ran on 0.
+func TestDecide_NullForARequiredParameterIsMissing(t *testing.T) {
+	for _, b := range allBinders {
+		for _, mode := range []typereg.Mode{typereg.Reject, typereg.Warn} {
+			reg := typereg.New(typereg.WithBinder(b), typereg.WithMode(mode))
+			if err := typereg.Register[nullArgs](reg, "t"); err != nil {
+				t.Fatal(err)
+			}
+			d := refuse.Decide(reg, "t", json.RawMessage(`{"n":null,"name":"x","opt":null}`))
+			want := []refuse.Problem{
+				{Argument: "n", Code: refuse.MissingArgument, Takes: "a whole number", Sent: "null"},
+				{Argument: "opt", Code: refuse.NullForValue, Takes: "a whole number", Sent: "null", Becomes: "0"},
+			}
+			var got []refuse.Problem
+			var text string
+			switch {
+			case mode == typereg.Reject && d.Refusal != nil:
+				got, text = d.Refusal.Problems, d.Refusal.Error()
+			case mode == typereg.Warn && d.Refusal == nil && d.Warnings != nil:
+				got, text = d.Warnings.Problems, d.Warnings.String()
+			default:
+				t.Errorf("%s, mode %v: refusal %v, warnings %v", b.Name(), mode, d.Refusal, d.Warnings)
+				continue
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%s, mode %v: problems (-want +got):\n%s", b.Name(), mode, diff)
+			}
+			if !strings.Contains(text, "Argument 'n' for tool 't' is required, and the call sent null, which does not count as sending it: it takes a whole number.") {
+				t.Errorf("%s, mode %v: text %s", b.Name(), mode, text)
+			}
+		}
+	}
+}
