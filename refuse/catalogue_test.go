@@ -65,6 +65,7 @@ var catalogue = []struct {
 	{"Text past the tool's own length", "stats", `{"hours_back":1,"name":"` + strings.Repeat("é", 9) + `"}`},
 	{"A value outside the tool's own list (oneof)", "stats", `{"hours_back":1,"color":"red"}`},
 	{"A bad element under the tool's own dive", "stats", `{"hours_back":1,"ids":[1,0]}`},
+	{"A value the binder fails on, beside one past the tool's own bound", "stats", `{"hours_back":"x","limit":-1}`},
 	{"A required parameter left out", "get_wait_stats", `{"limit":5}`},
 	{"Every required parameter left out, in one refusal", "two_required", `{}`},
 	{"null for a required parameter that cannot hold it", "get_wait_stats", `{"hours_back":null}`},

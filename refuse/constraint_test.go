@@ -126,8 +126,11 @@ func TestConstraint_Refusals(t *testing.T) {
 			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.Constraint, Takes: "a whole number from 1 to 168", Sent: "500"}},
 		},
 		{
-			name: "what the binder fails on is refused alone, without a range", args: `{"hours_back":"x","color":"red"}`,
-			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number", Sent: `"x"`}},
+			name: "what the binder fails on is refused without a range, beside a breach", args: `{"hours_back":"x","color":"red"}`,
+			want: []refuse.Problem{
+				{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number", Sent: `"x"`},
+				{Argument: "color", Code: refuse.Constraint, Takes: "one of crimson, teal, amber (or empty text)", Sent: `"red"`},
+			},
 		},
 		{
 			name: "an unknown argument and a constraint, both", args: `{"hours_back":0,"colour":"red"}`,

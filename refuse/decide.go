@@ -204,9 +204,18 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		}
 	}
 	var constraint []Problem
-	if !fails && hasConstraints(t) {
-		constraint = constraintProblems(t, d.args, issues)
-		refuses = refuses || len(constraint) > 0 && !d.warn
+	if hasConstraints(t) && !(fails && d.warn) {
+		// When the binder fails, the arguments it reads are checked
+		// still, so that one refusal names every bad one: the members the
+		// failures lie in are left out, offsets kept.
+		args := d.args
+		if fails {
+			args = withoutFailures(d.args, issues)
+		}
+		if args != nil {
+			constraint = constraintProblems(t, args, issues)
+			refuses = refuses || len(constraint) > 0 && !d.warn
+		}
 	}
 	b := newProblems(t, d.args)
 	if refuses {
@@ -249,6 +258,53 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		dec.Warnings = &Warnings{Tool: r.Tool, Accepted: r.Accepted, Problems: r.Problems, More: r.More}
 	}
 	return dec
+}
+
+// withoutFailures returns a copy of the top-level object args with each
+// member a failure lies in (its key or its value) blanked out, and the
+// commas mended, so that every other member keeps its offsets; nil when a
+// failure lies in no member (the text as a whole).
+func withoutFailures(args []byte, issues []bind.Issue) []byte {
+	type span struct{ ks, ve int }
+	var ms []span
+	eachMemberSpan(args, func(ks, _, _, ve int) { ms = append(ms, span{ks, ve}) })
+	drop := make([]bool, len(ms))
+	for _, is := range issues {
+		if !is.Kind.Fails() {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(ms, is.Start, func(m span, at int) int {
+			switch {
+			case m.ve <= at:
+				return -1
+			case m.ks > at:
+				return 1
+			}
+			return 0
+		})
+		if !found {
+			return nil
+		}
+		drop[i] = true
+	}
+	out := slices.Clone(args)
+	kept := false
+	for i, m := range ms {
+		if drop[i] {
+			for j := m.ks; j < m.ve; j++ {
+				out[j] = ' '
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		// The comma before member i stays only between two kept members.
+		kept = kept || !drop[i-1]
+		if c := space(args, ms[i-1].ve); drop[i] || !kept {
+			out[c] = ' '
+		}
+	}
+	return out
 }
 
 // unknownPast judges the top-level keys from offset from on, where Check

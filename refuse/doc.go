@@ -43,7 +43,10 @@
 // a Constraint too, not NotOneOf, which is the binder's own refusal of a
 // type that lists its values. An argument with another problem is not
 // checked again; a parameter the call leaves out whose zero value breaks
-// its tag is a MissingArgument.
+// its tag is a MissingArgument. When the binder fails on some arguments,
+// the others are checked all the same (decoded with the failing members
+// left out), so that under Reject one refusal names every bad argument:
+// {"state":7,"limit":-1} names both.
 //
 // # What a refusal says
 //
