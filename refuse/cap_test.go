@@ -269,3 +269,44 @@ func TestRefusal_TextAndStructureStayBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_PastTheIssueCap_LinearCost pins the cost of judging what bind
+// only counts: for each shape past the cap, the bytes Decide allocates
+// grow no faster than the call, step by step of 10x, for every binder, and
+// what it adds to Check is a few bytes a byte of the call.
+func TestDecide_PastTheIssueCap_LinearCost(t *testing.T) {
+	shapes := map[string]func(n int) string{
+		"distinct unknown keys": func(n int) string { return `{"n":1,` + distinctKeys(n) + `}` },
+		"unknown keys, each twice": func(n int) string {
+			return `{"n":1,` + distinctKeys(n/2) + `,` + distinctKeys(n/2) + `}`
+		},
+		"exempt keys": func(n int) string { return `{"n":1,` + members(n, func(int) string { return `"fmt":1` }) + `,"zz":1}` },
+		"nulls":       func(n int) string { return `{"n":1,"names":[` + members(n, func(int) string { return "null" }) + `]}` },
+	}
+	steps := []int{1500, 15000, 150000}
+	if testing.Short() {
+		steps = steps[:2]
+	}
+	for _, b := range allBinders {
+		reg := capRegistry(t, b, typereg.WithExempt("fmt"))
+		for name, shape := range shapes {
+			var sizes []uint64
+			for _, n := range steps {
+				args := json.RawMessage(shape(n))
+				sizes = append(sizes, allocatedBytes(func() { refuse.Decide(reg, "cap", args) }))
+				// What Decide adds to bind's Check (the binders mirrored by
+				// trial cost their own decode) is a few bytes a byte.
+				tool, _ := reg.Tool("cap")
+				check := allocatedBytes(func() { tool.Plan().Check(args, nil) })
+				if got := sizes[len(sizes)-1]; got > check+8*uint64(len(args))+1<<20 {
+					t.Errorf("%s, %s, %d: %d bytes allocated (%d by Check) for %d bytes of call", name, b.Name(), n, got, check, len(args))
+				}
+			}
+			for i := 1; i < len(sizes); i++ {
+				if sizes[i] > 15*sizes[i-1] {
+					t.Errorf("%s, %s: bytes allocated at 1x, 10x, 100x: %v", name, b.Name(), sizes)
+				}
+			}
+		}
+	}
+}
