@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,6 +102,7 @@ func TestDecide_PastTheIssueCapTheVerdictIsExact(t *testing.T) {
 		warn   byBinder // 1: refused under Warn
 		total  byBinder // problems, listed and counted
 		code   map[string]refuse.Code
+		named  refuse.Code // a problem the Reject refusal must list, whatever else
 	}{
 		{name: "distinct unknown keys", args: `{"n":1,` + distinctKeys(over) + `}`,
 			refuse: byBinder{"": 1}, total: byBinder{"": over}, code: map[string]refuse.Code{"": refuse.UnknownArgument}},
@@ -127,6 +129,9 @@ func TestDecide_PastTheIssueCapTheVerdictIsExact(t *testing.T) {
 			refuse: byBinder{"": 1}, total: byBinder{"": over + 1}, code: map[string]refuse.Code{"": refuse.MissingArgument}},
 		{name: "nulls, a required parameter left out", args: `{"names":[` + members(over, func(int) string { return "null" }) + `]}`,
 			refuse: byBinder{"": 1}, total: byBinder{"": 2}, code: map[string]refuse.Code{"": refuse.MissingArgument}},
+		{name: "unknown keys, each twice, a required parameter left out", args: `{` + distinctKeys(over) + `,` + distinctKeys(over) + `}`,
+			refuse: byBinder{"": 1}, warn: byBinder{"v2": 1}, total: byBinder{"": over + 1, "v2": 2*over + 1},
+			code: map[string]refuse.Code{"": refuse.MissingArgument, "v2": refuse.InvalidJSON}, named: refuse.MissingArgument},
 		{name: "unknown keys, then a repeated name", args: `{` + distinctKeys(over) + `,"n":1,"n":2}`,
 			refuse: byBinder{"": 1}, warn: byBinder{"v2": 1}, total: byBinder{"": over + 1},
 			code: map[string]refuse.Code{"": refuse.DuplicateKey, "v2": refuse.InvalidJSON}},
@@ -199,6 +204,9 @@ func TestDecide_PastTheIssueCapTheVerdictIsExact(t *testing.T) {
 				}
 				if problems[0].Code != code {
 					t.Errorf("%s: the first problem is %+v, want %s", name, problems[0], code)
+				}
+				if tc.named != "" && !slices.ContainsFunc(problems, func(p refuse.Problem) bool { return p.Code == tc.named }) {
+					t.Errorf("%s: no %s problem listed: %.500s", name, tc.named, d.Refusal)
 				}
 				if got := len(problems) + more; got != total {
 					t.Errorf("%s: %d problems and %d more, want %d in all", name, len(problems), more, total)

@@ -234,13 +234,17 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			if n < 0 {
 				n = len(issues)
 			}
-			b.issues(issues[:n])
-			b.more += moreFails
 			m := n + slices.IndexFunc(issues[n:], func(is bind.Issue) bool { return class(is) != 1 })
 			if m < n {
 				m = len(issues)
 			}
-			b.issues(issues[n:m]) // the parameters left out
+			// The parameters left out come after the failures, and are
+			// named however many failures there are.
+			b.hold(issues[n:m])
+			b.issues(issues[:n])
+			b.more += moreFails
+			b.release()
+			b.issues(issues[n:m])
 			b.conflicts(conflicts)
 			b.constraints(constraint)
 			b.issues(issues[m:])

@@ -42,6 +42,7 @@ type problems struct {
 	list      []Problem
 	text      int // the length of the sentences of list
 	size      int // the length of list in JSON
+	held      room
 	more      int
 	seenParam []bool
 	seenKey   map[string]bool
@@ -57,13 +58,13 @@ func newProblems(t *typereg.Tool, args []byte) *problems {
 
 func (b *problems) add(ps ...Problem) {
 	for _, p := range ps {
-		if len(b.list) >= MaxProblems {
+		if len(b.list) >= MaxProblems-b.held.n {
 			b.more++
 			continue
 		}
 		n := cost(p, b.t.Name)
 		js, _ := json.Marshal(p)
-		if len(b.list) > 0 && (b.text+n > maxProblemText || b.size+len(js)+1 > maxProblemJSON) {
+		if len(b.list) > 0 && (b.text+n > maxProblemText-b.held.text || b.size+len(js)+1 > maxProblemJSON-b.held.size) {
 			b.more++
 			continue
 		}
@@ -72,6 +73,24 @@ func (b *problems) add(ps ...Problem) {
 		b.size += len(js) + 1
 	}
 }
+
+// A room is what some problems take of a refusal: how many, their text,
+// their JSON.
+type room struct{ n, text, size int }
+
+// hold keeps room for the problems the issues make, which are added after
+// others that must not push them out; release gives it back. The issues
+// must be in arguments no other issue is in (the parameters left out).
+func (b *problems) hold(issues []bind.Issue) {
+	c := newProblems(b.t, b.args)
+	c.issues(issues)
+	b.held = room{len(c.list), c.text, c.size}
+	if b.held.n >= MaxProblems || b.held.text >= maxProblemText || b.held.size >= maxProblemJSON {
+		b.held = room{} // more than a refusal holds: first come, as ever
+	}
+}
+
+func (b *problems) release() { b.held = room{} }
 
 // cost is what problem p adds to a refusal's text: its sentence; for an
 // unknown key, which the text names among others, its key.
