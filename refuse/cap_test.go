@@ -318,3 +318,47 @@ func TestDecide_PastTheIssueCap_LinearCost(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecide_ManyIssues_VerdictOfTwo: a call repeats one fuzzed member
+// (or a few) past bind.MaxIssues. Its verdict is the verdict of the call
+// that repeats it twice, in every binder and mode, and its report keeps
+// every promise of checkReport.
+func FuzzDecide_ManyIssues_VerdictOfTwo(f *testing.F) {
+	var regs []*typereg.Registry
+	for _, b := range allBinders {
+		for _, mode := range []typereg.Mode{typereg.Reject, typereg.Warn} {
+			reg := typereg.New(typereg.WithBinder(b), typereg.WithMode(mode), typereg.WithExempt("fmt"))
+			if err := typereg.Register[capArgs](reg, "cap"); err != nil {
+				f.Fatal(err)
+			}
+			regs = append(regs, reg)
+		}
+	}
+	for _, m := range []string{`"k":1`, `"n":null`, `"names":[null]`, `"any":9007199254740993`, `"fmt":1`, `"n":"x"`, `"N":1`, `"n":1`, `"any":{"a":1,"a":2}`, `"names":["\ud800",1]`} {
+		f.Add([]byte(m), uint16(1200), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, member []byte, n uint16, which uint8) {
+		k := 2 + int(n)%2500
+		reg := regs[int(which)%len(regs)]
+		call := func(k int) json.RawMessage {
+			return json.RawMessage(`{` + members(k, func(int) string { return string(member) }) + `}`)
+		}
+		many, two := call(k), call(2)
+		if !json.Valid(call(1)) || len(many) > 1<<20 { // members of their own
+			return
+		}
+		if !json.Valid(two) {
+			return
+		}
+		d, d2 := refuse.Decide(reg, "cap", many), refuse.Decide(reg, "cap", two)
+		if (d.Refusal != nil) != (d2.Refusal != nil) {
+			t.Fatalf("%.200s repeated %d times: refused %v; twice: refused %v (%v)", member, k, d.Refusal != nil, d2.Refusal != nil, d2.Refusal)
+		}
+		switch {
+		case d.Refusal != nil:
+			checkReport(t, "refusal", d.Refusal.Error(), d.Refusal.Problems, d.Refusal.More, d.Refusal.Problems)
+		case d.Warnings != nil:
+			checkReport(t, "warnings", d.Warnings.String(), d.Warnings.Problems, d.Warnings.More, d.Warnings.Problems)
+		}
+	})
+}
