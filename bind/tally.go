@@ -98,20 +98,21 @@ func (t *tally) omitted(issues []Issue) []Issue {
 	return issues
 }
 
-// Binds reports whether the binder binds the top-level key raw (a JSON
-// string as sent, quotes included) to a parameter: false exactly for a
-// key Check reports as UnknownKey. It lets a caller judge the keys past
-// MaxIssues that Check only counts.
-func (p *Plan) Binds(raw []byte) bool {
+// Match returns the index in Params of the parameter the binder binds the
+// top-level key raw (a JSON string as sent, quotes included) to: -1 exactly
+// for a key Check reports as UnknownKey, and below -1 for a key V2 finds
+// ambiguous (it binds none, and V2 fails on it). It lets a caller judge
+// the keys past MaxIssues that Check only counts.
+func (p *Plan) Match(raw []byte) int {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return false
+		return -1
 	}
 	if p.match != nil {
-		return p.match(raw) != -1
+		return p.match(raw)
 	}
 	if p.root == nil || p.root.fields == nil {
-		return false
+		return -1
 	}
 	i, _ := p.root.fields.lookup(raw, bytes.IndexByte(raw, '\\') >= 0)
-	return i >= 0
+	return max(i, -1)
 }

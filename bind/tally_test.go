@@ -130,16 +130,23 @@ func TestCheck_IssuesStayBoundedPastMaxIssues(t *testing.T) {
 	}
 }
 
-// TestPlan_BindsAgreesWithCheck pins Binds to Check's own UnknownKey, key
-// by key, for every binder.
-func TestPlan_BindsAgreesWithCheck(t *testing.T) {
+// TestPlan_MatchAgreesWithCheck pins Match to Check's own UnknownKey, key
+// by key, for every binder, and to the parameter each key binds.
+func TestPlan_MatchAgreesWithCheck(t *testing.T) {
 	keys := []string{`"n"`, `"N"`, `"\u006e"`, `"names"`, `"NAMES"`, `"zz"`, `""`, `"an\u0079"`, `"Any"`, "\"n\xff\""}
 	for _, b := range capBinders {
 		plan := capPlan(t, b)
 		for _, k := range keys {
 			is := plan.Check([]byte(`{`+k+`:1}`), nil)
-			if unknown := has(is, bind.UnknownKey, -1); plan.Binds([]byte(k)) == unknown {
-				t.Errorf("%s: Binds(%s) = %v, and Check reports it unknown: %v", b.Name(), k, !unknown, unknown)
+			if unknown := has(is, bind.UnknownKey, -1); (plan.Match([]byte(k)) == -1) != unknown {
+				t.Errorf("%s: Match(%s) = %d, and Check reports it unknown: %v", b.Name(), k, plan.Match([]byte(k)), unknown)
+			}
+			// The parameter it binds: the one a wrong-typed value is in.
+			is = plan.Check([]byte(`{`+k+`:{}}`), nil)
+			for _, x := range is {
+				if x.Kind.Fails() && x.Param >= 0 && x.Param != plan.Match([]byte(k)) {
+					t.Errorf("%s: Match(%s) = %d, and Check finds its value in %d", b.Name(), k, plan.Match([]byte(k)), x.Param)
+				}
 			}
 		}
 	}

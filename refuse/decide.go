@@ -158,8 +158,9 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	// repeated names) adds one problem each, and the unknown keys counted
 	// are judged here, key by key, against the tool's policy.
 	var moreFails, moreUnknown int
-	unknownEnd, counted := 0, 0
+	unknownEnd, counted, nulls := 0, 0, false
 	issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
+		nulls = nulls || is.Kind == bind.NullValue || is.Of == bind.NullValue
 		switch {
 		case is.Kind == bind.UnknownKey:
 			unknownEnd = is.End
@@ -176,12 +177,8 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			return is.Kind == bind.UnknownKey && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End]))
 		})
 	}
-	for i := range issues {
-		// null for a required parameter that cannot hold it does not
-		// count as sending it: the published schema refuses it too.
-		if is := &issues[i]; is.Kind == bind.NullValue && is.Path == "" && is.Param >= 0 && is.Param < len(t.Params) && t.Params[is.Param].Required {
-			is.Kind = bind.Missing
-		}
+	if nulls {
+		issues = d.nullsMissing(issues)
 	}
 	if counted > 0 && !pol.Open {
 		issues, moreUnknown = d.unknownPast(issues, unknownEnd, counted)
@@ -264,6 +261,52 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	return dec
 }
 
+// nullsMissing marks Missing each required parameter whose value, the one
+// the binder keeps (the last member bound to it), is a null its type
+// cannot hold: null does not count as sending it, and the published schema
+// refuses it too. The null's own issue becomes the Missing one, or, when
+// bind only counted it, one is added.
+func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
+	t, plan := d.t, d.t.Plan()
+	last := make([]int, len(t.Params)) // per parameter, where the value the binder keeps starts
+	for i := range last {
+		last[i] = -1
+	}
+	eachMemberSpan(d.args, func(ks, ke, vs, _ int) {
+		if j := plan.Match(d.args[ks:ke]); j >= 0 && j < len(last) {
+			last[j] = vs
+		}
+	})
+	for i, p := range t.Params {
+		at := last[i]
+		if !p.Required || at < 0 || d.args[at] != 'n' {
+			continue
+		}
+		j := slices.IndexFunc(issues, func(is bind.Issue) bool {
+			return is.Kind == bind.NullValue && is.Param == i && is.Start == at
+		})
+		switch {
+		case j >= 0:
+			issues[j].Kind = bind.Missing
+		case nullIsLost(plan, p.Name, i):
+			issues = append(issues, bind.Issue{Kind: bind.Missing, Param: i, Start: at, End: at + len("null")})
+		}
+	}
+	return issues
+}
+
+// nullIsLost reports whether the binder reads null for parameter i (named
+// name) as a silent loss: its type cannot hold null.
+func nullIsLost(plan *bind.Plan, name string, i int) bool {
+	key, _ := json.Marshal(name)
+	for _, is := range plan.Check([]byte("{"+string(key)+":null}"), nil) {
+		if is.Kind == bind.NullValue && is.Param == i && is.Path == "" {
+			return true
+		}
+	}
+	return false
+}
+
 // withoutFailures returns a copy of the top-level object args with each
 // member a failure lies in (its key or its value) blanked out, and the
 // commas mended, so that every other member keeps its offsets; nil when a
@@ -329,7 +372,7 @@ func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, i
 	more := 0
 	eachMemberSpan(d.args, func(ks, ke, _, _ int) {
 		raw := d.args[ks:ke]
-		if ks < from || plan.Binds(raw) || len(pol.Exempt) > 0 && exempt(pol.Exempt, raw) || !seen.add(ks, ke) {
+		if ks < from || plan.Match(raw) != -1 || len(pol.Exempt) > 0 && exempt(pol.Exempt, raw) || !seen.add(ks, ke) {
 			return
 		}
 		if !listed {
