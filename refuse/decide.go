@@ -35,7 +35,8 @@ type Decision struct {
 //     (UnknownArgument), unless the tool is open or the key is exempt; a key
 //     inside a nested struct that names no field (UnknownField);
 //   - a required parameter the call does not send (MissingArgument), all in
-//     one verdict;
+//     one verdict, or sends as null where its type cannot hold null (the
+//     null the binder keeps);
 //   - an argument sent both under its name and under an alias
 //     (AliasConflict);
 //   - the tool's own constraints, from its validate tags (Constraint);
@@ -47,8 +48,11 @@ type Decision struct {
 // Warn, it becomes a warning and the handler runs; under Off, nothing is
 // checked at all. Silent losses are warnings unless the policy is Strict,
 // when Reject refuses them too. A refused call lists every problem found,
-// so one correction can fix them all. An unregistered tool is refused in
-// every mode.
+// so one correction can fix them all (the binder's failures first, beside
+// the tool's own constraints of the arguments it reads; up to MaxProblems,
+// More counting the rest). However many problems a call has, the verdict
+// is the one a call with one of each would get. An unregistered tool is
+// refused in every mode.
 //
 // Decide is safe for concurrent use and allocates nothing for a call that
 // passes without warnings and uses no alias, of a tool without validate
@@ -358,26 +362,55 @@ func withoutFailures(args []byte, issues []bind.Issue) []byte {
 // only counted the unknown keys (n of them): it returns issues with the
 // first unknown key the tool's policy does not let pass added when none
 // is listed, and the number of other such keys, each counted once as sent
-// (as the problems are).
+// (as the problems are). It reads the members twice and holds about a
+// byte a key: a Bloom filter finds the keys that may have been sent
+// before, and only those are told apart by their text.
 func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, int) {
 	pol, plan := &d.t.Policy, d.t.Plan()
-	seen := keySet{data: d.args, seed: maphash.MakeSeed(), at: make(map[uint64]uint64, n+len(issues))}
-	listed := false
+	counts := func(ks, ke int) bool {
+		raw := d.args[ks:ke]
+		return ks >= from && plan.Match(raw) == -1 && !(len(pol.Exempt) > 0 && exempt(pol.Exempt, raw))
+	}
+	seed := maphash.MakeSeed()
+	sent := make(bloom, n/8+1) // the keys sent: eight bits a key
+	var listed [][2]int
 	for _, is := range issues {
 		if is.Kind == bind.UnknownKey {
-			seen.add(is.Start, is.End)
-			listed = true
+			listed = append(listed, [2]int{is.Start, is.End})
+			sent.add(maphash.Bytes(seed, d.args[is.Start:is.End]))
 		}
 	}
-	more := 0
+	// The keys that may repeat one sent before: a Bloom filter too, of a
+	// few of them, so that a key it wrongly holds is only told apart by
+	// its text, never miscounted.
+	mayRepeat := make(bloom, n/32+1)
 	eachMemberSpan(d.args, func(ks, ke, _, _ int) {
-		raw := d.args[ks:ke]
-		if ks < from || plan.Match(raw) != -1 || len(pol.Exempt) > 0 && exempt(pol.Exempt, raw) || !seen.add(ks, ke) {
+		if counts(ks, ke) {
+			if h := maphash.Bytes(seed, d.args[ks:ke]); sent.add(h) {
+				mayRepeat.add(h)
+			}
+		}
+	})
+	seen := map[string]bool{} // the keys that may repeat, once seen
+	for _, k := range listed {
+		if raw := d.args[k[0]:k[1]]; mayRepeat.has(maphash.Bytes(seed, raw)) {
+			seen[string(raw)] = true
+		}
+	}
+	more, first := 0, len(listed) == 0
+	eachMemberSpan(d.args, func(ks, ke, _, _ int) {
+		if !counts(ks, ke) {
 			return
 		}
-		if !listed {
+		if raw := d.args[ks:ke]; mayRepeat.has(maphash.Bytes(seed, raw)) {
+			if seen[string(raw)] {
+				return
+			}
+			seen[string(raw)] = true
+		}
+		if first {
 			issues = append(issues, bind.Issue{Kind: bind.UnknownKey, Param: -1, Start: ks, End: ke})
-			listed = true
+			first = false
 			return
 		}
 		more++
@@ -385,34 +418,43 @@ func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, i
 	return issues, more
 }
 
-// A keySet holds keys of data (by their offsets, as sent), exactly, in
-// about 20 bytes a key.
-type keySet struct {
-	data  []byte
-	seed  maphash.Seed
-	at    map[uint64]uint64 // a key's hash: its start and end, packed
-	other map[string]bool   // keys whose hash an other key has
+// A bloom is a Bloom filter of hashes: it may hold a hash never added,
+// never misses one added.
+type bloom []uint64
+
+// add adds hash h, and reports whether it may have been added before.
+func (b bloom) add(h uint64) bool {
+	before := true
+	for at := range b.bits(h) {
+		if b[at/64]&(1<<(at%64)) == 0 {
+			before = false
+			b[at/64] |= 1 << (at % 64)
+		}
+	}
+	return before
 }
 
-// add adds the key data[s:e], and reports whether it was new.
-func (k *keySet) add(s, e int) bool {
-	key := k.data[s:e]
-	h := maphash.Bytes(k.seed, key)
-	span, ok := k.at[h]
-	switch {
-	case !ok:
-		k.at[h] = uint64(s)<<32 | uint64(e-s)
-		return true
-	case string(k.data[span>>32:span>>32+span&(1<<32-1)]) == string(key):
-		return false
-	case k.other[string(key)]:
-		return false
+// has reports whether hash h may have been added.
+func (b bloom) has(h uint64) bool {
+	for at := range b.bits(h) {
+		if b[at/64]&(1<<(at%64)) == 0 {
+			return false
+		}
 	}
-	if k.other == nil {
-		k.other = map[string]bool{}
-	}
-	k.other[string(key)] = true
 	return true
+}
+
+// bits yields the four bits of hash h.
+func (b bloom) bits(h uint64) func(func(uint64) bool) {
+	return func(yield func(uint64) bool) {
+		m := uint64(len(b)) * 64
+		h2 := h>>33 | h<<31 | 1
+		for i := range uint64(4) {
+			if !yield((h + i*h2) % m) {
+				return
+			}
+		}
+	}
 }
 
 // Warnings are the problems a call goes to the handler with: what the

@@ -79,5 +79,6 @@
 // the others, exactly. The text of a Refusal, and of Warnings, is at most
 // 4000 bytes, names at least one problem before "And N more problems.",
 // and cuts the accepted parameters and a long tool name short; the
-// problems a Refusal lists take at most 12,000 bytes as JSON.
+// problems a Refusal lists take at most 12,000 bytes as JSON (the first,
+// always listed, aside: each of its fields is cut short on its own).
 package refuse

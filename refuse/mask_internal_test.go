@@ -36,3 +36,17 @@ func TestWithoutFailures_KeepsOffsetsAndValidJSON(t *testing.T) {
 		t.Errorf("a failure in no member: %q, want nil", got)
 	}
 }
+
+// TestJSONSize_IsEncodingJSONs: the size the refusal's bound counts is the
+// size encoding/json writes.
+func TestJSONSize_IsEncodingJSONs(t *testing.T) {
+	for _, p := range []Problem{
+		{Code: UnknownArgument},
+		{Argument: "a", Path: `["x"]`, Code: Constraint, Takes: "a <b> & c", Sent: "\"\\u0001\" \b\f\n\r\t", Element: "\u2028\u2029é", DidYouMean: "x\xffy", Becomes: "\x00\x7f"},
+	} {
+		b, _ := json.Marshal(p)
+		if got := jsonSize(p); got != len(b)+1 {
+			t.Errorf("jsonSize(%+v) = %d, want %d (%s)", p, got, len(b)+1, b)
+		}
+	}
+}

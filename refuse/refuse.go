@@ -1,7 +1,6 @@
 package refuse
 
 import (
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,15 +61,14 @@ func (b *problems) add(ps ...Problem) {
 			b.more++
 			continue
 		}
-		n := cost(p, b.t.Name)
-		js, _ := json.Marshal(p)
-		if len(b.list) > 0 && (b.text+n > maxProblemText-b.held.text || b.size+len(js)+1 > maxProblemJSON-b.held.size) {
+		n, js := cost(p, b.t.Name), jsonSize(p)
+		if len(b.list) > 0 && (b.text+n > maxProblemText-b.held.text || b.size+js > maxProblemJSON-b.held.size) {
 			b.more++
 			continue
 		}
 		b.list = append(b.list, p)
 		b.text += n
-		b.size += len(js) + 1
+		b.size += js
 	}
 }
 
@@ -99,6 +97,49 @@ func cost(p Problem, tool string) int {
 		return len(p.Argument) + len(p.Sent) + len(p.DidYouMean) + 16
 	}
 	return len(p.sentence(toolText(tool))) + 1
+}
+
+// jsonSize is the length of problem p in JSON, as encoding/json writes
+// it, and a comma.
+func jsonSize(p Problem) int {
+	n := len(`{"code":}`) + jsonString(string(p.Code)) + 1
+	for _, f := range [...]struct {
+		name, value string
+	}{{"argument", p.Argument}, {"path", p.Path}, {"takes", p.Takes}, {"sent", p.Sent}, {"element", p.Element}, {"did_you_mean", p.DidYouMean}, {"becomes", p.Becomes}} {
+		if f.value != "" {
+			n += len(`,"":`) + len(f.name) + jsonString(f.value)
+		}
+	}
+	return n
+}
+
+// jsonString is the length of s as a JSON string, as encoding/json writes
+// it (HTML characters, U+2028 and U+2029 and invalid UTF-8 escaped).
+func jsonString(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			n += 6
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 // countUnknown counts n unknown keys not listed.
