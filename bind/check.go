@@ -29,7 +29,7 @@ const (
 	BadKey                          // an object key a map's key type does not read
 	Rejected                        // the text is of the right kind, but the type's decoder refuses it
 	TooDeep                         // arrays and objects nested deeper than the binder reads
-	Omitted                         // a count of issues found past MaxIssues and not listed
+	Omitted                         // a count of issues of one kind in one argument found past MaxIssues and not listed
 
 	// Kinds the binder does not fail on: what a call leaves out, and what
 	// the binder reads but drops or changes without a word (silent losses).
@@ -74,6 +74,8 @@ func (k IssueKind) String() string {
 // parameter or nested field the arguments leave out (Missing).
 type Issue struct {
 	Kind IssueKind
+	// Of is, for Omitted, the kind of the issues it counts.
+	Of IssueKind
 	// Param indexes Plan.Params: the argument the issue is in (for Missing,
 	// the parameter left out), or -1 when it is in none (Syntax, NotObject,
 	// UnknownKey).
@@ -99,14 +101,20 @@ type Issue struct {
 	// Err is the binder's own error, where the verdict came from a trial
 	// decode with the binder.
 	Err error
-	// N is, for Omitted, how many issues Check found and did not list; for
-	// ArrayLength, how many elements the array was sent.
+	// N is, for Omitted, how many issues of kind Of in argument Param
+	// (-1: in none) Check found and did not list; for ArrayLength, how many
+	// elements the array was sent.
 	N int
 }
 
-// MaxIssues bounds the issues one Check lists, so that a call with a
-// hundred thousand bad keys costs a bounded answer: past it, Check only
-// counts, in one final Omitted issue.
+// MaxIssues bounds the issues of each class one Check lists (the binder's
+// failures, unknown keys, the other policy issues Missing and
+// UnknownField, the silent losses), so that a call with a hundred thousand
+// bad keys costs a bounded answer. Past it, Check still lists the first
+// issue of each class in each argument, and the first failure in none,
+// so a flood of issues hides no argument's most serious one; the rest it
+// only counts, in Omitted issues at the end of the list, one per argument
+// and kind (Of).
 const MaxIssues = 1000
 
 // MaxDepth is encoding/json's limit on nested arrays and objects: it fails
@@ -128,13 +136,15 @@ const MaxDepth = 10000
 // struct's object that no field takes, as UnknownField; and the silent
 // losses, only where the binder reads the value (not inside dropped
 // ones): NullValue, FoldedKey, DuplicateKey, ArrayLength, Rounded and
-// Replaced. A parameter's Missing issues come last, before Omitted.
+// Replaced. A parameter's Missing issues come last, before the Omitted
+// issues (see MaxIssues).
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		return p.check(args, p.required, p.nested, issues)
 	}
 	var c checker // set field by field: a composite literal this size is built, then copied
-	c.data, c.binder, c.issues, c.param, c.limit = args, p.binder, issues, -1, len(issues)+MaxIssues
+	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
+	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	n0 := len(issues)
 	c.run(p.root)
@@ -155,25 +165,23 @@ func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 			}
 		}
 	}
-	if c.omitted > 0 {
-		return append(c.issues, Issue{Kind: Omitted, Param: -1, N: c.omitted})
-	}
-	return c.issues
+	return c.tally.omitted(c.issues)
 }
 
 type checker struct {
-	data    []byte
-	pos     int
-	depth   int
-	binder  Binder
-	issues  []Issue
-	param   int // the argument being read, or -1
-	argAt   int // where its value starts
-	bad     bool
-	badAt   int
-	deep    bool // the syntax error is nesting past MaxDepth
-	limit   int  // len(issues) past which issues are only counted
-	omitted int
+	data   []byte
+	pos    int
+	depth  int
+	binder Binder
+	issues []Issue
+	param  int // the argument being read, or -1
+	argAt  int // where its value starts
+	bad    bool
+	badAt  int
+	deep   bool // the syntax error is nesting past MaxDepth
+
+	n0    int   // len(issues) at the start: the issues before are the caller's
+	tally tally // which issues are listed, and the count of the rest
 
 	notObject bool            // the arguments are valid JSON, but not an object
 	rootSeen  fieldBits       // the parameters the top-level object names
@@ -247,13 +255,17 @@ func (c *checker) pathFor(target int) string {
 	return sb.String()
 }
 
-// add records an issue, or counts it past the limit.
+// add records an issue, or counts it past MaxIssues.
 func (c *checker) add(is Issue) {
-	if len(c.issues) >= c.limit {
-		c.omitted++
-		return
+	if c.admit(is.Kind, is.Param) {
+		c.issues = append(c.issues, is)
 	}
-	c.issues = append(c.issues, is)
+}
+
+// admit reports whether an issue of kind in argument param is listed, and
+// counts it when it is not.
+func (c *checker) admit(kind IssueKind, param int) bool {
+	return c.tally.admit(c.issues[c.n0:], kind, param)
 }
 
 var anyNode = &node{kind: kAny, typ: reflect.TypeFor[any]()}
@@ -274,8 +286,7 @@ func (c *checker) issue(kind IssueKind, n *node, start, end int) {
 // issueN records an issue with the value at data[start:end], read into
 // position n, with a count.
 func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
-	if len(c.issues) >= c.limit {
-		c.omitted++
+	if !c.admit(kind, c.param) {
 		return
 	}
 	is := Issue{Kind: kind, Param: c.param, Start: start, End: end, N: count}
@@ -286,7 +297,7 @@ func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 	if c.param >= 0 {
 		is.Path = c.pathFor(start)
 	}
-	c.add(is)
+	c.issues = append(c.issues, is)
 }
 
 // missingFields records a Missing issue for each field of struct node n
@@ -297,30 +308,28 @@ func (c *checker) missingFields(n *node, fields *fieldBits, start int) {
 		if fields.has(i) {
 			continue
 		}
-		if len(c.issues) >= c.limit {
-			c.omitted++
+		if !c.admit(Missing, c.param) {
 			continue
 		}
 		is := Issue{Kind: Missing, Param: c.param, Start: start, End: c.pos, Type: n.fields.nodes[i].typ}
 		if c.param >= 0 {
 			is.Path = c.pathFor(start) + pathSegment([]byte(n.fields.params[i].Name))
 		}
-		c.add(is)
+		c.issues = append(c.issues, is)
 	}
 }
 
 // keyIssue records an issue with the key at data[ks:ke], whose value
 // starts at vs: its path leads to that value.
 func (c *checker) keyIssue(kind IssueKind, typ reflect.Type, ks, ke, vs int) {
-	if len(c.issues) >= c.limit {
-		c.omitted++
+	if !c.admit(kind, c.param) {
 		return
 	}
 	is := Issue{Kind: kind, Param: c.param, Start: ks, End: ke, Type: typ}
 	if c.param >= 0 {
 		is.Path = c.pathFor(vs)
 	}
-	c.add(is)
+	c.issues = append(c.issues, is)
 }
 
 func (c *checker) run(root *node) {

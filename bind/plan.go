@@ -32,6 +32,9 @@ type Plan struct {
 	// another way (see V2, SegmentIO). It has Check's contract; required
 	// is the plan's.
 	check func(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue) []Issue
+	// match, with check, returns the param a top-level key binds to, -1
+	// for none (see Binds).
+	match func(raw []byte) int
 }
 
 // Binder returns the binder the plan mirrors.

@@ -269,7 +269,7 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 	}
 	p.loss = buildLoss(segLoss{}, t)
 	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true}
-	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+	return &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match}, nil
 }
 
 // segLoop fails, naming the field, on a type segmentio would reach from

@@ -128,13 +128,12 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 	case sc.kind != '{':
 		return append(issues, Issue{Kind: NotObject, Param: -1, Start: sc.start, End: sc.end, Err: err})
 	}
-	limit, omitted := len(issues)+MaxIssues, 0
+	n0 := len(issues)
+	tl := tally{nparams: len(p.params)}
 	add := func(is Issue) {
-		if len(issues) >= limit {
-			omitted++
-			return
+		if tl.admit(issues[n0:], is.Kind, is.Param) {
+			issues = append(issues, is)
 		}
-		issues = append(issues, is)
 	}
 	failed := 0 // issues other than UnknownKey
 	ms := sc.members
@@ -157,11 +156,7 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 		case m.param >= 0 && err != nil:
 			w := reflect.New(p.trials[m.param]).Interface()
 			if e := trialDecode(p.binder, args[m.vs:m.ve], w, p.params[m.param].Type); e != nil {
-				if len(issues) < limit {
-					add(p.issue(args, *m, e))
-				} else {
-					omitted++
-				}
+				add(p.issue(args, *m, e))
 				failed++
 			}
 		}
@@ -175,17 +170,14 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 			add(p.hooks.whole(args, ms, err))
 		}
 	} else {
-		w := lossWalk{data: args, rules: p.rules, limit: limit, issues: issues, nested: nested}
+		w := lossWalk{data: args, rules: p.rules, tally: &tl, n0: n0, issues: issues, nested: nested}
 		p.losses(&w, ms)
-		issues, omitted = w.issues, omitted+w.omitted
+		issues = w.issues
 	}
 	for _, is := range p.missing(args, ms, required, nil) {
 		add(is)
 	}
-	if omitted > 0 {
-		issues = append(issues, Issue{Kind: Omitted, Param: -1, N: omitted})
-	}
-	return issues
+	return tl.omitted(issues)
 }
 
 // missing appends a Missing issue for each required param no member of
@@ -1040,19 +1032,20 @@ func (n *lossNode) match(raw []byte) (int, bool) {
 
 // A lossWalk looks for silent losses in a call the binder reads.
 type lossWalk struct {
-	data    []byte
-	rules   lossRules
-	param   int // the argument being walked
-	argAt   int // where its value starts
-	issues  []Issue
-	limit   int
-	omitted int
-	nested  map[reflect.Type][]string // the fields each struct must be sent (see Plan.WithRequired)
+	data   []byte
+	rules  lossRules
+	param  int // the argument being walked
+	argAt  int // where its value starts
+	issues []Issue
+	nested map[reflect.Type][]string // the fields each struct must be sent (see Plan.WithRequired)
 	// The steps from the argument's value to the one being walked: an
 	// array index (ks -1, index ke) or an object key data[ks:ke]. Past
 	// the first len(steps), only counted.
 	steps [32]struct{ ks, ke int }
 	depth int
+
+	n0    int    // len(issues) at the start of the Check
+	tally *tally // which issues are listed, and the count of the rest
 }
 
 func (w *lossWalk) push(ks, ke int) {
@@ -1067,8 +1060,7 @@ func (w *lossWalk) pop() { w.depth-- }
 // report records a loss; for a key, value is where the member's value
 // starts (its Path leads to the member), else -1.
 func (w *lossWalk) report(is Issue, value int) {
-	if len(w.issues) >= w.limit {
-		w.omitted++
+	if !w.tally.admit(w.issues[w.n0:], is.Kind, w.param) {
 		return
 	}
 	is.Param = w.param

@@ -196,7 +196,7 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 	}
 	v2FoldFirst(m.byFold, fs.flattened)
 	p.loss = buildLoss(v2Loss{}, t)
-	return &Plan{binder: b, typ: t, params: p.params, check: p.check}, nil
+	return &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match}, nil
 }
 
 // v2Loss is what V2's silent losses need to know of its rules.

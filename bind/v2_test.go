@@ -472,8 +472,8 @@ func TestTrial_IssuesAreBoundedByMaxIssues(t *testing.T) {
 			t.Fatal(err)
 		}
 		is := checkAgainst(t, plan, args)
-		if len(is) != bind.MaxIssues+1 || is[0].Kind != bind.WrongType || is[len(is)-1].Kind != bind.Omitted || is[len(is)-1].N != 501 {
-			t.Errorf("%s: %d issues, the first %v, the last %+v; want %d listed and 501 omitted", b.Name(), len(is), is[0].Kind, is[len(is)-1], bind.MaxIssues)
+		if len(is) != bind.MaxIssues+2 || is[0].Kind != bind.WrongType || is[len(is)-1].Kind != bind.Omitted || is[len(is)-1].Of != bind.UnknownKey || is[len(is)-1].N != 500 {
+			t.Errorf("%s: %d issues, the first %v, the last %+v; want %d listed and 500 unknown keys omitted", b.Name(), len(is), is[0].Kind, is[len(is)-1], bind.MaxIssues+1)
 		}
 	}
 }

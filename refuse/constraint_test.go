@@ -133,16 +133,19 @@ func TestConstraint_Refusals(t *testing.T) {
 			want: []refuse.Problem{{Argument: "ids", Path: "[1]", Code: refuse.TooLarge, Takes: "a list (a JSON array) of whole numbers of at least 1, with 1 to 3 elements", Sent: "[1,99999999999999999999]", Element: "99999999999999999999"}},
 		},
 		{
-			name: "null for a number: the zero it leaves breaks the constraint", args: `{"hours_back":null}`,
-			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.Constraint, Takes: "a whole number from 1 to 168", Sent: "null"}},
+			name: "null for a required number: not sending it", args: `{"hours_back":null}`,
+			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.MissingArgument, Takes: "a whole number from 1 to 168", Sent: "null"}},
 		},
 		{
 			name: "a key the binder folds is read", args: `{"HOURS_BACK":500}`,
 			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.Constraint, Takes: "a whole number from 1 to 168", Sent: "500"}},
 		},
 		{
-			name: "what the binder fails on is refused alone, with the tool's range", args: `{"hours_back":"x","color":"red"}`,
-			want: []refuse.Problem{{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number from 1 to 168", Sent: `"x"`}},
+			name: "what the binder fails on is refused with the tool's range, beside a breach", args: `{"hours_back":"x","color":"red"}`,
+			want: []refuse.Problem{
+				{Argument: "hours_back", Code: refuse.WrongType, Takes: "a whole number from 1 to 168", Sent: `"x"`},
+				{Argument: "color", Code: refuse.Constraint, Takes: "one of crimson, teal, amber (or empty text)", Sent: `"red"`},
+			},
 		},
 		{
 			name: "an unknown argument and a constraint, both", args: `{"hours_back":0,"colour":"red"}`,

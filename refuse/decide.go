@@ -3,6 +3,7 @@ package refuse
 import (
 	"cmp"
 	"encoding/json"
+	"hash/maphash"
 	"slices"
 
 	"github.com/bindguard/bindguard/bind"
@@ -37,7 +38,8 @@ type Decision struct {
 //     (UnknownArgument), unless the tool is open or the key is exempt; a key
 //     inside a nested struct that names no field (UnknownField);
 //   - a required parameter the call does not send (MissingArgument), all in
-//     one verdict;
+//     one verdict, or sends as null where its type cannot hold null (the
+//     null the binder keeps);
 //   - an argument sent both under its name and under an alias
 //     (AliasConflict);
 //   - the tool's own constraints, from its validate tags (Constraint);
@@ -49,8 +51,11 @@ type Decision struct {
 // Warn, it becomes a warning and the handler runs; under Off, nothing is
 // checked at all. Silent losses are warnings unless the policy is Strict,
 // when Reject refuses them too. A refused call lists every problem found,
-// so one correction can fix them all. An unregistered tool is refused in
-// every mode.
+// so one correction can fix them all (the binder's failures first, beside
+// the tool's own constraints of the arguments it reads; up to MaxProblems,
+// More counting the rest). However many problems a call has, the verdict
+// is the one a call with one of each would get. An unregistered tool is
+// refused in every mode.
 //
 // Decide is safe for concurrent use and allocates nothing for a call that
 // passes without warnings and uses no alias, of a tool without validate
@@ -137,34 +142,65 @@ type decider struct {
 	warn bool // the tool's mode is Warn
 }
 
-// class orders what is found: the binder's failures first, then policy
-// problems, then silent losses, so that each argument's problem is the most
-// serious one found in it; unknown keys last, so that a flood of them
-// cannot push an argument's problem past MaxProblems.
-func class(k bind.IssueKind) int {
-	switch {
+// class orders what is found: the binder's failures first, then the
+// parameters the call leaves out, the other policy problems, and silent
+// losses, so that each argument's problem is the most serious one found in
+// it; unknown keys last, so that a flood of them cannot push an argument's
+// problem past MaxProblems.
+func class(is bind.Issue) int {
+	switch k := is.Kind; {
 	case k.Fails():
 		return 0
+	case k == bind.Missing && is.Path == "":
+		return 1
 	case k == bind.UnknownKey:
-		return 3
+		return 4
 	case k.Loss():
-		return 2
+		return 3
 	}
-	return 1
+	return 2
 }
 
 func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decision {
 	t, pol := d.t, &d.t.Policy
+	// The issues past bind.MaxIssues come as counts (Omitted), by argument
+	// and kind. Every argument's most serious issue is listed, so a count
+	// in an argument adds no problem; a count of failures in none (V2's
+	// repeated names) adds one problem each, and the unknown keys counted
+	// are judged here, key by key, against the tool's policy.
+	var moreFails, moreUnknown int
+	unknownEnd, counted, nulls := 0, 0, false
+	issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
+		nulls = nulls || is.Kind == bind.NullValue || is.Of == bind.NullValue
+		switch {
+		case is.Kind == bind.UnknownKey:
+			unknownEnd = is.End
+		case is.Kind != bind.Omitted:
+		case is.Of == bind.UnknownKey:
+			counted += is.N
+		case is.Of.Fails() && is.Param < 0:
+			moreFails += is.N
+		}
+		return is.Kind == bind.Omitted
+	})
 	if pol.Open || len(pol.Exempt) > 0 {
 		issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
 			return is.Kind == bind.UnknownKey && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End]))
 		})
 	}
-	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(class(a.Kind), class(b.Kind)) })
+	if nulls {
+		issues = d.nullsMissing(issues)
+	}
+	if counted > 0 && !pol.Open {
+		issues, moreUnknown = d.unknownPast(issues, unknownEnd, counted)
+	}
+	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(class(a), class(b)) })
 	fails := len(issues) > 0 && issues[0].Kind.Fails()
 
 	// What refuses the call: the binder's failures; under Reject, the
-	// policy problems too, and silent losses when Strict.
+	// policy problems too, and silent losses when Strict. What is only
+	// counted never decides alone: the first issue of each class in each
+	// argument is listed, and so is an unknown key whenever one is counted.
 	refuses := conflicts != nil && !d.warn
 	for _, is := range issues {
 		switch {
@@ -176,9 +212,18 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		}
 	}
 	var constraint []Problem
-	if !fails && hasConstraints(t) {
-		constraint = constraintProblems(t, d.args, issues)
-		refuses = refuses || len(constraint) > 0 && !d.warn
+	if hasConstraints(t) && !(fails && d.warn) {
+		// When the binder fails, the arguments it reads are checked
+		// still, so that one refusal names every bad one: the members the
+		// failures lie in are left out, offsets kept.
+		args := d.args
+		if fails {
+			args = withoutFailures(d.args, issues)
+		}
+		if args != nil {
+			constraint = constraintProblems(t, args, issues)
+			refuses = refuses || len(constraint) > 0 && !d.warn
+		}
 	}
 	b := newProblems(t, d.args)
 	if refuses {
@@ -187,6 +232,7 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			// handler will not run to carry warnings: they are all the
 			// refusal says.
 			b.issues(slices.DeleteFunc(issues, func(is bind.Issue) bool { return !is.Kind.Fails() }))
+			b.more += moreFails
 		} else {
 			// Under Reject the refusal lists everything found, losses
 			// included, so that one correction fixes them all; the
@@ -196,21 +242,226 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			if n < 0 {
 				n = len(issues)
 			}
+			m := n + slices.IndexFunc(issues[n:], func(is bind.Issue) bool { return class(is) != 1 })
+			if m < n {
+				m = len(issues)
+			}
+			// The parameters left out come after the failures, and are
+			// named however many failures there are.
+			b.hold(issues[n:m])
 			b.issues(issues[:n])
+			b.more += moreFails
+			b.release()
+			b.issues(issues[n:m])
 			b.conflicts(conflicts)
 			b.constraints(constraint)
-			b.issues(issues[n:])
+			b.issues(issues[m:])
+			b.countUnknown(moreUnknown)
 		}
-		return Decision{Refusal: &Refusal{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}}
+		return Decision{Refusal: b.refusal()}
 	}
 	b.conflicts(conflicts)
 	b.constraints(constraint)
 	b.issues(issues)
+	b.countUnknown(moreUnknown)
 	dec := Decision{Args: d.args}
 	if len(b.list) > 0 || b.more > 0 {
-		dec.Warnings = &Warnings{Tool: t.Name, Accepted: t.Accepted(), Problems: b.list, More: b.more}
+		r := b.refusal()
+		dec.Warnings = &Warnings{Tool: r.Tool, Accepted: r.Accepted, Problems: r.Problems, More: r.More}
 	}
 	return dec
+}
+
+// nullsMissing marks Missing each required parameter whose value, the one
+// the binder keeps (the last member bound to it), is a null its type
+// cannot hold: null does not count as sending it, and the published schema
+// refuses it too. The null's own issue becomes the Missing one, or, when
+// bind only counted it, one is added.
+func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
+	t, plan := d.t, d.t.Plan()
+	last := make([]int, len(t.Params)) // per parameter, where the value the binder keeps starts
+	for i := range last {
+		last[i] = -1
+	}
+	eachMemberSpan(d.args, func(ks, ke, vs, _ int) {
+		if j := plan.Match(d.args[ks:ke]); j >= 0 && j < len(last) {
+			last[j] = vs
+		}
+	})
+	for i, p := range t.Params {
+		at := last[i]
+		if !p.Required || at < 0 || d.args[at] != 'n' {
+			continue
+		}
+		j := slices.IndexFunc(issues, func(is bind.Issue) bool {
+			return is.Kind == bind.NullValue && is.Param == i && is.Start == at
+		})
+		switch {
+		case j >= 0:
+			issues[j].Kind = bind.Missing
+		case nullIsLost(plan, p.Name, i):
+			issues = append(issues, bind.Issue{Kind: bind.Missing, Param: i, Start: at, End: at + len("null")})
+		}
+	}
+	return issues
+}
+
+// nullIsLost reports whether the binder reads null for parameter i (named
+// name) as a silent loss: its type cannot hold null.
+func nullIsLost(plan *bind.Plan, name string, i int) bool {
+	key, _ := json.Marshal(name)
+	for _, is := range plan.Check([]byte("{"+string(key)+":null}"), nil) {
+		if is.Kind == bind.NullValue && is.Param == i && is.Path == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutFailures returns a copy of the top-level object args with each
+// member a failure lies in (its key or its value) blanked out, and the
+// commas mended, so that every other member keeps its offsets; nil when a
+// failure lies in no member (the text as a whole).
+func withoutFailures(args []byte, issues []bind.Issue) []byte {
+	type span struct{ ks, ve int }
+	var ms []span
+	eachMemberSpan(args, func(ks, _, _, ve int) { ms = append(ms, span{ks, ve}) })
+	drop := make([]bool, len(ms))
+	for _, is := range issues {
+		if !is.Kind.Fails() {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(ms, is.Start, func(m span, at int) int {
+			switch {
+			case m.ve <= at:
+				return -1
+			case m.ks > at:
+				return 1
+			}
+			return 0
+		})
+		if !found {
+			return nil
+		}
+		drop[i] = true
+	}
+	out := slices.Clone(args)
+	kept := false
+	for i, m := range ms {
+		if drop[i] {
+			for j := m.ks; j < m.ve; j++ {
+				out[j] = ' '
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		// The comma before member i stays only between two kept members.
+		kept = kept || !drop[i-1]
+		if c := space(args, ms[i-1].ve); drop[i] || !kept {
+			out[c] = ' '
+		}
+	}
+	return out
+}
+
+// unknownPast judges the top-level keys from offset from on, where Check
+// only counted the unknown keys (n of them): it returns issues with the
+// first unknown key the tool's policy does not let pass added when none
+// is listed, and the number of other such keys, each counted once as sent
+// (as the problems are). It reads the members twice and holds about a
+// byte a key: a Bloom filter finds the keys that may have been sent
+// before, and only those are told apart by their text.
+func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, int) {
+	pol, plan := &d.t.Policy, d.t.Plan()
+	counts := func(ks, ke int) bool {
+		raw := d.args[ks:ke]
+		return ks >= from && plan.Match(raw) == -1 && !(len(pol.Exempt) > 0 && exempt(pol.Exempt, raw))
+	}
+	seed := maphash.MakeSeed()
+	sent := make(bloom, n/8+1) // the keys sent: eight bits a key
+	var listed [][2]int
+	for _, is := range issues {
+		if is.Kind == bind.UnknownKey {
+			listed = append(listed, [2]int{is.Start, is.End})
+			sent.add(maphash.Bytes(seed, d.args[is.Start:is.End]))
+		}
+	}
+	// The keys that may repeat one sent before: a Bloom filter too, of a
+	// few of them, so that a key it wrongly holds is only told apart by
+	// its text, never miscounted.
+	mayRepeat := make(bloom, n/32+1)
+	eachMemberSpan(d.args, func(ks, ke, _, _ int) {
+		if counts(ks, ke) {
+			if h := maphash.Bytes(seed, d.args[ks:ke]); sent.add(h) {
+				mayRepeat.add(h)
+			}
+		}
+	})
+	seen := map[string]bool{} // the keys that may repeat, once seen
+	for _, k := range listed {
+		if raw := d.args[k[0]:k[1]]; mayRepeat.has(maphash.Bytes(seed, raw)) {
+			seen[string(raw)] = true
+		}
+	}
+	more, first := 0, len(listed) == 0
+	eachMemberSpan(d.args, func(ks, ke, _, _ int) {
+		if !counts(ks, ke) {
+			return
+		}
+		if raw := d.args[ks:ke]; mayRepeat.has(maphash.Bytes(seed, raw)) {
+			if seen[string(raw)] {
+				return
+			}
+			seen[string(raw)] = true
+		}
+		if first {
+			issues = append(issues, bind.Issue{Kind: bind.UnknownKey, Param: -1, Start: ks, End: ke})
+			first = false
+			return
+		}
+		more++
+	})
+	return issues, more
+}
+
+// A bloom is a Bloom filter of hashes: it may hold a hash never added,
+// never misses one added.
+type bloom []uint64
+
+// add adds hash h, and reports whether it may have been added before.
+func (b bloom) add(h uint64) bool {
+	before := true
+	for at := range b.bits(h) {
+		if b[at/64]&(1<<(at%64)) == 0 {
+			before = false
+			b[at/64] |= 1 << (at % 64)
+		}
+	}
+	return before
+}
+
+// has reports whether hash h may have been added.
+func (b bloom) has(h uint64) bool {
+	for at := range b.bits(h) {
+		if b[at/64]&(1<<(at%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// bits yields the four bits of hash h.
+func (b bloom) bits(h uint64) func(func(uint64) bool) {
+	return func(yield func(uint64) bool) {
+		m := uint64(len(b)) * 64
+		h2 := h>>33 | h<<31 | 1
+		for i := range uint64(4) {
+			if !yield((h + i*h2) % m) {
+				return
+			}
+		}
+	}
 }
 
 // Warnings are the problems a call goes to the handler with: what the
@@ -223,14 +474,15 @@ type Warnings struct {
 	Accepted []string `json:"accepted"`
 	// Problems lists the problems, as a Refusal does.
 	Problems []Problem `json:"problems"`
-	// More counts the problems found past MaxProblems.
+	// More counts the problems found and not listed (see Refusal.More).
 	More int `json:"more,omitempty"`
 }
 
 // String renders the warnings as text for the caller (a model) to read.
 func (w *Warnings) String() string {
 	r := Refusal{Tool: w.Tool, Accepted: w.Accepted, Problems: w.Problems, More: w.More}
-	return "The call to tool '" + w.Tool + "' went on with these warnings:\n" + r.Error()
+	head := "The call to tool '" + toolText(w.Tool) + "' went on with these warnings:\n"
+	return head + r.render(maxText-len(head))
 }
 
 // exempt reports whether the key raw (as sent, quoted) is one of keys.

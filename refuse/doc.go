@@ -43,7 +43,10 @@
 // a Constraint too, not NotOneOf, which is the binder's own refusal of a
 // type that lists its values. An argument with another problem is not
 // checked again; a parameter the call leaves out whose zero value breaks
-// its tag is a MissingArgument.
+// its tag is a MissingArgument. When the binder fails on some arguments,
+// the others are checked all the same (decoded with the failing members
+// left out), so that under Reject one refusal names every bad argument:
+// {"state":7,"limit":-1} names both.
 //
 // # What a refusal says
 //
@@ -76,4 +79,20 @@
 // \u2026. No key or value can end the quotes around it, start a line of
 // its own ("Accepted parameters: ...") or fake a cut.
 // docs/refusals.md lists every wording, generated from this package's tests.
+//
+// # Bounds
+//
+// However many problems a call has, the verdict is the same as for a call
+// with one of each: package bind lists up to bind.MaxIssues issues of each
+// class and every argument's most serious one, and counts the rest, and
+// the counts are judged here (an unknown key past the cap is judged key by
+// key against the tool's exempt keys). A Refusal lists the binder's
+// failures first, then the required parameters left out, then the rest,
+// one problem per argument and one per unknown key (as sent), at most
+// MaxProblems of them and no more than its text has room for; More counts
+// the others, exactly. The text of a Refusal, and of Warnings, is at most
+// 4000 bytes, names at least one problem before "And N more problems.",
+// and cuts the accepted parameters and a long tool name short; the
+// problems a Refusal lists take at most 12,000 bytes as JSON (the first,
+// always listed, aside: each of its fields is cut short on its own).
 package refuse

@@ -3,6 +3,7 @@ package refuse
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // A Code names a kind of problem. Codes are stable: match on them, not on
@@ -52,7 +53,8 @@ const (
 	// UnknownField: a key inside an object argument that names no field
 	// of the struct it is read into (the binder drops it).
 	UnknownField Code = "unknown_field"
-	// MissingArgument: a required parameter the call does not send.
+	// MissingArgument: a required parameter the call does not send, or
+	// sends as null where its type cannot hold null (Sent is then null).
 	MissingArgument Code = "missing_argument"
 	// MissingField: an object argument (or an object inside one) that
 	// leaves out a field its struct's published schema requires; Element
@@ -148,10 +150,14 @@ type Refusal struct {
 	Tool string `json:"tool"`
 	// Accepted lists the tool's parameters, in declaration order.
 	Accepted []string `json:"accepted"`
-	// Problems lists every problem found, one per argument (the first found
-	// in it), then one per unknown key, up to MaxProblems.
+	// Problems lists the problems found, one per argument (the most
+	// serious found in it), then one per unknown key: the binder's
+	// failures first, then the parameters left out, then the rest. It
+	// holds at most MaxProblems, and no more than the text of Error has
+	// room for (see Error).
 	Problems []Problem `json:"problems"`
-	// More counts the problems found past MaxProblems.
+	// More counts the problems found and not listed in Problems: exactly,
+	// however many the call has.
 	More int `json:"more,omitempty"`
 }
 
@@ -159,43 +165,140 @@ type Refusal struct {
 // unknown keys costs a bounded refusal.
 const MaxProblems = 100
 
-func (r *Refusal) Error() string {
+const (
+	// maxText bounds the text of a refusal or of warnings, in bytes.
+	maxText = 4000
+	// maxAcceptedText bounds the line naming the accepted parameters.
+	maxAcceptedText = 600
+	// maxToolText bounds a tool's name in the text, in bytes.
+	maxToolText = 100
+	// maxProblemText bounds the sentences of the problems a refusal
+	// lists, leaving room for the count of the rest and the accepted
+	// parameters.
+	maxProblemText = maxText - maxAcceptedText - 64
+	// maxProblemJSON bounds the problems a refusal lists in JSON, for
+	// structuredContent.
+	maxProblemJSON = 12000
+)
+
+// Error renders the refusal as text for the caller (a model) to read: a
+// sentence for each problem listed (the unknown keys past three in one),
+// "And N more problems." for the rest, and the parameters the tool
+// accepts. The text is at most 4000 bytes, whatever the call: problems
+// that do not fit are counted with the rest, and at least one is always
+// named when any is listed.
+func (r *Refusal) Error() string { return r.render(maxText) }
+
+// render renders the refusal in at most budget bytes.
+func (r *Refusal) render(budget int) string {
+	tool := toolText(r.Tool)
+	trailer := ""
+	switch {
+	case len(r.Problems) == 1 && r.Problems[0].Code == UnknownTool:
+	case len(r.Accepted) == 0:
+		trailer = "Tool '" + tool + "' takes no parameters."
+	default:
+		trailer = acceptedText(r.Accepted)
+	}
+	budget -= len(trailer) + len("And 1000000000000 more problems.\n")
 	var b strings.Builder
+	rest := 0
+	// write writes one sentence if it fits, or cut to fit if it is the
+	// first, and reports whether it did.
+	write := func(s string) bool {
+		if b.Len()+len(s)+1 > budget {
+			if b.Len() > 0 {
+				return false
+			}
+			s = cutText(s, budget-1)
+		}
+		b.WriteString(s)
+		b.WriteByte('\n')
+		return true
+	}
 	var unknown []Problem
 	for _, p := range r.Problems {
 		if p.Code == UnknownArgument {
 			unknown = append(unknown, p)
 			continue
 		}
-		b.WriteString(p.sentence(r.Tool))
-		b.WriteByte('\n')
+		if !write(p.sentence(tool)) {
+			rest++
+		}
 	}
+	rest += max(r.More, 0)
 	if len(unknown) > 3 {
-		b.WriteString("Arguments ")
+		var s strings.Builder
+		s.WriteString("Arguments ")
 		for i, p := range unknown[:3] {
 			if i > 0 {
-				b.WriteString(", ")
+				s.WriteString(", ")
 			}
-			b.WriteString("'" + p.Argument + "'")
+			s.WriteString("'" + p.Argument + "'")
 		}
-		b.WriteString(" and " + strconv.Itoa(len(unknown)-3+r.More) + " more are not parameters of tool '" + r.Tool + "'.\n")
+		s.WriteString(" and " + strconv.Itoa(len(unknown)-3) + " more are not parameters of tool '" + tool + "'.")
+		if !write(s.String()) {
+			rest += len(unknown)
+		}
 	} else {
 		for _, p := range unknown {
-			b.WriteString(p.sentence(r.Tool))
-			b.WriteByte('\n')
-		}
-		if r.More > 0 {
-			b.WriteString("And " + strconv.Itoa(r.More) + " more problems.\n")
+			if !write(p.sentence(tool)) {
+				rest++
+			}
 		}
 	}
 	switch {
-	case len(r.Problems) == 1 && r.Problems[0].Code == UnknownTool:
-	case len(r.Accepted) == 0:
-		b.WriteString("Tool '" + r.Tool + "' takes no parameters.")
-	default:
-		b.WriteString("Accepted parameters: " + strings.Join(r.Accepted, ", ") + ".")
+	case rest == 1:
+		b.WriteString("And 1 more problem.\n")
+	case rest > 1:
+		b.WriteString("And " + strconv.Itoa(rest) + " more problems.\n")
 	}
+	b.WriteString(trailer)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// toolText is a tool's name as the text names it: cut to maxToolText.
+func toolText(name string) string {
+	if len(name) <= maxToolText {
+		return name
+	}
+	return cutText(name, maxToolText)
+}
+
+// acceptedText is the line naming the accepted parameters, in at most
+// maxAcceptedText bytes: the names that fit, and how many more there are.
+func acceptedText(names []string) string {
+	const head, tail = "Accepted parameters: ", " and 1000000000 more."
+	var b strings.Builder
+	b.WriteString(head)
+	for i, n := range names {
+		if len(n) > maxToolText {
+			n = cutText(n, maxToolText)
+		}
+		if b.Len()+len(n)+2+len(tail) > maxAcceptedText && i < len(names)-1 || b.Len()+len(n)+2 > maxAcceptedText {
+			b.WriteString(" and " + strconv.Itoa(len(names)-i) + " more.")
+			return b.String()
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+	}
+	b.WriteString(".")
+	return b.String()
+}
+
+// cutText cuts s to at most n bytes on a character boundary, marking the
+// cut with an ellipsis.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	n -= len("…")
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:max(n, 0)] + "…"
 }
 
 // sentence renders one problem.
@@ -234,6 +337,9 @@ func (p Problem) sentence(tool string) string {
 	arg := "Argument '" + p.Argument + "' for tool '" + tool + "'"
 	switch p.Code {
 	case MissingArgument:
+		if p.Sent != "" {
+			return arg + " is required, and the call sent " + p.Sent + ", which does not count as sending it: it takes " + p.Takes + "."
+		}
 		return arg + " is required, and the call did not send it: it takes " + p.Takes + "."
 	case AliasConflict:
 		s := arg + " was sent under more than one name (" + p.Sent + "); send it once, as '" + p.Argument + "'."

@@ -31,12 +31,17 @@ const maxSuggestions = 10
 
 // A problems builder words a call's issues as problems, one per argument
 // (the first issue found in it), then one per unknown key, bounded by
-// MaxProblems.
+// MaxProblems and by the length of the text they make (maxProblemText)
+// and of their JSON (maxProblemJSON):
+// what does not fit is counted in more.
 type problems struct {
 	t         *typereg.Tool
 	args      []byte
 	w         words
 	list      []Problem
+	text      int // the length of the sentences of list
+	size      int // the length of list in JSON
+	held      room
 	more      int
 	seenParam []bool
 	seenKey   map[string]bool
@@ -53,12 +58,96 @@ func newProblems(t *typereg.Tool, args []byte) *problems {
 
 func (b *problems) add(ps ...Problem) {
 	for _, p := range ps {
-		if len(b.list) >= MaxProblems {
+		if len(b.list) >= MaxProblems-b.held.n {
+			b.more++
+			continue
+		}
+		n, js := cost(p, b.t.Name), jsonSize(p)
+		if len(b.list) > 0 && (b.text+n > maxProblemText-b.held.text || b.size+js > maxProblemJSON-b.held.size) {
 			b.more++
 			continue
 		}
 		b.list = append(b.list, p)
+		b.text += n
+		b.size += js
 	}
+}
+
+// A room is what some problems take of a refusal: how many, their text,
+// their JSON.
+type room struct{ n, text, size int }
+
+// hold keeps room for the problems the issues make, which are added after
+// others that must not push them out; release gives it back. The issues
+// must be in arguments no other issue is in (the parameters left out).
+func (b *problems) hold(issues []bind.Issue) {
+	c := newProblems(b.t, b.args)
+	c.issues(issues)
+	b.held = room{len(c.list), c.text, c.size}
+	if b.held.n >= MaxProblems || b.held.text >= maxProblemText || b.held.size >= maxProblemJSON {
+		b.held = room{} // more than a refusal holds: first come, as ever
+	}
+}
+
+func (b *problems) release() { b.held = room{} }
+
+// cost is what problem p adds to a refusal's text: its sentence; for an
+// unknown key, which the text names among others, its key.
+func cost(p Problem, tool string) int {
+	if p.Code == UnknownArgument {
+		return len(p.Argument) + len(p.Sent) + len(p.DidYouMean) + 16
+	}
+	return len(p.sentence(toolText(tool))) + 1
+}
+
+// jsonSize is the length of problem p in JSON, as encoding/json writes
+// it, and a comma.
+func jsonSize(p Problem) int {
+	n := len(`{"code":}`) + jsonString(string(p.Code)) + 1
+	for _, f := range [...]struct {
+		name, value string
+	}{{"argument", p.Argument}, {"path", p.Path}, {"takes", p.Takes}, {"sent", p.Sent}, {"element", p.Element}, {"did_you_mean", p.DidYouMean}, {"becomes", p.Becomes}} {
+		if f.value != "" {
+			n += len(`,"":`) + len(f.name) + jsonString(f.value)
+		}
+	}
+	return n
+}
+
+// jsonString is the length of s as a JSON string, as encoding/json writes
+// it (HTML characters, U+2028 and U+2029 and invalid UTF-8 escaped).
+func jsonString(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			n += 6
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
+// countUnknown counts n unknown keys not listed.
+func (b *problems) countUnknown(n int) { b.more += n }
+
+func (b *problems) refusal() *Refusal {
+	return &Refusal{Tool: b.t.Name, Accepted: b.t.Accepted(), Problems: b.list, More: b.more}
 }
 
 // claim reports whether argument i has no problem yet, and gives it one.
@@ -79,8 +168,6 @@ func (b *problems) issues(issues []bind.Issue) {
 				continue
 			}
 			b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
-		case bind.Omitted:
-			b.more += is.N
 		case bind.TooDeep:
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {
@@ -95,10 +182,6 @@ func (b *problems) issues(issues []bind.Issue) {
 			b.add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
 		case bind.UnknownKey:
 			raw := args[is.Start:is.End]
-			if len(b.list) >= MaxProblems {
-				b.more++
-				continue
-			}
 			if b.seenKey == nil {
 				b.seenKey = map[string]bool{}
 			}
@@ -122,7 +205,11 @@ func (b *problems) issues(issues []bind.Issue) {
 				continue
 			}
 			p := t.Params[is.Param]
-			b.add(Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
+			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)}
+			if is.End > is.Start { // sent as null, which does not count
+				pr.Sent = quoteSent(args[is.Start:is.End])
+			}
+			b.add(pr)
 		default:
 			if b.duplicate(is) {
 				continue

@@ -134,7 +134,7 @@ func TestMiddleware_GoSDKStillValidatesAndRoundsAfterTheGuard(t *testing.T) {
 				args string
 				why  string
 			}{
-				{`{"hours_back": null}`, "its schema has no null for an int; the binder leaves the int zero"},
+				{`{"hours_back": 1, "limit": null}`, "its schema has no null for an int; the binder leaves the int zero"},
 				{`{"hours_back": 1, "query_id": 9223372036854775807}`, "the largest int64 comes back from float64 as 9223372036854775808, past int64"},
 				{`{"HOURS_BACK": 5}`, "its schema is closed and matches keys exactly; encoding/json folds case"},
 			} {

@@ -115,9 +115,13 @@ func TestAddTool_ToolsListPublishesWhatRefuseEnforces(t *testing.T) {
 		t.Fatal("the published schema has no properties")
 	}
 	for key := range props {
-		// The required parameters sent, and the key itself (null for any
-		// of them is read, a silent loss at worst, which is a warning).
-		call := map[string]any{"query": "x", "hidden": 1, key: nil}
+		// The required parameters sent, and the key itself (null for an
+		// optional one is read, a silent loss at worst, which is a
+		// warning; null for a required one does not count as sending it).
+		call := map[string]any{"query": "x", "hidden": 1}
+		if _, required := call[key]; !required {
+			call[key] = nil
+		}
 		b, _ := json.Marshal(call)
 		args := string(b)
 		res := callRaw(t, cs, "search", args)

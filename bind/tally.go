@@ -1,0 +1,118 @@
+package bind
+
+import (
+	"bytes"
+	"slices"
+)
+
+// The classes of issue Check bounds separately, so that a flood of one
+// (a hundred thousand unknown keys, or nulls) pushes out no issue of
+// another.
+const (
+	classFails   = iota // the binder fails
+	classUnknown        // UnknownKey
+	classPolicy         // Missing, UnknownField
+	classLoss           // the silent losses
+	numClasses
+)
+
+func issueClass(k IssueKind) int {
+	switch {
+	case k == UnknownKey:
+		return classUnknown
+	case k.Fails():
+		return classFails
+	case k.Loss():
+		return classLoss
+	}
+	return classPolicy
+}
+
+// A tally decides which issues one Check lists: up to MaxIssues of each
+// class and, past that, still the first issue of each class in each
+// argument (and the first failure in none), so that the most serious issue
+// of every argument is always listed. What it does not list it counts, by
+// argument and kind, for the Omitted issues that end the list. It holds
+// at most one count per argument and kind, whatever the call.
+type tally struct {
+	nparams int
+	listed  [numClasses]int
+	// firsts holds, per argument (index Param+1), a bit per class with an
+	// issue listed; built once a class is full.
+	firsts []uint8
+	counts map[omitKey]int
+}
+
+type omitKey struct {
+	param int
+	kind  IssueKind
+}
+
+// admit reports whether an issue of kind in argument param (-1: none) is
+// listed; listed holds the issues this Check listed so far. An issue not
+// admitted is counted.
+func (t *tally) admit(listed []Issue, kind IssueKind, param int) bool {
+	c := issueClass(kind)
+	slot := param + 1
+	if slot < 0 || slot > t.nparams {
+		slot = 0
+	}
+	if t.listed[c] >= MaxIssues && t.firsts == nil {
+		t.firsts = make([]uint8, t.nparams+1)
+		for _, is := range listed {
+			if s := is.Param + 1; s >= 0 && s <= t.nparams {
+				t.firsts[s] |= 1 << issueClass(is.Kind)
+			}
+		}
+	}
+	if t.listed[c] < MaxIssues || c != classUnknown && t.firsts[slot]&(1<<c) == 0 {
+		t.listed[c]++
+		if t.firsts != nil {
+			t.firsts[slot] |= 1 << c
+		}
+		return true
+	}
+	if t.counts == nil {
+		t.counts = map[omitKey]int{}
+	}
+	t.counts[omitKey{param, kind}]++
+	return false
+}
+
+// omitted appends to issues one Omitted issue per argument and kind
+// counted, in that order.
+func (t *tally) omitted(issues []Issue) []Issue {
+	if len(t.counts) == 0 {
+		return issues
+	}
+	n := len(issues)
+	for k, c := range t.counts {
+		issues = append(issues, Issue{Kind: Omitted, Of: k.kind, Param: k.param, N: c})
+	}
+	slices.SortFunc(issues[n:], func(a, b Issue) int {
+		if a.Param != b.Param {
+			return a.Param - b.Param
+		}
+		return int(a.Of) - int(b.Of)
+	})
+	return issues
+}
+
+// Match returns the index in Params of the parameter the binder binds the
+// top-level key raw (a JSON string as sent, quotes included) to: -1 exactly
+// for a key Check reports as UnknownKey, and below -1 for a key V2 finds
+// ambiguous (it binds none, and V2 fails on it). It lets a caller judge
+// the keys past MaxIssues that Check only counts.
+func (p *Plan) Match(raw []byte) int {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return -1
+	}
+	if p.match != nil {
+		return p.match(raw)
+	}
+	if p.root == nil || p.root.fields == nil {
+		return -1
+	}
+	i, _ := p.root.fields.lookup(raw, bytes.IndexByte(raw, '\\') >= 0)
+	return max(i, -1)
+}

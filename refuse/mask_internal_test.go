@@ -1,0 +1,52 @@
+package refuse
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+)
+
+// TestWithoutFailures_KeepsOffsetsAndValidJSON: blanking the members
+// failures lie in leaves valid JSON, with every other member where it was.
+func TestWithoutFailures_KeepsOffsetsAndValidJSON(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		at   []int // where failures start
+		want string
+	}{
+		{`{"a":1,"b":2,"c":3}`, []int{5}, `{      "b":2,"c":3}`},
+		{`{"a":1,"b":2,"c":3}`, []int{11}, `{"a":1      ,"c":3}`},
+		{`{"a":1,"b":2,"c":3}`, []int{17}, `{"a":1,"b":2      }`},
+		{`{"a":1,"b":2,"c":3}`, []int{5, 11}, `{            "c":3}`},
+		{`{"a":1,"b":2,"c":3}`, []int{5, 17}, `{      "b":2      }`},
+		{`{"a":1,"b":2,"c":3}`, []int{1, 7, 13}, `{                 }`},
+		{` { "a" : [1,"x"] , "b" : 2 } `, []int{13}, ` {                 "b" : 2 } `},
+	} {
+		var issues []bind.Issue
+		for _, at := range tc.at {
+			issues = append(issues, bind.Issue{Kind: bind.WrongType, Start: at, End: at + 1})
+		}
+		got := withoutFailures([]byte(tc.args), issues)
+		if string(got) != tc.want || !json.Valid(got) {
+			t.Errorf("%s without %v: %q, want %q", tc.args, tc.at, got, tc.want)
+		}
+	}
+	if got := withoutFailures([]byte(`{"a":1}`), []bind.Issue{{Kind: bind.Syntax, Start: 0}}); got != nil {
+		t.Errorf("a failure in no member: %q, want nil", got)
+	}
+}
+
+// TestJSONSize_IsEncodingJSONs: the size the refusal's bound counts is the
+// size encoding/json writes.
+func TestJSONSize_IsEncodingJSONs(t *testing.T) {
+	for _, p := range []Problem{
+		{Code: UnknownArgument},
+		{Argument: "a", Path: `["x"]`, Code: Constraint, Takes: "a <b> & c", Sent: "\"\\u0001\" \b\f\n\r\t", Element: "\u2028\u2029é", DidYouMean: "x\xffy", Becomes: "\x00\x7f"},
+	} {
+		b, _ := json.Marshal(p)
+		if got := jsonSize(p); got != len(b)+1 {
+			t.Errorf("jsonSize(%+v) = %d, want %d (%s)", p, got, len(b)+1, b)
+		}
+	}
+}
