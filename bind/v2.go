@@ -290,19 +290,27 @@ func (m *v2Mirror) match(raw []byte) int {
 
 func (m *v2Mirror) tooDeep([]byte) int { return -1 }
 
+// offset: V2 decodes the members in order, each into a field no earlier
+// member set (a second one fails at its name), and stops at its first
+// error, whose offset it gives.
+func (m *v2Mirror) offset(err error) int {
+	var se *jsontext.SyntacticError
+	var me *jsonv2.SemanticError
+	switch {
+	case errors.As(err, &se):
+		return int(se.ByteOffset)
+	case errors.As(err, &me):
+		return int(me.ByteOffset)
+	}
+	return -1
+}
+
 // keyIssues reports what V2 fails on in the set of keys: a key that binds
 // a field an earlier key bound, a dropped key repeated, a key that fits two
 // case:ignore fields. V2 reports the first two as syntax errors (duplicate
 // object member names).
-func (m *v2Mirror) keyIssues(args []byte, ms []member, err error) (issues []Issue) {
-	at := -1 // where V2 stopped, when on a key
-	var se *jsontext.SyntacticError
-	var me *jsonv2.SemanticError
-	if errors.As(err, &se) {
-		at = int(se.ByteOffset)
-	} else if errors.As(err, &me) {
-		at = int(me.ByteOffset)
-	}
+func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue)) {
+	at := m.offset(err) // where V2 stopped, when on a key
 	var seen map[int]bool
 	var names map[string]bool
 	for _, mb := range ms {
@@ -329,10 +337,9 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error) (issues []Issu
 			if at == mb.ks {
 				is.Err = err
 			}
-			issues = append(issues, is)
+			add(is)
 		}
 	}
-	return issues
 }
 
 // dropped reads the value of a key V2 drops as V2 skips it: validated,
