@@ -290,3 +290,28 @@ func TestTrial_AValueIsDecodedAloneOnce(t *testing.T) {
 		}
 	}
 }
+
+type nestedArrays struct {
+	Cubes [][1][1][1][1][1][1][1][1]int `json:"cubes"`
+}
+
+// TestTrial_NestedArraysAreReadOnce: a binder whose fixed-size arrays take
+// any length (segmentio) has each array's elements counted as they are
+// read, not by reading the array again first, which cost one more pass per
+// level of nesting.
+func TestTrial_NestedArraysAreReadOnce(t *testing.T) {
+	plan, err := bind.SegmentIO.Compile(reflect.TypeFor[nestedArrays]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []byte(`{"cubes":[` + rep(arrays(8, "1"), 1000, ",") + `,` + arrays(8, "1,2") + `]}`)
+	w0 := bind.WorkDone()
+	issues := plan.Check(args, nil)
+	work := bind.WorkDone() - w0
+	if len(issues) != 1 || issues[0].Kind != bind.ArrayLength || issues[0].N != 2 {
+		t.Fatalf("%+v, want one ArrayLength of 2", issues)
+	}
+	if per := float64(work) / float64(len(args)); per > 4 {
+		t.Errorf("work %d for %d bytes: %.1f per byte, want at most 4", work, len(args), per)
+	}
+}

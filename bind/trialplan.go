@@ -1285,48 +1285,34 @@ func (w *lossWalk) array(n *lossNode, i int) int {
 	length := -1
 	if n.kind == lArray {
 		length = n.length
-		if w.rules.arrays {
-			end, k := countElements(d, i)
-			if k != length {
-				w.report(Issue{Kind: ArrayLength, Start: i, End: end, Type: n.typ, N: k})
+	}
+	j := skipWS(d, i+1)
+	// The elements are counted as they are read: counting them first would
+	// read the array twice, and nested arrays once more per level.
+	k := 0
+	end := j + 1
+	if d[j] != ']' {
+		for ; ; k++ {
+			var e int
+			if length >= 0 && k >= length {
+				e, _, _ = scanValue(d, j, 0, 0) // dropped
+			} else {
+				outer := w.steps.push(step{k, -1})
+				e = w.value(n.elem, j)
+				w.steps.pop(outer)
 			}
+			if j = skipWS(d, e); d[j] == ']' {
+				k++
+				end = j + 1
+				break
+			}
+			j = skipWS(d, j+1)
 		}
 	}
-	j := skipWS(d, i+1)
-	if d[j] == ']' {
-		return j + 1
+	if length >= 0 && w.rules.arrays && k != length {
+		w.report(Issue{Kind: ArrayLength, Start: i, End: end, Type: n.typ, N: k})
 	}
-	for k := 0; ; k++ {
-		var end int
-		if length >= 0 && k >= length {
-			end, _, _ = scanValue(d, j, 0, 0) // dropped
-		} else {
-			outer := w.steps.push(step{k, -1})
-			end = w.value(n.elem, j)
-			w.steps.pop(outer)
-		}
-		if j = skipWS(d, end); d[j] == ']' {
-			return j + 1
-		}
-		j = skipWS(d, j+1)
-	}
-}
-
-// countElements returns the end of the array at data[i] and the number of
-// its elements.
-func countElements(d []byte, i int) (end, k int) {
-	j := skipWS(d, i+1)
-	if d[j] == ']' {
-		return j + 1, 0
-	}
-	for {
-		e, _, _ := scanValue(d, j, 0, 0)
-		k++
-		if j = skipWS(d, e); d[j] == ']' {
-			return j + 1, k
-		}
-		j = skipWS(d, j+1)
-	}
+	return end
 }
 
 // member reads the key at data[j] and returns its end and where the value
