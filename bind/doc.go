@@ -135,7 +135,9 @@
 // is bounded: past 12 steps, it keeps the first 4 and the last 8 with
 // "[…]" between them (".a.b.c.d[…].w.x.y.z[0][1][2][3]"), each key cut at
 // 40 characters (and only that much of it read), so however deep and
-// however long the keys, a path is a few hundred bytes at most. Memory is
+// however long the keys, a path holds at most 12 steps of at most 40
+// characters of a key each: under 5,000 bytes once quoted, whatever the
+// input. Memory is
 // bounded by the input too: besides the issues, Std's checker allocates
 // only for the keys of maps' and interfaces' objects (a map of its own for
 // an object past 16 keys, and 8 bytes a key past the 48 the objects open

@@ -93,6 +93,9 @@ var growthShapes = []growthShape{
 	{name: "long escaped keys, deep, many losses", args: func(k int) string {
 		return `{"any":` + objects(13*k, strings.Repeat(`\u00e9`, 50), arrays(1, rep(rounds, 10*k, ","))) + `}`
 	}},
+	{name: "unprintable keys, deep, many losses", args: func(k int) string {
+		return `{"any":` + objects(13*k, strings.Repeat(`\udb40\udc01`, 50), arrays(1, rep(rounds, 10*k, ","))) + `}`
+	}},
 	{name: "one long key, many losses", args: func(k int) string {
 		return `{"any":` + objects(1, strings.Repeat("k", 100*k), arrays(1, rep(rounds, 10*k, ","))) + `}`
 	}},
@@ -230,7 +233,7 @@ func TestCheck_PathsAreBounded(t *testing.T) {
 			plan := growthPlan(t, b, sh.required)
 			args := []byte(sh.args(100))
 			for _, is := range plan.Check(args, nil) {
-				if len(is.Path) > 12*(40*4+6)+len("[…]") {
+				if len(is.Path) > 12*(len(`[""]`)+40*len(`\U0001f600`)+len("…"))+len("[…]") {
 					t.Errorf("%s/%s: a path of %d bytes: %.200s…", b.Name(), sh.name, len(is.Path), is.Path)
 				}
 			}
@@ -313,5 +316,26 @@ func TestTrial_NestedArraysAreReadOnce(t *testing.T) {
 	}
 	if per := float64(work) / float64(len(args)); per > 4 {
 		t.Errorf("work %d for %d bytes: %.1f per byte, want at most 4", work, len(args), per)
+	}
+}
+
+// TestCheck_BoundedPathAfterADeeperBranch: the steps a bounded path shows
+// are those of the value's own arrays and objects, even after a deeper
+// sibling branch has come and gone (its steps displaced theirs for a
+// while).
+func TestCheck_BoundedPathAfterADeeperBranch(t *testing.T) {
+	var open, closing strings.Builder
+	for i := range 20 {
+		open.WriteString(`{"k` + strconv.Itoa(i) + `":`)
+		closing.WriteString("}")
+	}
+	deeper := objects(15, "d", "0")
+	args := []byte(`{"any":` + open.String() + `[` + deeper + `,` + rounds + `]` + closing.String() + `}`)
+	want := ".k0.k1.k2.k3[…].k13.k14.k15.k16.k17.k18.k19[1]"
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		issues := growthPlan(t, b, false).Check(args, nil)
+		if len(issues) != 1 || issues[0].Kind != bind.Rounded || issues[0].Path != want {
+			t.Errorf("%s: %+v, want one Rounded at %s", b.Name(), issues, want)
+		}
 	}
 }

@@ -19,20 +19,6 @@ func work(n int) {
 	}
 }
 
-// cutKey keeps the first 40 characters of a key, so a path never carries
-// more of what the caller sent than a refusal quotes of a value.
-func cutKey(key []byte) string {
-	s := string(key)
-	n := 0
-	for i := range s {
-		if n == 40 {
-			return s[:i] + "…"
-		}
-		n++
-	}
-	return s
-}
-
 func isIdent(s []byte) bool {
 	if len(s) == 0 || len(s) > 40 {
 		return false
@@ -45,25 +31,23 @@ func isIdent(s []byte) bool {
 	return true
 }
 
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // Paths. An issue's path leads from the argument to the offending value, one
 // step per array or object on the way: "[2]" into an array's element,
 // ".name" (or `["odd key"]`) into an object's member. A path is bounded
 // whatever the nesting: past maxSteps steps, it keeps the first pathHead
 // and the last pathTail, with elided between; every key is cut at 40
-// characters (cutKey). So a path costs the same to build at any depth,
+// characters, with "…" after it (appendQuotedStep), so a path never carries
+// more of what the caller sent than a refusal quotes of a value. So a path costs the same to build at any depth,
 // and never grows with the arguments.
 const (
 	pathHead = 4
 	pathTail = 8
 	maxSteps = pathHead + pathTail
 	elided   = "[…]"
+	// maxPathBytes bounds a path's length: each step at most a key's 40
+	// characters quoted (\U0010ffff, for the unprintable ones), its cut
+	// mark, brackets and quotes.
+	maxPathBytes = maxSteps*(len(`[""]`)+40*len(`\U0010ffff`)+len("…")) + len(elided)
 )
 
 // A step is one step of a path: into an array's element (ke < 0, ks the
@@ -116,7 +100,7 @@ func (p *pathStack) path(data []byte, field string) string {
 	if total == 0 {
 		return ""
 	}
-	var buf [256]byte
+	var buf [maxPathBytes]byte // the longest path: no growth, one copy
 	out := buf[:0]
 	for d := range total {
 		if total > maxSteps && d >= pathHead && d < total-pathTail {
@@ -146,8 +130,24 @@ func appendFieldStep(dst []byte, name string) []byte {
 	if isIdent([]byte(name)) {
 		return append(append(dst, '.'), name...)
 	}
+	return appendQuotedStep(dst, []byte(name))
+}
+
+// appendQuotedStep appends `["key"]`, the key cut after 40 characters,
+// with "…" after it.
+func appendQuotedStep(dst, key []byte) []byte {
+	var cb [40*utf8.UTFMax + len("…")]byte
+	cut := key
+	n := 0
+	for i := range unsafeString(key) {
+		if n == 40 {
+			cut = append(append(cb[:0], key[:i]...), "…"...)
+			break
+		}
+		n++
+	}
 	dst = append(dst, '[')
-	dst = strconv.AppendQuote(dst, cutKey([]byte(name)))
+	dst = strconv.AppendQuote(dst, unsafeString(cut))
 	return append(dst, ']')
 }
 
@@ -157,7 +157,7 @@ func appendFieldStep(dst []byte, name string) []byte {
 func appendKeyStep(dst, raw []byte) []byte {
 	// Each character of the text comes from one rune of raw or one \u
 	// escape (two for a surrogate pair): 2*41 of them make more than the
-	// 40 characters cutKey keeps, whole.
+	// 40 characters a step keeps, whole.
 	in := raw[1 : len(raw)-1]
 	i := 0
 	for units := 0; i < len(in) && units < 2*41; units++ {
@@ -181,7 +181,5 @@ func appendKeyStep(dst, raw []byte) []byte {
 	if i == len(in) && isIdent(key) {
 		return append(append(dst, '.'), key...)
 	}
-	dst = append(dst, '[')
-	dst = strconv.AppendQuote(dst, cutKey(key))
-	return append(dst, ']')
+	return appendQuotedStep(dst, key)
 }
