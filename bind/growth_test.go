@@ -2,6 +2,7 @@ package bind_test
 
 import (
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,14 +143,26 @@ func measureCheck(plan *bind.Plan, args []byte) growthCost {
 	w0 := bind.WorkDone()
 	issues := plan.Check(args, nil)
 	c := growthCost{size: len(args), work: bind.WorkDone() - w0, issues: len(issues)}
-	c.allocs = testing.AllocsPerRun(2, func() { plan.Check(args, nil) })
-	c.bytes = allocBytes(func() { plan.Check(args, nil) })
+	allocs, bytes := memCost(func() { plan.Check(args, nil) }) // warmed up by the call above
 	if plan.Binder() != bind.Std {
 		decode := func() { _ = plan.Binder().Unmarshal(args, reflect.New(plan.Type()).Interface()) }
-		c.allocs = max(0, c.allocs-2*testing.AllocsPerRun(2, decode))
-		c.bytes -= min(c.bytes, 2*allocBytes(decode))
+		decode()
+		bAllocs, bBytes := memCost(decode)
+		allocs -= min(allocs, 2*bAllocs)
+		bytes -= min(bytes, 2*bBytes)
 	}
+	c.allocs, c.bytes = float64(allocs), bytes
 	return c
+}
+
+// memCost returns the allocations and the bytes allocated by one run of f.
+func memCost(f func()) (allocs, bytes uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
 }
 
 // assertLinear fails unless each cost of a larger call is, per byte of

@@ -2,6 +2,7 @@ package refuse_test
 
 import (
 	"encoding/json"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,18 +132,28 @@ func measureDecide(t *testing.T, reg *typereg.Registry, b bind.Binder, args json
 	for _, ps := range [][]refuse.Problem{problemsOf(d)} {
 		c.problems += len(ps)
 		for _, p := range ps {
-			if len(p.Path) > 12*(40*4+6)+len("[…]") || strings.Count(p.Path, "[")+strings.Count(p.Path, ".") > 2*13 {
+			if len(p.Path) > 12*(len(`[""]`)+40*len(`\U0001f600`)+len("…"))+len("[…]") || strings.Count(p.Path, "[")+strings.Count(p.Path, ".") > 2*13 {
 				t.Errorf("%d bytes: a path of %d bytes: %.200q…", len(args), len(p.Path), p.Path)
 			}
 		}
 	}
-	call := func() { refuse.Decide(reg, "growth", args) }
-	c.allocs = testing.AllocsPerRun(2, call)
-	c.bytes = allocatedBytes(call)
+	allocs, bytes := memCost(func() { refuse.Decide(reg, "growth", args) }) // warmed up by the call above
 	decode := func() { _ = b.Unmarshal(args, new(growthArgs)) }
-	c.allocs = max(0, c.allocs-3*testing.AllocsPerRun(2, decode))
-	c.bytes -= min(c.bytes, 3*allocatedBytes(decode))
+	decode()
+	bAllocs, bBytes := memCost(decode)
+	c.allocs = float64(allocs - min(allocs, 3*bAllocs))
+	c.bytes = bytes - min(bytes, 3*bBytes)
 	return c
+}
+
+// memCost returns the allocations and the bytes allocated by one run of f.
+func memCost(f func()) (allocs, bytes uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs, after.TotalAlloc - before.TotalAlloc
 }
 
 func problemsOf(d refuse.Decision) []refuse.Problem {
