@@ -8,7 +8,6 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -90,6 +89,9 @@ type Issue struct {
 	// Path leads from the argument to the offending value inside it, as in
 	// "[2].name" (empty when the argument itself is the offending value);
 	// for an issue with a key inside the argument, to that key's member.
+	// It is bounded: past 12 steps it shows the first 4 and the last 8,
+	// with "[…]" between, and a key past 40 characters is cut, with "…"
+	// after it (see the package documentation's Cost).
 	Path string
 	// Type is the Go type the offending value was read into (for BadKey and
 	// Replaced in a key, the key's type; for UnknownField, the struct the
@@ -189,71 +191,20 @@ type checker struct {
 
 	// keys holds, for the objects of maps and of empty interfaces being
 	// read, the keys each has held so far (see keySet); keyN are in use.
-	keys [keyStack]keyEntry
-	keyN int
+	keys     [keyStack]keyEntry
+	keysMore []keyEntry // past keyStack, for objects nested deeper (allocated then only)
+	keyN     int
 
-	// frames are the arrays and objects open inside the argument being
-	// read, outermost first, up to maxFrames of them (fd counts them all):
-	// an issue's path is built from them rather than by reading the
-	// argument again from its start, which costs a wide object's every
-	// member per issue.
-	frames [maxFrames]frame
-	fd     int
+	// steps are the arrays and objects open inside the argument being
+	// read, and in each the element or member being read: an issue's path
+	// is built from them rather than by reading the argument again from
+	// its start, which costs a wide object's every member per issue.
+	steps pathStack
 }
 
-// maxFrames bounds the open arrays and objects the checker follows for
-// paths; past it, paths are found by reading the argument again.
-const maxFrames = 32
-
-// A frame is one open array or object: for an array, ke is -1 and ks the
-// index of the element being read; for an object, data[ks:ke] is the key
-// of the member being read.
-type frame struct{ ks, ke int }
-
-// push opens a frame for the array or object being read.
-func (c *checker) push(arr bool) {
-	if c.fd < maxFrames {
-		c.frames[c.fd] = frame{ke: 0}
-		if arr {
-			c.frames[c.fd].ke = -1
-		}
-	}
-	c.fd++
-}
-
-// at records the element or member the innermost frame is reading.
-func (c *checker) at(ks, ke int) {
-	if c.fd <= maxFrames {
-		c.frames[c.fd-1] = frame{ks, ke}
-	}
-}
-
-// pathFor returns the path from the argument to the value at data[target]
-// (or to the key there) that the checker is reading.
-func (c *checker) pathFor(target int) string {
-	if c.fd > maxFrames {
-		return pathTo(c.data, c.argAt, target)
-	}
-	if c.fd == 0 {
-		return ""
-	}
-	var sb strings.Builder
-	for _, f := range c.frames[:c.fd] {
-		if f.ke < 0 {
-			sb.WriteString("[" + strconv.Itoa(f.ks) + "]")
-			continue
-		}
-		var buf [64]byte
-		key := keyText(buf[:0], c.data[f.ks:f.ke])
-		if isIdent(key) {
-			sb.WriteString(".")
-			sb.Write(key)
-		} else {
-			sb.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
-		}
-	}
-	return sb.String()
-}
+// pathFor returns the path from the argument to the value the checker is
+// reading (or to the member whose key it is reading).
+func (c *checker) pathFor() string { return c.steps.path(c.data, "") }
 
 // add records an issue, or counts it past MaxIssues.
 func (c *checker) add(is Issue) {
@@ -295,7 +246,7 @@ func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 		is.Quoted = n.quoted
 	}
 	if c.param >= 0 {
-		is.Path = c.pathFor(start)
+		is.Path = c.pathFor()
 	}
 	c.issues = append(c.issues, is)
 }
@@ -313,7 +264,7 @@ func (c *checker) missingFields(n *node, fields *fieldBits, start int) {
 		}
 		is := Issue{Kind: Missing, Param: c.param, Start: start, End: c.pos, Type: n.fields.nodes[i].typ}
 		if c.param >= 0 {
-			is.Path = c.pathFor(start) + pathSegment([]byte(n.fields.params[i].Name))
+			is.Path = c.steps.path(c.data, n.fields.params[i].Name)
 		}
 		c.issues = append(c.issues, is)
 	}
@@ -327,12 +278,13 @@ func (c *checker) keyIssue(kind IssueKind, typ reflect.Type, ks, ke, vs int) {
 	}
 	is := Issue{Kind: kind, Param: c.param, Start: ks, End: ke, Type: typ}
 	if c.param >= 0 {
-		is.Path = c.pathFor(vs)
+		is.Path = c.pathFor()
 	}
 	c.issues = append(c.issues, is)
 }
 
 func (c *checker) run(root *node) {
+	work(len(c.data)) // the one pass
 	if len(c.data) == 0 {
 		return // no arguments: {}
 	}
@@ -396,6 +348,7 @@ func (c *checker) value(n *node) bool {
 			if !c.value(nil) {
 				return false
 			}
+			work(c.pos - start) // decoded again, with the binder
 			c.trial(n, start, c.pos)
 			return true
 		case kRaw:
@@ -480,8 +433,9 @@ func (c *checker) object(n *node, root bool) bool {
 		fields.init(len(n.fields.nodes))
 	}
 	keys := keySet{base: c.keyN}
+	var outer step // what this object's step displaces (see pathStack)
 	if !root {
-		c.push(false)
+		outer = c.steps.push(step{})
 	}
 	c.ws()
 	if c.pos < len(c.data) && c.data[c.pos] == '}' {
@@ -498,7 +452,7 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			ke := c.pos
 			if !root {
-				c.at(ks, ke)
+				c.steps.set(step{ks, ke})
 			}
 			c.ws()
 			if c.pos >= len(c.data) || c.data[c.pos] != ':' {
@@ -590,7 +544,7 @@ func (c *checker) object(n *node, root bool) bool {
 	if root {
 		c.rootSeen = fields
 	} else {
-		c.fd--
+		c.steps.pop(outer)
 		if !wrong && n != nil && n.kind == kStruct && c.nested != nil {
 			c.missingFields(n, &fields, start)
 		}
@@ -634,8 +588,10 @@ func (b *fieldBits) has(i int) bool {
 }
 
 // keyStack bounds the keys the objects being read keep in the checker
-// itself; keySmall, the keys one object keeps there before it moves them
-// to a map of its own.
+// itself (more, held by objects nested deeper, go to a slice that grows
+// with the nesting, so a deep object costs 8 bytes, not a map); keySmall,
+// the keys one object keeps there before it moves them to a map of its
+// own.
 const (
 	keyStack = 48
 	keySmall = 16
@@ -669,19 +625,27 @@ func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
 	h := maphash.Bytes(keySeed, key)
 	if s.big == nil {
 		for j := s.base; j < s.base+s.n; j++ {
-			if c.keys[j].h == uint32(h) && c.sameKey(key, int(c.keys[j].ks), kind) {
+			if e := c.keyAt(j); e.h == uint32(h) && c.sameKey(key, int(e.ks), kind) {
 				return true
 			}
 		}
-		if s.n < keySmall && s.base+s.n < keyStack && c.keyN == s.base+s.n && ks <= math.MaxUint32 {
-			c.keys[s.base+s.n] = keyEntry{uint32(h), uint32(ks)}
+		if s.n < keySmall && c.keyN == s.base+s.n && ks <= math.MaxUint32 {
+			e := keyEntry{uint32(h), uint32(ks)}
+			if j := c.keyN - keyStack; j < 0 {
+				c.keys[c.keyN] = e
+			} else if j < len(c.keysMore) {
+				c.keysMore[j] = e
+			} else {
+				c.keysMore = append(c.keysMore, e)
+			}
 			s.n++
 			c.keyN++
 			return false
 		}
 		s.big = make(map[uint64]int, 2*keySmall)
 		var held [64]byte
-		for _, e := range c.keys[s.base : s.base+s.n] {
+		for j := s.base; j < s.base+s.n; j++ {
+			e := c.keyAt(j)
 			end := strEnd(c.data, int(e.ks))
 			s.big[maphash.Bytes(keySeed, readKey(held[:0], c.data[e.ks:end], kind))] = int(e.ks)
 		}
@@ -697,10 +661,19 @@ func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
 	return false
 }
 
+// keyAt returns the j-th key the open objects hold.
+func (c *checker) keyAt(j int) *keyEntry {
+	if j < keyStack {
+		return &c.keys[j]
+	}
+	return &c.keysMore[j-keyStack]
+}
+
 // sameKey reports whether the key starting at data[at] reads as key.
 func (c *checker) sameKey(key []byte, at int, kind nodeKind) bool {
 	var buf [64]byte
 	end := strEnd(c.data, at)
+	work(end - at)
 	return string(readKey(buf[:0], c.data[at:end], kind)) == string(key)
 }
 
@@ -770,14 +743,14 @@ func (c *checker) array(n *node) bool {
 		wrong = true
 	}
 	sent := 0 // elements
-	c.push(true)
+	outer := c.steps.push(step{ke: -1})
 	c.ws()
 	if c.pos < len(c.data) && c.data[c.pos] == ']' {
 		c.pos++
 	} else {
 		for i := 0; ; i++ {
 			sent++
-			c.at(i, -1)
+			c.steps.set(step{i, -1})
 			el := child
 			if n != nil && n.kind == kArray && i >= n.length {
 				el = nil // dropped, but still read
@@ -801,7 +774,7 @@ func (c *checker) array(n *node) bool {
 			return c.fail(c.pos)
 		}
 	}
-	c.fd--
+	c.steps.pop(outer)
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)

@@ -556,7 +556,10 @@ func (m *segMirror) match(raw []byte) int {
 
 func (m *segMirror) tooDeep(args []byte) int { return segmentioTooDeep(args) }
 
-func (m *segMirror) keyIssues([]byte, []member, error) []Issue { return nil }
+// offset: segmentio's errors give no offset in the arguments.
+func (m *segMirror) offset(error) int { return -1 }
+
+func (m *segMirror) keyIssues([]byte, []member, error, func(Issue)) {}
 
 // dropped: the Decoder has validated every value before decoding, and a
 // dropped one is only skipped.

@@ -3,6 +3,7 @@ package bind
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"math/big"
 	"reflect"
@@ -43,9 +44,13 @@ type trialHooks interface {
 	// tooDeep returns the offset of the first bracket past a depth limit
 	// the binder checks before it decodes, or -1.
 	tooDeep(args []byte) int
-	// keyIssues returns what the binder fails on in the set of top-level
-	// keys (repeated keys, ambiguous keys); err is its error.
-	keyIssues(args []byte, ms []member, err error) []Issue
+	// offset returns the byte offset in the arguments where the binder's
+	// error err says it stopped, reading the members in order, or -1.
+	offset(err error) int
+	// keyIssues gives add what the binder fails on in the set of top-level
+	// keys (repeated keys, ambiguous keys), one issue at a time (a call may
+	// repeat a key a million times); err is its error.
+	keyIssues(args []byte, ms []member, err error, add func(Issue))
 	// dropped reads the value of a dropped key as the binder skips it.
 	dropped(value []byte) error
 	// explain says where inside the value a trial failure lies.
@@ -88,6 +93,7 @@ var mirrorBufs = sync.Pool{New: func() any { return new([]byte) }}
 // one-field struct *out points to. A panic in a decoding method is
 // returned as a *PanicError for type t.
 func trialDecode(b Binder, value []byte, out any, t reflect.Type) (err error) {
+	work(len(value) + len(trialPrefix) + 1)
 	bp := mirrorBufs.Get().(*[]byte)
 	buf := append(append(append((*bp)[:0], trialPrefix...), value...), '}')
 	defer func() {
@@ -100,6 +106,7 @@ func trialDecode(b Binder, value []byte, out any, t reflect.Type) (err error) {
 }
 
 func (p *trialPlan) decode(args []byte) error {
+	work(len(args))
 	return run(p.typ, func() error { return unmarshal(p.binder, args, reflect.New(p.typ).Interface()) })
 }
 
@@ -137,13 +144,20 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 	}
 	failed := 0 // issues other than UnknownKey
 	ms := sc.members
+	suspect := 0 // the first member the binder may have failed on
+	if err != nil {
+		suspect = p.suspect(ms, err)
+	}
+	var tried triedValues
 	for i := range ms {
 		m := &ms[i]
 		m.param = p.hooks.match(args[m.ks:m.ke])
 		switch {
+		case m.param >= 0 && err != nil && i < suspect:
+			// Read by the binder before it failed: it reads it alone too.
 		case m.param == -1:
-			if err != nil {
-				if e := p.hooks.dropped(args[m.vs:m.ve]); e != nil {
+			if err != nil && i >= suspect {
+				if e := tried.decode(p, args, ms, i); e != nil {
 					at := m.vs
 					if f := p.hooks.explain(e); f.at >= len(trialPrefix) && f.at-len(trialPrefix) <= m.ve-m.vs {
 						at = m.vs + f.at - len(trialPrefix)
@@ -154,18 +168,17 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 			}
 			add(Issue{Kind: UnknownKey, Param: -1, Start: m.ks, End: m.ke})
 		case m.param >= 0 && err != nil:
-			w := reflect.New(p.trials[m.param]).Interface()
-			if e := trialDecode(p.binder, args[m.vs:m.ve], w, p.params[m.param].Type); e != nil {
+			if e := tried.decode(p, args, ms, i); e != nil {
 				add(p.issue(args, *m, e))
 				failed++
 			}
 		}
 	}
 	if err != nil {
-		for _, is := range p.hooks.keyIssues(args, ms, err) {
+		p.hooks.keyIssues(args, ms, err, func(is Issue) {
 			add(is)
 			failed++
-		}
+		})
 		if failed == 0 {
 			add(p.hooks.whole(args, ms, err))
 		}
@@ -178,6 +191,86 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 		add(is)
 	}
 	return tl.omitted(issues)
+}
+
+// suspect returns the index of the first member of ms the binder's error
+// err may lie in: the binder reads the members in order and stops at its
+// first failure, so every member whose text ends before the error's offset
+// (the next member starts at or before it) was read without one.
+func (p *trialPlan) suspect(ms []member, err error) int {
+	at := p.hooks.offset(err)
+	if at < 0 {
+		return 0
+	}
+	i := 0
+	for i+1 < len(ms) && ms[i+1].ks <= at {
+		i++
+	}
+	return i
+}
+
+// triedValues remembers the verdict of each value decoded alone, by param
+// and text: the same text for the same param is decoded once however often
+// it is sent (a key repeated a million times costs one decode, not a
+// million). Allocated on the second value only.
+type triedValues struct {
+	first    int // the first member decoded, +1 (0: none)
+	firstErr error
+	seen     map[uint64]triedValue
+}
+
+type triedValue struct {
+	member int
+	err    error
+}
+
+var triedSeed = maphash.MakeSeed()
+
+// decode decodes the value of member i of ms alone with the binder, as
+// the value of its param, or returns the verdict of a same value decoded
+// before.
+func (tv *triedValues) decode(p *trialPlan, args []byte, ms []member, i int) error {
+	m := ms[i]
+	same := func(j int) bool {
+		o := ms[j]
+		return o.param == m.param && bytes.Equal(args[o.vs:o.ve], args[m.vs:m.ve])
+	}
+	if tv.first == 0 {
+		tv.first, tv.firstErr = i+1, p.decodeAlone(args, m)
+		return tv.firstErr
+	}
+	if same(tv.first - 1) {
+		return tv.firstErr
+	}
+	work(m.ve - m.vs)
+	var h maphash.Hash
+	h.SetSeed(triedSeed)
+	h.WriteByte(byte(m.param + 1))
+	h.WriteByte(byte((m.param + 1) >> 8))
+	h.Write(args[m.vs:m.ve])
+	key := h.Sum64()
+	if t, ok := tv.seen[key]; ok && same(t.member) {
+		return t.err
+	}
+	err := p.decodeAlone(args, m)
+	if tv.seen == nil {
+		tv.seen = map[uint64]triedValue{}
+	}
+	if _, ok := tv.seen[key]; !ok { // a different value of the same hash is decoded each time
+		tv.seen[key] = triedValue{i, err}
+	}
+	return err
+}
+
+// decodeAlone decodes member m's value alone with the binder, into a fresh
+// one-field struct of its param's type and options, or, for a key the
+// binder drops, as the binder skips it.
+func (p *trialPlan) decodeAlone(args []byte, m member) error {
+	if m.param < 0 {
+		return p.hooks.dropped(args[m.vs:m.ve])
+	}
+	w := reflect.New(p.trials[m.param]).Interface()
+	return trialDecode(p.binder, args[m.vs:m.ve], w, p.params[m.param].Type)
 }
 
 // missing appends a Missing issue for each required param no member of
@@ -200,17 +293,17 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 		if m.param < 0 {
 			continue
 		}
-		w.param, w.argAt, w.depth = m.param, m.vs, 0
+		w.param, w.steps = m.param, pathStack{}
 		if p.loss.folds != nil {
 			if _, folded := p.loss.match(w.data[m.ks:m.ke]); folded {
-				w.report(Issue{Kind: FoldedKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type}, m.vs)
+				w.report(Issue{Kind: FoldedKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type})
 			}
 		}
 		if p.rules.replaces && replaces(w.data[m.ks:m.ke]) {
-			w.report(Issue{Kind: Replaced, Start: m.ks, End: m.ke, Type: goString}, m.vs)
+			w.report(Issue{Kind: Replaced, Start: m.ks, End: m.ke, Type: goString})
 		}
 		if p.rules.duplicates && seen.add(m.param) {
-			w.report(Issue{Kind: DuplicateKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type}, m.vs)
+			w.report(Issue{Kind: DuplicateKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type})
 		}
 		w.value(p.loss.nodes[m.param], m.vs)
 	}
@@ -244,7 +337,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 	ks, ke := -1, -1
 	t := param.Type
 	var holder reflect.Type // the type of the container the element is in
-	var path strings.Builder
+	var path pathStack
 	for rest := f.path; len(rest) > 0; {
 		base := t
 		for base != nil && base.Kind() == reflect.Pointer && !p.hooks.custom(base) {
@@ -277,17 +370,16 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 			}
 		}
 		if cks < 0 {
-			path.WriteString("[" + rest[0] + "]")
-		} else if key := keyText(nil, args[cks:cke]); isIdent(key) {
-			path.WriteString("." + string(key))
+			idx, _ := strconv.Atoi(rest[0]) // child read it
+			path.push(step{idx, -1})
 		} else {
-			path.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
+			path.push(step{cks, cke})
 		}
 		s, ks, ke = cs, cks, cke
 		rest = rest[used:]
 	}
 	e, _, _ := scanValue(args, s, 0, 0)
-	is := Issue{Kind: f.kind, Param: m.param, Start: s, End: e, Path: path.String(), Err: err}
+	is := Issue{Kind: f.kind, Param: m.param, Start: s, End: e, Path: path.path(args, ""), Err: err}
 	quoted := param.Quoted && s == m.vs
 	if off := m.vs + f.at - len(trialPrefix); f.at >= 0 && ks >= 0 && off == ks && holder != nil && holder.Kind() == reflect.Map {
 		// The failure is the member's key: the map's key type does not read it.
@@ -441,6 +533,7 @@ func child(data []byte, s int, path []string, dotted bool) (cs, ks, ke, used int
 // keyText appends the text of the raw JSON string raw (quotes included)
 // to dst, or returns raw's inside when it holds no escapes and only ASCII.
 func keyText(dst, raw []byte) []byte {
+	work(len(raw))
 	in := raw[1 : len(raw)-1]
 	for _, c := range in {
 		if c == '\\' || c >= utf8.RuneSelf {
@@ -537,6 +630,12 @@ func scanArgs(d []byte, maxDepth int, ms []member) scan {
 // or object past maxDepth. It keeps its own stack, so no nesting exhausts
 // the goroutine's.
 func scanValue(d []byte, i, depth, maxDepth int) (end, bad int, deep bool) {
+	end, bad, deep = scanValueAt(d, i, depth, maxDepth)
+	work(max(end, bad) - i)
+	return end, bad, deep
+}
+
+func scanValueAt(d []byte, i, depth, maxDepth int) (end, bad int, deep bool) {
 	var buf [64]byte
 	stack := buf[:0]
 	for {
@@ -633,6 +732,12 @@ func scanKey(d []byte, i int) (int, int) {
 
 // scanString reads the JSON string at d[i]; esc reports a backslash.
 func scanString(d []byte, i int) (end int, esc bool, bad int) {
+	end, esc, bad = scanStringAt(d, i)
+	work(max(end, bad) - i)
+	return end, esc, bad
+}
+
+func scanStringAt(d []byte, i int) (end int, esc bool, bad int) {
 	i++
 	for {
 		for i < len(d) && plainByte[d[i]] {
@@ -671,6 +776,12 @@ func scanString(d []byte, i int) (end int, esc bool, bad int) {
 
 // scanNumber reads the JSON number at d[i].
 func scanNumber(d []byte, i int) (end, bad int) {
+	end, bad = scanNumberAt(d, i)
+	work(max(end, bad) - i)
+	return end, bad
+}
+
+func scanNumberAt(d []byte, i int) (end, bad int) {
 	if d[i] == '-' {
 		i++
 	}
@@ -1035,55 +1146,24 @@ type lossWalk struct {
 	data   []byte
 	rules  lossRules
 	param  int // the argument being walked
-	argAt  int // where its value starts
 	issues []Issue
 	nested map[reflect.Type][]string // the fields each struct must be sent (see Plan.WithRequired)
-	// The steps from the argument's value to the one being walked: an
-	// array index (ks -1, index ke) or an object key data[ks:ke]. Past
-	// the first len(steps), only counted.
-	steps [32]struct{ ks, ke int }
-	depth int
+	// The steps from the argument's value to the one being walked, for
+	// the paths of issues.
+	steps pathStack
 
 	n0    int    // len(issues) at the start of the Check
 	tally *tally // which issues are listed, and the count of the rest
 }
 
-func (w *lossWalk) push(ks, ke int) {
-	if w.depth < len(w.steps) {
-		w.steps[w.depth].ks, w.steps[w.depth].ke = ks, ke
-	}
-	w.depth++
-}
-
-func (w *lossWalk) pop() { w.depth-- }
-
-// report records a loss; for a key, value is where the member's value
-// starts (its Path leads to the member), else -1.
-func (w *lossWalk) report(is Issue, value int) {
+// report records a loss; its Path leads to the value being walked (for a
+// key, to the member's value).
+func (w *lossWalk) report(is Issue) {
 	if !w.tally.admit(w.issues[w.n0:], is.Kind, w.param) {
 		return
 	}
 	is.Param = w.param
-	if w.depth > len(w.steps) { // deep: find the way again
-		target := is.Start
-		if value >= 0 {
-			target = value
-		}
-		is.Path = pathTo(w.data, w.argAt, target)
-		w.issues = append(w.issues, is)
-		return
-	}
-	var sb strings.Builder
-	for _, st := range w.steps[:w.depth] {
-		if st.ks < 0 {
-			sb.WriteString("[" + strconv.Itoa(st.ke) + "]")
-		} else if key := keyText(nil, w.data[st.ks:st.ke]); isIdent(key) {
-			sb.WriteString("." + string(key))
-		} else {
-			sb.WriteString("[" + strconv.Quote(cutKey(key)) + "]")
-		}
-	}
-	is.Path = sb.String()
+	is.Path = w.steps.path(w.data, "")
 	w.issues = append(w.issues, is)
 }
 
@@ -1094,7 +1174,7 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 	c := d[i]
 	if c == 'n' {
 		if n.nullLoss {
-			w.report(Issue{Kind: NullValue, Start: i, End: i + 4, Type: n.typ}, -1)
+			w.report(Issue{Kind: NullValue, Start: i, End: i + 4, Type: n.typ})
 		}
 		return i + 4
 	}
@@ -1105,7 +1185,7 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 		if c == '"' {
 			end, _, _ := scanString(d, i)
 			if w.rules.replaces && replaces(d[i:end]) {
-				w.report(Issue{Kind: Replaced, Start: i, End: end, Type: n.typ}, -1)
+				w.report(Issue{Kind: Replaced, Start: i, End: end, Type: n.typ})
 			}
 			return end
 		}
@@ -1113,7 +1193,7 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 		if c == '-' || '0' <= c && c <= '9' {
 			end, _ := scanNumber(d, i)
 			if rounds(d[i:end], n.bits) {
-				w.report(Issue{Kind: Rounded, Start: i, End: end, Type: n.typ}, -1)
+				w.report(Issue{Kind: Rounded, Start: i, End: end, Type: n.typ})
 			}
 			return end
 		}
@@ -1181,7 +1261,7 @@ func (w *lossWalk) quoted(n *lossNode, s, e int) {
 	default:
 		return
 	}
-	w.report(is, -1)
+	w.report(is)
 }
 
 // array walks the array at data[i] read into slice or array node n.
@@ -1190,48 +1270,34 @@ func (w *lossWalk) array(n *lossNode, i int) int {
 	length := -1
 	if n.kind == lArray {
 		length = n.length
-		if w.rules.arrays {
-			end, k := countElements(d, i)
-			if k != length {
-				w.report(Issue{Kind: ArrayLength, Start: i, End: end, Type: n.typ, N: k}, -1)
+	}
+	j := skipWS(d, i+1)
+	// The elements are counted as they are read: counting them first would
+	// read the array twice, and nested arrays once more per level.
+	k := 0
+	end := j + 1
+	if d[j] != ']' {
+		for ; ; k++ {
+			var e int
+			if length >= 0 && k >= length {
+				e, _, _ = scanValue(d, j, 0, 0) // dropped
+			} else {
+				outer := w.steps.push(step{k, -1})
+				e = w.value(n.elem, j)
+				w.steps.pop(outer)
 			}
+			if j = skipWS(d, e); d[j] == ']' {
+				k++
+				end = j + 1
+				break
+			}
+			j = skipWS(d, j+1)
 		}
 	}
-	j := skipWS(d, i+1)
-	if d[j] == ']' {
-		return j + 1
+	if length >= 0 && w.rules.arrays && k != length {
+		w.report(Issue{Kind: ArrayLength, Start: i, End: end, Type: n.typ, N: k})
 	}
-	for k := 0; ; k++ {
-		var end int
-		if length >= 0 && k >= length {
-			end, _, _ = scanValue(d, j, 0, 0) // dropped
-		} else {
-			w.push(-1, k)
-			end = w.value(n.elem, j)
-			w.pop()
-		}
-		if j = skipWS(d, end); d[j] == ']' {
-			return j + 1
-		}
-		j = skipWS(d, j+1)
-	}
-}
-
-// countElements returns the end of the array at data[i] and the number of
-// its elements.
-func countElements(d []byte, i int) (end, k int) {
-	j := skipWS(d, i+1)
-	if d[j] == ']' {
-		return j + 1, 0
-	}
-	for {
-		e, _, _ := scanValue(d, j, 0, 0)
-		k++
-		if j = skipWS(d, e); d[j] == ']' {
-			return j + 1, k
-		}
-		j = skipWS(d, j+1)
-	}
+	return end
 }
 
 // member reads the key at data[j] and returns its end and where the value
@@ -1262,15 +1328,15 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 	var keys lossKeySet
 	for {
 		ke, vs := w.member(j)
-		w.push(j, ke)
+		outer := w.steps.push(step{j, ke})
 		if w.rules.replaces && n.key == keyByText && replaces(d[j:ke]) {
-			w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: n.typ.Key()}, vs)
+			w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: n.typ.Key()})
 		}
 		if w.rules.duplicates && keys.add(d, j, ke, n.key) {
-			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.elem.typ}, vs)
+			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.elem.typ})
 		}
 		end := w.value(n.elem, vs)
-		w.pop()
+		w.steps.pop(outer)
 		if j, end = w.next(end); j < 0 {
 			return end
 		}
@@ -1289,28 +1355,28 @@ func (w *lossWalk) structObject(n *lossNode, i int) int {
 	for {
 		ke, vs := w.member(j)
 		f, folded := n.match(d[j:ke])
-		w.push(j, ke)
+		outer := w.steps.push(step{j, ke})
 		var end int
 		switch {
 		case f >= 0:
 			ft := n.nodes[f].typ
 			if folded {
-				w.report(Issue{Kind: FoldedKey, Start: j, End: ke, Type: ft}, vs)
+				w.report(Issue{Kind: FoldedKey, Start: j, End: ke, Type: ft})
 			}
 			if w.rules.replaces && replaces(d[j:ke]) {
-				w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: goString}, vs)
+				w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: goString})
 			}
 			if seen.add(f) && w.rules.duplicates {
-				w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: ft}, vs)
+				w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: ft})
 			}
 			end = w.value(n.nodes[f], vs)
 		case n.elem != nil:
 			end = w.value(n.elem, vs) // the fallback keeps it
 		default:
-			w.report(Issue{Kind: UnknownField, Start: j, End: ke, Type: n.typ}, vs)
+			w.report(Issue{Kind: UnknownField, Start: j, End: ke, Type: n.typ})
 			end, _, _ = scanValue(d, vs, 0, 0)
 		}
-		w.pop()
+		w.steps.pop(outer)
 		if j, end = w.next(end); j < 0 {
 			w.missingFields(n, &seen, i, end)
 			return end
@@ -1328,11 +1394,11 @@ func (w *lossWalk) missingFields(n *lossNode, seen *boundSet, start, end int) {
 		if !ok || seen.has(f) {
 			continue
 		}
-		before := len(w.issues)
-		w.report(Issue{Kind: Missing, Start: start, End: end, Type: n.nodes[f].typ}, -1)
-		if len(w.issues) > before {
-			w.issues[before].Path += pathSegment([]byte(name))
+		if !w.tally.admit(w.issues[w.n0:], Missing, w.param) {
+			continue
 		}
+		w.issues = append(w.issues, Issue{Kind: Missing, Param: w.param, Start: start, End: end, Type: n.nodes[f].typ,
+			Path: w.steps.path(w.data, name)})
 	}
 }
 

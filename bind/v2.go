@@ -303,39 +303,49 @@ func (m *v2Mirror) match(raw []byte) int {
 
 func (m *v2Mirror) tooDeep([]byte) int { return -1 }
 
+// offset: V2 decodes the members in order, each into a field no earlier
+// member set (a second one fails at its name), and stops at its first
+// error, whose offset it gives.
+func (m *v2Mirror) offset(err error) int {
+	// err may hold the error a type's own method returned: look into it
+	// only within contain's bounds.
+	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
+		return int(se.ByteOffset)
+	}
+	if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
+		return int(me.ByteOffset)
+	}
+	return -1
+}
+
 // keyIssues reports what V2 fails on in the set of keys: a key that binds
 // a field an earlier key bound, a dropped key repeated, a key that fits two
 // case:ignore fields. V2 reports the first two as syntax errors (duplicate
 // object member names).
-func (m *v2Mirror) keyIssues(args []byte, ms []member, err error) (issues []Issue) {
-	at := -1 // where V2 stopped, when on a key
-	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
-		at = int(se.ByteOffset)
-	} else if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
-		at = int(me.ByteOffset)
-	}
-	var seen map[int]bool
-	var names map[string]bool
+func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue)) {
+	at := m.offset(err) // where V2 stopped, when on a key
+	// Each repeated name (and each ambiguous key) is one issue, however
+	// often it is repeated: the count of problems past the issue cap
+	// stays the count of names.
+	seen := map[int]int{}         // per param, the times a key bound it
+	names := map[string]int{}     // per dropped key's text, the times it was sent
+	ambiguous := map[string]int{} // per ambiguous key's text, the times it was sent
 	for _, mb := range ms {
-		dup := false
+		n := 0
 		switch {
 		case mb.param >= 0:
-			if seen == nil {
-				seen = map[int]bool{}
-			}
-			dup = seen[mb.param]
-			seen[mb.param] = true
+			seen[mb.param]++
+			n = seen[mb.param] - 1 // the first is no repeat
 		case mb.param == -1:
-			if names == nil {
-				names = map[string]bool{}
-			}
 			key := string(keyText(nil, args[mb.ks:mb.ke]))
-			dup = names[key]
-			names[key] = true
-		default: // ambiguous
-			dup = true
+			names[key]++
+			n = names[key] - 1
+		default:
+			key := string(keyText(nil, args[mb.ks:mb.ke]))
+			ambiguous[key]++
+			n = ambiguous[key] // every occurrence fails: the first is the one
 		}
-		if dup {
+		if n == 1 {
 			is := Issue{Kind: Syntax, Param: -1, Start: mb.ks, End: mb.ks}
 			if mb.param != ambiguousKey {
 				// A repeated name: the issue spans the key and carries
@@ -350,10 +360,9 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error) (issues []Issu
 			if at == mb.ks {
 				is.Err = err
 			}
-			issues = append(issues, is)
+			add(is)
 		}
 	}
-	return issues
 }
 
 // dropped reads the value of a key V2 drops as V2 skips it: validated,

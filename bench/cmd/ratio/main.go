@@ -36,7 +36,8 @@ import (
 func main() {
 	md := flag.Bool("md", false, "print Markdown tables")
 	targets := flag.Bool("targets", true, "print the issue's targets for refuse, met or not")
-	pairs := flag.String("pairs", "Number100kDigits:Number1MDigits,Ints10k:Ints100k,Nest999:Nest9999",
+	pairs := flag.String("pairs", "Number100kDigits:Number1MDigits,Ints10k:Ints100k,Nest999:Nest9999,"+
+		"ShapeDeepLossesx10:ShapeDeepLossesx100,ShapeRepeatedKeysDeepx10:ShapeRepeatedKeysDeepx100,ShapeRepeatedTopKeyx10:ShapeRepeatedTopKeyx100,ShapeLongKeysDeepx10:ShapeLongKeysDeepx100,ShapeRecursiveStructWrongElementsx10:ShapeRecursiveStructWrongElementsx100,ShapeNestedSlicesWrongElementsx10:ShapeNestedSlicesWrongElementsx100,ShapeDeepWideManyx10:ShapeDeepWideManyx100",
 		"comma-separated small:large payload pairs whose growth to print")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: ratio [-md] [-targets=false] [-pairs small:large,...] [bench.txt]")
