@@ -94,8 +94,9 @@ var reg = readmeReg
 func TestArgumentsAgreeWithTheBinder(t *testing.T) {
 	bindtest.Run(t, reg, "get_wait_stats", []bindtest.Row{
 		{Type: "int", Value: `0.5`, Refused: true, Says: "takes a whole number"},
-		// encoding/json reads null as "leave it": the int stays 0, a silent loss.
-		{Type: "int", Value: `null`, Loss: "null_for_value"},
+		{Type: "*int32", Value: `null`}, // null for a pointer: nil, read as sent
+		// encoding/json reads null as "leave it": the element stays "", a silent loss.
+		{Type: "[]string", Value: `["io",null]`, Loss: "null_for_value"},
 	})
 }
 
