@@ -63,7 +63,9 @@ func Skip(d []byte, i, maxDepth int) (end int, err *SyntaxError) {
 			return false
 		}
 		if depth/64 >= len(stack) {
-			stack = append(stack, make([]uint64, len(stack))...)
+			grown := make([]uint64, 2*len(stack))
+			copy(grown, stack)
+			stack = grown
 		}
 		w, b := depth/64, uint(depth%64)
 		if obj {
