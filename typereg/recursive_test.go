@@ -68,6 +68,7 @@ type (
 		Self *RecInline `json:",inline"`
 	}
 	recLow struct {
+		//lint:ignore U1000 read by reflection: the type under test embeds itself
 		*recLow
 		X int `json:"x"`
 	}

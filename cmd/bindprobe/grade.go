@@ -48,11 +48,6 @@ const (
 	timedOut grade = "timeout"
 )
 
-// refused reports whether g counts in a score: a call the server refused,
-// with a named refusal, a generic error or a protocol error. The other
-// grades say nothing about how the server refuses the argument probed.
-func (g grade) refused() bool { return g == named || g == generic || g == protocol }
-
 // How a tool error named the argument.
 const (
 	byProblems   = "problems"   // a problem of a bindguard refusal in structuredContent

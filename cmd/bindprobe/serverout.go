@@ -266,7 +266,9 @@ func (c counts) of(g grade) int {
 	return 0
 }
 
-// refusedCalls counts the calls a score is taken over (see grade.refused).
+// refusedCalls counts the calls a score is taken over: the ones the server
+// refused, with a named refusal, a generic error or a protocol error. The
+// other grades say nothing about how the server refuses the argument probed.
 func (c counts) refusedCalls() int { return c.Named + c.Generic + c.Protocol }
 
 // score is the share of the refused calls that were named refusals, or nil
