@@ -319,8 +319,14 @@ func syntaxSent(args []byte, at int) string {
 	if at >= len(args) {
 		return "the text ends before the JSON value does"
 	}
-	cut, _ := cutChars(args[at:], 1)
-	return "byte " + strconv.Itoa(at) + " (" + quoteChar(args[at:at+max(cut, 1)]) + ") cannot stand there"
+	// The one character there (one byte of an escape or of invalid
+	// UTF-8), read without counting the rest of the call: a call can
+	// hold a thousand such places.
+	_, size := utf8.DecodeRune(args[at:])
+	if args[at] == '\\' {
+		size = 1
+	}
+	return "byte " + strconv.Itoa(at) + " (" + quoteChar(args[at:at+size]) + ") cannot stand there"
 }
 
 // unquoteKey returns the text of the JSON string raw (quotes included), as
