@@ -41,6 +41,7 @@ var onlyFair = []string{"-skip", "slow_report,strict_params"}
 // a call the schema accepts is a valid_call_error, neither charged to the
 // argument probed.
 func TestServer_Fillers_FromSchemaExamplesAndFill(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, file := fixtureWithFile(t)
 	code, doc, errOut := probeServer(t, cmd, onlyFair...)
 	if code != 0 || errOut != "" {
@@ -88,6 +89,7 @@ func TestServer_Fillers_FromSchemaExamplesAndFill(t *testing.T) {
 // rounded is accepted_changed; a result carrying bindguard warnings is
 // accepted_warned.
 func TestServer_ChangedAndWarned(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t)
 	code, doc, errOut := probeServer(t, cmd, onlyFair...)
 	if code != 0 || errOut != "" {
@@ -114,6 +116,7 @@ func TestServer_ChangedAndWarned(t *testing.T) {
 // valid object, and a refusal naming the field (.min, 'label', /rows/0/id)
 // is a named refusal.
 func TestServer_NestedFields_ProbedOneByOne(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t)
 	code, doc, errOut := probeServer(t, cmd, onlyFair...)
 	if code != 0 || errOut != "" {

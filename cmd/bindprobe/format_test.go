@@ -11,6 +11,7 @@ import (
 // includes them; -format junit writes a test case per tool (failing below
 // the bar, skipped when skipped) and one for the run.
 func TestServer_Formats_MarkdownAndJUnit(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t)
 	flags := []string{"-values", "6", "-skip", "slow_report,strict_params"}
 	code, out, errOut := bindprobe(t, append([]string{"-server", cmd, "-format", "markdown"}, flags...)...)
@@ -93,6 +94,7 @@ func TestServer_Formats_MarkdownAndJUnit(t *testing.T) {
 // TestServer_MinScore_Gate: -min-score makes the exit status 1 when the
 // server's score is below it, or when nothing was scored.
 func TestServer_MinScore_Gate(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t)
 	flags := []string{"-values", "4", "-skip", "slow_report,strict_params", "-json"}
 	_, doc, _ := probeServer(t, cmd, flags[:len(flags)-1]...)

@@ -11,6 +11,7 @@ import (
 // handshake) is probed all the same; the lines are counted, and the report
 // shows the first.
 func TestServer_Banner_SkippedAndCounted(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t, "-banner")
 	code, doc, errOut := probeServer(t, cmd, "-values", "2", "-skip", "strict_params")
 	if code != 0 || errOut != "" || doc.Stopped != "" {
@@ -32,6 +33,7 @@ func TestServer_Banner_SkippedAndCounted(t *testing.T) {
 // is given up after two timeouts, graded timeout, and the tools after it
 // are probed; the run ends with exit status 0.
 func TestServer_SlowTool_GivenUpRunGoesOn(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t, "-sleep", "5s")
 	code, doc, errOut := probeServer(t, cmd, "-timeout", "300ms", "-values", "4")
 	if code != 0 || errOut != "" || doc.Stopped != "" {
@@ -55,6 +57,7 @@ func TestServer_SlowTool_GivenUpRunGoesOn(t *testing.T) {
 // TestServer_NoPing_Stops: a server that answers neither a call nor a ping
 // stops the run after the first timeout, with exit status 1.
 func TestServer_NoPing_Stops(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t, "-hang-all")
 	code, doc, errOut := probeServer(t, cmd, "-timeout", "200ms")
 	if code != 1 || errOut != "" {
@@ -70,6 +73,7 @@ func TestServer_NoPing_Stops(t *testing.T) {
 // errors, and bindprobe goes on at once (it waited 2 s after each, as if
 // the connection might be closing).
 func TestServer_JSONRPCErrors_NoWait(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t)
 	start := time.Now()
 	code, doc, errOut := probeServer(t, cmd, "-values", "25", "-skip", "lookup_time,read_text,echo_number,warn_limit,slow_report,nested_query")

@@ -56,6 +56,7 @@ var fixtureReadOnly = []string{"echo_number", "lookup_time", "nested_query", "re
 // -allow-writes probes all but -skip's and those requiring tasks. The
 // fixture's write tools leave a file when called: none does unless chosen.
 func TestServer_Safety_WriteToolsSkippedUnlessChosen(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	defaults := map[string]string{
 		"tidy": skipReadOnly, "compact": skipReadOnly, "stamp": skipReadOnly, "sweep": skipReadOnly,
 		"delete_cache": skipName, "task_export": skipTask, "strict_params": skipFlag,
@@ -113,6 +114,7 @@ func TestServer_Safety_WriteToolsSkippedUnlessChosen(t *testing.T) {
 // nothing probed; the report says so plainly and gives the command that
 // probes chosen tools, and that command works.
 func TestServer_Safety_AllSkipped_SaysSoAndHowToInclude(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, dir := fixtureCommand(t, "-mcpgo")
 	code, out, errOut := bindprobe(t, "-server", cmd, "-values", "1")
 	if code != 0 || errOut != "" {
@@ -151,6 +153,7 @@ func TestServer_Safety_AllSkipped_SaysSoAndHowToInclude(t *testing.T) {
 // TestServer_Safety_UnknownToolNamed_Exit2: -tools naming a tool the
 // server does not list is an error (a typo would silently probe less).
 func TestServer_Safety_UnknownToolNamed_Exit2(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd, _ := fixtureCommand(t)
 	code, out, errOut := bindprobe(t, "-server", cmd, "-tools", "stamp,stmp")
 	if code != 2 || out != "" || !strings.Contains(errOut, "bindprobe: -tools names stmp, which the server does not list (its tools: lookup_time, read_text,") {

@@ -202,6 +202,7 @@ func (d serverDoc) callsTo(tool string) int {
 // every argument of every tool, and never with a generic or protocol
 // error.
 func TestServer_GuardedExample_EveryRefusalNamed(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg), "-tools", guardedTools)
 	if code != 0 || errOut != "" || doc.Stopped != "" {
 		t.Fatalf("exit %d, stderr %q, stopped %q", code, errOut, doc.Stopped)
@@ -232,6 +233,7 @@ func TestServer_GuardedExample_EveryRefusalNamed(t *testing.T) {
 // refuses a limit of -1, in words that name nothing) is a valid call
 // error, not charged to the argument.
 func TestServer_UnguardedGoSDK_NamedByPath(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	code, doc, errOut := probeServer(t, serverCommand(t, unguardedPkg))
 	if code != 0 || errOut != "" || doc.Stopped != "" {
 		t.Fatalf("exit %d, stderr %q, stopped %q", code, errOut, doc.Stopped)
@@ -254,6 +256,7 @@ func TestServer_UnguardedGoSDK_NamedByPath(t *testing.T) {
 // TestServer_WritesSkippedUnlessAllowed: delete_something is reported as
 // skipped and never called without -allow-writes, and probed with it.
 func TestServer_WritesSkippedUnlessAllowed(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd := serverCommand(t, unguardedPkg)
 	for _, allow := range []bool{false, true} {
 		t.Run(fmt.Sprintf("allow-writes=%v", allow), func(t *testing.T) {
@@ -291,6 +294,7 @@ func TestServer_WritesSkippedUnlessAllowed(t *testing.T) {
 // text of at most 200 characters; the counts of each argument, each tool
 // and the summary are the records' counts.
 func TestServer_JSON_RecordsAndCountsAgree(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	code, doc, errOut := probeServer(t, serverCommand(t, guardedPkg), "-values", "6", "-tools", guardedTools)
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
@@ -368,6 +372,7 @@ func TestServer_JSON_RecordsAndCountsAgree(t *testing.T) {
 // line and a table per tool, the first generic error of each argument, and
 // the summary.
 func TestServer_Report_PerToolAndSummary(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	cmd := serverCommand(t, unguardedPkg)
 	code, out, errOut := bindprobe(t, "-server", cmd)
 	if code != 0 || errOut != "" {
@@ -400,6 +405,7 @@ func TestServer_Report_PerToolAndSummary(t *testing.T) {
 // run is reported (the call it died on, its exit status, its stderr), the
 // calls made before are kept, and bindprobe exits 1.
 func TestServer_CrashMidRun_ReportedNotHung(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	start := time.Now()
 	code, doc, errOut := probeServer(t, serverCommand(t, unguardedPkg, "-crash-after", "5"))
 	if code != 1 || errOut != "" {
@@ -423,6 +429,7 @@ func TestServer_CrashMidRun_ReportedNotHung(t *testing.T) {
 // timeouts, graded timeout; the run goes on to every tool and ends with
 // exit status 0.
 func TestServer_UnansweredCalls_EachToolGivenUp(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	start := time.Now()
 	code, doc, errOut := probeServer(t, serverCommand(t, unguardedPkg, "-hang"), "-timeout", "200ms", "-values", "5")
 	if code != 0 || errOut != "" || doc.Stopped != "" {
@@ -450,6 +457,7 @@ func TestServer_UnansweredCalls_EachToolGivenUp(t *testing.T) {
 // that exits before it answers, is an exit status of 2 with the reason
 // (and the server's stderr) on stderr, and nothing on stdout.
 func TestServer_CannotStart_Exit2(t *testing.T) {
+	t.Parallel() // each runs its own server processes
 	for _, tc := range []struct {
 		cmd  string
 		want []string
