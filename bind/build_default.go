@@ -31,6 +31,10 @@ const (
 
 	// v2IgnoreBadEmbed: an embed option V2 rejects leaves a regular field.
 	v2IgnoreBadEmbed = false
+
+	// stdNullKey: encoding/json reads the key "null" of a map with integer
+	// keys as any other text that is no number: it fails.
+	stdNullKey = false
 )
 
 // v2KnownOption reports an option name V2 knows (a misspelt one fails).

@@ -33,6 +33,12 @@ const (
 	// v2IgnoreBadEmbed: an inline option v2 rejects leaves the field
 	// ignored (makeStructFields: "invalid inlined field; treat as ignored").
 	v2IgnoreBadEmbed = true
+
+	// stdNullKey: under the experiment encoding/json reads the key "null"
+	// of a map with integer keys as the key 0, as it reads a quoted null
+	// (v2's int and uint decoders under StringifyWithLegacySemantics,
+	// go.dev/issue/75619); V2 fails on it.
+	stdNullKey = true
 )
 
 func v2KnownOption(opt string) bool {

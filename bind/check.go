@@ -714,6 +714,9 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 		key, _ = unquote(buf[:0], raw)
 	}
 	s := unsafeString(key)
+	if stdNullKey && s == "null" {
+		return true // the key 0 (readKey reads it so)
+	}
 	if n.key == kInt {
 		v, err := strconv.ParseInt(s, 10, 64)
 		high := v >> (n.bits - 1) // 0 or -1 exactly when v fits in bits

@@ -85,7 +85,8 @@ const SegmentIOMaxDepth = 1000
 //     field exactly, which segmentio drops.
 //   - DuplicateKey: each repeat of a key in one object, at the top level, in
 //     a nested struct, in a map (keys compared as the key type reads them:
-//     "-0" repeats "0" for an integer key) or in an object read into any.
+//     "-0" and "null" repeat "0" for an integer key, segmentio reading the
+//     key null as 0) or in an object read into any.
 //     segmentio reads every occurrence: the last value wins, and a
 //     repeated object is decoded into what the first one left.
 //   - ArrayLength: a fixed-size array sent more elements (dropped) or fewer

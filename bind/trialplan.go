@@ -1468,6 +1468,11 @@ func (ks *lossKeySet) add(d []byte, s, e int, kind lossKey) bool {
 // map of key kind kind.
 func keyIdentity(dst, raw []byte, kind lossKey) []byte {
 	text := keyText(dst, raw)
+	if kind != keyByText && string(text) == "null" {
+		// SegmentIO (and encoding/json under GOEXPERIMENT=jsonv2) reads
+		// the key null as 0; a binder that fails on it fails the call.
+		text = append(dst[:0], '0') // text may be raw's own bytes
+	}
 	switch kind {
 	case keyByInt:
 		if v, err := strconv.ParseInt(string(text), 10, 64); err == nil {

@@ -43,6 +43,7 @@ func TestJSONSize_IsEncodingJSONs(t *testing.T) {
 	for _, p := range []Problem{
 		{Code: UnknownArgument},
 		{Argument: "a", Path: `["x"]`, Code: Constraint, Takes: "a <b> & c", Sent: "\"\\u0001\" \b\f\n\r\t", Element: "\u2028\u2029é", DidYouMean: "x\xffy", Becomes: "\x00\x7f"},
+		{Code: UnknownArgument, Argument: "\xe2\x82x\xed\xa0\x80\xf0\x9f\x98", Sent: "\xc3\xa9\xc3"},
 	} {
 		b, _ := json.Marshal(p)
 		if got := jsonSize(p); got != len(b)+1 {

@@ -115,7 +115,8 @@ func jsonSize(p Problem) int {
 }
 
 // jsonString is the length of s as a JSON string, as encoding/json writes
-// it (HTML characters, U+2028 and U+2029 and invalid UTF-8 escaped).
+// it (HTML characters, U+2028 and U+2029 escaped, a byte of invalid UTF-8
+// written as invalidByteSize bytes).
 func jsonString(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
@@ -133,9 +134,12 @@ func jsonString(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += invalidByteSize
+		case r == '\u2028' || r == '\u2029':
 			n += 6
-		} else {
+		default:
 			n += size
 		}
 		i += size

@@ -136,7 +136,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		source = *tableFile
 	}
-	results, err := bindtest.Check(reg, probe.Tool, registryNames(rows))
+	results, err := bindtest.Check(reg, probe.Tool, rows)
 	if err != nil {
 		fmt.Fprintf(stderr, "bindprobe: %s: %s\n", source, ourName(unprefix(err)))
 		return 2
@@ -237,19 +237,6 @@ var rawName = func() string {
 	t := reflect.TypeFor[json.RawMessage]()
 	return path.Base(t.PkgPath()) + "." + t.Name()
 }()
-
-// registryNames returns rows with the types named as the registry names
-// them, so that a table says json.RawMessage under every build.
-func registryNames(rows []bindtest.Row) []bindtest.Row {
-	if rawName == "json.RawMessage" {
-		return rows
-	}
-	out := slices.Clone(rows)
-	for i := range out {
-		out[i].Type = strings.ReplaceAll(out[i].Type, "json.RawMessage", rawName)
-	}
-	return out
-}
 
 // ourName names types in s as bindprobe's tables do: json.RawMessage,
 // whatever the build.

@@ -63,17 +63,17 @@ func native(p any) bool { return reflect.TypeOf(p).Elem() == goTime }
 var v2Methods = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, u jsonv2.UnmarshalerFrom) error {
 		if native(u) {
-			return errors.ErrUnsupported
+			return skip
 		}
 		err := u.UnmarshalJSONFrom(dec)
-		if err != nil && Is(err, errors.ErrUnsupported) {
-			return errors.ErrUnsupported // V2 falls back when nothing was read, else fails
+		if err != nil && methodMaySkip && Is(err, errors.ErrUnsupported) {
+			return skip // V2 falls back when nothing was read, else fails
 		}
 		return tame(err)
 	}),
 	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, u jsonv2.Unmarshaler) error {
 		if native(u) {
-			return errors.ErrUnsupported
+			return skip
 		}
 		val, err := dec.ReadValue()
 		if err != nil {
@@ -83,7 +83,7 @@ var v2Methods = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
 	}),
 	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, u encoding.TextUnmarshaler) error {
 		if native(u) || dec.PeekKind() != '"' {
-			return errors.ErrUnsupported // V2's own: null sets zero, another kind fails, neither calls the method
+			return skip // V2's own: null sets zero, another kind fails, neither calls the method
 		}
 		val, err := dec.ReadValue()
 		if err != nil {
