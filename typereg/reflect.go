@@ -39,9 +39,22 @@ var (
 
 func newSchemaReflector() *schemaReflector {
 	sr := &schemaReflector{cyclic: map[reflect.Type]bool{}, pending: map[reflect.Type]bool{}, defs: jsonschema.Definitions{}}
-	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType}
-	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType}
+	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType, Namer: defName}
+	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType, Namer: defName}
 	return sr
+}
+
+// defName is the name of t's definition in the published $defs: its Go
+// name, with the characters a JSON Pointer reads as structure replaced.
+// The name of an instance of a generic type holds its type arguments'
+// package paths ("Page[example.com/api.Item]"), whose '/' a $ref's pointer
+// would read as a step into the schema; '~' is its escape character.
+func defName(t reflect.Type) string {
+	name := t.Name()
+	if !strings.ContainsAny(name, "/~") {
+		return name
+	}
+	return strings.NewReplacer("/", ".", "~", "-").Replace(name)
 }
 
 // reflectRoot returns the schema of type t, expanded (its own properties,
@@ -57,7 +70,7 @@ func (sr *schemaReflector) reflectRoot(t reflect.Type) *jsonschema.Schema {
 		s = sr.expanded.ReflectFromType(t)
 		// invopop removes the root's own definition from the ones it
 		// returns, even when the root refers to itself ("next": {$ref}).
-		if name := t.Name(); name != "" && refersTo(s, "#/$defs/"+name) {
+		if name := defName(t); name != "" && refersTo(s, "#/$defs/"+name) {
 			def := sr.r.ReflectFromType(t)
 			for k, d := range def.Definitions {
 				if _, dup := s.Definitions[k]; !dup {
@@ -96,7 +109,7 @@ func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
 	case t.Kind() == reflect.Uintptr:
 		return &jsonschema.Schema{Type: "integer"}
 	case t.Kind() == reflect.Struct && sr.inlinesCycle(t):
-		name := t.Name()
+		name := defName(t)
 		if name == "" {
 			// Not recursive itself (an unnamed type cannot be): inline.
 			return sr.inline(sr.flat(t))
