@@ -161,6 +161,14 @@ func class(is bind.Issue) int {
 	return 2
 }
 
+// lossRank orders the silent losses: a repeated key first.
+func lossRank(is bind.Issue) int {
+	if is.Kind == bind.DuplicateKey {
+		return 0
+	}
+	return 1
+}
+
 func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decision {
 	t, pol := d.t, &d.t.Policy
 	// The issues past bind.MaxIssues come as counts (Omitted), by argument
@@ -194,7 +202,15 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	if counted > 0 && !pol.Open {
 		issues, moreUnknown = d.unknownPast(issues, unknownEnd, counted)
 	}
-	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(class(a), class(b)) })
+	slices.SortStableFunc(issues, func(a, b bind.Issue) int {
+		if c := cmp.Compare(class(a), class(b)); c != 0 {
+			return c
+		}
+		// Among an argument's losses, a value dropped (a key repeated,
+		// in any case) says more than a key's case folded: the one
+		// problem an argument gets must say a value was thrown away.
+		return cmp.Compare(lossRank(a), lossRank(b))
+	})
 	fails := len(issues) > 0 && issues[0].Kind.Fails()
 
 	// What refuses the call: the binder's failures; under Reject, the

@@ -150,3 +150,43 @@ func TestDecide_ManySpellingsOfOneParameter_BoundedAndLinear(t *testing.T) {
 		}
 	}
 }
+
+type nestedWindow struct {
+	From int `json:"from"`
+}
+
+type nestedWindowArgs struct {
+	Window nestedWindow `json:"window"`
+}
+
+// TestDecide_NestedNameAndCaseVariant_SaysAValueWasDropped pins, for a
+// nested struct's field sent under its name and a case variant of it,
+// that the argument's one problem says a value was thrown away (the key
+// repeats an earlier one; the tool reads only the last value), not only
+// that a key's case was folded. It failed: the warning was folded_key,
+// and said nothing of the value the binder dropped.
+func TestDecide_NestedNameAndCaseVariant_SaysAValueWasDropped(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, bind.V2} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[nestedWindowArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range []string{`{"window":{"from":1,"FROM":2}}`, `{"window":{"FROM":1,"from":2}}`} {
+			d := refuse.Decide(reg, "t", json.RawMessage(args))
+			if b == bind.V2 {
+				// V2 matches case exactly: FROM is a key it drops, not a
+				// repeat.
+				if d.Refusal == nil || d.Refusal.Problems[0].Code != refuse.UnknownField {
+					t.Errorf("v2 %s: %v, want an unknown_field refusal", args, d.Refusal)
+				}
+				continue
+			}
+			if d.Refusal != nil || d.Warnings == nil {
+				t.Fatalf("%s: refusal %v, warnings %v; want warnings", args, d.Refusal, d.Warnings)
+			}
+			if p := d.Warnings.Problems[0]; p.Code != refuse.DuplicateKey || !strings.Contains(d.Warnings.String(), "the tool reads only the last value") {
+				t.Errorf("%s: the problem is %+v:\n%s\nwant a duplicate_key saying the last value is read", args, p, d.Warnings)
+			}
+		}
+	}
+}
