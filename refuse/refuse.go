@@ -4,12 +4,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -337,82 +337,14 @@ func syntaxSent(args []byte, at int) string {
 // encoding/json reads it: escapes undone, invalid UTF-8 and lone surrogates
 // replaced with U+FFFD. Text that is not a JSON string comes back as it is.
 func unquoteKey(raw []byte) string {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return string(raw)
-	}
-	body := raw[1 : len(raw)-1]
-	if !slices.Contains(body, '\\') && utf8.Valid(body) {
-		return string(body)
-	}
-	b := make([]byte, 0, len(body))
-	for i := 0; i < len(body); {
-		c := body[i]
-		if c != '\\' {
-			r, size := utf8.DecodeRune(body[i:])
-			b = utf8.AppendRune(b, r) // an invalid byte becomes U+FFFD
-			i += size
-			continue
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		body := raw[1 : len(raw)-1]
+		if !slices.Contains(body, '\\') && utf8.Valid(body) {
+			return string(body)
 		}
-		if i+1 >= len(body) {
-			return string(raw)
-		}
-		switch e := body[i+1]; e {
-		case '"', '\\', '/':
-			b = append(b, e)
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'u':
-			r, ok := hex4(body[i+2:])
-			if !ok {
-				return string(raw)
-			}
-			i += 6
-			if utf16.IsSurrogate(r) {
-				if r2, ok := hex4(body[min(i+2, len(body)):]); ok && i+1 < len(body) && body[i] == '\\' && body[i+1] == 'u' {
-					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-						b = utf8.AppendRune(b, dec)
-						i += 6
-						continue
-					}
-				}
-				r = utf8.RuneError
-			}
-			b = utf8.AppendRune(b, r)
-			continue
-		default:
-			return string(raw)
-		}
-		i += 2
 	}
-	return string(b)
-}
-
-// hex4 reads the four hex digits at the start of b.
-func hex4(b []byte) (rune, bool) {
-	if len(b) < 4 {
-		return 0, false
+	if text, ok := jsonlex.Unquote(nil, raw); ok {
+		return string(text)
 	}
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	return string(raw)
 }
