@@ -5,7 +5,6 @@ package bind
 import (
 	"reflect"
 	"strings"
-	"unicode"
 )
 
 // The rules that differ when Go builds encoding/json on encoding/json/v2
@@ -47,11 +46,11 @@ func v2KnownOption(opt string) bool {
 }
 
 // stdTagName is encoding/json's name and options of a field's json tag:
-// the text before the first comma, when it is a valid name (isValidTag),
+// the text before the first comma, when it is a valid name (validTagV1),
 // else none.
 func stdTagName(sf reflect.StructField) (name, opts string) {
 	name, opts, _ = strings.Cut(sf.Tag.Get("json"), ",")
-	if !isValidTag(name) {
+	if !validTagV1(name) {
 		name = ""
 	}
 	return name, opts
@@ -81,18 +80,3 @@ func stdCaseStrict(reflect.StructTag) bool { return false }
 // stdTagUnsupported: encoding/json on its own reads no option the mirror
 // does not follow.
 func stdTagUnsupported(reflect.StructTag) string { return "" }
-
-// isValidTag is encoding/json's rule for a usable tag name.
-func isValidTag(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
-}

@@ -468,7 +468,7 @@ func segAppendFields(t reflect.Type, seen map[reflect.Type]*segStruct) []segFiel
 		if name == "-" && len(parts) == 1 {
 			continue
 		}
-		if !segValidTag(name) {
+		if !validTagV1(name) {
 			name = f.Name
 		}
 		for _, o := range parts[1:] {
@@ -526,9 +526,10 @@ func segAppendFields(t reflect.Type, seen map[reflect.Type]*segStruct) []segFiel
 	return fields
 }
 
-// segValidTag is segmentio's (and encoding/json's) rule for a usable tag
-// name.
-func segValidTag(s string) bool {
+// validTagV1 is encoding/json v1's rule for a usable tag name, which
+// segmentio shares (encoding/json on v2, under GOEXPERIMENT=jsonv2, has its
+// own: see build_jsonv2.go).
+func validTagV1(s string) bool {
 	if s == "" {
 		return false
 	}

@@ -103,18 +103,10 @@ func Skip(d []byte, i, maxDepth int) (end int, err *SyntaxError) {
 				break
 			}
 			if c == '{' {
-				if i >= len(d) || d[i] != '"' {
-					return fail(i)
-				}
 				var ok bool
-				if i, _, ok = String(d, i); !ok {
+				if i, ok = memberKey(d, i); !ok {
 					return fail(i)
 				}
-				i = Space(d, i)
-				if i >= len(d) || d[i] != ':' {
-					return fail(i)
-				}
-				i = Space(d, i+1)
 			}
 			continue // the first element or member's value
 		case c == '"':
@@ -159,18 +151,10 @@ func Skip(d []byte, i, maxDepth int) (end int, err *SyntaxError) {
 			case ',':
 				i = Space(d, i+1)
 				if obj {
-					if i >= len(d) || d[i] != '"' {
-						return fail(i)
-					}
 					var ok bool
-					if i, _, ok = String(d, i); !ok {
+					if i, ok = memberKey(d, i); !ok {
 						return fail(i)
 					}
-					i = Space(d, i)
-					if i >= len(d) || d[i] != ':' {
-						return fail(i)
-					}
-					i = Space(d, i+1)
 				}
 			case '}', ']':
 				if (d[i] == '}') != obj {
@@ -185,6 +169,23 @@ func Skip(d []byte, i, maxDepth int) (end int, err *SyntaxError) {
 			break // the next element or member's value
 		}
 	}
+}
+
+// memberKey reads a member's key at d[i] and the colon after it, and
+// returns the offset of its value (or, failing, of the offending byte).
+func memberKey(d []byte, i int) (int, bool) {
+	if i >= len(d) || d[i] != '"' {
+		return i, false
+	}
+	i, _, ok := String(d, i)
+	if !ok {
+		return i, false
+	}
+	i = Space(d, i)
+	if i >= len(d) || d[i] != ':' {
+		return i, false
+	}
+	return Space(d, i+1), true
 }
 
 // Valid reports whether d is one valid JSON value, with white space
