@@ -126,6 +126,21 @@
 // Their verdicts are exact by construction; the cost is about one extra
 // decode per call.
 //
+// # A server's own reader
+//
+// Some servers do not decode the arguments with a decoder this package
+// knows: they read mcp-go's map of the arguments and re-marshal it, run
+// go-sdk's input path (a map, schema defaults and validation, then the
+// struct), or coerce leniently ("2" or 2.0 for an int). Mirrored as Std,
+// such a server would see calls it serves refused. Reader(name, decode)
+// makes the server's own decoding the binder: the verdict is decode's
+// (it runs on the call), each argument it fails on alone is named, and a
+// failure no single argument has is one with the arguments as a whole.
+// The parameters and the keys that bind to them are encoding/json's; the
+// losses are the ones seen from outside: a repeated top-level key, and a
+// number decode reads otherwise than encoding/json (a float64 map's
+// rounding). See Reader.
+//
 // # Under GOEXPERIMENT=jsonv2
 //
 // Built with GOEXPERIMENT=jsonv2 (Go 1.25+), encoding/json is

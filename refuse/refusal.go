@@ -334,6 +334,10 @@ func (p Problem) sentence(tool string) string {
 		}
 		return "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent " + p.Sent + ": arrays and objects nested" + deep
 	}
+	if p.Argument == "" && p.Code == InvalidValue {
+		// A bind.Reader binder refused the arguments, and no one of them alone.
+		return "The arguments for tool '" + tool + "' are refused as a whole, though each argument alone is read: the call sent " + p.Sent + "."
+	}
 	arg := "Argument '" + p.Argument + "' for tool '" + tool + "'"
 	switch p.Code {
 	case MissingArgument:

@@ -46,6 +46,7 @@ type problems struct {
 	seenParam []bool
 	seenKey   map[string]bool
 	seenDup   map[string]bool // repeated keys outside every argument (DuplicateName)
+	seenWhole bool            // the arguments refused as a whole (bind.Reader)
 }
 
 func newProblems(t *typereg.Tool, args []byte) *problems {
@@ -218,12 +219,44 @@ func (b *problems) issues(issues []bind.Issue) {
 			if b.duplicate(is) {
 				continue
 			}
+			if is.Param < 0 && is.Kind.Fails() {
+				b.refusedOutside(is)
+				continue
+			}
 			if !b.claim(is.Param) {
 				continue
 			}
 			b.add(b.valueProblem(is))
 		}
 	}
+}
+
+// refusedOutside words a failure of a bind.Reader binder in no argument:
+// a key the record does not know, which the server's own reader refuses,
+// as an unknown argument; or the arguments as a whole, which the reader
+// refuses though it reads each argument alone (Start == End).
+func (b *problems) refusedOutside(is bind.Issue) {
+	if is.End > is.Start {
+		raw := b.args[is.Start:is.End]
+		if b.seenKey == nil {
+			b.seenKey = map[string]bool{}
+		}
+		if b.seenKey[string(raw)] {
+			return
+		}
+		b.seenKey[string(raw)] = true
+		p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
+		if len(b.seenKey) <= maxSuggestions {
+			p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
+		}
+		b.add(p)
+		return
+	}
+	if b.seenWhole {
+		return
+	}
+	b.seenWhole = true
+	b.add(Problem{Code: InvalidValue, Takes: "a JSON object", Sent: quoteSent(b.args)})
 }
 
 // missingField words a required field an object inside the argument
