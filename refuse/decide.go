@@ -265,6 +265,10 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			// The parameters left out come after the failures, and are
 			// named however many failures there are.
 			b.hold(issues[n:m])
+			// A required parameter not sent explains a bind.Reader's
+			// failure as a whole (a reader that requires it itself)
+			// better than the whole does.
+			b.seenWhole = m > n
 			b.issues(issues[:n])
 			b.more += moreFails
 			b.release()

@@ -109,22 +109,35 @@
 // record passes on, and the server answers it as usual (an unknown tool is
 // a protocol error).
 //
-// The middleware mirrors reg's binder, but a tool added with mcp.AddTool is
-// decoded by go-sdk's own input path, which the middleware cannot change.
-// After the middleware passes a call, go-sdk still validates it against the
-// schema it inferred and decodes it from float64s, whichever binder the
-// registry mirrors (bind.SegmentIO, go-sdk's own decoder, included): so it
-// still refuses in its own words null for an int, 9223372036854775807 for
-// an int64, and HOURS_BACK for hours_back (which encoding/json reads), and
-// 9007199254740993 for an int64 still arrives as 9007199254740992. The
-// other way round, the middleware refuses some calls go-sdk alone would
-// read, since encoding/json fails on them: 1.0 or 1e2 for an int, and a
-// repeated key whose first value is bad. And since go-sdk's inferred
+// A tool added with mcp.AddTool is decoded by go-sdk's own input path,
+// which the middleware cannot change: go-sdk decodes the arguments into a
+// map of float64s, applies the schema's defaults, validates the map
+// against the schema it inferred, and decodes the struct from the map
+// written back. So give the registry that path as its binder,
+// typereg.WithBinder(gosdk.InputPath): the guard then runs the same calls
+// (bind.Reader) and refuses exactly what go-sdk refuses, naming the
+// argument (null for an int, 0.5 for an int, HOURS_BACK for hours_back, a
+// key the closed schema does not list), passes everything go-sdk serves
+// (1.0 and 1e2 for an int, a repeated key's last value), and names as a
+// silent loss what go-sdk changes on the way: 9007199254740993 for an
+// int64 reaches the handler as 9007199254740992 (a warning; refused under
+// Strict). InputPath follows go-sdk v1.6 to v1.8, whose input paths are
+// the same; it infers the schema from the struct, as mcp.AddTool does for
+// a tool added without an InputSchema.
+//
+// With another binder (bind.Std, the default, or bind.SegmentIO) the
+// middleware route is not exact: go-sdk, after the middleware passes a
+// call, still refuses in its own words what its schema refuses (null for
+// an int, HOURS_BACK) and rounds integers past 2^53, and the middleware
+// refuses some calls go-sdk alone would read (1.0 or 1e2 for an int, a
+// repeated key whose first value is bad). And since go-sdk's inferred
 // schema is closed, it still refuses an exempt key, or a key an open tool
-// lets through, that the guard passed (an alias it takes, renamed). For
-// exact agreement between the
-// guard and the decoder, add the tool with AddTool, or decode with the
-// registry's binder in a Server.AddTool handler. A tool added with AddTool
+// lets through, that the guard passed (an alias it takes, renamed).
+//
+// Which route a server gets: AddTool (this package's) decodes with the
+// registry's binder straight into In, integers exact, and publishes the
+// registry's schema; Middleware with InputPath keeps go-sdk's own path and
+// schema, and makes the guard its exact mirror. A tool added with AddTool
 // needs no middleware; if the middleware guards it too, the middleware
 // refuses first, as text only, in the same words.
 package gosdk

@@ -144,6 +144,10 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 //
 // A tool name reg does not record, and every other method, passes on
 // untouched: the server answers an unknown tool as it always does.
+//
+// For tools added with mcp.AddTool, give reg the binder InputPath, go-sdk's
+// own input path, so that the guard refuses exactly what go-sdk would
+// (see the package documentation).
 func Middleware(reg *typereg.Registry) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
