@@ -33,6 +33,17 @@
 // struct; mcp.NewTypedToolHandler and CallToolRequest.BindArguments do, for
 // a registry whose binder is bind.Std (encoding/json).
 //
+// A handler that reads mcp-go's map instead (GetArguments, or
+// Params.Arguments re-marshalled into its struct, as servers with a generic
+// tool wrapper do) reads more leniently than encoding/json on the bytes:
+// 1.0 for an int, and numbers rounded to float64s. Give the registry that
+// path as its binder, typereg.WithBinder(mcpgo.MapArguments), and the guard
+// refuses exactly what the path refuses. A server that coerces on top ("42"
+// to 42, "x" to ["x"], toInt-style helpers) gives its own decode function:
+// typereg.WithBinder(bind.Reader("name", decode)), decode(data, v) reading
+// the argument bytes into *v as the handler does, so that the guard's
+// verdict is the handler's own (see bind.Reader).
+//
 // # The server's own code
 //
 // A parameter type that decodes itself (UnmarshalJSON, UnmarshalText) runs

@@ -166,7 +166,9 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 // The guard mirrors reg's binder: the handler must decode the arguments
 // with it, from req.Params.RawArguments. mcp.NewTypedToolHandler and
 // CallToolRequest.BindArguments decode RawArguments with encoding/json, so
-// they match a registry whose binder is bind.Std. The handler's struct
+// they match a registry whose binder is bind.Std; a handler that reads
+// mcp-go's map re-marshalled matches MapArguments, and one with coercions
+// of its own, a bind.Reader over the same decoding. The handler's struct
 // must be the one registered for the tool, and the tool's published input
 // schema is the server's business: publish the registry's
 // (typereg.Tool.Schema) to advertise what the guard enforces.
