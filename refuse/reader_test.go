@@ -105,3 +105,13 @@ func TestDecide_Reader_RefusesWhatTheReaderRefuses_InItsArgument(t *testing.T) {
 		}
 	}
 }
+
+// readerRegistry records lenientArgs as "reader_tool", read by closedReader.
+func readerRegistry(t *testing.T) *typereg.Registry {
+	t.Helper()
+	reg := typereg.New(typereg.WithBinder(bind.Reader("closed", closedReader)))
+	if err := typereg.Register[lenientArgs](reg, "reader_tool"); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
