@@ -16,7 +16,7 @@ import (
 // pipelineServers are two servers with the same tool added with plain
 // mcp.AddTool: one bare, one guarded by Middleware with a registry whose
 // binder is gosdk.InputPath.
-func pipelineServers(t *testing.T, opts ...typereg.Option) (reg *typereg.Registry, bare, guarded *mcp.ClientSession, bareRec, guardedRec *recorder[statsArgs]) {
+func pipelineServers(t testing.TB, opts ...typereg.Option) (reg *typereg.Registry, bare, guarded *mcp.ClientSession, bareRec, guardedRec *recorder[statsArgs]) {
 	t.Helper()
 	reg = typereg.New(append([]typereg.Option{typereg.WithBinder(gosdk.InputPath)}, opts...)...)
 	if err := typereg.Register[statsArgs](reg, "stats"); err != nil {
@@ -123,4 +123,40 @@ func TestMiddleware_InputPath_IntegerPast2To53_IsANamedLoss(t *testing.T) {
 	if r.Problems[0].Argument != "query_id" || r.Problems[0].Code != refuse.RoundedNumber {
 		t.Errorf("under Strict: %v", r)
 	}
+}
+
+// FuzzInputPath_RefusesIffGoSDKRefuses: for any valid JSON arguments, the
+// guard (under Warn, so that only what the binder fails on refuses) refuses
+// the call exactly when go-sdk's own input path, on a bare server with the
+// same tool, answers it with an error; and when both pass, the handler
+// reads the same.
+func FuzzInputPath_RefusesIffGoSDKRefuses(f *testing.F) {
+	for _, s := range []string{`{}`, `null`, `{"hours_back":1}`, `{"hours_back":null}`, `{"hours_back":1.0}`, `{"hours_back":0.5}`,
+		`{"hours_back":"1"}`, `{"HOURS_BACK":1}`, `{"hours_back":1,"query_id":9007199254740993}`, `{"hours_back":1,"limit":3000000000}`,
+		`{"hours_back":1,"waits":null}`, `{"hours_back":1,"waits":["a",1]}`, `{"hours_back":0.5,"hours_back":1}`, `{"x":1}`, `[1]`, `{"hours_back":1e400}`} {
+		f.Add(s)
+	}
+	reg, bare, guarded, bareRec, guardedRec := pipelineServers(f, typereg.WithMode(typereg.Warn))
+	f.Fuzz(func(t *testing.T, args string) {
+		if !json.Valid([]byte(args)) {
+			return // the client cannot send it
+		}
+		b := callRaw(t, bare, "stats", args)
+		refused := refuse.Refuse(reg, "stats", wire(t, args)) != nil
+		if b.IsError != refused {
+			t.Fatalf("%s: go-sdk's isError %v (%v), the guard refuses: %v", args, b.IsError, b.Content, refused)
+		}
+		if refused {
+			return
+		}
+		g := callRaw(t, guarded, "stats", args)
+		if g.IsError {
+			t.Fatalf("%s: the guarded server failed a call the guard passed: %v", args, g.Content)
+		}
+		_, _, bin := bareRec.last()
+		_, _, gin := guardedRec.last()
+		if diff := cmp.Diff(bin, gin); diff != "" {
+			t.Fatalf("%s: the handler read (-bare +guarded):\n%s", args, diff)
+		}
+	})
 }

@@ -244,14 +244,6 @@ func TestMiddleware_ServersOwnReader_NeverRefusesWhatTheServerServes(t *testing.
 // number past 2^53 is a named loss, a value it cannot read is refused by
 // name.
 func TestMapArguments_IsTheMapPath(t *testing.T) {
-	remarshal := func(arguments, v any) error {
-		m, _ := arguments.(map[string]any)
-		b, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		return json.Unmarshal(b, v)
-	}
 	reg := typereg.New(typereg.WithBinder(mcpgo.MapArguments))
 	if err := typereg.Register[dashArgs](reg, "dash"); err != nil {
 		t.Fatal(err)
@@ -272,4 +264,60 @@ func TestMapArguments_IsTheMapPath(t *testing.T) {
 	if want := refuse.Refuse(reg, "dash", json.RawMessage(`{"uid":"a","limit":"1"}`)); want == nil || r.text(t) != want.Error() || want.Problems[0].Argument != "limit" {
 		t.Errorf("text for an int: %q, want %v", r.text(t), want)
 	}
+}
+
+// remarshal is a handler's read of mcp-go's map: re-marshalled into the
+// struct with encoding/json.
+func remarshal(arguments, v any) error {
+	m, _ := arguments.(map[string]any)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// FuzzMapArguments_RefusesIffTheHandlerFails: for any frame mcp-go reads,
+// the guard with mcpgo.MapArguments (under Warn, so that only what the
+// binder fails on refuses) refuses exactly when a bare server's handler,
+// reading the map re-marshalled, fails, and a passed call reads the same.
+func FuzzMapArguments_RefusesIffTheHandlerFails(f *testing.F) {
+	for _, s := range []string{`{}`, `null`, `[1]`, `{"uid":"a","limit":1.0}`, `{"uid":"a","limit":"1"}`, `{"uid":"a","id":9007199254740993}`,
+		`{"uid":"a","tags":"x"}`, `{"UID":"a","uid":"b"}`, `{"uid":"a","limit":1e400}`, `{"uid":"\ud800"}`} {
+		f.Add(s)
+	}
+	reg := typereg.New(typereg.WithBinder(mcpgo.MapArguments), typereg.WithMode(typereg.Warn))
+	if err := typereg.Register[dashArgs](reg, "dash"); err != nil {
+		f.Fatal(err)
+	}
+	var bareRec, guardedRec dashRecorder
+	bare, guarded := readerServer(nil, remarshal, &bareRec), readerServer(reg, remarshal, &guardedRec)
+	f.Fuzz(func(t *testing.T, args string) {
+		frame := callFrame("dash", args)
+		if !json.Valid([]byte(args)) || !frameDecodes(frame) {
+			return // mcp-go fails the frame before any handler
+		}
+		b := send(t, bare, frame)
+		if b.Result == nil {
+			return // a protocol error: not the handler's
+		}
+		refused := refuse.Refuse(reg, "dash", json.RawMessage(args)) != nil
+		if b.Result.IsError != refused {
+			t.Fatalf("%s: the handler's isError %v, the guard refuses: %v", args, b.Result.IsError, refused)
+		}
+		if refused {
+			return
+		}
+		if g := send(t, guarded, frame); g.Result == nil || g.Result.IsError {
+			t.Fatalf("%s: the guarded server failed a call the guard passed: %+v", args, g)
+		}
+		bareRec.mu.Lock()
+		guardedRec.mu.Lock()
+		diff := cmp.Diff(bareRec.in, guardedRec.in)
+		guardedRec.mu.Unlock()
+		bareRec.mu.Unlock()
+		if diff != "" {
+			t.Fatalf("%s: the handler read (-bare +guarded):\n%s", args, diff)
+		}
+	})
 }
