@@ -39,14 +39,15 @@ import (
 //
 // The base object is {} when decode takes it at Compile; else the struct's
 // zero value as encoding/json writes it (every field not omitempty, at its
-// zero value), when decode takes that; else there is none, and a failure
-// is always with the arguments as a whole. decode must give the same
+// zero value), when decode takes that and it is at most 1 KiB; else there
+// is none, and a failure is always with the arguments as a whole. decode must give the same
 // verdict on the same text every time.
 //
 // decode is the server's code: a panic in it is recovered and is a failure
-// carrying a *PanicError; its cost is its own, about twice per call (the
-// verdict, and encoding/json's decode to compare), and once more per
-// argument when it fails. Empty arguments are handed to decode as {}.
+// carrying a *PanicError; its cost is its own, once per call for the
+// verdict (encoding/json decodes the call once more, to compare), and once
+// more per distinct top-level member when it fails. Unlike Std's check, a
+// Reader's allocates: decode's own, and the values compared. Empty arguments are handed to decode as {}.
 //
 // name is the binder's Name; Compile fails on "std", "v2" and "segmentio",
 // the names of the binders mirrored natively, and on a nil decode.
@@ -113,6 +114,10 @@ func (p *readerPlan) decode(data []byte) (reflect.Value, error) {
 	return v, run(p.typ, func() error { return p.binder.decode(data, v.Interface()) })
 }
 
+// maxReaderBase bounds the zero-value base object: each argument of a
+// failing call is decoded once in it, so its size is a cost per argument.
+const maxReaderBase = 1024
+
 // findBase returns the base object decode takes, or nil.
 func (p *readerPlan) findBase() []byte {
 	if _, err := p.decode([]byte("{}")); err == nil {
@@ -122,7 +127,7 @@ func (p *readerPlan) findBase() []byte {
 	if run(p.typ, func() (err error) {
 		zero, err = json.Marshal(reflect.New(p.typ).Interface())
 		return err
-	}) != nil || len(zero) < 2 || zero[0] != '{' {
+	}) != nil || len(zero) < 2 || zero[0] != '{' || len(zero) > maxReaderBase {
 		return nil
 	}
 	if _, err := p.decode(zero); err != nil {

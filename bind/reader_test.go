@@ -322,3 +322,38 @@ func FuzzReader_FailsIffTheReaderFails(f *testing.F) {
 		}
 	})
 }
+
+type bigZero struct {
+	Owner string    `json:"owner"`
+	Grid  [600]int8 `json:"grid"`
+}
+
+// TestReader_LargeZeroValue_IsNoBase: a base object past 1 KiB would cost
+// its size for every argument of a failing call, so a reader that fails on
+// {} gets none, and its failures are with the arguments as a whole.
+func TestReader_LargeZeroValue_IsNoBase(t *testing.T) {
+	req := func(data []byte, v any) error {
+		if err := json.Unmarshal(data, v); err != nil {
+			return err
+		}
+		if !strings.Contains(string(data), `"owner"`) {
+			return errors.New("owner is required")
+		}
+		return nil
+	}
+	plan, err := bind.Reader("req", req).Compile(reflect.TypeFor[bigZero]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	issues := plan.Check([]byte(`{"owner":1}`), nil)
+	if len(issues) != 1 || issues[0].Param != -1 || issues[0].Kind != bind.Rejected {
+		t.Errorf("got %+v, want the arguments refused as a whole", issues)
+	}
+	small, err := bind.Reader("req", req).Compile(reflect.TypeFor[leniencyArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if issues := small.Check([]byte(`{"owner":1}`), nil); len(issues) != 1 || issues[0].Param != 0 {
+		t.Errorf("got %+v, want owner named (the zero value is small)", issues)
+	}
+}
