@@ -41,7 +41,8 @@ import (
 // zero value as encoding/json writes it (every field not omitempty, at its
 // zero value), when decode takes that and it is at most 1 KiB; else there
 // is none, and a failure is always with the arguments as a whole. decode must give the same
-// verdict on the same text every time.
+// verdict on the same text every time, and is called concurrently, as the
+// server's handlers are.
 //
 // decode is the server's code: a panic in it is recovered and is a failure
 // carrying a *PanicError; its cost is its own, once per call for the
@@ -137,7 +138,7 @@ func (p *readerPlan) findBase() []byte {
 }
 
 func (p *readerPlan) check(args []byte, required []bool, _ map[reflect.Type][]string, issues []Issue) []Issue {
-	if len(bytes.TrimSpace(args)) == 0 {
+	if len(args) == 0 {
 		args = []byte("{}")
 	}
 	got, err := p.decode(args)

@@ -305,7 +305,7 @@ func FuzzReader_FailsIffTheReaderFails(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args string) {
 		for name, r := range readers {
 			data := []byte(args)
-			if strings.TrimSpace(args) == "" {
+			if args == "" {
 				data = []byte("{}")
 			}
 			rerr := r(data, new(leniencyArgs))

@@ -76,7 +76,11 @@ func decodeInput(data []byte, v any) error {
 	if rt == nil || rt.Kind() != reflect.Pointer {
 		return fmt.Errorf("gosdk: decoding into %T, not a pointer", v)
 	}
-	resolved, err := resolvedInput(rt.Elem())
+	st := rt.Elem()
+	if st.Kind() == reflect.Pointer { // go-sdk infers the schema of *T's T
+		st = st.Elem()
+	}
+	resolved, err := resolvedInput(st)
 	if err != nil {
 		return fmt.Errorf("input schema: %w", err)
 	}
