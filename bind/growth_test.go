@@ -1,6 +1,7 @@
 package bind_test
 
 import (
+	"errors"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -214,7 +215,7 @@ func growthPlan(t testing.TB, b bind.Binder, required bool) *bind.Plan {
 // 1x to 100x of the payload: a problem deep inside an argument, many
 // problems, long keys, repeated keys, each alone and all at once.
 func TestCheck_CostGrowsLinearly(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO, bind.Reader("remarshal", remarshal), bind.Reader("remarshal-requiring", remarshalRequiring)} {
 		for _, sh := range growthShapes {
 			t.Run(b.Name()+"/"+sh.name, func(t *testing.T) {
 				plan := growthPlan(t, b, sh.required)
@@ -351,4 +352,16 @@ func TestCheck_BoundedPathAfterADeeperBranch(t *testing.T) {
 			t.Errorf("%s: %+v, want one Rounded at %s", b.Name(), issues, want)
 		}
 	}
+}
+
+// remarshalRequiring is remarshal, failing unless the arguments name
+// "name": a reader whose failures are named in the zero-value base.
+func remarshalRequiring(data []byte, v any) error {
+	if err := remarshal(data, v); err != nil {
+		return err
+	}
+	if !strings.Contains(string(data), `"name"`) {
+		return errors.New("name is required")
+	}
+	return nil
 }
