@@ -101,7 +101,9 @@ type Option struct {
 }
 
 // WithBinder sets the binder the server decodes arguments with, which the
-// guard mirrors. The default is bind.Std. Registry only.
+// guard mirrors. The default is bind.Std. A server that reads arguments
+// its own way gives that reading, through bind.Reader (or a profile built
+// on it, such as gosdk.InputPath). Registry only.
 func WithBinder(b bind.Binder) Option {
 	return Option{name: "WithBinder", reg: func(r *Registry) { r.binder = b }}
 }
