@@ -66,8 +66,9 @@ probe:
 
 # lint: formatting, vet and staticcheck over every module, and every
 # module's go.mod (and each adapter's go.newest.mod) tidy as its users see
-# it, alone (.ci/tidy, which also checks that go.work, MODULES and the
-# tree's go.mod files agree).
+# it, alone, outside the core and bench with no requirement above the
+# least its graph needs (.ci/tidy, which also checks that go.work, MODULES
+# and the tree's go.mod files agree, and that the core's graph has no SDK).
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet $(PKGS)
