@@ -1,26 +1,42 @@
 # bindguard: build, test and check.
+#
+# The repository holds several modules (docs/releasing.md): the core at the
+# root, each MCP adapter, bindprobe, the examples, the README snippets'
+# tests, and the benchmark suite; go.work at the root joins them for
+# development. In workspace mode `./...` at the root matches only the core
+# module's packages (a directory holding its own go.mod is another module),
+# so every target names each module's packages: PKGS. bench/ keeps its own
+# lines (its tests run without the race detector).
 
 GO ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: test test-long test-jsonv2 probe lint fuzz fuzz-jsonv2 bench
+# MODULES: every module of go.work but bench, as directories (.ci/tidy
+# checks that this list, BENCH, go.work and the tree's go.mod files agree).
+MODULES := . mcpguard/gosdk mcpguard/mcpgo cmd/bindprobe examples internal/snippets
+BENCH := bench
+PKGS := ./... $(patsubst %,./%/...,$(filter-out .,$(MODULES)))
+# ADAPTERS: the modules tested against each end of their SDK's range.
+ADAPTERS := mcpguard/gosdk mcpguard/mcpgo
+
+.PHONY: test test-long test-jsonv2 test-sdks probe lint tidy fuzz fuzz-jsonv2 bench print-modules
 
 # test: the command to run before every commit (a few minutes on 2 cores
-# with an empty build cache): the whole suite under the race detector with
-# -short, which keeps each test's inputs small, then go vet; then the
+# with an empty build cache): every module's suite under the race detector
+# with -short, which keeps each test's inputs small, then go vet; then the
 # benchmark module's own tests (verdicts and allocation counts, no clocks).
 test:
-	$(GO) test -race -short ./...
-	$(GO) vet ./...
-	cd bench && $(GO) test -short ./... && $(GO) vet ./...
+	$(GO) test -race -short $(PKGS)
+	$(GO) vet $(PKGS)
+	cd $(BENCH) && $(GO) test -short ./... && $(GO) vet ./...
 
 # test-long: the same tests at full size, without -short (megabyte
 # payloads, hostile calls against every binder, growth at 100x), without
 # the race detector, which would multiply their time; CI runs it after
 # make test.
 test-long:
-	$(GO) test -count=1 ./...
-	cd bench && $(GO) test -count=1 ./...
+	$(GO) test -count=1 $(PKGS)
+	cd $(BENCH) && $(GO) test -count=1 ./...
 
 # test-jsonv2: the suite (-short, no race detector) and the benchmark
 # module's tests once more under GOEXPERIMENT=jsonv2, where Go builds
@@ -28,30 +44,53 @@ test-long:
 # becomes an alias of encoding/json/v2: the mirror must stay exact there too
 # (docs/how-it-works.md, "Under GOEXPERIMENT=jsonv2").
 test-jsonv2:
-	GOEXPERIMENT=jsonv2 $(GO) test -short ./...
-	GOEXPERIMENT=jsonv2 $(GO) vet ./...
-	cd bench && GOEXPERIMENT=jsonv2 $(GO) test -short ./...
+	GOEXPERIMENT=jsonv2 $(GO) test -short $(PKGS)
+	GOEXPERIMENT=jsonv2 $(GO) vet $(PKGS)
+	cd $(BENCH) && GOEXPERIMENT=jsonv2 $(GO) test -short ./...
+
+# test-sdks: each adapter alone (GOWORK=off), against the oldest SDK
+# release it supports (its go.mod requires that floor) and the newest
+# (go.newest.mod); in the workspace, make test sees only the version the
+# workspace selects, the newest. The ranges are in each adapter's doc.go.
+test-sdks:
+	@set -e; for m in $(ADAPTERS); do \
+		for f in go.mod go.newest.mod; do \
+			echo "== $$m against $$(cd $$m && GOWORK=off $(GO) list -modfile=$$f -m -f '{{.Path}} {{.Version}}' all | grep -E 'modelcontextprotocol/go-sdk |mark3labs/mcp-go ') ($$f)"; \
+			(cd $$m && GOWORK=off $(GO) test -short -modfile=$$f ./... && GOWORK=off $(GO) vet -modfile=$$f ./...); \
+		done; \
+	done
 
 # probe: run the default value table against encoding/json and the guard.
 probe:
 	$(GO) run ./cmd/bindprobe
 
-# lint: formatting, vet and staticcheck.
+# lint: formatting, vet and staticcheck over every module, and every
+# module's go.mod (and each adapter's go.newest.mod) tidy as its users see
+# it, alone, outside the core and bench with no requirement above the
+# least its graph needs (.ci/tidy, which also checks that go.work, MODULES
+# and the tree's go.mod files agree, and that the core's graph has no SDK).
 lint:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
-	$(STATICCHECK) ./...
-	$(GO) mod tidy -diff
-	cd bench && $(GO) mod tidy -diff
+	$(GO) vet $(PKGS)
+	$(STATICCHECK) $(PKGS)
+	cd $(BENCH) && $(GO) vet ./... && $(STATICCHECK) ./...
+	bash .ci/tidy
 
-# fuzz: every fuzz target in the module, FUZZTIME each (default 1m). A
+# tidy: go mod tidy for every module, alone, as lint checks it.
+tidy:
+	bash .ci/tidy -fix
+
+print-modules:
+	@echo $(MODULES) $(BENCH)
+
+# fuzz: every fuzz target in every module, FUZZTIME each (default 1m). A
 # failing input is printed and kept under the package's testdata/fuzz. A run
 # that ends in "context deadline exceeded" with no failing input is the Go
 # fuzzing coordinator's own race at the time limit (golang/go#75804), not a
 # finding: it is run once more, then reported and passed over.
 # FUZZPKGS narrows the packages; FUZZENV sets the environment of each run.
 FUZZTIME ?= 1m
-FUZZPKGS ?= ./...
+FUZZPKGS ?= $(PKGS) ./$(BENCH)/...
 FUZZENV ?=
 fuzz:
 	@set -e; for pkg in $$($(GO) list $(FUZZPKGS)); do \

@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/bindguard/bindguard v0.0.0
+	github.com/bindguard/bindguard/mcpguard/gosdk v0.0.0-00010101000000-000000000000
 	github.com/google/jsonschema-go v0.4.3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -36,3 +37,5 @@ require (
 )
 
 replace github.com/bindguard/bindguard => ../
+
+replace github.com/bindguard/bindguard/mcpguard/gosdk => ../mcpguard/gosdk

@@ -109,10 +109,20 @@ func TestAddTool_OutputSideIsMCPAddTools(t *testing.T) {
 			}, `{"n": 3}`)
 	})
 	t.Run("own content and a list output", func(t *testing.T) {
-		sameAsMCPAddTool(t, &mcp.Tool{Name: "count"},
-			func(context.Context, *mcp.CallToolRequest, countArgs) (*mcp.CallToolResult, []string, error) {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "two names"}}}, []string{"a", "b"}, nil
-			}, `{"n": 3}`)
+		h := func(context.Context, *mcp.CallToolRequest, countArgs) (*mcp.CallToolResult, []string, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "two names"}}}, []string{"a", "b"}, nil
+		}
+		// go-sdk before v1.7.0 allows only object output schemas: there
+		// mcp.AddTool panics on a list output, and so must gosdk.AddTool.
+		if plainPanic := panics(func() { mcp.AddTool(newServer(), &mcp.Tool{Name: "count"}, h) }); plainPanic != nil {
+			var err error
+			guardedPanic := panics(func() { err = gosdk.AddTool(newServer(), typereg.New(), &mcp.Tool{Name: "count"}, h) })
+			if guardedPanic == nil && err == nil {
+				t.Fatalf("mcp.AddTool panics on a list output (%v), gosdk.AddTool takes it", plainPanic)
+			}
+			return
+		}
+		sameAsMCPAddTool(t, &mcp.Tool{Name: "count"}, h, `{"n": 3}`)
 	})
 	t.Run("output schema given, defaults applied", func(t *testing.T) {
 		schema := json.RawMessage(`{"type":"object","properties":{"total":{"type":"integer","default":7},"names":{"type":"array"}}}`)
@@ -326,4 +336,11 @@ func TestGoSDKClient_DoesNotCheckErrorResultsAgainstTheOutputSchema(t *testing.T
 	if got, _ := json.Marshal(res.StructuredContent); !res.IsError || string(got) != `{"problems":["x"]}` {
 		t.Errorf("isError %v, structuredContent %s", res.IsError, got)
 	}
+}
+
+// panics runs f and returns what it panicked with, or nil.
+func panics(f func()) (p any) {
+	defer func() { p = recover() }()
+	f()
+	return nil
 }

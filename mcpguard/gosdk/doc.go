@@ -140,4 +140,21 @@
 // schema, and makes the guard its exact mirror. A tool added with AddTool
 // needs no middleware; if the middleware guards it too, the middleware
 // refuses first, as text only, in the same words.
+//
+// # Supported go-sdk versions
+//
+// This package is its own module, github.com/bindguard/bindguard/mcpguard/gosdk,
+// so that a program using only the core (typereg, refuse) carries no SDK.
+// It supports go-sdk v1.6.0 through v1.8.0 and requires v1.6.0, the oldest,
+// so that importing it lifts no server's go-sdk; CI tests it alone against
+// both ends (make test-sdks: go.mod and go.newest.mod). The floor is v1.6.0
+// because the release before it, v1.4.1 (v1.5.0 exists only as a
+// pre-release), answers a call its own schema validation refuses with a
+// JSON-RPC invalid params error, not a tool error, so what this
+// documentation says go-sdk still decides after the middleware does not
+// hold there; and v1.2.0 lacks CallToolResult.SetError, which AddTool uses
+// for a handler's error. What go-sdk gained since v1.6.0 is used where it
+// exists without being named: a result's InputRequests (v1.7.0) is read by
+// reflection; before v1.7.0 an output schema must be an object, and
+// AddTool, like mcp.AddTool, panics on a tool whose output is not.
 package gosdk

@@ -77,7 +77,7 @@ func (o *output[Out]) result(res *mcp.CallToolResult, out Out, err error) (*mcp.
 		res = &mcp.CallToolResult{}
 	}
 	var outval any = out
-	if res.InputRequests != nil {
+	if asksForInput(res) {
 		// Content and input requests are exclusive on the wire.
 		outval = nil
 	} else if o.elemZero != nil {

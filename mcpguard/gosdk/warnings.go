@@ -2,6 +2,7 @@ package gosdk
 
 import (
 	"encoding/json"
+	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -17,7 +18,7 @@ import (
 // on the wire. A structuredContent that is not a JSON object (go-sdk lets a
 // tool's output be an array) keeps its shape: the warnings are text only.
 func addWarnings(res *mcp.CallToolResult, w *refuse.Warnings) {
-	if w == nil || res == nil || res.IsError || res.InputRequests != nil {
+	if w == nil || res == nil || res.IsError || asksForInput(res) {
 		return
 	}
 	res.Content = append(res.Content, &mcp.TextContent{Text: w.String()})
@@ -41,4 +42,22 @@ func withWarningsProperty(schema any) (any, bool) {
 		return schema, false
 	}
 	return out, true
+}
+
+// inputRequestsField is the index of CallToolResult.InputRequests, which
+// go-sdk has from v1.7.0 on; nil before it, where no result asks for input.
+// Read by reflection so that one source builds against every go-sdk
+// release the adapter supports (doc.go).
+var inputRequestsField = func() []int {
+	f, ok := reflect.TypeFor[mcp.CallToolResult]().FieldByName("InputRequests")
+	if !ok {
+		return nil
+	}
+	return f.Index
+}()
+
+// asksForInput reports whether res asks the client for input (its
+// InputRequests is set), which excludes content on the wire.
+func asksForInput(res *mcp.CallToolResult) bool {
+	return inputRequestsField != nil && !reflect.ValueOf(res).Elem().FieldByIndex(inputRequestsField).IsZero()
 }

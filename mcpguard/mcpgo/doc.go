@@ -1,5 +1,6 @@
 // Package mcpgo puts the guard in front of tool handlers of an MCP server
-// built with github.com/mark3labs/mcp-go (written against v1.2.1).
+// built with github.com/mark3labs/mcp-go (v0.56.0 through v1.2.1: see
+// Supported mcp-go versions).
 //
 // A call's raw arguments are the bytes of the "arguments" member of a
 // tools/call frame. mcp-go keeps them, as sent, in
@@ -160,4 +161,20 @@
 // The registry's record of a tool must stay the struct its handler takes.
 // AddTool's handler checks this on each call and refuses every call when
 // the record has changed; Middleware cannot know the handler's struct.
+//
+// # Supported mcp-go versions
+//
+// This package is its own module, github.com/bindguard/bindguard/mcpguard/mcpgo,
+// whose graph holds mcp-go and no other SDK. It supports mcp-go v0.56.0
+// through v1.2.1 and requires v0.56.0, the oldest, so that importing it
+// lifts no server's mcp-go; CI tests it alone against both ends (make
+// test-sdks: go.mod and go.newest.mod). The floor is v0.56.0 because it is
+// the first release that keeps a call's raw arguments
+// (CallToolParams.RawArguments): before it mcp-go keeps only its own
+// decoding into a map of float64s, and a guard reading that map would read
+// neither the caller's bytes nor what the binder reads (9007199254740993
+// would already be 9007199254740992). A result that asks the client for
+// input (CallToolResult.NeedsInput, v1.0.0) is recognised through an
+// interface, so one source builds against the whole range; before v1.0.0
+// no result asks for input.
 package mcpgo

@@ -18,7 +18,7 @@ import (
 // one that asks the client for input, get nothing: an error's own words are
 // what the caller needs, and a request for input is not the call's answer.
 func addWarnings(res *mcp.CallToolResult, w *refuse.Warnings, schema json.RawMessage) {
-	if w == nil || res == nil || res.IsError || res.NeedsInput() {
+	if w == nil || res == nil || res.IsError || asksForInput(res) {
 		return
 	}
 	res.Content = append(res.Content, mcp.NewTextContent(w.String()))
@@ -104,4 +104,13 @@ func servedOutputSchema(ctx context.Context, name string) (json.RawMessage, bool
 		return nil, false
 	}
 	return outputSchema(st.Tool), true
+}
+
+// asksForInput reports whether res asks the client for input
+// (CallToolResult.NeedsInput, which mcp-go has from v1.0.0 on; before it no
+// result asks for input). Asked through an interface so that one source
+// builds against every mcp-go release the adapter supports (doc.go).
+func asksForInput(res *mcp.CallToolResult) bool {
+	n, ok := any(res).(interface{ NeedsInput() bool })
+	return ok && n.NeedsInput()
 }
