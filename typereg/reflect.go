@@ -37,10 +37,11 @@ var (
 	aliasSchemaType  = reflect.TypeFor[interface{ JSONSchemaAlias() any }]()
 )
 
-func newSchemaReflector() *schemaReflector {
+func newSchemaReflector(tags tagRules) *schemaReflector {
 	sr := &schemaReflector{cyclic: map[reflect.Type]bool{}, pending: map[reflect.Type]bool{}, defs: jsonschema.Definitions{}}
-	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType, Namer: defName}
-	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType, Namer: defName}
+	req := tags.requiredFromTags
+	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType, Namer: defName, RequiredFromJSONSchemaTags: req}
+	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType, Namer: defName, RequiredFromJSONSchemaTags: req}
 	return sr
 }
 

@@ -1,0 +1,322 @@
+package typereg_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	google "github.com/google/jsonschema-go/jsonschema"
+	"github.com/invopop/jsonschema"
+
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+type ptrParams struct {
+	N    int    `json:"n"`
+	Note string `json:"note,omitempty" validate:"max=5"`
+}
+
+// TestRegister_PointerToStruct_RecordsTheStruct pins that a pointer
+// parameter type, as go-sdk's mcp.AddTool takes (In = *T), is recorded as
+// T's record, by Register and RegisterType alike, and that its calls are
+// judged as T's (the validator included). It failed: Register[*T] refused
+// the type ("not a struct").
+func TestRegister_PointerToStruct_RecordsTheStruct(t *testing.T) {
+	for name, register := range map[string]func(*typereg.Registry) error{
+		"Register":     func(r *typereg.Registry) error { return typereg.Register[*ptrParams](r, "p") },
+		"RegisterType": func(r *typereg.Registry) error { return typereg.RegisterType(r, "p", reflect.TypeFor[*ptrParams]()) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			reg := typereg.New()
+			if err := register(reg); err != nil {
+				t.Fatal(err)
+			}
+			tl, _ := reg.Tool("p")
+			if tl.Type != reflect.TypeFor[ptrParams]() {
+				t.Errorf("Type = %v, want ptrParams", tl.Type)
+			}
+			plain := typereg.New()
+			if err := typereg.Register[ptrParams](plain, "p"); err != nil {
+				t.Fatal(err)
+			}
+			want, _ := plain.Tool("p")
+			if diff := cmp.Diff(asJSONValue(t, want.Schema), asJSONValue(t, tl.Schema)); diff != "" {
+				t.Errorf("schema (-T +*T):\n%s", diff)
+			}
+			for _, args := range []string{`{"n":1}`, `{"n":"x"}`, `{"n":1,"note":"too long"}`, `{}`, `null`} {
+				w, g := refuse.Refuse(plain, "p", []byte(args)), refuse.Refuse(reg, "p", []byte(args))
+				if diff := cmp.Diff(w, g); diff != "" {
+					t.Errorf("%s: refusal (-T +*T):\n%s", args, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestRegisterType_RefusesWhatIsNoStruct(t *testing.T) {
+	reg := typereg.New()
+	for _, typ := range []reflect.Type{nil, reflect.TypeFor[int](), reflect.TypeFor[**ptrParams](), reflect.TypeFor[*int]()} {
+		if err := typereg.RegisterType(reg, "x", typ); err == nil {
+			t.Errorf("RegisterType(%v) = nil, want an error", typ)
+		}
+	}
+	if _, ok := reg.Tool("x"); ok {
+		t.Errorf("a failed registration left a record")
+	}
+}
+
+type readOnlyArgs struct {
+	UID string `json:"uid"`
+}
+
+type readWriteArgs struct {
+	UID       string `json:"uid"`
+	Overwrite bool   `json:"overwrite"`
+}
+
+// TestRegisterType_SameNameAnotherStruct_ReplacesTheRecord pins late
+// registration as a server's generic wrapper does it (grafana defines a
+// name twice, read-only and read-write, with different structs): the name
+// registered again with another type is judged by the new struct, and a
+// reader holding the old record keeps it unchanged.
+func TestRegisterType_SameNameAnotherStruct_ReplacesTheRecord(t *testing.T) {
+	reg := typereg.New()
+	if err := typereg.RegisterType(reg, "update", reflect.TypeFor[readOnlyArgs]()); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := reg.Tool("update")
+	if r := refuse.Refuse(reg, "update", []byte(`{"uid":"a","overwrite":true}`)); r == nil {
+		t.Fatal("the read-only record passes overwrite")
+	}
+	if err := typereg.RegisterType(reg, "update", reflect.TypeFor[readWriteArgs]()); err != nil {
+		t.Fatal(err)
+	}
+	if r := refuse.Refuse(reg, "update", []byte(`{"uid":"a","overwrite":true}`)); r != nil {
+		t.Errorf("the read-write record refuses a good call: %v", r)
+	}
+	if old.Type != reflect.TypeFor[readOnlyArgs]() || len(old.Params) != 1 {
+		t.Errorf("the old record changed: %v %v", old.Type, old.Accepted())
+	}
+}
+
+// grafanaArgs is tagged as grafana tags its tools' parameters, for an
+// invopop Reflector{RequiredFromJSONSchemaTags: true}.
+type grafanaArgs struct {
+	UID      string     `json:"uid" jsonschema:"required,description=The dashboard's UID"`
+	Limit    int        `json:"limit" jsonschema:"description=At most this many"`
+	Folder   string     `json:"folder" jsonschema:"description=The folder"`
+	Filter   grafanaSub `json:"filter" jsonschema:"description=A filter"`
+	Optional *int       `json:"optional,omitempty"`
+}
+
+type grafanaSub struct {
+	Label string `json:"label" jsonschema:"required"`
+	Value string `json:"value"`
+}
+
+// TestWithReflector_RequiredFromJSONSchemaTags_RequiresWhatTheReflectorDoes
+// pins that a tool whose server reflects its schema with invopop's
+// Reflector{RequiredFromJSONSchemaTags: true} requires what that schema
+// requires, at the top level and inside a nested struct, and no more: a
+// call the server's schema admits is never refused for a missing key. It
+// failed: every field without omitempty was required (limit, folder,
+// filter, filter.value), and {"uid":"a"} was refused.
+func TestWithReflector_RequiredFromJSONSchemaTags_RequiresWhatTheReflectorDoes(t *testing.T) {
+	ref := &jsonschema.Reflector{RequiredFromJSONSchemaTags: true, DoNotReference: true, ExpandedStruct: true}
+	for _, where := range []string{"New", "Register"} {
+		t.Run(where, func(t *testing.T) {
+			var reg *typereg.Registry
+			var err error
+			if where == "New" {
+				reg = typereg.New(typereg.WithReflector(ref))
+				err = typereg.Register[grafanaArgs](reg, "g")
+			} else {
+				reg = typereg.New()
+				err = typereg.Register[grafanaArgs](reg, "g", typereg.WithReflector(ref))
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, _ := reg.Tool("g")
+			own := ref.Reflect(&grafanaArgs{})
+			if diff := cmp.Diff(own.Required, tl.Schema.Required); diff != "" {
+				t.Errorf("required (-server's schema +guard's):\n%s", diff)
+			}
+			for _, args := range []string{`{"uid":"a"}`, `{"uid":"a","filter":{"label":"x"}}`} {
+				if r := refuse.Refuse(reg, "g", []byte(args)); r != nil {
+					t.Errorf("%s is refused, which the server's schema admits: %v", args, r)
+				}
+			}
+			for _, args := range []string{`{}`, `{"uid":"a","filter":{}}`, `{"uid":1}`} {
+				if r := refuse.Refuse(reg, "g", []byte(args)); r == nil {
+					t.Errorf("%s passes", args)
+				}
+			}
+		})
+	}
+}
+
+// TestWithReflector_OptionsThatRenameFail pins that a reflector whose
+// options name properties otherwise than the binder matches keys fails
+// the registration, naming the option, rather than publish names no call
+// could use.
+func TestWithReflector_OptionsThatRenameFail(t *testing.T) {
+	for name, ref := range map[string]*jsonschema.Reflector{
+		"FieldNameTag": {FieldNameTag: "yaml"},
+		"KeyNamer":     {KeyNamer: func(s string) string { return s }},
+		"nil":          nil,
+	} {
+		err := typereg.Register[grafanaArgs](typereg.New(), "g", typereg.WithReflector(ref))
+		if err == nil {
+			t.Errorf("%s: Register = nil, want an error", name)
+		}
+		if err := typereg.Register[grafanaArgs](typereg.New(typereg.WithReflector(ref)), "g"); err == nil {
+			t.Errorf("%s: Register on New(WithReflector) = nil, want an error", name)
+		}
+	}
+}
+
+// TestWithReflector_AllowAdditionalProperties_OpensTheTool pins that a
+// reflector that leaves additional properties open makes the tool open, as
+// WithOpen does, so that the guard does not refuse a key the server's
+// published schema admits.
+func TestWithReflector_AllowAdditionalProperties_OpensTheTool(t *testing.T) {
+	reg := typereg.New()
+	ref := &jsonschema.Reflector{RequiredFromJSONSchemaTags: true, AllowAdditionalProperties: true}
+	if err := typereg.Register[grafanaArgs](reg, "g", typereg.WithReflector(ref)); err != nil {
+		t.Fatal(err)
+	}
+	if r := refuse.Refuse(reg, "g", []byte(`{"uid":"a","extra":1}`)); r != nil {
+		t.Errorf("an extra key the server's schema admits is refused: %v", r)
+	}
+	tl, _ := reg.Tool("g")
+	if tl.Schema.AdditionalProperties != nil {
+		t.Errorf("the schema stays closed: %v", tl.Schema.AdditionalProperties)
+	}
+}
+
+// goSDKArgs is tagged as go-sdk's mcp.AddTool reads tags, with
+// google/jsonschema-go: the whole jsonschema tag is the description.
+type goSDKArgs struct {
+	Query  string              `json:"query" jsonschema:"the text to search for, case-insensitive"`
+	Limit  int                 `json:"limit,omitempty" jsonschema:"required"` // a description, to jsonschema-go
+	Scope  *goSDKScope         `json:"scope,omitempty" jsonschema:"where to look"`
+	Tags   []goSDKTag          `json:"tags,omitempty" jsonschema:"labels to match"`
+	ByName map[string]goSDKTag `json:"by_name,omitempty"`
+	Plain  bool                `json:"plain"`
+}
+
+type goSDKScope struct {
+	Dir   string `json:"dir" jsonschema:"a directory"`
+	Depth int    `json:"depth,omitempty" jsonschema:"how deep, at most"`
+}
+
+type goSDKTag struct {
+	Key string `json:"key" jsonschema:"the label's key"`
+}
+
+// TestWithJSONSchemaGo_SchemaAsGoogleInfersIt pins that a tool registered
+// WithJSONSchemaGo publishes the descriptions and required lists
+// google/jsonschema-go infers for the struct (as go-sdk's mcp.AddTool
+// publishes them), at every level, and requires no more. It failed: the
+// descriptions were dropped (invopop reads the tag as options) and
+// jsonschema:"required" made limit required.
+func TestWithJSONSchemaGo_SchemaAsGoogleInfersIt(t *testing.T) {
+	reg := typereg.New()
+	if err := typereg.Register[goSDKArgs](reg, "s", typereg.WithJSONSchemaGo()); err != nil {
+		t.Fatal(err)
+	}
+	tl, _ := reg.Tool("s")
+	want, err := google.For[goSDKArgs](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(describedAndRequired(t, want), describedAndRequired(t, tl.Schema)); diff != "" {
+		t.Errorf("descriptions and required lists (-jsonschema-go +guard):\n%s", diff)
+	}
+	if r := refuse.Refuse(reg, "s", []byte(`{"query":"a","plain":true,"scope":{"dir":"d"}}`)); r != nil {
+		t.Errorf("a call go-sdk's schema admits is refused: %v", r)
+	}
+	if r := refuse.Refuse(reg, "s", []byte(`{"query":"a","plain":true,"scope":{}}`)); r == nil {
+		t.Errorf("scope without dir passes, which go-sdk's schema requires")
+	}
+}
+
+// TestWithJSONSchemaGo_InvopopSyntaxStaysInvopops pins that a tag
+// google/jsonschema-go refuses (it begins with WORD=) is read as invopop
+// reads it, so one struct may carry either syntax.
+func TestWithJSONSchemaGo_InvopopSyntaxStaysInvopops(t *testing.T) {
+	type args struct {
+		N int `json:"n" jsonschema:"description=how many,minimum=1"`
+		M int `json:"m" jsonschema_description:"the m"`
+	}
+	reg := typereg.New()
+	if err := typereg.Register[args](reg, "s", typereg.WithJSONSchemaGo()); err != nil {
+		t.Fatal(err)
+	}
+	tl, _ := reg.Tool("s")
+	n, _ := tl.Param("n")
+	m, _ := tl.Param("m")
+	if n.Schema.Description != "how many" || n.Schema.Minimum != json.Number("1") || m.Schema.Description != "the m" {
+		t.Errorf("n: %q minimum %q; m: %q", n.Schema.Description, n.Schema.Minimum, m.Schema.Description)
+	}
+}
+
+// describedAndRequired lists, by JSON Pointer-ish path, each description
+// and each non-empty required list of schema s (either library's), with
+// $refs followed.
+func describedAndRequired(t *testing.T, s any) map[string]any {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root map[string]any
+	if err := json.Unmarshal(b, &root); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]any{}
+	var walk func(path string, v any, depth int)
+	walk = func(path string, v any, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth > 8 {
+			return
+		}
+		if d, ok := m["description"]; ok && path != "" {
+			out[path+" description"] = d
+		}
+		if ref, ok := m["$ref"].(string); ok {
+			defs, _ := root["$defs"].(map[string]any)
+			walk(path, defs[strings.TrimPrefix(ref, "#/$defs/")], depth+1)
+			return
+		}
+		if r, ok := m["required"].([]any); ok && len(r) > 0 {
+			out[path+" required"] = r
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			for k, p := range props {
+				walk(path+"/"+k, p, depth+1)
+			}
+		}
+		walk(path+"/items", m["items"], depth+1)
+		walk(path+"/*", m["additionalProperties"], depth+1)
+	}
+	walk("", root, 0)
+	return out
+}
+
+func asJSONValue(t *testing.T, v any) any {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,132 @@
+package typereg
+
+import (
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/invopop/jsonschema"
+)
+
+// required reports whether a field with tag is required when invopop
+// left it out of its reflection (or, under goRule, always): by
+// jsonschema-go's rule or invopop's default (no omitempty, no omitzero),
+// or under RequiredFromJSONSchemaTags by a jsonschema:"required" tag.
+func (tr tagRules) required(tag reflect.StructTag, goRule bool) bool {
+	if tr.requiredFromTags && !goRule {
+		opts := strings.Split(tag.Get("jsonschema"), ",")
+		return opts[0] != "-" && slices.Contains(opts, "required")
+	}
+	return !omits(tag)
+}
+
+// omits reports the omitempty or omitzero option of a json tag.
+func omits(tag reflect.StructTag) bool {
+	opts := strings.Split(tag.Get("json"), ",")[1:]
+	return slices.Contains(opts, "omitempty") || slices.Contains(opts, "omitzero")
+}
+
+// wordEq is the start jsonschema-go refuses in a jsonschema tag ("WORD="),
+// which is invopop's syntax.
+var wordEq = regexp.MustCompile("^[^ \t\n]*=")
+
+// goDescription returns the description google/jsonschema-go reads in a
+// field's tags: its jsonschema tag, whole, unless it is empty or begins
+// with WORD=.
+func goDescription(tag reflect.StructTag) (string, bool) {
+	d, ok := tag.Lookup("jsonschema")
+	if !ok || d == "" || wordEq.MatchString(d) {
+		return "", false
+	}
+	return d, true
+}
+
+// goRequired is the required list jsonschema-go infers for struct type t:
+// its fields without omitempty or omitzero, of those the published
+// definition lists.
+func goRequired(t reflect.Type, b bind.Binder) []string {
+	plan, err := b.Compile(t)
+	if err != nil {
+		return nil
+	}
+	return goRequiredOf(plan.Params(), newSchemaReflector(tagRules{}).reflectRoot(t))
+}
+
+func goRequiredOf(params []bind.Param, s *jsonschema.Schema) (names []string) {
+	if s.Properties == nil {
+		return nil
+	}
+	for _, p := range params {
+		if _, ok := s.Properties.Get(p.Name); ok && !omits(p.Tag) {
+			names = append(names, p.Name)
+		}
+	}
+	return names
+}
+
+// A goWalker rewrites a published schema, made by invopop, as
+// jsonschema-go would describe it: each field's description from its
+// jsonschema tag, and each nested struct's required list by jsonschema-go's
+// rule, at every level the schema and the type reach together.
+type goWalker struct {
+	root   *jsonschema.Schema
+	binder bind.Binder
+	seen   map[*jsonschema.Schema]bool
+}
+
+// field describes s, the property of a field with tag and type t.
+func (w *goWalker) field(s *jsonschema.Schema, tag reflect.StructTag, t reflect.Type) {
+	if s == nil {
+		return
+	}
+	if d, ok := goDescription(tag); ok {
+		s.Description = d
+	}
+	w.value(s, t)
+}
+
+// value walks into s, the schema of a value of type t.
+func (w *goWalker) value(s *jsonschema.Schema, t reflect.Type) {
+	for range 8 { // a $ref to a $ref: never made, but bounded
+		if s == nil || s.Ref == "" {
+			break
+		}
+		s = w.root.Definitions[strings.TrimPrefix(s.Ref, "#/$defs/")]
+	}
+	if s == nil || w.seen[s] {
+		return
+	}
+	w.seen[s] = true
+	for range 8 { // pointers to pointers; a pointer to itself never registers
+		if t.Kind() != reflect.Pointer {
+			break
+		}
+		t = t.Elem()
+	}
+	if t.Implements(customSchemaType) || t.Implements(aliasSchemaType) ||
+		reflect.PointerTo(t).Implements(customSchemaType) || reflect.PointerTo(t).Implements(aliasSchemaType) {
+		return // the type's own schema
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if s.Properties == nil {
+			return // a struct invopop publishes otherwise (time.Time)
+		}
+		plan, err := w.binder.Compile(t)
+		if err != nil {
+			return
+		}
+		for _, p := range plan.Params() {
+			if ps, ok := s.Properties.Get(p.Name); ok {
+				w.field(ps, p.Tag, p.Type)
+			}
+		}
+		s.Required = goRequiredOf(plan.Params(), s)
+	case reflect.Slice, reflect.Array:
+		w.value(s.Items, t.Elem())
+	case reflect.Map:
+		w.value(s.AdditionalProperties, t.Elem())
+	}
+}
