@@ -81,7 +81,8 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 		tool.OutputSchema, tool.RawOutputSchema, out = mcp.ToolOutputSchema{}, withProp, withProp
 	}
 
-	name, in := tool.Name, reflect.TypeFor[In]()
+	// The record's type is the struct, In itself or what In points to.
+	name, in := tool.Name, rec.Type
 	handler := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		t, ok := reg.Tool(name)
 		if ok && t.Type != in {
@@ -133,6 +134,43 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 		return fmt.Errorf("mcpgo: %w", err)
 	}
 	return nil
+}
+
+// Register records tool in reg, for a server that adds the tool itself
+// (server.AddTool, AddTools) with a handler of its own, behind
+// Middleware(reg): a handler that does its own tracing or converts its
+// own results, or a generic wrapper that has erased the parameter type by
+// the time the tool is added. Its parameters are the struct type in, or
+// the struct in points to, recorded under tool.Name with opts, replacing
+// any earlier record of that name (typereg.RegisterType): pass the
+// options that say how the server's own schema is made, such as
+// typereg.WithReflector with the server's invopop Reflector, so that the
+// guard requires and admits what that schema does.
+//
+// It returns tool with the registry's input schema (RawInputSchema, as
+// AddTool publishes it), and, when tool has an object output schema, with
+// "bindguard_warnings" as an optional property of it; add that tool, so
+// that tools/list publishes what the guard enforces. Register fails, and
+// records nothing, when tool already has an input schema (build it
+// without parameter options) and when in cannot be registered with opts.
+func Register(reg *typereg.Registry, tool mcp.Tool, in reflect.Type, opts ...typereg.Option) (mcp.Tool, error) {
+	if reg == nil {
+		return tool, errors.New("mcpgo: Register needs a registry")
+	}
+	if err := noSchema(tool); err != nil {
+		return tool, err
+	}
+	if err := typereg.RegisterType(reg, tool.Name, in, opts...); err != nil {
+		return tool, fmt.Errorf("mcpgo: %w", err)
+	}
+	rec, _ := reg.Tool(tool.Name)
+	schema, _ := json.Marshal(rec.Schema) // Register has checked that it marshals
+	tool.InputSchema = mcp.ToolInputSchema{}
+	tool.RawInputSchema = schema
+	if withProp, ok := warnings.WithProperty(outputSchema(tool)); ok {
+		tool.OutputSchema, tool.RawOutputSchema = mcp.ToolOutputSchema{}, withProp
+	}
+	return tool, nil
 }
 
 // Middleware returns a tool handler middleware (for
