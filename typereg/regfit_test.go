@@ -245,6 +245,37 @@ func TestWithJSONSchemaGo_SchemaAsGoogleInfersIt(t *testing.T) {
 	}
 }
 
+// TestWithJSONSchemaGo_DescriptionsAreNotOptions pins that a description
+// holding words invopop reads as options publishes nothing but the
+// description, as go-sdk's schema has it: no bound, no null, no pattern.
+// It failed: "minimum=1" in a sentence published a minimum, "nullable" a
+// null type.
+func TestWithJSONSchemaGo_DescriptionsAreNotOptions(t *testing.T) {
+	type sub struct {
+		Depth int `json:"depth" jsonschema:"how deep, minimum=1"`
+	}
+	type args struct {
+		N     int    `json:"n" jsonschema:"the count, minimum=1, maximum=5"`
+		S     string `json:"s" jsonschema:"a name, nullable, pattern=^a"`
+		Inner sub    `json:"inner" jsonschema:"where, required"`
+	}
+	reg := typereg.New()
+	if err := typereg.Register[args](reg, "s", typereg.WithJSONSchemaGo()); err != nil {
+		t.Fatal(err)
+	}
+	tl, _ := reg.Tool("s")
+	want, err := google.For[args](nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, g := asJSONValue(t, want).(map[string]any), asJSONValue(t, tl.Schema).(map[string]any)
+	for _, k := range []string{"properties", "required"} {
+		if diff := cmp.Diff(w[k], g[k]); diff != "" {
+			t.Errorf("%s (-jsonschema-go +guard):\n%s", k, diff)
+		}
+	}
+}
+
 // TestWithJSONSchemaGo_InvopopSyntaxStaysInvopops pins that a tag
 // google/jsonschema-go refuses (it begins with WORD=) is read as invopop
 // reads it, so one struct may carry either syntax.

@@ -73,18 +73,39 @@ func goRequiredOf(params []bind.Param, s *jsonschema.Schema) (names []string) {
 type goWalker struct {
 	root   *jsonschema.Schema
 	binder bind.Binder
+	r      *schemaReflector
 	seen   map[*jsonschema.Schema]bool
 }
 
-// field describes s, the property of a field with tag and type t.
+// field describes s, the property of a field with tag and type t. A
+// description is text, not invopop's options: what invopop read into s from
+// it (a "required" or "nullable" word, a "minimum=1" in a sentence) is
+// dropped, s made again from t alone.
 func (w *goWalker) field(s *jsonschema.Schema, tag reflect.StructTag, t reflect.Type) {
 	if s == nil {
 		return
 	}
 	if d, ok := goDescription(tag); ok {
+		*s = *w.bare(t)
 		s.Description = d
 	}
 	w.value(s, t)
+}
+
+// bare is the schema of type t with no field's tags, its definitions
+// added to the root's.
+func (w *goWalker) bare(t reflect.Type) *jsonschema.Schema {
+	sub := w.r.reflectRoot(t)
+	for name, def := range sub.Definitions {
+		if w.root.Definitions == nil {
+			w.root.Definitions = jsonschema.Definitions{}
+		}
+		if _, dup := w.root.Definitions[name]; !dup {
+			w.root.Definitions[name] = def
+		}
+	}
+	sub.Definitions = nil
+	return sub
 }
 
 // value walks into s, the schema of a value of type t.

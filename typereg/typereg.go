@@ -320,7 +320,7 @@ func schemaFor(t reflect.Type, params []bind.Param, tags tagRules, b bind.Binder
 	s.Type = "object"
 	s.AdditionalProperties = jsonschema.FalseSchema
 	if tags.jsonschemaGo {
-		w := goWalker{root: s, binder: b, seen: map[*jsonschema.Schema]bool{}}
+		w := goWalker{root: s, binder: b, r: r, seen: map[*jsonschema.Schema]bool{}}
 		for _, p := range params {
 			ps, _ := props.Get(p.Name)
 			w.field(ps, p.Tag, p.Type)
