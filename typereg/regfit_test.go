@@ -10,6 +10,7 @@ import (
 	google "github.com/google/jsonschema-go/jsonschema"
 	"github.com/invopop/jsonschema"
 
+	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -52,6 +53,12 @@ func TestRegister_PointerToStruct_RecordsTheStruct(t *testing.T) {
 					t.Errorf("%s: refusal (-T +*T):\n%s", args, diff)
 				}
 			}
+			// bindtest reads the record as the guard does.
+			bindtest.Run(t, reg, "p", []bindtest.Row{
+				{Type: "int", Value: `0.5`, Refused: true, Says: "whole number"},
+				{Type: "string", Value: `"ab"`},
+			})
+			bindtest.Constraints(t, reg)
 		})
 	}
 }
@@ -207,6 +214,7 @@ type goSDKArgs struct {
 	Tags   []goSDKTag          `json:"tags,omitempty" jsonschema:"labels to match"`
 	ByName map[string]goSDKTag `json:"by_name,omitempty"`
 	Plain  bool                `json:"plain"`
+	Page   int                 `json:"page,omitempty" jsonschema:"which page, minimum=1" validate:"omitempty,min=1"`
 }
 
 type goSDKScope struct {
@@ -237,6 +245,7 @@ func TestWithJSONSchemaGo_SchemaAsGoogleInfersIt(t *testing.T) {
 	if diff := cmp.Diff(describedAndRequired(t, want), describedAndRequired(t, tl.Schema)); diff != "" {
 		t.Errorf("descriptions and required lists (-jsonschema-go +guard):\n%s", diff)
 	}
+	bindtest.Constraints(t, reg) // the validate tag's range is the schema's, the description aside
 	if r := refuse.Refuse(reg, "s", []byte(`{"query":"a","plain":true,"scope":{"dir":"d"}}`)); r != nil {
 		t.Errorf("a call go-sdk's schema admits is refused: %v", r)
 	}
