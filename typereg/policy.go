@@ -80,8 +80,13 @@ type Policy struct {
 	Strict bool
 	// Open lets keys that name no parameter through at the top level, as
 	// the tool's published schema then says (additionalProperties is left
-	// open). Nested structs stay closed.
+	// open). Nested structs stay closed, unless OpenNested.
 	Open bool
+	// OpenNested lets keys that name no field of a nested struct through
+	// too, and publishes every struct's definition open: as a schema
+	// reflected with invopop's AllowAdditionalProperties admits them (see
+	// WithReflector, which sets it with Open).
+	OpenNested bool
 	// Exempt lists keys that are never unknown arguments: keys the server
 	// itself injects into calls (format, cursor...). They are not published
 	// in the schema, and they reach the handler's raw arguments untouched.
@@ -114,6 +119,9 @@ type tagRules struct {
 	// jsonschema tag is the field's whole description, and a field
 	// without omitempty or omitzero is required.
 	jsonschemaGo bool
+	// openNested publishes nested structs open (Policy.OpenNested, which
+	// sets it at registration).
+	openNested bool
 }
 
 // WithReflector says the server publishes its tools' input schemas as
@@ -126,9 +134,10 @@ type tagRules struct {
 //   - RequiredFromJSONSchemaTags: only the fields tagged
 //     jsonschema:"required" are required, at the top level and in nested
 //     structs, rather than every field without omitempty or omitzero.
-//   - AllowAdditionalProperties: the tool is open, as WithOpen makes it
-//     (keys that name no parameter pass at the top level; nested structs
-//     stay closed, which the guard cannot open).
+//   - AllowAdditionalProperties: the tool is open at every level (Open and
+//     OpenNested): keys that name no parameter pass at the top level, keys
+//     that name no field pass inside a nested struct, and the published
+//     schema leaves every object open, as r's does.
 //
 // The options that only change how the schema is written (DoNotReference,
 // ExpandedStruct, Anonymous, comments, BaseSchemaID...) are not taken: the
@@ -151,7 +160,7 @@ func WithReflector(r *jsonschema.Reflector) Option {
 	set := func(t *tagRules) { *t = tagRules{requiredFromTags: r.RequiredFromJSONSchemaTags} }
 	open := func(p *Policy) {
 		if r.AllowAdditionalProperties {
-			p.Open = true
+			p.Open, p.OpenNested = true, true
 		}
 	}
 	o.reg = func(reg *Registry) { set(&reg.tags); open(&reg.policy) }

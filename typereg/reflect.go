@@ -39,9 +39,9 @@ var (
 
 func newSchemaReflector(tags tagRules) *schemaReflector {
 	sr := &schemaReflector{cyclic: map[reflect.Type]bool{}, pending: map[reflect.Type]bool{}, defs: jsonschema.Definitions{}}
-	req := tags.requiredFromTags
-	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType, Namer: defName, RequiredFromJSONSchemaTags: req}
-	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType, Namer: defName, RequiredFromJSONSchemaTags: req}
+	req, open := tags.requiredFromTags, tags.openNested
+	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType, Namer: defName, RequiredFromJSONSchemaTags: req, AllowAdditionalProperties: open}
+	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType, Namer: defName, RequiredFromJSONSchemaTags: req, AllowAdditionalProperties: open}
 	return sr
 }
 

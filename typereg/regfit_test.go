@@ -2,6 +2,7 @@ package typereg_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -187,22 +188,71 @@ func TestWithReflector_OptionsThatRenameFail(t *testing.T) {
 }
 
 // TestWithReflector_AllowAdditionalProperties_OpensTheTool pins that a
-// reflector that leaves additional properties open makes the tool open, as
-// WithOpen does, so that the guard does not refuse a key the server's
-// published schema admits.
+// reflector that leaves additional properties open makes the tool open at
+// every level, as the schema it reflects is, so that the guard does not
+// refuse a key the server's published schema admits (and its decoder
+// drops): at the top level, and inside a nested struct. It failed on the
+// nested key: {"uid":"a","filter":{"label":"x","other":1}} was refused
+// (unknown_field), and the nested definition was published closed.
 func TestWithReflector_AllowAdditionalProperties_OpensTheTool(t *testing.T) {
 	reg := typereg.New()
 	ref := &jsonschema.Reflector{RequiredFromJSONSchemaTags: true, AllowAdditionalProperties: true}
 	if err := typereg.Register[grafanaArgs](reg, "g", typereg.WithReflector(ref)); err != nil {
 		t.Fatal(err)
 	}
-	if r := refuse.Refuse(reg, "g", []byte(`{"uid":"a","extra":1}`)); r != nil {
-		t.Errorf("an extra key the server's schema admits is refused: %v", r)
+	for _, args := range []string{`{"uid":"a","extra":1}`, `{"uid":"a","filter":{"label":"x","other":1}}`} {
+		if r := refuse.Refuse(reg, "g", []byte(args)); r != nil {
+			t.Errorf("%s: a key the server's schema admits is refused: %v", args, r)
+		}
+	}
+	var many strings.Builder
+	many.WriteString(`{"uid":"a","filter":{"label":"x"`)
+	for i := range 5000 {
+		fmt.Fprintf(&many, `,"k%d":1`, i)
+	}
+	many.WriteString(`}}`)
+	if d := refuse.Decide(reg, "g", []byte(many.String())); d.Refusal != nil || d.Warnings != nil {
+		t.Errorf("5000 nested keys the schema admits: refusal %v, warnings %v", d.Refusal, d.Warnings)
+	}
+	if r := refuse.Refuse(reg, "g", []byte(`{"uid":"a","filter":{"other":1}}`)); r == nil {
+		t.Errorf("a nested struct's required field left out passes")
 	}
 	tl, _ := reg.Tool("g")
 	if tl.Schema.AdditionalProperties != nil {
 		t.Errorf("the schema stays closed: %v", tl.Schema.AdditionalProperties)
 	}
+	own := asJSONValue(t, ref.Reflect(&grafanaArgs{}))
+	got := asJSONValue(t, tl.Schema)
+	if diff := cmp.Diff(openness(own), openness(got)); diff != "" {
+		t.Errorf("additionalProperties by path (-server's schema +guard's):\n%s", diff)
+	}
+}
+
+// openness lists, for each object schema in s (a schema as JSON, $refs
+// followed), whether it leaves additional properties open.
+func openness(s any) map[string]bool {
+	root, _ := s.(map[string]any)
+	out := map[string]bool{}
+	var walk func(path string, v any, depth int)
+	walk = func(path string, v any, depth int) {
+		m, ok := v.(map[string]any)
+		if !ok || depth > 8 {
+			return
+		}
+		if ref, ok := m["$ref"].(string); ok {
+			defs, _ := root["$defs"].(map[string]any)
+			walk(path, defs[strings.TrimPrefix(ref, "#/$defs/")], depth+1)
+			return
+		}
+		if props, ok := m["properties"].(map[string]any); ok {
+			out[path] = m["additionalProperties"] != false
+			for k, p := range props {
+				walk(path+"/"+k, p, depth+1)
+			}
+		}
+	}
+	walk("", root, 0)
+	return out
 }
 
 // goSDKArgs is tagged as go-sdk's mcp.AddTool reads tags, with

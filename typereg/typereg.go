@@ -181,6 +181,7 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
+	tags.openNested = policy.OpenNested
 	plan, err := r.binder.Compile(t)
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)

@@ -350,3 +350,28 @@ func callBare(t *testing.T, s *mcp.Server, tool string) string {
 		return res.Content[0].Text
 	}
 }
+
+// TestAddTool_SameNameAgain_TheLaterStructJudges pins that adding a name
+// again with another struct (a server that turns a read-only tool into its
+// read-write variant) replaces both the tool and its record: the later
+// struct's calls are served, and the earlier handler, gone, is never run.
+func TestAddTool_SameNameAgain_TheLaterStructJudges(t *testing.T) {
+	reg, s := typereg.New(), newServer()
+	var ro recorder[dashReadArgs]
+	if err := gosdk.AddTool(s, reg, &mcp.Tool{Name: "update_dashboard"}, ro.handler); err != nil {
+		t.Fatal(err)
+	}
+	if err := gosdk.AddTool(s, reg, &mcp.Tool{Name: "update_dashboard"}, dashHandler[dashWriteArgs]); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, s)
+	if res := callRaw(t, cs, "update_dashboard", `{"uid":"a","overwrite":true}`); res.IsError || text(t, res) != `{"uid":"a","overwrite":true}` {
+		t.Errorf("the read-write call: %v", res.Content)
+	}
+	if runs, _, _ := ro.last(); runs != 0 {
+		t.Errorf("the replaced handler ran %d times", runs)
+	}
+	if _, ok := listed(t, cs)["update_dashboard"].InputSchema.(map[string]any)["properties"].(map[string]any)["overwrite"]; !ok {
+		t.Errorf("tools/list does not show the later struct's parameters")
+	}
+}

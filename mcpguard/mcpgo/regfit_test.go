@@ -28,9 +28,15 @@ var grafanaReflector = jsonschema.Reflector{
 }
 
 type searchArgs struct {
-	Query string   `json:"query" jsonschema:"required,description=The text to search for"`
-	Limit int      `json:"limit" jsonschema:"description=At most this many results"`
-	Tags  []string `json:"tags" jsonschema:"description=Only dashboards with these tags"`
+	Query  string        `json:"query" jsonschema:"required,description=The text to search for"`
+	Limit  int           `json:"limit" jsonschema:"description=At most this many results"`
+	Tags   []string      `json:"tags" jsonschema:"description=Only dashboards with these tags"`
+	Filter *searchFilter `json:"filter,omitempty" jsonschema:"description=Narrow the search"`
+}
+
+type searchFilter struct {
+	Label string `json:"label" jsonschema:"required,description=A label"`
+	Value string `json:"value" jsonschema:"description=Its value"`
 }
 
 type updateReadArgs struct {
@@ -133,7 +139,7 @@ func TestRegister_GrafanaStyleServer(t *testing.T) {
 			}
 
 			served := map[string][]string{
-				"search_dashboards": {`{"query":"cpu"}`, `{"query":"cpu","limit":5,"extra":true}`},
+				"search_dashboards": {`{"query":"cpu"}`, `{"query":"cpu","limit":5,"extra":true}`, `{"query":"cpu","filter":{"label":"a","extra":1}}`},
 				"update_dashboard":  c.served,
 			}
 			for tool, calls := range served {
