@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -170,14 +171,21 @@ func publishedRules(t *testing.T, schema json.RawMessage) map[string]any {
 		AdditionalProperties *bool    `json:"additionalProperties"`
 		Properties           map[string]struct {
 			Type        string `json:"type"`
+			Ref         string `json:"$ref"`
 			Description string `json:"description"`
 		} `json:"properties"`
+		Defs map[string]struct {
+			Type string `json:"type"`
+		} `json:"$defs"`
 	}
 	if err := json.Unmarshal(schema, &s); err != nil {
 		t.Fatalf("schema %s: %v", schema, err)
 	}
 	out := map[string]any{"required": s.Required, "closed": s.AdditionalProperties != nil && !*s.AdditionalProperties}
 	for k, p := range s.Properties {
+		if p.Ref != "" { // the type a $ref names, as a schema inlined would state it
+			p.Type = s.Defs[strings.TrimPrefix(p.Ref, "#/$defs/")].Type
+		}
 		out[k] = p.Type + ": " + p.Description
 	}
 	return out
