@@ -30,7 +30,8 @@
 //   - WithReflector(r): the server reflects with invopop's Reflector r.
 //     With RequiredFromJSONSchemaTags, only jsonschema:"required" fields
 //     are required (at every level); with AllowAdditionalProperties, the
-//     tool is open.
+//     tool is open at every level (Policy.Open and OpenNested), as r's
+//     schema is.
 //   - WithJSONSchemaGo(): the server infers with google/jsonschema-go (as
 //     go-sdk's mcp.AddTool does, and gosdk.AddTool by default). A
 //     jsonschema tag is the field's whole description, published at every

@@ -56,7 +56,13 @@
 // parameter struct (mcp.NewTypedToolHandler's shape); Register and
 // Middleware for a server with its own handlers and wrappers; Middleware
 // alone, with typereg.Register, for a server that publishes its own schema
-// and keeps it in step with the struct itself.
+// and keeps it in step with the struct itself. Say how that schema is made
+// in the options, so that the guard requires no more than it: the
+// server's invopop Reflector with typereg.WithReflector, or
+// typereg.WithJSONSchemaGo for a schema from mcp.WithInputSchema[T]
+// (mcp-go infers it with google/jsonschema-go: the whole jsonschema tag is
+// the description, and a field without omitempty is required). AddTool
+// and Register read tags as invopop/jsonschema does unless told otherwise.
 //
 // The parameter type may be a pointer to the struct (AddTool[*T]): the
 // record is the struct's, and the handler gets what
