@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,6 +41,12 @@ import (
 // mcp-go's WithOutputSchemaValidation and clients that check
 // structuredContent against the schema accept the member.
 //
+// In may be a pointer to the struct (AddTool[*T]): the record is the
+// struct's, and h gets what mcp.NewTypedToolHandler gives it (nil for null
+// and for no arguments). The published schema is the one reg records, made
+// with reg's options and the tool's (typereg.WithReflector,
+// typereg.WithJSONSchemaGo).
+//
 // Build tool with mcp.NewTool and options that do not describe parameters
 // (mcp.WithDescription, annotations, an output schema): the input schema is
 // the registry's, and AddTool fails when tool already has one (a property,
@@ -63,8 +70,10 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 	// Record In in a registry of its own first, with the same binder and
 	// the tool's options, so that a type the binder cannot decode into, bad
 	// options, or a server that refuses the tool leave reg as it was. The
-	// published schema depends only on the binder, In and the tool's own
-	// options (WithOpen), so it is the one reg will record.
+	// published schema depends on the binder, In, the tool's own options
+	// and reg's (WithReflector, WithJSONSchemaGo given to New), which the
+	// trial registry lacks: once reg records the tool, its schema is
+	// published if it differs.
 	trial := typereg.New(typereg.WithBinder(reg.Binder()))
 	if err := typereg.Register[In](trial, tool.Name, opts...); err != nil {
 		return fmt.Errorf("mcpgo: %w", err)
@@ -132,6 +141,12 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 			s.DeleteTools(name)
 		}
 		return fmt.Errorf("mcpgo: %w", err)
+	}
+	if rec, _ := reg.Tool(name); rec != nil {
+		if recorded, _ := json.Marshal(rec.Schema); !bytes.Equal(recorded, schema) {
+			tool.RawInputSchema = recorded
+			return addTool(s, tool, handler) // the server has the name: it replaces the tool
+		}
 	}
 	return nil
 }

@@ -235,3 +235,29 @@ func TestAddTool_PointerIn_AsTypedToolHandler(t *testing.T) {
 		}
 	}
 }
+
+// TestAddTool_RegistryWideReflector_PublishesTheRecord pins that AddTool
+// publishes the schema reg records when reg itself says how schemas are
+// made (typereg.New(typereg.WithReflector(...))): what tools/list shows is
+// what the guard enforces. It failed: AddTool published a schema made
+// without the registry's options (limit and tags required, closed), while
+// the guard required only query.
+func TestAddTool_RegistryWideReflector_PublishesTheRecord(t *testing.T) {
+	reg := typereg.New(typereg.WithReflector(&grafanaReflector))
+	s := server.NewMCPServer("grafana", "1.0.0")
+	h := func(_ context.Context, _ mcp.CallToolRequest, in searchArgs) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(in.Query), nil
+	}
+	if err := mcpgo.AddTool(s, reg, mcp.NewTool("search_dashboards"), h); err != nil {
+		t.Fatal(err)
+	}
+	published := send(t, s, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)).Result.Tools[0].InputSchema
+	rec, _ := reg.Tool("search_dashboards")
+	want, _ := json.Marshal(rec.Schema)
+	if diff := cmp.Diff(publishedRules(t, want), publishedRules(t, published)); diff != "" {
+		t.Errorf("tools/list (-record +published):\n%s", diff)
+	}
+	if r := send(t, s, callFrame("search_dashboards", `{"query":"cpu","extra":1}`)); r.Result == nil || r.Result.IsError {
+		t.Errorf("a call the published schema admits: %+v", r)
+	}
+}
