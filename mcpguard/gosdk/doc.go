@@ -39,7 +39,9 @@
 // begins with WORD= (jsonschema:"description=...,minimum=1"), is
 // invopop/jsonschema's syntax and is read as invopop reads it. A server
 // whose schemas come from its own invopop Reflector says so with
-// typereg.WithReflector among the options.
+// typereg.WithReflector among AddTool's (or Register's) options: go-sdk's
+// reading is a tool option, so it takes precedence over one given to
+// typereg.New.
 //
 // # Which route fits which server
 //
