@@ -56,11 +56,14 @@ import (
 //
 // AddTool returns an error, and adds nothing, when t.InputSchema is set (the
 // published schema is the registry's, because it is what the guard
-// enforces), when the output schema cannot be inferred or resolved, or when
-// In cannot be registered with opts: In must be a struct (or a pointer to
-// one) the binder can decode into (the error names the field it cannot), and the options must
-// be valid for a tool (typereg.Register). Panics of Server.AddTool (a tool
-// go-sdk itself rejects) are not caught.
+// enforces: a schema of the server's own, with constraints go-sdk
+// validates and AddTool's input path does not, stays with mcp.AddTool
+// behind Middleware, In registered with the options that say how that
+// schema was made), when the output schema cannot be inferred or resolved,
+// or when In cannot be registered with opts: In must be a struct (or a
+// pointer to one) the binder can decode into (the error names the field it
+// cannot), and the options must be valid for a tool (typereg.Register).
+// Panics of Server.AddTool (a tool go-sdk itself rejects) are not caught.
 //
 // The guard looks the registry's record of t.Name up on each call: if the
 // name has since been registered with another type, every call gets a tool
