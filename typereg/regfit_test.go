@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	google "github.com/google/jsonschema-go/jsonschema"
@@ -327,7 +328,7 @@ func TestWithJSONSchemaGo_DescriptionsAreNotOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, g := asJSONValue(t, want).(map[string]any), asJSONValue(t, tl.Schema).(map[string]any)
+	w, g := asJSONValue(t, want).(map[string]any), inlineRefs(asJSONValue(t, tl.Schema)).(map[string]any)
 	for _, k := range []string{"properties", "required"} {
 		if diff := cmp.Diff(w[k], g[k]); diff != "" {
 			t.Errorf("%s (-jsonschema-go +guard):\n%s", k, diff)
@@ -409,4 +410,116 @@ func asJSONValue(t *testing.T, v any) any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// Recursive types whose fields carry jsonschema-go descriptions, the
+// shapes a description makes the registry reflect again.
+type descNode struct {
+	V    int                  `json:"v" jsonschema:"the value"`
+	Next *descNode            `json:"next,omitempty" jsonschema:"the next node"`
+	Kids []descNode           `json:"kids,omitempty" jsonschema:"children"`
+	ByID map[string]*descNode `json:"by_id,omitempty" jsonschema:"children by id"`
+	Peer *descPeer            `json:"peer,omitempty" jsonschema:"a peer, which leads back"`
+}
+
+type descPeer struct {
+	Back *descNode `json:"back,omitempty" jsonschema:"back to a node"`
+}
+
+type DescSelf struct {
+	*DescSelf `jsonschema:"embedded, itself"`
+	N         int `json:"n" jsonschema:"a count"`
+}
+
+// TestRegister_RecursiveTypes_UnderEveryTagReading pins that the
+// recursive types registration terminates on (recursive_test.go's, and
+// recursive types whose fields carry descriptions) terminate under
+// WithJSONSchemaGo and WithReflector too, with $refs that resolve, and fail
+// exactly where the default reading fails. It failed: a recursive type
+// whose field carries a jsonschema-go description never returned from
+// Register (each description reflected the type again, expanded).
+func TestRegister_RecursiveTypes_UnderEveryTagReading(t *testing.T) {
+	type tc = struct {
+		name    string
+		typ     reflect.Type
+		segLoop bool
+	}
+	tools := append([]tc{}, recursiveTools...)
+	tools = append(tools,
+		tc{name: "described list and tree", typ: reflect.TypeFor[struct {
+			Head descNode  `json:"head" jsonschema:"the list"`
+			Peer *descPeer `json:"peer,omitempty" jsonschema:"a peer"`
+		}]()},
+		tc{name: "described self-embedding", typ: reflect.TypeFor[struct {
+			S DescSelf `json:"s" jsonschema:"a self-embedding struct"`
+		}]()})
+	for name, opt := range map[string]typereg.Option{
+		"WithJSONSchemaGo": typereg.WithJSONSchemaGo(),
+		"WithReflector":    typereg.WithReflector(&jsonschema.Reflector{RequiredFromJSONSchemaTags: true, AllowAdditionalProperties: true}),
+	} {
+		for _, b := range binders {
+			for _, tc := range tools {
+				t.Run(name+"/"+b.Name()+"/"+tc.name, func(t *testing.T) {
+					plainErr := typereg.RegisterType(typereg.New(typereg.WithBinder(b)), "t", tc.typ)
+					reg := typereg.New(typereg.WithBinder(b))
+					done := make(chan error, 1)
+					go func() { done <- typereg.RegisterType(reg, "t", tc.typ, opt) }()
+					var err error
+					select {
+					case err = <-done:
+					case <-time.After(10 * time.Second):
+						t.Fatalf("Register(%v) did not return", tc.typ)
+					}
+					if (err == nil) != (plainErr == nil) {
+						t.Fatalf("Register: %v; without the option: %v", err, plainErr)
+					}
+					if err != nil {
+						return
+					}
+					tool, _ := reg.Tool("t")
+					raw, err := json.Marshal(tool.Schema)
+					if err != nil {
+						t.Fatalf("the schema does not marshal: %v", err)
+					}
+					checkRefs(t, raw)
+				})
+			}
+		}
+	}
+}
+
+// inlineRefs is schema v (as JSON) with each $ref to its root's $defs
+// replaced by the definition (a $ref beside other keywords merged with
+// them), to a bounded depth: the shape jsonschema-go writes, which inlines.
+func inlineRefs(v any) any {
+	root, _ := v.(map[string]any)
+	defs, _ := root["$defs"].(map[string]any)
+	var in func(v any, depth int) any
+	in = func(v any, depth int) any {
+		switch v := v.(type) {
+		case map[string]any:
+			out := map[string]any{}
+			if ref, ok := v["$ref"].(string); ok && depth < 8 {
+				if d, ok := defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any); ok {
+					for k, e := range in(d, depth+1).(map[string]any) {
+						out[k] = e
+					}
+				}
+			}
+			for k, e := range v {
+				if k != "$ref" && k != "$defs" {
+					out[k] = in(e, depth+1)
+				}
+			}
+			return out
+		case []any:
+			out := make([]any, len(v))
+			for i, e := range v {
+				out[i] = in(e, depth+1)
+			}
+			return out
+		}
+		return v
+	}
+	return in(v, 0)
 }

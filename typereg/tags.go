@@ -92,10 +92,13 @@ func (w *goWalker) field(s *jsonschema.Schema, tag reflect.StructTag, t reflect.
 	w.value(s, t)
 }
 
-// bare is the schema of type t with no field's tags, its definitions
-// added to the root's.
+// bare is the schema of a field of type t with no tags, as invopop makes
+// a property: a named struct by $ref, never expanded (expanding it would
+// walk a recursive type forever), its definitions added to the root's.
 func (w *goWalker) bare(t reflect.Type) *jsonschema.Schema {
-	sub := w.r.reflectRoot(t)
+	sub := w.r.r.ReflectFromType(t)
+	w.r.merge(sub)
+	sub.Version = ""
 	for name, def := range sub.Definitions {
 		if w.root.Definitions == nil {
 			w.root.Definitions = jsonschema.Definitions{}
