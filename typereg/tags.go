@@ -75,6 +75,7 @@ type goWalker struct {
 	binder bind.Binder
 	r      *schemaReflector
 	seen   map[*jsonschema.Schema]bool
+	bares  map[reflect.Type]*jsonschema.Schema // bare's, made once per type
 }
 
 // field describes s, the property of a field with tag and type t. A
@@ -86,17 +87,35 @@ func (w *goWalker) field(s *jsonschema.Schema, tag reflect.StructTag, t reflect.
 		return
 	}
 	if d, ok := goDescription(tag); ok {
-		*s = *w.bare(t)
+		if readsAsOptions(d) {
+			*s = *w.bare(t)
+		}
 		s.Description = d
 	}
 	w.value(s, t)
+}
+
+// readsAsOptions reports whether invopop reads something into a field's
+// schema from description d as its jsonschema tag: a key=value option, or
+// the word nullable (the word required only makes the field required,
+// which the walk decides itself).
+func readsAsOptions(d string) bool {
+	return strings.Contains(d, "=") || slices.Contains(strings.Split(d, ","), "nullable")
 }
 
 // bare is the schema of a field of type t with no tags, as invopop makes
 // a property: a named struct by $ref, never expanded (expanding it would
 // walk a recursive type forever), its definitions added to the root's.
 func (w *goWalker) bare(t reflect.Type) *jsonschema.Schema {
+	if s, ok := w.bares[t]; ok {
+		c := *s // the property's own copy: its description is the field's
+		return &c
+	}
+	if w.bares == nil {
+		w.bares = map[reflect.Type]*jsonschema.Schema{}
+	}
 	sub := w.r.r.ReflectFromType(t)
+	w.bares[t] = sub
 	w.r.merge(sub)
 	sub.Version = ""
 	for name, def := range sub.Definitions {
@@ -108,7 +127,8 @@ func (w *goWalker) bare(t reflect.Type) *jsonschema.Schema {
 		}
 	}
 	sub.Definitions = nil
-	return sub
+	c := *sub
+	return &c
 }
 
 // value walks into s, the schema of a value of type t.
