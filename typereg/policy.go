@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -122,6 +123,10 @@ type tagRules struct {
 	// openNested publishes nested structs open (Policy.OpenNested, which
 	// sets it at registration).
 	openNested bool
+	// comments and lookupComment are the server's reflector's
+	// descriptions from Go comments (Reflector.CommentMap, LookupComment).
+	comments      map[string]string
+	lookupComment func(reflect.Type, string) string
 }
 
 // WithReflector says the server publishes its tools' input schemas as
@@ -139,9 +144,12 @@ type tagRules struct {
 //     that name no field pass inside a nested struct, and the published
 //     schema leaves every object open, as r's does.
 //
-// The options that only change how the schema is written (DoNotReference,
-// ExpandedStruct, Anonymous, comments, BaseSchemaID...) are not taken: the
-// published schema is the registry's. Options that name properties
+// The descriptions r takes from Go comments (CommentMap, as AddGoComments
+// fills it, and LookupComment) are published too. The options that only
+// change how the schema is written (DoNotReference, ExpandedStruct,
+// Anonymous, BaseSchemaID...) are not taken: the published schema is the
+// registry's; nor are Mapper and IgnoredTypes, since what a value may be
+// is the binder's to say. Options that name properties
 // otherwise than the binder matches keys (FieldNameTag, KeyNamer), and a
 // nil r, fail every registration the option is given to. A field's
 // validate tag still adds to what is required (see the package
@@ -157,7 +165,9 @@ func WithReflector(r *jsonschema.Reflector) Option {
 	case r.KeyNamer != nil:
 		o.err = errors.New("typereg: WithReflector: a KeyNamer names properties otherwise than the binder matches keys")
 	}
-	set := func(t *tagRules) { *t = tagRules{requiredFromTags: r.RequiredFromJSONSchemaTags} }
+	set := func(t *tagRules) {
+		*t = tagRules{requiredFromTags: r.RequiredFromJSONSchemaTags, comments: r.CommentMap, lookupComment: r.LookupComment}
+	}
 	open := func(p *Policy) {
 		if r.AllowAdditionalProperties {
 			p.Open, p.OpenNested = true, true

@@ -523,3 +523,31 @@ func inlineRefs(v any) any {
 	}
 	return in(v, 0)
 }
+
+// TestWithReflector_CommentsAreDescriptions pins that descriptions a
+// server's reflector takes from Go comments (CommentMap, as AddGoComments
+// fills it, and LookupComment) are published too. It failed: they were
+// dropped.
+func TestWithReflector_CommentsAreDescriptions(t *testing.T) {
+	prefix := reflect.TypeFor[grafanaArgs]().PkgPath() + "."
+	ref := &jsonschema.Reflector{
+		CommentMap: map[string]string{prefix + "grafanaArgs.Optional": "Optional, from a comment"},
+		LookupComment: func(t reflect.Type, field string) string {
+			if t == reflect.TypeFor[grafanaSub]() && field == "Value" {
+				return "The value, looked up"
+			}
+			return ""
+		},
+	}
+	reg := typereg.New()
+	if err := typereg.Register[grafanaArgs](reg, "g", typereg.WithReflector(ref)); err != nil {
+		t.Fatal(err)
+	}
+	tl, _ := reg.Tool("g")
+	got := describedAndRequired(t, tl.Schema)
+	for path, want := range map[string]string{"/optional description": "Optional, from a comment", "/filter/value description": "The value, looked up"} {
+		if got[path] != want {
+			t.Errorf("%s = %v, want %q", path, got[path], want)
+		}
+	}
+}
