@@ -336,6 +336,37 @@ func TestWithJSONSchemaGo_DescriptionsAreNotOptions(t *testing.T) {
 	}
 }
 
+// TestWithJSONSchemaGo_DescriptionsAddNothingToTheStruct pins that a
+// description holding invopop's oneof_required or anyof_required, which
+// invopop reads as a rule on the struct that holds the field, adds no rule
+// there, at the top level or inside. It failed: the root and the nested
+// struct were published with oneOf and anyOf lists go-sdk's schema lacks.
+func TestWithJSONSchemaGo_DescriptionsAddNothingToTheStruct(t *testing.T) {
+	type inner struct {
+		A string `json:"a,omitempty" jsonschema:"either this,anyof_required=one"`
+		B string `json:"b,omitempty" jsonschema:"or that,anyof_required=two"`
+	}
+	type args struct {
+		X  string `json:"x,omitempty" jsonschema:"pick x,oneof_required=x"`
+		Y  string `json:"y,omitempty" jsonschema:"or y,oneof_required=y"`
+		In inner  `json:"in,omitempty" jsonschema:"nested"`
+	}
+	reg := typereg.New()
+	if err := typereg.Register[args](reg, "s", typereg.WithJSONSchemaGo()); err != nil {
+		t.Fatal(err)
+	}
+	tl, _ := reg.Tool("s")
+	got := inlineRefs(asJSONValue(t, tl.Schema)).(map[string]any)
+	in, _ := got["properties"].(map[string]any)["in"].(map[string]any)
+	for where, s := range map[string]map[string]any{"root": got, "in": in} {
+		for _, k := range []string{"oneOf", "anyOf"} {
+			if v, ok := s[k]; ok {
+				t.Errorf("%s has %s %v", where, k, v)
+			}
+		}
+	}
+}
+
 // TestWithJSONSchemaGo_InvopopSyntaxStaysInvopops pins that a tag
 // google/jsonschema-go refuses (it begins with WORD=) is read as invopop
 // reads it, so one struct may carry either syntax.

@@ -95,6 +95,26 @@ func (w *goWalker) field(s *jsonschema.Schema, tag reflect.StructTag, t reflect.
 	w.value(s, t)
 }
 
+// ownSchema reports whether type t states its own schema (a JSONSchema or
+// JSONSchemaAlias method), which invopop publishes as it is.
+func ownSchema(t reflect.Type) bool {
+	return t.Implements(customSchemaType) || t.Implements(aliasSchemaType) ||
+		reflect.PointerTo(t).Implements(customSchemaType) || reflect.PointerTo(t).Implements(aliasSchemaType)
+}
+
+// ownRules drops the oneOf and anyOf lists invopop puts on struct schema
+// s when a field's description holds oneof_required= or anyof_required=,
+// unless a field of the struct has a tag in invopop's syntax, which may
+// mean them.
+func (w *goWalker) ownRules(s *jsonschema.Schema, params []bind.Param) {
+	for _, p := range params {
+		if d, ok := p.Tag.Lookup("jsonschema"); ok && wordEq.MatchString(d) {
+			return
+		}
+	}
+	s.OneOf, s.AnyOf = nil, nil
+}
+
 // readsAsOptions reports whether invopop reads something into a field's
 // schema from description d as its jsonschema tag: a key=value option, or
 // the word nullable (the word required only makes the field required,
@@ -149,8 +169,7 @@ func (w *goWalker) value(s *jsonschema.Schema, t reflect.Type) {
 		}
 		t = t.Elem()
 	}
-	if t.Implements(customSchemaType) || t.Implements(aliasSchemaType) ||
-		reflect.PointerTo(t).Implements(customSchemaType) || reflect.PointerTo(t).Implements(aliasSchemaType) {
+	if ownSchema(t) {
 		return // the type's own schema
 	}
 	switch t.Kind() {
@@ -168,6 +187,7 @@ func (w *goWalker) value(s *jsonschema.Schema, t reflect.Type) {
 			}
 		}
 		s.Required = goRequiredOf(plan.Params(), s)
+		w.ownRules(s, plan.Params())
 	case reflect.Slice, reflect.Array:
 		w.value(s.Items, t.Elem())
 	case reflect.Map:

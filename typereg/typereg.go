@@ -326,6 +326,9 @@ func schemaFor(t reflect.Type, params []bind.Param, tags tagRules, b bind.Binder
 			ps, _ := props.Get(p.Name)
 			w.field(ps, p.Tag, p.Type)
 		}
+		if !ownSchema(t) {
+			w.ownRules(s, params)
+		}
 	}
 	return s, nil
 }
