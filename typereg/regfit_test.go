@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -581,4 +583,47 @@ func TestWithReflector_CommentsAreDescriptions(t *testing.T) {
 			t.Errorf("%s = %v, want %q", path, got[path], want)
 		}
 	}
+}
+
+// FuzzWithJSONSchemaGo_DescriptionIsTheTag pins, for any jsonschema tag
+// text, that registration under WithJSONSchemaGo returns, that a tag
+// jsonschema-go takes as a description is published whole as the field's
+// description (at the top level and inside a nested struct), and that the
+// required lists are jsonschema-go's whatever the text says.
+func FuzzWithJSONSchemaGo_DescriptionIsTheTag(f *testing.F) {
+	for _, s := range []string{"the file", "required", "nullable", "a, minimum=1", "x,oneof_required=x", "-", "description=d", "a\\,b", "enum=a,enum=b", "", " ,=", "title=t,required"} {
+		f.Add(s)
+	}
+	types := []reflect.Type{reflect.TypeFor[int](), reflect.TypeFor[string](), reflect.TypeFor[[]int](), reflect.TypeFor[*bool](), reflect.TypeFor[map[string]int](), reflect.TypeFor[map[int]int]()}
+	f.Fuzz(func(t *testing.T, d string) {
+		for _, ty := range types {
+			tag := reflect.StructTag(`json:"f,omitempty" jsonschema:` + strconv.Quote(d))
+			inner := reflect.StructOf([]reflect.StructField{{Name: "F", Type: ty, Tag: tag}})
+			outer := reflect.StructOf([]reflect.StructField{
+				{Name: "F", Type: ty, Tag: tag},
+				{Name: "In", Type: inner, Tag: `json:"in"`},
+			})
+			reg := typereg.New()
+			if err := typereg.RegisterType(reg, "x", outer, typereg.WithJSONSchemaGo()); err != nil {
+				return // invopop's reading of a WORD= tag may fail; never a crash
+			}
+			tl, _ := reg.Tool("x")
+			got := describedAndRequired(t, tl.Schema)
+			if diff := cmp.Diff([]any{"in"}, got[" required"]); diff != "" {
+				t.Errorf("%q %v: root required (-want +got):\n%s", d, ty, diff)
+			}
+			if _, ok := got["/in required"]; ok {
+				t.Errorf("%q %v: in requires %v", d, ty, got["/in required"])
+			}
+			if d == "" || regexp.MustCompile("^[^ \t\n]*=").MatchString(d) {
+				continue
+			}
+			want := asJSONValue(t, d) // as JSON carries it (invalid UTF-8 replaced)
+			for _, path := range []string{"/f description", "/in/f description"} {
+				if got[path] != want {
+					t.Errorf("%q %v: %s = %v", d, ty, path, got[path])
+				}
+			}
+		}
+	})
 }

@@ -43,15 +43,24 @@ func goDescription(tag reflect.StructTag) (string, bool) {
 	return d, true
 }
 
-// goRequired is the required list jsonschema-go infers for struct type t:
-// its fields without omitempty or omitzero, of those the published
-// definition lists.
+// goRequired is the required list jsonschema-go infers for struct type t,
+// as the walk publishes it: its fields without omitempty or omitzero (a
+// type that states its own schema requires what that schema says).
 func goRequired(t reflect.Type, b bind.Binder) []string {
+	if ownSchema(t) {
+		return newSchemaReflector(tagRules{}).reflectRoot(t).Required
+	}
 	plan, err := b.Compile(t)
 	if err != nil {
 		return nil
 	}
-	return goRequiredOf(plan.Params(), newSchemaReflector(tagRules{}).reflectRoot(t))
+	var names []string
+	for _, p := range plan.Params() {
+		if !omits(p.Tag) {
+			names = append(names, p.Name)
+		}
+	}
+	return names
 }
 
 func goRequiredOf(params []bind.Param, s *jsonschema.Schema) (names []string) {
@@ -182,9 +191,15 @@ func (w *goWalker) value(s *jsonschema.Schema, t reflect.Type) {
 			return
 		}
 		for _, p := range plan.Params() {
-			if ps, ok := s.Properties.Get(p.Name); ok {
-				w.field(ps, p.Tag, p.Type)
+			ps, ok := s.Properties.Get(p.Name)
+			if !ok {
+				// A field invopop left out (jsonschema:"-", which to
+				// jsonschema-go is the description "-"): the binder binds
+				// it, and jsonschema-go publishes it.
+				ps = w.bare(p.Type)
+				s.Properties.Set(p.Name, ps)
 			}
+			w.field(ps, p.Tag, p.Type)
 		}
 		s.Required = goRequiredOf(plan.Params(), s)
 		w.ownRules(s, plan.Params())
@@ -192,5 +207,8 @@ func (w *goWalker) value(s *jsonschema.Schema, t reflect.Type) {
 		w.value(s.Items, t.Elem())
 	case reflect.Map:
 		w.value(s.AdditionalProperties, t.Elem())
+		for _, ps := range s.PatternProperties { // invopop's for integer keys
+			w.value(ps, t.Elem())
+		}
 	}
 }
