@@ -36,7 +36,8 @@ type Decision struct {
 //
 //   - unknown keys: a top-level key that names no parameter
 //     (UnknownArgument), unless the tool is open or the key is exempt; a key
-//     inside a nested struct that names no field (UnknownField);
+//     inside a nested struct that names no field (UnknownField), unless
+//     the tool is open at every level (Policy.OpenNested);
 //   - a required parameter the call does not send (MissingArgument), all in
 //     one verdict, or sends as null where its type cannot hold null (the
 //     null the binder keeps);
@@ -191,9 +192,10 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		}
 		return is.Kind == bind.Omitted
 	})
-	if pol.Open || len(pol.Exempt) > 0 {
+	if pol.Open || pol.OpenNested || len(pol.Exempt) > 0 {
 		issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
-			return is.Kind == bind.UnknownKey && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End]))
+			return is.Kind == bind.UnknownKey && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End])) ||
+				is.Kind == bind.UnknownField && pol.OpenNested
 		})
 	}
 	if nulls {

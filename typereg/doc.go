@@ -1,6 +1,9 @@
 // Package typereg records the tools a server exposes and their parameters.
 //
-// Register[T] reads the parameter struct T once, at registration, by
+// Register[T] (or RegisterType, for a type known only at run time: a
+// server's own helper that adds tools, registering where the tool is
+// added) reads the parameter struct T (or the struct a pointer T points
+// to, as go-sdk's mcp.AddTool takes In = *T) once, at registration, by
 // reflection, through the registry's binder (bind.Std unless WithBinder says
 // otherwise): each parameter's JSON name exactly as the binder matches it
 // (the tag name, or the Go field name when untagged; embedded structs
@@ -17,6 +20,27 @@
 // without omitempty or omitzero is required, unless jsonschema tags say
 // otherwise; a field whose validate tag its zero value breaks is required
 // too.
+//
+// # The server's own schema
+//
+// The guard must never require what the server's published schema does
+// not, so the registry reads the tags as the server's schema library does,
+// when told which one:
+//
+//   - WithReflector(r): the server reflects with invopop's Reflector r.
+//     With RequiredFromJSONSchemaTags, only jsonschema:"required" fields
+//     are required (at every level); with AllowAdditionalProperties, the
+//     tool is open at every level (Policy.Open and OpenNested), as r's
+//     schema is.
+//   - WithJSONSchemaGo(): the server infers with google/jsonschema-go (as
+//     go-sdk's mcp.AddTool does, and gosdk.AddTool by default). A
+//     jsonschema tag is the field's whole description, published at every
+//     level, unless it begins with WORD= (invopop's syntax, which
+//     jsonschema-go refuses); required is every field without omitempty or
+//     omitzero.
+//
+// A jsonschema_description tag, and invopop's description=... option, are
+// descriptions under either.
 //
 // # Types
 //
@@ -122,5 +146,8 @@
 // inside an argument leaves out.
 //
 // A registry is safe for concurrent use. Registering a tool again replaces
-// its record; readers see the old record or the new one, never a mix.
+// its record, with the same struct or another (a server that defines a
+// name twice, read-only and read-write, registers the one it adds); readers
+// see the old record or the new one, never a mix, and a *Tool once looked
+// up never changes.
 package typereg

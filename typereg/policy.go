@@ -1,12 +1,15 @@
 package typereg
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/invopop/jsonschema"
 )
 
 // A Mode says what the guard does with the problems its policies find.
@@ -78,8 +81,13 @@ type Policy struct {
 	Strict bool
 	// Open lets keys that name no parameter through at the top level, as
 	// the tool's published schema then says (additionalProperties is left
-	// open). Nested structs stay closed.
+	// open). Nested structs stay closed, unless OpenNested.
 	Open bool
+	// OpenNested lets keys that name no field of a nested struct through
+	// too, and publishes every struct's definition open: as a schema
+	// reflected with invopop's AllowAdditionalProperties admits them (see
+	// WithReflector, which sets it with Open).
+	OpenNested bool
 	// Exempt lists keys that are never unknown arguments: keys the server
 	// itself injects into calls (format, cursor...). They are not published
 	// in the schema, and they reach the handler's raw arguments untouched.
@@ -97,7 +105,97 @@ type Policy struct {
 type Option struct {
 	name string
 	reg  func(*Registry) // nil: not a registry option
-	tool func(*Policy)   // nil: not a tool option
+	tool func(*Policy)   // nil: not a tool option, unless tags is set
+	tags func(*tagRules) // how the struct's tags are read, for a tool
+	err  error           // a bad option: New and Register report it
+}
+
+// tagRules say how a parameter struct's tags are read into the published
+// schema: which library's reading the server's own schema follows.
+type tagRules struct {
+	// requiredFromTags is invopop's Reflector.RequiredFromJSONSchemaTags:
+	// only a field tagged jsonschema:"required" is required.
+	requiredFromTags bool
+	// jsonschemaGo reads the tags as google/jsonschema-go does: a
+	// jsonschema tag is the field's whole description, and a field
+	// without omitempty or omitzero is required.
+	jsonschemaGo bool
+	// openNested publishes nested structs open (Policy.OpenNested, which
+	// sets it at registration).
+	openNested bool
+	// comments and lookupComment are the server's reflector's
+	// descriptions from Go comments (Reflector.CommentMap, LookupComment).
+	comments      map[string]string
+	lookupComment func(reflect.Type, string) string
+}
+
+// WithReflector says the server publishes its tools' input schemas as
+// invopop/jsonschema's Reflector r reflects them, so that the guard
+// requires what that schema requires and admits what it admits: for every
+// tool when given to New, for one tool when given to Register. The
+// registry takes the options of r that change what a call must or may
+// send:
+//
+//   - RequiredFromJSONSchemaTags: only the fields tagged
+//     jsonschema:"required" are required, at the top level and in nested
+//     structs, rather than every field without omitempty or omitzero.
+//   - AllowAdditionalProperties: the tool is open at every level (Open and
+//     OpenNested): keys that name no parameter pass at the top level, keys
+//     that name no field pass inside a nested struct, and the published
+//     schema leaves every object open, as r's does.
+//
+// The descriptions r takes from Go comments (CommentMap, as AddGoComments
+// fills it, and LookupComment) are published too. The options that only
+// change how the schema is written (DoNotReference, ExpandedStruct,
+// Anonymous, BaseSchemaID...) are not taken: the published schema is the
+// registry's; nor are Mapper and IgnoredTypes, since what a value may be
+// is the binder's to say. Options that name properties
+// otherwise than the binder matches keys (FieldNameTag, KeyNamer), and a
+// nil r, fail every registration the option is given to. A field's
+// validate tag still adds to what is required (see the package
+// documentation, Constraints). The last of WithReflector and
+// WithJSONSchemaGo given wins.
+func WithReflector(r *jsonschema.Reflector) Option {
+	o := Option{name: "WithReflector"}
+	switch {
+	case r == nil:
+		o.err = errors.New("typereg: WithReflector(nil)")
+	case r.FieldNameTag != "" && r.FieldNameTag != "json":
+		o.err = fmt.Errorf("typereg: WithReflector: FieldNameTag %q names properties by another tag than the binder's json", r.FieldNameTag)
+	case r.KeyNamer != nil:
+		o.err = errors.New("typereg: WithReflector: a KeyNamer names properties otherwise than the binder matches keys")
+	}
+	set := func(t *tagRules) {
+		*t = tagRules{requiredFromTags: r.RequiredFromJSONSchemaTags, comments: r.CommentMap, lookupComment: r.LookupComment}
+	}
+	open := func(p *Policy) {
+		if r.AllowAdditionalProperties {
+			p.Open, p.OpenNested = true, true
+		}
+	}
+	o.reg = func(reg *Registry) { set(&reg.tags); open(&reg.policy) }
+	o.tool, o.tags = open, set
+	return o
+}
+
+// WithJSONSchemaGo says the server's input schemas are inferred as
+// github.com/google/jsonschema-go infers them from a struct, as go-sdk's
+// mcp.AddTool and mcp-go's mcp.WithInputSchema do: for every tool when
+// given to New, for one tool when given to Register. A jsonschema tag is
+// then the field's description, the whole of it
+// (jsonschema:"the text to search for, case-insensitive"), at every level;
+// and a field is required when its json tag has neither omitempty nor
+// omitzero, whatever its jsonschema tag says. A jsonschema tag that begins
+// with WORD= (jsonschema:"description=...,minimum=1"), which
+// jsonschema-go refuses, is invopop's syntax and is read as invopop reads
+// it, as is a jsonschema_description tag, so one struct may carry either.
+// A field's validate tag still adds to what is required (see the package
+// documentation, Constraints). gosdk.AddTool and gosdk.Register read tags
+// this way unless told otherwise. The last of WithReflector and
+// WithJSONSchemaGo given wins.
+func WithJSONSchemaGo() Option {
+	set := func(t *tagRules) { *t = tagRules{jsonschemaGo: true} }
+	return Option{name: "WithJSONSchemaGo", reg: func(r *Registry) { set(&r.tags) }, tags: set}
 }
 
 // WithBinder sets the binder the server decodes arguments with, which the
@@ -156,23 +254,32 @@ func WithAlias(alias, param string) Option {
 	}}
 }
 
-// toolPolicy resolves the policy of a tool registered with opts.
-func (r *Registry) toolPolicy(opts []Option) (Policy, error) {
-	p := r.policy
+// toolPolicy resolves the policy of a tool registered with opts, and how
+// its struct's tags are read.
+func (r *Registry) toolPolicy(opts []Option) (Policy, tagRules, error) {
+	p, tags := r.policy, r.tags
 	p.Exempt = slices.Clone(p.Exempt)
 	for _, o := range opts {
-		if o.tool == nil {
-			return p, fmt.Errorf("typereg: %s configures a registry, not a tool: pass it to New", o.name)
+		if o.err != nil {
+			return p, tags, o.err
 		}
-		o.tool(&p)
+		if o.tool == nil && o.tags == nil {
+			return p, tags, fmt.Errorf("typereg: %s configures a registry, not a tool: pass it to New", o.name)
+		}
+		if o.tool != nil {
+			o.tool(&p)
+		}
+		if o.tags != nil {
+			o.tags(&tags)
+		}
 	}
 	if r.envMode != 0 {
 		p.Mode = r.envMode
 	}
 	if p.Mode < Reject || p.Mode > Off {
-		return p, fmt.Errorf("typereg: %v is not a mode", p.Mode)
+		return p, tags, fmt.Errorf("typereg: %v is not a mode", p.Mode)
 	}
-	return p, nil
+	return p, tags, nil
 }
 
 // aliases gathers the tool's aliases, from its fields' bindguard tags and

@@ -37,10 +37,14 @@ var (
 	aliasSchemaType  = reflect.TypeFor[interface{ JSONSchemaAlias() any }]()
 )
 
-func newSchemaReflector() *schemaReflector {
+func newSchemaReflector(tags tagRules) *schemaReflector {
 	sr := &schemaReflector{cyclic: map[reflect.Type]bool{}, pending: map[reflect.Type]bool{}, defs: jsonschema.Definitions{}}
 	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType, Namer: defName}
 	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType, Namer: defName}
+	for _, r := range []*jsonschema.Reflector{sr.r, sr.expanded} {
+		r.RequiredFromJSONSchemaTags, r.AllowAdditionalProperties = tags.requiredFromTags, tags.openNested
+		r.CommentMap, r.LookupComment = tags.comments, tags.lookupComment
+	}
 	return sr
 }
 

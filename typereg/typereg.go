@@ -21,6 +21,7 @@ import (
 type Registry struct {
 	binder  bind.Binder
 	policy  Policy                           // the defaults of every tool
+	tags    tagRules                         // how every tool's tags are read, by default
 	envMode Mode                             // BINDGUARD_MODE, or 0
 	err     error                            // a bad option or BINDGUARD_MODE: every Register fails with it
 	mu      sync.Mutex                       // serializes writers
@@ -35,6 +36,10 @@ type Registry struct {
 func New(opts ...Option) *Registry {
 	r := &Registry{binder: bind.Std, policy: Policy{Mode: Reject}}
 	for _, o := range opts {
+		if o.err != nil {
+			r.err = o.err
+			continue
+		}
 		if o.reg == nil {
 			r.err = fmt.Errorf("typereg: %s configures a tool, not a registry: pass it to Register", o.name)
 			continue
@@ -134,15 +139,35 @@ type Param struct {
 
 // Register records tool name, whose parameters are the fields of the struct
 // type T, under the registry's policy adjusted by opts, replacing any
-// earlier record of that name. It fails, naming the field, when T is not a
-// struct or has a field the registry's binder cannot decode into; it fails
-// on an alias that stands for no parameter, or for two, or that is a
-// parameter's name; it fails, naming the field and the tag, on a validate
-// tag the registry cannot publish in the schema, or whose jsonschema tags
-// state another range (see the package documentation, Constraints); and
-// it fails when the registry was configured wrongly (see New).
+// earlier record of that name. T may be a pointer to the struct, as go-sdk's
+// mcp.AddTool takes it (In = *T): the record is the struct's (Tool.Type is
+// the struct type), and a call is judged as the struct's. It fails, naming
+// the field, when T is not a struct or has a field the registry's binder
+// cannot decode into; it fails on an alias that stands for no parameter, or
+// for two, or that is a parameter's name; it fails, naming the field and the
+// tag, on a validate tag the registry cannot publish in the schema, or whose
+// jsonschema tags state another range (see the package documentation,
+// Constraints); and it fails when the registry was configured wrongly (see
+// New).
 func Register[T any](reg *Registry, name string, opts ...Option) error {
-	return reg.register(name, reflect.TypeFor[T](), opts)
+	return RegisterType(reg, name, reflect.TypeFor[T](), opts...)
+}
+
+// RegisterType is Register for a type known only at run time: a server's
+// own generic helper that adds tools registers where the tool is added,
+// with the reflect.Type of its parameter (reflect.TypeFor[In]() in the
+// helper, or the handler's argument type). Registering a name again, with
+// the same struct or another, replaces its record: a call already being
+// judged keeps the record it started with, and later calls get the new
+// one.
+func RegisterType(reg *Registry, name string, t reflect.Type, opts ...Option) error {
+	if t == nil {
+		return fmt.Errorf("typereg: tool %q: no parameter type", name)
+	}
+	if t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct {
+		t = t.Elem()
+	}
+	return reg.register(name, t, opts)
 }
 
 func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
@@ -152,10 +177,11 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if name == "" {
 		return errors.New("typereg: a tool needs a name")
 	}
-	policy, err := r.toolPolicy(opts)
+	policy, tags, err := r.toolPolicy(opts)
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
+	tags.openNested = policy.OpenNested
 	plan, err := r.binder.Compile(t)
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
@@ -163,7 +189,7 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if err := aliases(&policy, plan.Params()); err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
-	schema, err := schemaFor(t, plan.Params())
+	schema, err := schemaFor(t, plan.Params(), tags, r.binder)
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
@@ -193,7 +219,7 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if _, err := json.Marshal(schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: the schema does not marshal to JSON: %w", name, err)
 	}
-	tool.plan = plan.WithRequired(schema.Required, nestedRequired)
+	tool.plan = plan.WithRequired(schema.Required, nestedRequired(tags, r.binder))
 	for i := range tool.Params {
 		tool.Params[i].Required = slices.Contains(schema.Required, tool.Params[i].Name)
 	}
@@ -245,13 +271,15 @@ func (r *Registry) Tools() []*Tool {
 // params: invopop names fields by their own reading of the tags (it drops
 // jsonschema:"-" fields and does not settle name conflicts), and the binder
 // is the truth about which keys a tool takes.
-func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, err error) {
+//
+// tags say whose reading of the tags the schema follows (see tagRules).
+func schemaFor(t reflect.Type, params []bind.Param, tags tagRules, b bind.Binder) (schema *jsonschema.Schema, err error) {
 	defer func() {
 		if r := recover(); r != nil { // invopop panics on some types
 			err = fmt.Errorf("cannot build the input schema of %v: %v", t, r)
 		}
 	}()
-	r := newSchemaReflector()
+	r := newSchemaReflector(tags)
 	s := r.reflectRoot(t)
 	props := orderedmap.New[string, *jsonschema.Schema]()
 	var required []string
@@ -266,7 +294,7 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 		}
 		if !ok {
 			// A field invopop left out or named otherwise: reflect its type
-			// alone, and require it by invopop's default rule.
+			// alone, and require it by the rule invopop would apply.
 			sub := r.reflectRoot(p.Type)
 			for name, def := range sub.Definitions {
 				if s.Definitions == nil {
@@ -278,8 +306,10 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 			}
 			sub.Definitions = nil
 			ps = sub
-			jsonOpts := p.Tag.Get("json")
-			isRequired[p.Name] = !strings.Contains(jsonOpts, ",omitempty") && !strings.Contains(jsonOpts, ",omitzero")
+			isRequired[p.Name] = tags.required(p.Tag, false)
+		}
+		if tags.jsonschemaGo {
+			isRequired[p.Name] = tags.required(p.Tag, true)
 		}
 		props.Set(p.Name, ps)
 		if isRequired[p.Name] {
@@ -290,6 +320,16 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 	s.Required = required
 	s.Type = "object"
 	s.AdditionalProperties = jsonschema.FalseSchema
+	if tags.jsonschemaGo {
+		w := goWalker{root: s, binder: b, r: r, seen: map[*jsonschema.Schema]bool{}}
+		for _, p := range params {
+			ps, _ := props.Get(p.Name)
+			w.field(ps, p.Tag, p.Type)
+		}
+		if !ownSchema(t) {
+			w.ownRules(s, params)
+		}
+	}
 	return s, nil
 }
 
@@ -301,14 +341,20 @@ func validateTag(tag reflect.StructTag) string {
 	return ""
 }
 
-// nestedRequired returns the JSON names of the fields the published schema
-// requires in an object read into struct type t below the top level: the
-// required list of t's own definition, as invopop/jsonschema reflects it.
-func nestedRequired(t reflect.Type) (names []string) {
-	defer func() {
-		if recover() != nil { // invopop panics on some types; they publish nothing
-			names = nil
+// nestedRequired returns the function that gives the JSON names of the
+// fields the published schema requires in an object read into struct type
+// t below the top level: the required list of t's own definition, as
+// invopop/jsonschema reflects it under tags, or as jsonschema-go infers it.
+func nestedRequired(tags tagRules, b bind.Binder) func(t reflect.Type) []string {
+	return func(t reflect.Type) (names []string) {
+		defer func() {
+			if recover() != nil { // invopop panics on some types; they publish nothing
+				names = nil
+			}
+		}()
+		if tags.jsonschemaGo {
+			return goRequired(t, b)
 		}
-	}()
-	return newSchemaReflector().reflectRoot(t).Required
+		return newSchemaReflector(tags).reflectRoot(t).Required
+	}
 }

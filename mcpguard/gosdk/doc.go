@@ -28,6 +28,34 @@
 // inference refuses (mcp.AddTool panics on a map[int]string field, which
 // encoding/json reads). The output side is mcp.AddTool's.
 //
+// In is what mcp.AddTool takes: a struct, or a pointer to one (gopls's
+// tools take *T), whose handler gets a new zero struct for missing or empty
+// arguments and nil for null, as go-sdk gives it. Its tags are read as
+// go-sdk reads them, with google/jsonschema-go (typereg.WithJSONSchemaGo):
+// the whole jsonschema tag is the field's description
+// (jsonschema:"the file to read"), kept in the published schema at every
+// level, and a field is required exactly when it has neither omitempty nor
+// omitzero, as mcp.AddTool's schema has it. A tag go-sdk refuses, one that
+// begins with WORD= (jsonschema:"description=...,minimum=1"), is
+// invopop/jsonschema's syntax and is read as invopop reads it. A server
+// whose schemas come from its own invopop Reflector says so with
+// typereg.WithReflector among AddTool's (or Register's) options: go-sdk's
+// reading is a tool option, so it takes precedence over one given to
+// typereg.New.
+//
+// # Which route fits which server
+//
+//   - A server that calls mcp.AddTool directly, one tool at a time: replace
+//     mcp.AddTool(s, tool, h) with gosdk.AddTool(s, reg, tool, h). The
+//     guard and the handler's decoder agree exactly.
+//   - A server that wraps its tools in its own helper (tracing, a generic
+//     wrapper that erases In, read-only and read-write variants): keep the
+//     helper, and where it adds a tool, register it with
+//     Register(reg, tool, reflect.TypeFor[In]()) (or the handler's
+//     argument type) and add the tool Register returns, which carries the
+//     registry's schema; install Middleware(reg) once. See the Middleware
+//     section for what go-sdk's own input path still decides.
+//
 // # The server's own code
 //
 // A parameter type that decodes itself (UnmarshalJSON, UnmarshalText) runs
@@ -101,7 +129,8 @@
 // Middleware(reg), for Server.AddReceivingMiddleware, guards tools/call for
 // servers that keep registering with mcp.AddTool or Server.AddTool: for a
 // tool name reg records (register the same parameter struct, with the
-// tool's options, with typereg.Register), a refused call gets the refusal,
+// tool's options, with Register, which reads its tags as go-sdk does, or
+// typereg.Register with typereg.WithJSONSchemaGo), a refused call gets the refusal,
 // as text only, and the server never sees the call. A call that goes on
 // reaches the server with the decision's arguments, aliases renamed, in a
 // copy of the request; warnings go on the server's result as above, and

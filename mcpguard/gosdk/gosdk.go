@@ -21,7 +21,13 @@ import (
 // exempt keys, an open tool, aliases), replacing any earlier record of that
 // name, and publishes the record's schema as the tool's input schema: closed
 // with additionalProperties false unless the tool is open, listing no
-// alias and no exempt key. A call's arguments go to refuse.Decide as they
+// alias and no exempt key. In's tags are read as go-sdk reads them
+// (typereg.WithJSONSchemaGo), unless opts say otherwise: a jsonschema tag
+// is the field's description, published at every level, and the required
+// parameters are the ones mcp.AddTool's schema requires. In may be a
+// pointer to the struct, as mcp.AddTool takes it: the record is the
+// struct's, and h gets what go-sdk gives it, a new zero struct for missing
+// or empty arguments, nil for null. A call's arguments go to refuse.Decide as they
 // arrived. A refused call gets the refusal as a tool error (see the package
 // documentation) and h never runs. Otherwise the decision's arguments (the
 // call's own, with each alias renamed to its parameter's name) are decoded
@@ -50,11 +56,14 @@ import (
 //
 // AddTool returns an error, and adds nothing, when t.InputSchema is set (the
 // published schema is the registry's, because it is what the guard
-// enforces), when the output schema cannot be inferred or resolved, or when
-// In cannot be registered with opts: In must be a struct the binder can
-// decode into (the error names the field it cannot), and the options must
-// be valid for a tool (typereg.Register). Panics of Server.AddTool (a tool
-// go-sdk itself rejects) are not caught.
+// enforces: a schema of the server's own, with constraints go-sdk
+// validates and AddTool's input path does not, stays with mcp.AddTool
+// behind Middleware, In registered with the options that say how that
+// schema was made), when the output schema cannot be inferred or resolved,
+// or when In cannot be registered with opts: In must be a struct (or a
+// pointer to one) the binder can decode into (the error names the field it
+// cannot), and the options must be valid for a tool (typereg.Register).
+// Panics of Server.AddTool (a tool go-sdk itself rejects) are not caught.
 //
 // The guard looks the registry's record of t.Name up on each call: if the
 // name has since been registered with another type, every call gets a tool
@@ -69,7 +78,7 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 	if err != nil {
 		return fmt.Errorf("gosdk: tool %q: output schema: %w", t.Name, err)
 	}
-	if err := typereg.Register[In](reg, t.Name, opts...); err != nil {
+	if err := typereg.Register[In](reg, t.Name, goSDKTags(opts)...); err != nil {
 		return fmt.Errorf("gosdk: %w", err)
 	}
 	rec, _ := reg.Tool(t.Name)
@@ -79,7 +88,9 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 		tt.OutputSchema, _ = withWarningsProperty(tt.OutputSchema)
 	}
 
-	name, binder, inType := t.Name, reg.Binder(), reflect.TypeFor[In]()
+	// The record's type is the struct, In itself or what In points to.
+	name, binder, inType := t.Name, reg.Binder(), rec.Type
+	pointer := reflect.TypeFor[In]().Kind() == reflect.Pointer
 	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if rec, ok := reg.Tool(name); ok && rec.Type != inType {
 			msg := fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, rec.Type, inType)
@@ -94,6 +105,11 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 			req = withArguments(req, d.Args)
 		}
 		var in In
+		if pointer && len(d.Args) == 0 {
+			// go-sdk decodes missing arguments as {}: a new zero struct,
+			// never nil (null is nil, as the binder reads it).
+			in = reflect.New(inType).Interface().(In)
+		}
 		if len(d.Args) > 0 {
 			// The type's own methods run contained: a panic is an error,
 			// and the error's text is cut (contain.Text).
@@ -114,6 +130,44 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 		return res, err
 	})
 	return nil
+}
+
+// Register records tool t in reg, for a server that adds its tools itself
+// (mcp.AddTool, Server.AddTool, its own generic helper) behind
+// Middleware(reg): its parameters are the struct type in, or the struct in
+// points to (as mcp.AddTool takes In = *T), recorded under t.Name with
+// opts, replacing any earlier record of that name (typereg.RegisterType).
+// The struct's tags are read as go-sdk reads them
+// (typereg.WithJSONSchemaGo: a jsonschema tag is the field's description;
+// required is every field without omitempty or omitzero), unless opts say
+// otherwise (typereg.WithReflector).
+//
+// It returns a copy of t whose input schema is the record's, which is what
+// the guard enforces, descriptions included; add that tool, with the
+// server's own handler, so that tools/list publishes it. t itself is not
+// changed. Register fails, recording nothing, when t is nil, when
+// t.InputSchema is set (the published schema is the registry's), and when
+// in cannot be registered with opts (typereg.Register).
+func Register(reg *typereg.Registry, t *mcp.Tool, in reflect.Type, opts ...typereg.Option) (*mcp.Tool, error) {
+	if t == nil || reg == nil {
+		return nil, errors.New("gosdk: Register needs a registry and a tool")
+	}
+	if t.InputSchema != nil {
+		return nil, fmt.Errorf("gosdk: tool %q: InputSchema is set; Register returns the tool with the schema the registry records for %v, which is what the guard enforces", t.Name, in)
+	}
+	if err := typereg.RegisterType(reg, t.Name, in, goSDKTags(opts)...); err != nil {
+		return nil, fmt.Errorf("gosdk: %w", err)
+	}
+	rec, _ := reg.Tool(t.Name)
+	tt := *t
+	tt.InputSchema = rec.Schema
+	return &tt, nil
+}
+
+// goSDKTags is opts after typereg.WithJSONSchemaGo: the tags read as go-sdk
+// reads them, unless opts say otherwise.
+func goSDKTags(opts []typereg.Option) []typereg.Option {
+	return append([]typereg.Option{typereg.WithJSONSchemaGo()}, opts...)
 }
 
 // Middleware returns receiving middleware for Server.AddReceivingMiddleware

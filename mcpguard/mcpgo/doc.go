@@ -8,7 +8,7 @@
 // Params.Arguments (a map whose numbers are float64). The guard reads the
 // raw bytes, never the map: 9007199254740993 is 9007199254740993.
 //
-// # Two forms
+// # Three routes
 //
 // AddTool registers a tool with a handler that takes its parameter struct:
 // it records the struct in the registry with the tool's options
@@ -44,6 +44,41 @@
 // typereg.WithBinder(bind.Reader("name", decode)), decode(data, v) reading
 // the argument bytes into *v as the handler does, so that the guard's
 // verdict is the handler's own (see bind.Reader).
+//
+// Register is the middleware's companion for a server whose handlers do
+// not fit AddTool's shape: handlers of its own that trace, convert results,
+// or decode in their own way, added through a generic wrapper that has
+// erased the parameter type by the time the tool is added (grafana's
+// ConvertTool). Where the server adds the tool, it registers it instead of
+// building the input schema:
+//
+//	tool, err := mcpgo.Register(reg, mcp.NewTool(name, mcp.WithDescription(d)), argType,
+//		typereg.WithReflector(&reflector)) // the server's own invopop Reflector
+//	s.AddTool(tool, handler)               // the server's own handler, unchanged
+//
+// and installs Middleware(reg) once. The returned tool carries the
+// registry's input schema, which is what the guard enforces; with the
+// server's reflector among the options it requires what the server's own
+// schema required (RequiredFromJSONSchemaTags) and admits other keys when
+// that schema did (AllowAdditionalProperties). Registering a name again
+// (a read-only and a read-write variant with different structs) replaces
+// its record.
+//
+// Which route fits: AddTool for a server whose handlers take their
+// parameter struct (mcp.NewTypedToolHandler's shape); Register and
+// Middleware for a server with its own handlers and wrappers; Middleware
+// alone, with typereg.Register, for a server that publishes its own schema
+// and keeps it in step with the struct itself. Say how that schema is made
+// in the options, so that the guard requires no more than it: the
+// server's invopop Reflector with typereg.WithReflector, or
+// typereg.WithJSONSchemaGo for a schema from mcp.WithInputSchema[T]
+// (mcp-go infers it with google/jsonschema-go: the whole jsonschema tag is
+// the description, and a field without omitempty is required). AddTool
+// and Register read tags as invopop/jsonschema does unless told otherwise.
+//
+// The parameter type may be a pointer to the struct (AddTool[*T]): the
+// record is the struct's, and the handler gets what
+// mcp.NewTypedToolHandler gives it, nil for null and for no arguments.
 //
 // # The server's own code
 //

@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -40,6 +41,12 @@ import (
 // mcp-go's WithOutputSchemaValidation and clients that check
 // structuredContent against the schema accept the member.
 //
+// In may be a pointer to the struct (AddTool[*T]): the record is the
+// struct's, and h gets what mcp.NewTypedToolHandler gives it (nil for null
+// and for no arguments). The published schema is the one reg records, made
+// with reg's options and the tool's (typereg.WithReflector,
+// typereg.WithJSONSchemaGo).
+//
 // Build tool with mcp.NewTool and options that do not describe parameters
 // (mcp.WithDescription, annotations, an output schema): the input schema is
 // the registry's, and AddTool fails when tool already has one (a property,
@@ -63,8 +70,10 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 	// Record In in a registry of its own first, with the same binder and
 	// the tool's options, so that a type the binder cannot decode into, bad
 	// options, or a server that refuses the tool leave reg as it was. The
-	// published schema depends only on the binder, In and the tool's own
-	// options (WithOpen), so it is the one reg will record.
+	// published schema depends on the binder, In, the tool's own options
+	// and reg's (WithReflector, WithJSONSchemaGo given to New), which the
+	// trial registry lacks: once reg records the tool, its schema is
+	// published if it differs.
 	trial := typereg.New(typereg.WithBinder(reg.Binder()))
 	if err := typereg.Register[In](trial, tool.Name, opts...); err != nil {
 		return fmt.Errorf("mcpgo: %w", err)
@@ -81,7 +90,8 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 		tool.OutputSchema, tool.RawOutputSchema, out = mcp.ToolOutputSchema{}, withProp, withProp
 	}
 
-	name, in := tool.Name, reflect.TypeFor[In]()
+	// The record's type is the struct, In itself or what In points to.
+	name, in := tool.Name, rec.Type
 	handler := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		t, ok := reg.Tool(name)
 		if ok && t.Type != in {
@@ -132,7 +142,50 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 		}
 		return fmt.Errorf("mcpgo: %w", err)
 	}
+	if rec, _ := reg.Tool(name); rec != nil {
+		if recorded, _ := json.Marshal(rec.Schema); !bytes.Equal(recorded, schema) {
+			tool.RawInputSchema = recorded
+			return addTool(s, tool, handler) // the server has the name: it replaces the tool
+		}
+	}
 	return nil
+}
+
+// Register records tool in reg, for a server that adds the tool itself
+// (server.AddTool, AddTools) with a handler of its own, behind
+// Middleware(reg): a handler that does its own tracing or converts its
+// own results, or a generic wrapper that has erased the parameter type by
+// the time the tool is added. Its parameters are the struct type in, or
+// the struct in points to, recorded under tool.Name with opts, replacing
+// any earlier record of that name (typereg.RegisterType): pass the
+// options that say how the server's own schema is made, such as
+// typereg.WithReflector with the server's invopop Reflector, so that the
+// guard requires and admits what that schema does.
+//
+// It returns tool with the registry's input schema (RawInputSchema, as
+// AddTool publishes it), and, when tool has an object output schema, with
+// "bindguard_warnings" as an optional property of it; add that tool, so
+// that tools/list publishes what the guard enforces. Register fails, and
+// records nothing, when tool already has an input schema (build it
+// without parameter options) and when in cannot be registered with opts.
+func Register(reg *typereg.Registry, tool mcp.Tool, in reflect.Type, opts ...typereg.Option) (mcp.Tool, error) {
+	if reg == nil {
+		return tool, errors.New("mcpgo: Register needs a registry")
+	}
+	if err := noSchema(tool); err != nil {
+		return tool, err
+	}
+	if err := typereg.RegisterType(reg, tool.Name, in, opts...); err != nil {
+		return tool, fmt.Errorf("mcpgo: %w", err)
+	}
+	rec, _ := reg.Tool(tool.Name)
+	schema, _ := json.Marshal(rec.Schema) // Register has checked that it marshals
+	tool.InputSchema = mcp.ToolInputSchema{}
+	tool.RawInputSchema = schema
+	if withProp, ok := warnings.WithProperty(outputSchema(tool)); ok {
+		tool.OutputSchema, tool.RawOutputSchema = mcp.ToolOutputSchema{}, withProp
+	}
+	return tool, nil
 }
 
 // Middleware returns a tool handler middleware (for
