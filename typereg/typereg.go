@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
@@ -71,7 +72,8 @@ type Tool struct {
 	Policy Policy
 
 	plan        *bind.Plan
-	constrained bool // a parameter has a validate tag
+	constrained bool                // a parameter has a validate tag
+	published   *schemacheck.Schema // a tool recorded from its published schema (RegisterSchema)
 }
 
 // Constrained reports whether any parameter has a validate tag: the

@@ -67,6 +67,9 @@ type Issue struct {
 	Node *Node
 	// Neg reports an Overflow past the negative end.
 	Neg bool
+	// Top reports a Missing top-level parameter (rather than a member an
+	// object inside an argument leaves out).
+	Top bool
 }
 
 // MaxIssues bounds the issues of each class (failures, the schema's
@@ -165,7 +168,7 @@ func (c *checker) rootMissing(n *Node, has map[string]bool, start, end int) {
 	for _, r := range n.Required {
 		if !has[r] {
 			c.param = n.Property(r)
-			c.add(Issue{Kind: Missing, Keyword: "required", Start: start, End: end, Name: r, Node: n})
+			c.add(Issue{Kind: Missing, Keyword: "required", Start: start, End: end, Name: r, Node: n, Top: true})
 		}
 	}
 	c.param = -1
@@ -468,7 +471,7 @@ func (c *checker) object(n *Node, root, open bool) {
 					c.param = j
 				}
 			} else if n.Closed {
-				c.add(Issue{Kind: Unknown, Keyword: "additionalProperties", Start: i, End: ke, Node: n})
+				c.atObject(root, Issue{Kind: Unknown, Keyword: "additionalProperties", Start: i, End: ke, Node: n})
 			} else if root && n.Additional == nil && open {
 				c.add(Issue{Kind: Unknown, Start: i, End: ke, Node: n})
 			} else {
@@ -526,13 +529,19 @@ func (c *checker) dropped(m *member, root bool) {
 			c.res.Issues[j].Kind = 0
 		}
 	}
+	c.atObject(root, Issue{Kind: Duplicate, Start: m.ks, End: m.ke})
+}
+
+// atObject adds an issue with a member's key, whose path leads to the
+// object holding it, not into the member.
+func (c *checker) atObject(root bool, is Issue) {
 	if root {
-		c.add(Issue{Kind: Duplicate, Start: m.ks, End: m.ke})
+		c.add(is)
 		return
 	}
 	top := c.steps[len(c.steps)-1]
 	c.steps = c.steps[:len(c.steps)-1]
-	c.add(Issue{Kind: Duplicate, Start: m.ks, End: m.ke})
+	c.add(is)
 	c.steps = append(c.steps, top)
 }
 
