@@ -144,7 +144,15 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 //
 // A tool name reg does not record, and every other method, passes on
 // untouched: the server answers an unknown tool as it always does.
-func Middleware(reg *typereg.Registry) mcp.Middleware {
+func Middleware(reg *typereg.Registry, opts ...MiddlewareOption) mcp.Middleware {
+	var cfg middlewareConfig
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	var st *serverTools
+	if cfg.serverTools {
+		st = &serverTools{reg: reg, opts: cfg.toolOpts, report: cfg.report}
+	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch method {
@@ -152,6 +160,9 @@ func Middleware(reg *typereg.Registry) mcp.Middleware {
 				call, ok := req.(*mcp.CallToolRequest)
 				if !ok || call.Params == nil {
 					break
+				}
+				if st != nil {
+					st.refresh(ctx, next, call)
 				}
 				if _, guarded := reg.Tool(call.Params.Name); !guarded {
 					break
