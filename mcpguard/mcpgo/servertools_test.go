@@ -1,0 +1,119 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/bindguard/bindguard/mcpguard/mcpgo"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// fsServer is a server built as mcp-filesystem-server is: tools made with
+// mcp.NewTool and parameter options, handlers reading the arguments with
+// request.RequireString and friends.
+type fsServer struct {
+	srv  *server.MCPServer
+	mu   sync.Mutex
+	runs []string // "tool path lines"
+}
+
+func newFSServer(reg *typereg.Registry, opts ...mcpgo.MiddlewareOption) *fsServer {
+	f := &fsServer{}
+	f.srv = server.NewMCPServer("fs", "v0", server.WithToolHandlerMiddleware(mcpgo.Middleware(reg, opts...)))
+	f.srv.AddTool(mcp.NewTool("read_file",
+		mcp.WithDescription("Read a file."),
+		mcp.WithString("path", mcp.Required(), mcp.Description("Path to the file")),
+	), f.handle)
+	f.srv.AddTool(mcp.NewTool("head_file",
+		mcp.WithString("path", mcp.Required()),
+		mcp.WithNumber("lines", mcp.Min(1.0), mcp.Max(1000.0)),
+		mcp.WithString("encoding", mcp.Enum("utf-8", "latin1")),
+	), f.handle)
+	return f
+}
+
+func (f *fsServer) handle(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	path, err := req.RequireString("path")
+	if err != nil {
+		return mcp.NewToolResultError(err.Error()), nil
+	}
+	lines := req.GetInt("lines", 10)
+	f.mu.Lock()
+	f.runs = append(f.runs, req.Params.Name+" "+path+" "+string(rune('0'+lines%10)))
+	f.mu.Unlock()
+	return mcp.NewToolResultText("read " + path), nil
+}
+
+func (f *fsServer) ran() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.runs)
+}
+
+func TestMiddleware_ServerTools_GuardsNewToolOptions(t *testing.T) {
+	reg := typereg.New()
+	f := newFSServer(reg, mcpgo.ServerTools())
+	for _, good := range []string{`{"path":"/tmp/a"}`, `{"path":"/tmp/a","lines":2.5,"encoding":"latin1"}`} {
+		r := send(t, f.srv, callFrame("head_file", good))
+		if r.Result.IsError || r.text(t) != "read /tmp/a" {
+			t.Errorf("%s: a call the server serves: %+v", good, r)
+		}
+	}
+	if f.ran() != 2 {
+		t.Fatalf("the handler ran %d times, want 2", f.ran())
+	}
+	for _, c := range []struct{ tool, args, says string }{
+		{"read_file", `{}`, "Argument 'path' for tool 'read_file' is required, and the call did not send it: it takes text."},
+		{"read_file", `{"path":7}`, "Argument 'path' for tool 'read_file' takes text, and the call sent 7."},
+		{"head_file", `{"path":"a","lines":0}`, "Argument 'lines' for tool 'head_file' takes a number from 1 to 1000, and the call sent 0."},
+		{"head_file", `{"path":"a","encoding":"utf8"}`, "takes one of utf-8, latin1"},
+		{"head_file", `{"path":"a","line":5}`, "did you mean 'lines'?"},
+	} {
+		r := send(t, f.srv, callFrame(c.tool, c.args))
+		if !r.Result.IsError || !strings.Contains(r.text(t), c.says) {
+			t.Errorf("%s %s: %+v, want a refusal saying %q", c.tool, c.args, r.Result, c.says)
+		}
+	}
+	if f.ran() != 2 {
+		t.Errorf("refused calls ran the handler (%d runs)", f.ran())
+	}
+}
+
+func TestMiddleware_ServerTools_FollowsToolsAddedAndRemoved(t *testing.T) {
+	reg := typereg.New()
+	f := newFSServer(reg, mcpgo.ServerTools())
+	raw := mcp.NewToolWithRawSchema("stat", "", json.RawMessage(`{"type":"object","properties":{"path":{"type":"string","minLength":1}},"required":["path"]}`))
+	f.srv.AddTool(raw, f.handle)
+	if r := send(t, f.srv, callFrame("stat", `{"path":""}`)); !r.Result.IsError || !strings.Contains(r.text(t), "text of at least 1 character") {
+		t.Errorf("a tool with a raw schema, added after start: %+v", r.Result)
+	}
+	// Replaced with a schema that takes the empty path.
+	f.srv.AddTool(mcp.NewTool("stat", mcp.WithString("path")), f.handle)
+	if r := send(t, f.srv, callFrame("stat", `{"path":""}`)); r.Result.IsError {
+		t.Errorf("after the tool was replaced: %+v", r.Result)
+	}
+	// Deleted, then added again with another schema: mcp-go answers the
+	// calls in between itself; the next call is judged by the new schema.
+	f.srv.DeleteTools("stat")
+	if r := send(t, f.srv, callFrame("stat", `{"path":""}`)); r.Error == nil {
+		t.Errorf("a deleted tool answered: %+v", r.Result)
+	}
+	f.srv.AddTool(mcp.NewTool("stat", mcp.WithString("path", mcp.MaxLength(1))), f.handle)
+	if r := send(t, f.srv, callFrame("stat", `{"path":"ab"}`)); !r.Result.IsError || !strings.Contains(r.text(t), "at most 1 character") {
+		t.Errorf("a tool added again: %+v", r.Result)
+	}
+}
+
+func TestMiddleware_WithoutServerTools_GuardsOnlyWhatWasRegistered(t *testing.T) {
+	reg := typereg.New()
+	f := newFSServer(reg)
+	if r := send(t, f.srv, callFrame("read_file", `{"path":7}`)); r.text(t) != "argument \"path\" is not a string" {
+		t.Errorf("without the option the server answers alone: %+v", r.Result)
+	}
+}
