@@ -33,6 +33,14 @@
 // struct; mcp.NewTypedToolHandler and CallToolRequest.BindArguments do, for
 // a registry whose binder is bind.Std (encoding/json).
 //
+// Middleware(reg, ServerTools()) guards every tool the server serves, each
+// tool reg does not record by the input schema the server holds for it
+// (typereg.RegisterSchema): mcp.NewTool's parameter options (WithString,
+// WithNumber, Required, Enum, Min, Max...) or a RawInputSchema. A server
+// whose handlers read the arguments with request.RequireString and the
+// other accessors is guarded in one line, and the records follow tools
+// added and replaced after start (see ServerTools).
+//
 // # The server's own code
 //
 // A parameter type that decodes itself (UnmarshalJSON, UnmarshalText) runs

@@ -56,7 +56,7 @@ type middlewareConfig struct {
 // or "string" and read with them is outside what the schema says, so a
 // fraction passes as the schema allows it, and numeric text for an
 // integer is refused as the schema's wrong type. Publish integers as
-// mcp.WithInteger (or "type": "integer") where the handler reads them
+// mcp.WithInteger (mcp-go v0.58 on) or "type": "integer" where the handler reads them
 // with RequireInt: the guard then refuses 0.5 by name.
 //
 // ServerTools uses server.ServerFromContext, MCPServer.GetTool and

@@ -117,3 +117,25 @@ func TestMiddleware_WithoutServerTools_GuardsOnlyWhatWasRegistered(t *testing.T)
 		t.Errorf("without the option the server answers alone: %+v", r.Result)
 	}
 }
+
+// A number read with RequireInt: published as an integer, the fraction
+// RequireInt would truncate is refused by name.
+func TestMiddleware_ServerTools_IntegerParameterRefusesTheFraction(t *testing.T) {
+	reg := typereg.New()
+	f := newFSServer(reg, mcpgo.ServerTools())
+	f.srv.AddTool(mcp.NewTool("tail_file", mcp.WithString("path", mcp.Required()), mcp.WithInteger("lines", mcp.Min(1.0))), func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		n, err := req.RequireInt("lines")
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		return mcp.NewToolResultText(strings.Repeat("x", n)), nil
+	})
+	r := send(t, f.srv, callFrame("tail_file", `{"path":"a","lines":0.5}`))
+	const says = "Argument 'lines' for tool 'tail_file' takes a whole number of at least 1, and the call sent 0.5."
+	if !r.Result.IsError || !strings.Contains(r.text(t), says) {
+		t.Errorf("%+v, want a refusal saying %q", r.Result, says)
+	}
+	if r := send(t, f.srv, callFrame("tail_file", `{"path":"a","lines":2.0}`)); r.Result.IsError || r.text(t) != "xx" {
+		t.Errorf("2.0 is a whole number: %+v", r.Result)
+	}
+}
