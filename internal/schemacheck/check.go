@@ -478,6 +478,10 @@ func (c *checker) object(n *Node, root, open bool) {
 				child = n.Additional
 			}
 		}
+		if f != 0 && replaced(d[i+1:ke-1], f) {
+			// The map holds the key with U+FFFD for what it cannot read.
+			c.atObject(root, Issue{Kind: Replaced, Start: i, End: ke})
+		}
 		c.pos = vs
 		c.value(child)
 		m.upto = len(c.res.Issues)
