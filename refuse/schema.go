@@ -178,6 +178,11 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 			out, _ := json.Marshal(f)
 			pr.Becomes = quoteSent(out)
 		}
+	case schemacheck.Truncated:
+		var f float64
+		if json.Unmarshal(args[is.Start:is.End], &f) == nil && f < 1<<63 && f >= -(1<<63) {
+			pr.Becomes = strconv.FormatInt(int64(f), 10)
+		}
 	case schemacheck.Replaced:
 		var s string
 		if json.Unmarshal(args[is.Start:is.End], &s) == nil {
@@ -229,6 +234,8 @@ func schemaCode(is schemacheck.Issue) Code {
 		return RoundedNumber
 	case schemacheck.Replaced:
 		return ReplacedText
+	case schemacheck.Truncated:
+		return RoundedNumber
 	}
 	return Constraint // a bound, a length, a pattern, a size, false
 }

@@ -331,3 +331,27 @@ func TestDecide_SchemaTool_DeepNestingIsBounded(t *testing.T) {
 		t.Errorf("10001 levels: %v", r)
 	}
 }
+
+// A number parameter the handler reads with an int accessor: the fraction
+// the schema takes is a silent loss, the value the accessor returns shown.
+func TestDecide_SchemaTool_IntReadsNameTheTruncation(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","properties":{"lines":{"type":"number","minimum":0},"depth":{"type":"number"}}}`
+	if err := reg.RegisterSchema("head", json.RawMessage(schema), typereg.WithIntReads("lines", "absent")); err != nil {
+		t.Fatal(err)
+	}
+	d := refuse.Decide(reg, "head", json.RawMessage(`{"lines":2.5,"depth":0.5}`))
+	want := []refuse.Problem{{Argument: "lines", Code: refuse.RoundedNumber, Takes: "a number of at least 0", Sent: "2.5", Becomes: "2"}}
+	if d.Refusal != nil || d.Warnings == nil {
+		t.Fatalf("decision %+v: want warnings", d)
+	}
+	if diff := cmp.Diff(want, d.Warnings.Problems); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if d := refuse.Decide(reg, "head", json.RawMessage(`{"lines":2e0}`)); d.Warnings != nil || d.Refusal != nil {
+		t.Errorf("a whole number read as an int: %+v", d)
+	}
+	if err := typereg.Register[struct{ N int }](typereg.New(), "s", typereg.WithIntReads("N")); err == nil {
+		t.Error("WithIntReads on a struct tool registered")
+	}
+}

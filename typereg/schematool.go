@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 
 	invopop "github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
@@ -71,6 +72,12 @@ func (r *Registry) RegisterSchema(name string, schema json.RawMessage, opts ...O
 	ps, err := schemacheck.Compile(schema)
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	if len(policy.IntReads) > 0 {
+		ps.IntRead = make([]bool, len(ps.Root.Properties))
+		for i, p := range ps.Root.Properties {
+			ps.IntRead[i] = slices.Contains(policy.IntReads, p.Name)
+		}
 	}
 	tool := &Tool{Name: name, Type: reflect.TypeFor[map[string]any](), Policy: policy, published: ps}
 	tool.Schema = published(schema, ps)

@@ -158,6 +158,9 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
+	if len(policy.IntReads) > 0 {
+		return fmt.Errorf("typereg: tool %q: WithIntReads is for tools recorded from their schema; a struct field's type says how it is read", name)
+	}
 	plan, err := r.binder.Compile(t)
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)

@@ -36,6 +36,7 @@ const (
 	Duplicate // a key repeated in one object: Start..End the earlier key, whose value is dropped
 	Rounded   // a whole number float64 cannot hold exactly
 	Replaced  // text with invalid UTF-8 or a lone surrogate escape, read as U+FFFD
+	Truncated // a number an int accessor truncates (see Schema.IntRead)
 )
 
 // Fails reports a failure of the map reader itself.
@@ -90,6 +91,7 @@ type step struct {
 }
 
 type checker struct {
+	s      *Schema
 	d      []byte
 	pos    int
 	res    Result
@@ -127,7 +129,7 @@ func (c *checker) add(is Issue) {
 // the text is valid JSON before anything is judged, as encoding/json
 // does), and no value nests past jsonlex.MaxDepth.
 func (s *Schema) Check(args []byte) Result {
-	c := &checker{d: args, param: -1}
+	c := &checker{s: s, d: args, param: -1}
 	i := jsonlex.Space(args, 0)
 	if i == len(args) {
 		c.rootMissing(s.Root, nil, i, i)
@@ -314,6 +316,11 @@ func (c *checker) number(n *Node, start, end int, num jsonlex.Num) {
 	}
 	if kw != "" {
 		c.add(Issue{Kind: OutOfRange, Keyword: kw, Start: start, End: end, Node: n})
+		return
+	}
+	if c.param >= 0 && c.param < len(c.s.IntRead) && c.s.IntRead[c.param] && len(c.steps) == 0 &&
+		(!whole || f >= 1<<63 || f < -(1<<63)) {
+		c.add(Issue{Kind: Truncated, Start: start, End: end, Node: n})
 	}
 }
 

@@ -116,6 +116,10 @@ type Schema struct {
 	// Open reports that the published root leaves unknown members open:
 	// additionalProperties absent or true.
 	Open bool
+	// IntRead marks, per root property, a parameter the handler reads
+	// with an int accessor, which truncates: a number with a fraction, or
+	// past int64's range, that the schema takes there is a Truncated loss.
+	IntRead []bool
 }
 
 // A KeywordError reports a keyword Compile cannot check, or one it cannot

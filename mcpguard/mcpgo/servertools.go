@@ -57,7 +57,10 @@ type middlewareConfig struct {
 // fraction passes as the schema allows it, and numeric text for an
 // integer is refused as the schema's wrong type. Publish integers as
 // mcp.WithInteger (mcp-go v0.58 on) or "type": "integer" where the handler reads them
-// with RequireInt: the guard then refuses 0.5 by name.
+// with RequireInt: the guard then refuses 0.5 by name. Where the schema
+// must stay "number", typereg.WithIntReads(names...) among opts says which
+// parameters the handlers read with RequireInt or GetInt: a fraction there
+// is a silent loss, named with what the accessor returns.
 //
 // ServerTools uses server.ServerFromContext, MCPServer.GetTool and
 // SessionWithTools.GetSessionTools, in mcp-go since v0.45.

@@ -139,3 +139,22 @@ func TestMiddleware_ServerTools_IntegerParameterRefusesTheFraction(t *testing.T)
 		t.Errorf("2.0 is a whole number: %+v", r.Result)
 	}
 }
+
+// mcp-filesystem-server's pattern, WithNumber read by GetInt: the guard
+// cannot know the accessor, so the owner says it, and the fraction GetInt
+// truncates is named (a warning; refused when Strict).
+func TestMiddleware_ServerTools_IntReadsNameWhatGetIntTruncates(t *testing.T) {
+	reg := typereg.New()
+	f := newFSServer(reg, mcpgo.ServerTools(typereg.WithIntReads("lines"), typereg.WithStrict(true)))
+	r := send(t, f.srv, callFrame("head_file", `{"path":"a","lines":2.5}`))
+	const says = "Argument 'lines' for tool 'head_file' takes a number from 1 to 1000, and the call sent 2.5, which the tool reads as 2."
+	if !r.Result.IsError || !strings.Contains(r.text(t), says) {
+		t.Errorf("%+v, want a refusal saying %q", r.Result, says)
+	}
+	if r := send(t, f.srv, callFrame("head_file", `{"path":"a","lines":3}`)); r.Result.IsError {
+		t.Errorf("a whole number: %+v", r.Result)
+	}
+	if f.ran() != 1 {
+		t.Errorf("the handler ran %d times, want 1", f.ran())
+	}
+}
