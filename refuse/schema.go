@@ -252,6 +252,9 @@ func nodeWords(n *schemacheck.Node, within []*schemacheck.Node) (one, many strin
 	if n == nil {
 		return "any JSON value", "JSON values"
 	}
+	for hops := 0; n.Ref != nil && hops < 64; hops++ {
+		n = n.Ref // the type beside a $ref is the named schema's, or narrower
+	}
 	if slices.Contains(within, n) {
 		return "a value of the same shape", "values of the same shape"
 	}

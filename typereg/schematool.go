@@ -31,14 +31,15 @@ import (
 // and pattern (Go's regexp, as jsonschema-go compiles it), items,
 // minItems and maxItems, properties, required, additionalProperties (true,
 // false or a schema), minProperties and maxProperties, and local $ref
-// ("#", "#/$defs/...", "#/definitions/..."), recursive ones included.
+// ("#", "#/$defs/...", "#/definitions/..."; alone, or beside "type" as
+// jsonschema-go's inference writes a named type), recursive ones included.
 // Annotations (title, description, default, examples, format...) check
 // nothing, as in jsonschema-go.
 //
 // Registration fails, naming the keyword and the JSON Pointer of the
 // schema holding it, for any other keyword that constrains a value (allOf,
 // anyOf, oneOf, not, if, uniqueItems, patternProperties, prefixItems, a
-// remote $ref, $ref beside other keywords...): the guard would pass what
+// remote $ref, $ref beside keywords other than type...): the guard would pass what
 // the schema refuses. It fails when the root is not of type "object"
 // alone, when the text is not JSON Schema, and for aliases (WithAlias),
 // which rename struct fields. A registration that fails changes nothing.

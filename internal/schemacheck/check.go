@@ -188,6 +188,15 @@ func (c *checker) missing(n *Node, has map[string]bool, start, end int) {
 // typeOfValue returns the JSON Schema type of the value at d[i].
 func (c *checker) value(n *Node) {
 	d, i := c.d, c.pos
+	for hops := 0; n != nil && n.Ref != nil; hops++ {
+		if jt := c.typeAt(i); n.Types&jt == 0 || hops > maxRefs {
+			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
+			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
+			n = nil
+			break
+		}
+		n = n.Ref
+	}
 	if n != nil && n.False {
 		end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 		c.add(Issue{Kind: Invalid, Keyword: "false", Start: i, End: end, Node: n})
@@ -248,6 +257,32 @@ func (c *checker) value(n *Node) {
 		c.pos = end
 		c.number(n, i, end, num)
 	}
+}
+
+// typeAt returns the type of the valid value at d[i]: Integer for a whole
+// number (Number too, as "number" takes it), Number for a fraction.
+func (c *checker) typeAt(i int) Types {
+	switch c.d[i] {
+	case '{':
+		return Object
+	case '[':
+		return Array
+	case '"':
+		return String
+	case 't', 'f':
+		return Boolean
+	case 'n':
+		return Null
+	}
+	end, _, _ := jsonlex.Number(c.d, i)
+	f, err := strconv.ParseFloat(string(c.d[i:end]), 64)
+	if err != nil {
+		return Number | Integer // the reader fails on it; the value's own check says so
+	}
+	if _, frac := math.Modf(f); frac == 0 {
+		return Integer | Number
+	}
+	return Number
 }
 
 func enumWord(n *Node) string {

@@ -67,6 +67,9 @@ type Bound struct {
 type Node struct {
 	// False: the schema false, which no value passes.
 	False bool
+	// Ref, when not nil, is the schema a $ref beside "type" names: the
+	// value must be of Types, then is checked against Ref.
+	Ref *Node
 	// Types are the types the value may be (AnyType when the schema
 	// states none).
 	Types Types
@@ -191,16 +194,25 @@ func isEmpty(s *jsonschema.Schema) bool {
 
 func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 	// A $ref is the schema it names: follow the chain first, so that a
-	// schema reached again is the one node.
+	// schema reached again is the one node. A $ref beside "type" (as
+	// jsonschema-go's inference writes a named struct: {"$ref": ...,
+	// "type": "object"}) is a node of its own types that goes on to the
+	// one named.
 	for hops := 0; s.Ref != ""; hops++ {
 		if hops >= maxRefs {
 			return nil, &KeywordError{Path: path, Keyword: "$ref", Why: "a chain of references that does not end"}
 		}
+		if n, ok := c.done[s]; ok {
+			return n, nil
+		}
 		rest := *s
 		rest.Ref, rest.Defs, rest.Definitions, rest.Schema, rest.ID = "", nil, nil, "", ""
 		rest.Title, rest.Description, rest.Comment, rest.Default, rest.Examples = "", "", "", nil, nil
+		rest.Deprecated, rest.ReadOnly, rest.WriteOnly, rest.Format = false, false, false, ""
+		typed := rest.Type != "" || rest.Types != nil
+		rest.Type, rest.Types = "", nil
 		if !isEmpty(&rest) {
-			return nil, &KeywordError{Path: path, Keyword: "$ref", Why: "the guard checks a $ref only without other keywords beside it"}
+			return nil, &KeywordError{Path: path, Keyword: "$ref", Why: `the guard checks a $ref only with no other keyword than "type" beside it`}
 		}
 		if err := c.defs(s, path); err != nil {
 			return nil, err
@@ -208,6 +220,19 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		target, err := c.resolve(s.Ref, path)
 		if err != nil {
 			return nil, err
+		}
+		if typed {
+			n := &Node{}
+			c.done[s] = n
+			t, err := types(s, path)
+			if err != nil {
+				return nil, err
+			}
+			if n.Ref, err = c.node(target, refPath(s.Ref)); err != nil {
+				return nil, err
+			}
+			n.Types = t
+			return n, nil
 		}
 		s, path = target, refPath(s.Ref)
 	}
@@ -253,26 +278,11 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 	if err := c.defs(s, path); err != nil {
 		return nil, err
 	}
-	switch {
-	case s.Type != "":
-		t, ok := typeOf(s.Type)
-		if !ok {
-			return nil, &KeywordError{Path: path, Keyword: "type", Why: fmt.Sprintf("%q is not a JSON Schema type", s.Type)}
-		}
-		n.Types = t
-	case s.Types != nil:
-		n.Types = 0
-		for _, name := range s.Types {
-			t, ok := typeOf(name)
-			if !ok {
-				return nil, &KeywordError{Path: path, Keyword: "type", Why: fmt.Sprintf("%q is not a JSON Schema type", name)}
-			}
-			n.Types |= t
-		}
+	t, err := types(s, path)
+	if err != nil {
+		return nil, err
 	}
-	if n.Types.Has(Number) {
-		n.Types |= Integer // "number" takes whole numbers too
-	}
+	n.Types = t
 	if s.Enum != nil {
 		for i, e := range s.Enum {
 			v, ok := scalar(e)
@@ -393,9 +403,34 @@ func (c *compiler) defs(s *jsonschema.Schema, path string) error {
 	return nil
 }
 
+// types reads the type keyword of s: AnyType when it has none.
+func types(s *jsonschema.Schema, path string) (Types, error) {
+	t := AnyType
+	switch {
+	case s.Type != "":
+		var ok bool
+		if t, ok = typeOf(s.Type); !ok {
+			return 0, &KeywordError{Path: path, Keyword: "type", Why: fmt.Sprintf("%q is not a JSON Schema type", s.Type)}
+		}
+	case s.Types != nil:
+		t = 0
+		for _, name := range s.Types {
+			one, ok := typeOf(name)
+			if !ok {
+				return 0, &KeywordError{Path: path, Keyword: "type", Why: fmt.Sprintf("%q is not a JSON Schema type", name)}
+			}
+			t |= one
+		}
+	}
+	if t.Has(Number) {
+		t |= Integer // "number" takes whole numbers too
+	}
+	return t, nil
+}
+
 // hasRules reports whether n constrains a value beyond its types.
 func hasRules(n *Node) bool {
-	return n.False || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
+	return n.False || n.Ref != nil || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
 		n.ExclusiveMaximum != nil || n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil ||
 		n.Pattern != nil || n.Items != nil || n.MinItems != nil || n.MaxItems != nil || n.Properties != nil ||
 		n.Required != nil || n.Additional != nil || n.Closed || n.MinProperties != nil || n.MaxProperties != nil

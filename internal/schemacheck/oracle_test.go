@@ -100,6 +100,11 @@ func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
 		{`{"type":"object","additionalProperties":{"type":"string"},"maxProperties":1}`, `{"x":"a","y":"b"}`},
 		{`{"type":"object","$defs":{"t":{"type":"object","properties":{"k":{"$ref":"#/$defs/t"},"v":{"type":"integer"}}}},"properties":{"t":{"$ref":"#/$defs/t"}}}`, `{"t":{"k":{"k":{"v":1.5}}}}`},
 		{`{"type":"object","properties":{"a":false}}`, `{"a":1}`},
+		{`{"type":"object","$defs":{"c":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"x":1.5}}`},
+		{`{"type":"object","$defs":{"c":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"y":1}}`},
+		{`{"type":"object","$defs":{"c":{"type":["object","null"]}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":null}`},
+		{`{"type":"object","$defs":{"c":{"type":["object","null"],"properties":{"k":{"$ref":"#/$defs/c","type":["object","null"]}}}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"k":{"k":null}}}`},
+		{`{"type":"object","$defs":{"c":{"type":["object","null"],"properties":{"k":{"$ref":"#/$defs/c","type":["object"]}}}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"k":{"k":null}}}`},
 		{`{"type":"object"}`, `[1]`},
 		{`{"type":"object"}`, `{"a":`},
 	}
@@ -117,7 +122,7 @@ func FuzzCheck_AgreesWithJSONSchemaGo(f *testing.F) {
 	f.Add(uint64(42), `{"b":-0,"a":1e308,"a":true}`)
 	f.Fuzz(func(t *testing.T, seed uint64, args string) {
 		rng := rand.New(rand.NewPCG(seed, seed>>7))
-		schema := fmt.Sprintf(`{"type":"object","properties":{"a":%s,"b":%s}%s}`, genSchema(rng, 3), genSchema(rng, 3), genObjectRules(rng))
+		schema := fmt.Sprintf(`{"type":"object","$defs":{"d":%s},"properties":{"a":%s,"b":%s}%s}`, genDef(rng), genSchema(rng, 3), genSchema(rng, 3), genObjectRules(rng))
 		if _, err := Compile([]byte(schema)); err != nil {
 			t.Fatalf("generated schema %s does not compile: %v", schema, err)
 		}
@@ -145,8 +150,24 @@ func genObjectRules(rng *rand.Rand) string {
 	return "," + strings.Join(parts, ",")
 }
 
+// genDef generates the schema $defs/d: not itself a reference, which
+// would be a chain that does not end.
+func genDef(rng *rand.Rand) string {
+	for {
+		if d := genSchema(rng, 2); !strings.HasPrefix(d, `{"$ref"`) {
+			return d
+		}
+	}
+}
+
 func genSchema(rng *rand.Rand, depth int) string {
 	types := []string{`"integer"`, `"number"`, `"string"`, `"boolean"`, `"null"`, `"array"`, `"object"`, `["string","null"]`, `["integer","string"]`}
+	switch rng.IntN(12) {
+	case 0:
+		return `{"$ref":"#/$defs/d"}`
+	case 1:
+		return `{"$ref":"#/$defs/d","type":` + types[rng.IntN(len(types))] + `}`
+	}
 	var parts []string
 	if rng.IntN(5) > 0 {
 		parts = append(parts, `"type":`+types[rng.IntN(len(types))])
