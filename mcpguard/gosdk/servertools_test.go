@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -224,4 +225,49 @@ func TestMiddleware_ServerTools_ToolReplacedDuringCalls(t *testing.T) {
 	calls.Wait()
 	close(stop)
 	wg.Wait()
+}
+
+type inferredFilter struct {
+	Owner string `json:"owner"`
+	Since *int   `json:"since,omitempty"`
+}
+
+type inferredIn struct {
+	Owner  string            `json:"owner" jsonschema:"the owner"`
+	Labels []string          `json:"labels,omitempty"`
+	Page   *int              `json:"page,omitempty"`
+	Filter *inferredFilter   `json:"filter,omitempty"`
+	Others []inferredFilter  `json:"others,omitempty"`
+	ByName map[string]string `json:"by_name,omitempty"`
+}
+
+// A tool added with go-sdk's own mcp.AddTool is recorded from the schema
+// go-sdk inferred (nested structs, type lists with null, maps): nothing is left unguarded, and its calls pass or are refused
+// by that schema before go-sdk's own validation sees them.
+func TestMiddleware_ServerTools_RecordsInferredSchemas(t *testing.T) {
+	s := newServer()
+	var ran atomic.Int32
+	mcp.AddTool(s, &mcp.Tool{Name: "typed"}, func(_ context.Context, _ *mcp.CallToolRequest, in inferredIn) (*mcp.CallToolResult, any, error) {
+		ran.Add(1)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Owner}}}, nil, nil
+	})
+	reg := typereg.New()
+	var unguarded []string
+	s.AddReceivingMiddleware(gosdk.Middleware(reg, gosdk.ServerTools(), gosdk.ReportUnguarded(func(tool string, err error) {
+		unguarded = append(unguarded, tool+": "+err.Error())
+	})))
+	cs := connect(t, s)
+	if res := callRaw(t, cs, "typed", `{"owner":"o","labels":null,"page":2,"filter":{"owner":"p","since":null},"others":[{"owner":"q"}],"by_name":{"a":"b"}}`); res.IsError {
+		t.Errorf("a call go-sdk serves: %+v", text(t, res))
+	}
+	res := callRaw(t, cs, "typed", `{"owner":"o","filter":{"owner":1}}`)
+	if !res.IsError || !strings.Contains(text(t, res), "Argument 'filter' for tool 'typed'") {
+		t.Errorf("a wrong type inside: %+v", res)
+	}
+	if len(unguarded) > 0 {
+		t.Errorf("unguarded: %q", unguarded)
+	}
+	if n := ran.Load(); n != 1 {
+		t.Errorf("the handler ran %d times, want 1", n)
+	}
 }

@@ -158,3 +158,37 @@ func TestMiddleware_ServerTools_IntReadsNameWhatGetIntTruncates(t *testing.T) {
 		t.Errorf("the handler ran %d times, want 1", f.ran())
 	}
 }
+
+// Every shape of tool mcp-filesystem-server declares is recorded: strings,
+// a number, a boolean, an array without items, a tool without parameters.
+func TestMiddleware_ServerTools_RecordsEveryFilesystemShape(t *testing.T) {
+	reg := typereg.New()
+	var mu sync.Mutex
+	var unguarded []string
+	f := newFSServer(reg, mcpgo.ServerTools(), mcpgo.ReportUnguarded(func(tool string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		unguarded = append(unguarded, tool+": "+err.Error())
+	}))
+	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil }
+	f.srv.AddTool(mcp.NewTool("read_multiple_files", mcp.WithArray("paths", mcp.Required())), ok)
+	f.srv.AddTool(mcp.NewTool("tree", mcp.WithString("path", mcp.Required()), mcp.WithNumber("depth"), mcp.WithBoolean("follow_symlinks")), ok)
+	f.srv.AddTool(mcp.NewTool("list_allowed_directories", mcp.WithDescription("Lists them.")), ok)
+	for _, c := range []struct{ tool, good, bad string }{
+		{"read_multiple_files", `{"paths":["a",1]}`, `{"paths":"a"}`},
+		{"tree", `{"path":"a","depth":2,"follow_symlinks":false}`, `{"path":"a","follow_symlinks":"yes"}`},
+		{"list_allowed_directories", `{}`, `{"path":"a"}`},
+	} {
+		if r := send(t, f.srv, callFrame(c.tool, c.good)); r.Result.IsError {
+			t.Errorf("%s %s: %+v", c.tool, c.good, r.Result)
+		}
+		if r := send(t, f.srv, callFrame(c.tool, c.bad)); !r.Result.IsError || !strings.Contains(r.text(t), "Argument '") {
+			t.Errorf("%s %s: %+v, want a named refusal", c.tool, c.bad, r.Result)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(unguarded) > 0 {
+		t.Errorf("tools left unguarded: %q", unguarded)
+	}
+}
