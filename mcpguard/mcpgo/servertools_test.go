@@ -170,7 +170,9 @@ func TestMiddleware_ServerTools_RecordsEveryFilesystemShape(t *testing.T) {
 		defer mu.Unlock()
 		unguarded = append(unguarded, tool+": "+err.Error())
 	}))
-	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil }
+	ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ok"), nil
+	}
 	f.srv.AddTool(mcp.NewTool("read_multiple_files", mcp.WithArray("paths", mcp.Required())), ok)
 	f.srv.AddTool(mcp.NewTool("tree", mcp.WithString("path", mcp.Required()), mcp.WithNumber("depth"), mcp.WithBoolean("follow_symlinks")), ok)
 	f.srv.AddTool(mcp.NewTool("list_allowed_directories", mcp.WithDescription("Lists them.")), ok)
