@@ -275,6 +275,9 @@ func TestDecide_SchemaTool_CostGrowsLinearly(t *testing.T) {
 		}},
 		{"repeated key", func(k int) string { return `{` + rep(`"name":"xxxx"`, 100*k, ",") + `}` }},
 		{"repeated nested keys", func(k int) string { return `{"meta":{` + rep(`"a":1`, 100*k, ",") + `}}` }},
+		{"a long key above many losses", func(k int) string {
+			return `{"any":{"` + strings.Repeat(`\u00e9`, 1000*k) + `":[` + rep(rounds, 10*k, ",") + `]}}`
+		}},
 	}
 	scales := []int{1, 10, 100}
 	if testing.Short() {
@@ -353,5 +356,36 @@ func TestDecide_SchemaTool_IntReadsNameTheTruncation(t *testing.T) {
 	}
 	if err := typereg.Register[struct{ N int }](typereg.New(), "s", typereg.WithIntReads("N")); err == nil {
 		t.Error("WithIntReads on a struct tool registered")
+	}
+}
+
+// Past the issues Check lists, what the policy lets through is not
+// counted: an open tool with thousands of unknown keys passes, and so does
+// an exempt key repeated thousands of times; a refusal's More counts each
+// unknown key once, however often it is sent.
+func TestDecide_SchemaTool_ManyKeys(t *testing.T) {
+	unknown := func(n, times int) string {
+		var b strings.Builder
+		b.WriteString(`{"owner":"o","repo":"r"`)
+		for range times {
+			for i := range n {
+				b.WriteString(`,"u` + strconv.Itoa(i) + `":1`)
+			}
+		}
+		return b.String() + "}"
+	}
+	if d := refuse.Decide(schemaRegistry(t, typereg.WithOpen()), "list_issues", json.RawMessage(unknown(3000, 1))); d.Refusal != nil || d.Warnings != nil {
+		t.Errorf("an open tool, 3000 unknown keys: %v %v", d.Refusal, d.Warnings)
+	}
+	exempt := `{"owner":"o","repo":"r"` + strings.Repeat(`,"_meta":1`, 3000) + `}`
+	if d := refuse.Decide(schemaRegistry(t, typereg.WithExempt("_meta")), "list_issues", json.RawMessage(exempt)); d.Refusal != nil {
+		t.Errorf("an exempt key sent 3000 times: %v", d.Refusal)
+	}
+	r := refuse.Refuse(schemaRegistry(t), "list_issues", json.RawMessage(unknown(1500, 2)))
+	if r == nil {
+		t.Fatal("1500 unknown keys passed")
+	}
+	if got := len(r.Problems) + r.More; got != 1500 {
+		t.Errorf("%d problems listed and %d more, want 1500 in all (one per unknown key)", len(r.Problems), r.More)
 	}
 }

@@ -74,6 +74,7 @@ func (r *Registry) RegisterSchema(name string, schema json.RawMessage, opts ...O
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
+	ps.OpenRoot, ps.Exempt = policy.Open, policy.Exempt
 	if len(policy.IntReads) > 0 {
 		ps.IntRead = make([]bool, len(ps.Root.Properties))
 		for i, p := range ps.Root.Properties {

@@ -3,6 +3,7 @@ package schemacheck
 import (
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -473,7 +474,10 @@ type member struct {
 	ks, ke     int
 	key        string
 	from, upto int // its issues in res.Issues
-	counted    [3]int
+	// omitted and omittedUpto are res.Omitted before and after its value:
+	// what its value had past MaxIssues.
+	omitted, omittedUpto [3]int
+	param                int // at the root, the property it names, or -1
 }
 
 // object reads the valid object at c.pos against n (nil: any); at the
@@ -498,7 +502,7 @@ func (c *checker) object(n *Node, root, open bool) {
 			c.buf, _ = jsonlex.Unquote(c.buf[:0], d[i:ke])
 			key = string(c.buf)
 		}
-		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), counted: c.counts}
+		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted}
 		vs := jsonlex.Space(d, jsonlex.Space(d, ke)+1)
 		var child *Node
 		if root {
@@ -512,9 +516,11 @@ func (c *checker) object(n *Node, root, open bool) {
 				if root {
 					c.param = j
 				}
+			} else if root && slices.Contains(c.s.Exempt, key) {
+				// an exempt key: never unknown
 			} else if n.Closed {
 				c.atObject(root, Issue{Kind: Unknown, Keyword: "additionalProperties", Start: i, End: ke, Node: n})
-			} else if root && n.Additional == nil && open {
+			} else if root && n.Additional == nil && open && !c.s.OpenRoot {
 				c.add(Issue{Kind: Unknown, Start: i, End: ke, Node: n})
 			} else {
 				child = n.Additional
@@ -524,9 +530,11 @@ func (c *checker) object(n *Node, root, open bool) {
 			// The map holds the key with U+FFFD for what it cannot read.
 			c.atObject(root, Issue{Kind: Replaced, Start: i, End: ke})
 		}
+		m.param = c.param
 		c.pos = vs
 		c.value(child)
 		m.upto = len(c.res.Issues)
+		m.omittedUpto = c.res.Omitted
 		if prev, ok := last[key]; ok {
 			c.dropped(&ms[prev], root)
 		}
@@ -574,6 +582,12 @@ func (c *checker) dropped(m *member, root bool) {
 			c.counts[class(k)]--
 			c.res.Issues[j].Kind = 0
 		}
+	}
+	for cl := 1; cl < 3; cl++ { // what was only counted goes too
+		c.res.Omitted[cl] -= m.omittedUpto[cl] - m.omitted[cl]
+	}
+	if root && m.param < 0 {
+		return // a key no parameter names: the key is the problem, if any
 	}
 	c.atObject(root, Issue{Kind: Duplicate, Start: m.ks, End: m.ke})
 }
@@ -664,29 +678,50 @@ func (c *checker) path() string {
 			out = append(out, ']')
 			continue
 		}
-		key, _ := jsonlex.Unquote(nil, st.key)
-		if ident(key) {
+		// Only the first maxKey characters are shown: only they are read,
+		// so that a long key costs each path the same.
+		head, long := keyHead(st.key)
+		key, _ := jsonlex.Unquote(nil, head)
+		if !long && ident(key) {
 			out = append(append(out, '.'), key...)
 			continue
 		}
-		cut := key
-		if utf8.RuneCount(key) > maxKey {
-			n := 0
-			for i := range string(key) {
-				if n == maxKey {
-					cut = key[:i]
-					break
-				}
-				n++
-			}
-		}
-		q := strconv.Quote(string(cut))
-		if len(cut) < len(key) {
+		q := strconv.Quote(string(key))
+		if long {
 			q = q[:len(q)-1] + "…\""
 		}
 		out = append(append(append(out, '['), q...), ']')
 	}
 	return string(out)
+}
+
+// keyHead returns the string token of the first maxKey characters of the
+// key token raw (an escape, a surrogate pair's two, or an invalid byte
+// counting as one), and whether raw holds more.
+func keyHead(raw []byte) (head []byte, long bool) {
+	body := raw[1 : len(raw)-1]
+	i, n := 0, 0
+	for ; i < len(body) && n < maxKey; n++ {
+		switch {
+		case body[i] == '\\' && body[i+1] == 'u':
+			i += 6
+			if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' &&
+				utf16.IsSurrogate(hex4(body[i-4:i])) && utf16.DecodeRune(hex4(body[i-4:i]), hex4(body[i+2:i+6])) != utf8.RuneError {
+				i += 6
+			}
+		case body[i] == '\\':
+			i += 2
+		default:
+			_, size := utf8.DecodeRune(body[i:])
+			i += size
+		}
+	}
+	if i >= len(body) {
+		return raw, false
+	}
+	head = make([]byte, 0, i+2)
+	head = append(append(append(head, '"'), body[:i]...), '"')
+	return head, true
 }
 
 func ident(s []byte) bool {

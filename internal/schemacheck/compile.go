@@ -119,6 +119,13 @@ type Schema struct {
 	// Open reports that the published root leaves unknown members open:
 	// additionalProperties absent or true.
 	Open bool
+	// OpenRoot and Exempt are the guard's policy on the root's unknown
+	// members, where the schema leaves it open: OpenRoot lets every one
+	// through; a member whose key is in Exempt passes either way, even
+	// where the schema closes the root. Without them Check reports each
+	// unknown member of an open root as Unknown with Keyword "".
+	OpenRoot bool
+	Exempt   []string
 	// IntRead marks, per root property, a parameter the handler reads
 	// with an int accessor, which truncates: a number with a fraction, or
 	// past int64's range, that the schema takes there is a Truncated loss.
