@@ -217,13 +217,15 @@ func TestRegisterSchema_FailsNamingTheKeyword(t *testing.T) {
 
 // FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails: an open
 // schema tool under Reject is refused exactly when the map reader or
-// jsonschema-go's validator fails on the call.
+// jsonschema-go's validator fails on the call; under Warn (Strict or not),
+// exactly when the map reader fails.
 func FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails(f *testing.F) {
 	f.Add(`{"owner":"o","repo":"r","limit":0.5}`)
 	f.Add(`{"owner":"o","repo":"r","labels":["a",1],"filter":{"author":"x","y":2}}`)
 	f.Add(`{"owner":"o","repo":"","since":"x","since":1}`)
 	f.Add(`{"owner":"o","repo":"r","limit":1e400}`)
 	reg := schemaRegistry(f, typereg.WithOpen())
+	warn := schemaRegistry(f, typereg.WithMode(typereg.Warn), typereg.WithStrict(true))
 	var s jsonschema.Schema
 	if err := json.Unmarshal([]byte(listIssues), &s); err != nil {
 		f.Fatal(err)
@@ -238,7 +240,11 @@ func FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails(f *testing.F) {
 		}
 		var m map[string]any
 		var oracle error
-		if err := json.Unmarshal([]byte(args), &m); err != nil {
+		readErr := json.Unmarshal([]byte(args), &m)
+		if d := refuse.Decide(warn, "list_issues", json.RawMessage(args)); (d.Refusal != nil) != (readErr != nil) {
+			t.Fatalf("args %s, under Warn: refusal %v; the map reader: %v", args, d.Refusal, readErr)
+		}
+		if err := readErr; err != nil {
 			oracle = err
 		} else {
 			if m == nil {
