@@ -262,6 +262,14 @@ func nodeWords(n *schemacheck.Node, within []*schemacheck.Node) (one, many strin
 	if n.False {
 		return "no value", "no values"
 	}
+	if n.AnyOf != nil {
+		var ones, manys []string
+		for _, b := range n.AnyOf {
+			o, m := nodeWords(b, within)
+			ones, manys = append(ones, o), append(manys, m)
+		}
+		return strings.Join(ones, " or "), strings.Join(manys, " or ")
+	}
 	if len(n.Enum) > 0 {
 		var vs []string
 		for _, v := range n.Enum {
@@ -287,7 +295,7 @@ func nodeWords(n *schemacheck.Node, within []*schemacheck.Node) (one, many strin
 func hasRulesWorded(n *schemacheck.Node) bool {
 	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
 		n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.Items != nil ||
-		n.MinItems != nil || n.MaxItems != nil || n.Properties != nil || n.Additional != nil || n.Closed
+		n.MinItems != nil || n.MaxItems != nil || n.Properties != nil || n.Additional != nil || n.Closed || n.AnyOf != nil
 }
 
 func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one, many string) {

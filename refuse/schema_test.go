@@ -187,7 +187,10 @@ func TestRegisterSchema_FailsNamingTheKeyword(t *testing.T) {
 	cases := []struct {
 		schema, keyword, path string
 	}{
-		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string"},{"type":"null"}]}}}`, "anyOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string","maxLength":3},{"type":"string","pattern":"^a"}]}}}`, "anyOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"oneOf":[{"type":"integer"},{"type":"number"}]}}}`, "oneOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"type":"string","anyOf":[{"maxLength":3}]}}}`, "anyOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"allOf":[{"type":"string"}]}}}`, "allOf", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"type":"array","uniqueItems":true}}}`, "uniqueItems", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"type":"string","pattern":"(?<=a)b"}}}`, "pattern", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/x"},
@@ -393,5 +396,33 @@ func TestDecide_SchemaTool_ManyKeys(t *testing.T) {
 	}
 	if got := len(r.Problems) + r.More; got != 1500 {
 		t.Errorf("%d problems listed and %d more, want 1500 in all (one per unknown key)", len(r.Problems), r.More)
+	}
+}
+
+// anyOf over branches of distinct types: the value is held to the branch
+// of its type, and Takes names every branch.
+func TestDecide_SchemaTool_AnyOfOfDistinctTypes(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","properties":{"q":{"anyOf":[{"type":"string","maxLength":3},{"type":"null"}]}}}`
+	if err := reg.RegisterSchema("search", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"q":null}`, `{"q":"abc"}`, `{}`} {
+		if r := refuse.Refuse(reg, "search", json.RawMessage(ok)); r != nil {
+			t.Errorf("%s: %v", ok, r)
+		}
+	}
+	for args, want := range map[string]refuse.Problem{
+		`{"q":"abcd"}`: {Argument: "q", Code: refuse.Constraint, Takes: "text of at most 3 characters or null", Sent: `"abcd"`},
+		`{"q":1}`:      {Argument: "q", Code: refuse.WrongType, Takes: "text of at most 3 characters or null", Sent: "1"},
+	} {
+		r := refuse.Refuse(reg, "search", json.RawMessage(args))
+		if r == nil {
+			t.Errorf("%s passed", args)
+			continue
+		}
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
 	}
 }

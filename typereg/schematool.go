@@ -32,13 +32,16 @@ import (
 // minItems and maxItems, properties, required, additionalProperties (true,
 // false or a schema), minProperties and maxProperties, and local $ref
 // ("#", "#/$defs/...", "#/definitions/..."; alone, or beside "type" as
-// jsonschema-go's inference writes a named type), recursive ones included.
+// jsonschema-go's inference writes a named type), recursive ones included,
+// and anyOf or oneOf alone whose branches take values of distinct JSON
+// types (integer and number counting as one: {"anyOf": [{"type":
+// "string"}, {"type": "null"}]}).
 // Annotations (title, description, default, examples, format...) check
 // nothing, as in jsonschema-go.
 //
 // Registration fails, naming the keyword and the JSON Pointer of the
 // schema holding it, for any other keyword that constrains a value (allOf,
-// anyOf, oneOf, not, if, uniqueItems, patternProperties, prefixItems, a
+// anyOf or oneOf over branches of one type, not, if, uniqueItems, patternProperties, prefixItems, a
 // remote $ref, $ref beside keywords other than type...): the guard would pass what
 // the schema refuses. It fails when the root is not of type "object"
 // alone, when the text is not JSON Schema, and for aliases (WithAlias),

@@ -189,14 +189,32 @@ func (c *checker) missing(n *Node, has map[string]bool, start, end int) {
 // typeOfValue returns the JSON Schema type of the value at d[i].
 func (c *checker) value(n *Node) {
 	d, i := c.d, c.pos
-	for hops := 0; n != nil && n.Ref != nil; hops++ {
-		if jt := c.typeAt(i); n.Types&jt == 0 || hops > maxRefs {
+	for hops := 0; n != nil && (n.Ref != nil || n.AnyOf != nil); hops++ {
+		jt := c.typeAt(i)
+		next := n.Ref
+		if n.AnyOf != nil {
+			next = nil
+			for _, b := range n.AnyOf {
+				if typeClass(branchTypes(b))&jt != 0 {
+					next = b
+					break
+				}
+			}
+		}
+		if n.Types&jt == 0 || next == nil || hops > maxRefs {
+			kw := "type"
+			if n.AnyOf != nil {
+				kw = "anyOf"
+				if n.OneOf {
+					kw = "oneOf"
+				}
+			}
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
-			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
+			c.add(Issue{Kind: WrongType, Keyword: kw, Start: i, End: end, Node: n})
 			n = nil
 			break
 		}
-		n = n.Ref
+		n = next
 	}
 	if n != nil && n.False {
 		end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)

@@ -70,6 +70,11 @@ type Node struct {
 	// Ref, when not nil, is the schema a $ref beside "type" names: the
 	// value must be of Types, then is checked against Ref.
 	Ref *Node
+	// AnyOf, when not nil, are the branches of anyOf (or oneOf, OneOf
+	// set), each of its own JSON types: the value is checked against the
+	// branch of its type (Types is their union).
+	AnyOf []*Node
+	OneOf bool
 	// Types are the types the value may be (AnyType when the schema
 	// states none).
 	Types Types
@@ -271,7 +276,7 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		{"unevaluatedItems", s.UnevaluatedItems != nil}, {"dependentRequired", s.DependentRequired != nil},
 		{"patternProperties", s.PatternProperties != nil}, {"propertyNames", s.PropertyNames != nil},
 		{"unevaluatedProperties", s.UnevaluatedProperties != nil},
-		{"allOf", s.AllOf != nil}, {"anyOf", s.AnyOf != nil}, {"oneOf", s.OneOf != nil}, {"not", s.Not != nil},
+		{"allOf", s.AllOf != nil}, {"anyOf", s.AnyOf != nil && s.OneOf != nil}, {"not", s.Not != nil},
 		{"if", s.If != nil}, {"then", s.Then != nil}, {"else", s.Else != nil},
 		{"dependentSchemas", s.DependentSchemas != nil},
 	} {
@@ -386,7 +391,73 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 			n.Additional = an
 		}
 	}
+	if s.AnyOf != nil || s.OneOf != nil {
+		if err := c.alternatives(n, s, path); err != nil {
+			return nil, err
+		}
+	}
 	return n, nil
+}
+
+// alternatives compiles anyOf (or oneOf) into n: a node that stands for
+// its branches alone. The guard takes only branches of distinct JSON types
+// (integer and number counting as one), as in {"anyOf": [{"type":
+// "string"}, {"type": "null"}]}: a value can then pass only the branch of
+// its type, so anyOf and oneOf are both that branch's verdict, read once.
+func (c *compiler) alternatives(n *Node, s *jsonschema.Schema, path string) error {
+	kw, branches := "anyOf", s.AnyOf
+	if s.OneOf != nil {
+		kw, branches = "oneOf", s.OneOf
+	}
+	if n.Types != AnyType || n.Enum != nil || hasRules(n) {
+		return &KeywordError{Path: path, Keyword: kw, Why: "the guard checks " + kw + " only with no other keyword that constrains a value beside it"}
+	}
+	if len(branches) == 0 {
+		return &KeywordError{Path: path, Keyword: kw, Why: "an empty list"}
+	}
+	var seen Types
+	for i, b := range branches {
+		bn, err := c.node(b, path+"/"+kw+"/"+strconv.Itoa(i))
+		if err != nil {
+			return err
+		}
+		t := typeClass(branchTypes(bn))
+		if t&seen != 0 {
+			return &KeywordError{Path: path, Keyword: kw, Why: "branches that take values of one JSON type; the guard checks only branches of distinct types"}
+		}
+		seen |= t
+		n.AnyOf = append(n.AnyOf, bn)
+	}
+	n.OneOf = kw == "oneOf"
+	n.Types = 0
+	for _, b := range n.AnyOf {
+		n.Types |= branchTypes(b)
+	}
+	return nil
+}
+
+// branchTypes returns the types a value may have to pass n.
+func branchTypes(n *Node) Types {
+	t := AnyType
+	for hops := 0; n != nil && hops <= maxRefs; hops++ {
+		if n.False {
+			return 0
+		}
+		t &= n.Types
+		if n.Ref == nil {
+			break
+		}
+		n = n.Ref
+	}
+	return t
+}
+
+// typeClass merges integer into number: one JSON type.
+func typeClass(t Types) Types {
+	if t&(Integer|Number) != 0 {
+		t |= Integer | Number
+	}
+	return t
 }
 
 // defs compiles the definitions s holds, so that a keyword the guard
@@ -437,7 +508,7 @@ func types(s *jsonschema.Schema, path string) (Types, error) {
 
 // hasRules reports whether n constrains a value beyond its types.
 func hasRules(n *Node) bool {
-	return n.False || n.Ref != nil || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
+	return n.False || n.Ref != nil || n.AnyOf != nil || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
 		n.ExclusiveMaximum != nil || n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil ||
 		n.Pattern != nil || n.Items != nil || n.MinItems != nil || n.MaxItems != nil || n.Properties != nil ||
 		n.Required != nil || n.Additional != nil || n.Closed || n.MinProperties != nil || n.MaxProperties != nil

@@ -100,6 +100,14 @@ func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
 		{`{"type":"object","additionalProperties":{"type":"string"},"maxProperties":1}`, `{"x":"a","y":"b"}`},
 		{`{"type":"object","$defs":{"t":{"type":"object","properties":{"k":{"$ref":"#/$defs/t"},"v":{"type":"integer"}}}},"properties":{"t":{"$ref":"#/$defs/t"}}}`, `{"t":{"k":{"k":{"v":1.5}}}}`},
 		{`{"type":"object","properties":{"a":false}}`, `{"a":1}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"string","maxLength":2},{"type":"null"}]}}}`, `{"a":null}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"string","maxLength":2},{"type":"null"}]}}}`, `{"a":"abc"}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"string","maxLength":2},{"type":"null"}]}}}`, `{"a":1}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"integer","maximum":3},{"type":"array","items":{"type":"string"}}]}}}`, `{"a":2.5}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"integer","maximum":3},{"type":"array","items":{"type":"string"}}]}}}`, `{"a":["x",1]}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"integer","maximum":3},{"type":"array","items":{"type":"string"}}]}}}`, `{"a":3.0}`},
+		{`{"type":"object","$defs":{"t":{"anyOf":[{"type":"null"},{"type":"object","properties":{"n":{"$ref":"#/$defs/t"}},"additionalProperties":false}]}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, `{"a":{"n":{"n":{"m":1}}}}`},
+		{`{"type":"object","$defs":{"t":{"anyOf":[{"type":"null"},{"type":"object","properties":{"n":{"$ref":"#/$defs/t"}},"additionalProperties":false}]}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, `{"a":{"n":{"n":null}}}`},
 		{`{"type":"object","$defs":{"c":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"x":1.5}}`},
 		{`{"type":"object","$defs":{"c":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"y":1}}`},
 		{`{"type":"object","$defs":{"c":{"type":["object","null"]}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":null}`},
@@ -167,11 +175,44 @@ func genSchema(rng *rand.Rand, depth int) string {
 		return `{"$ref":"#/$defs/d"}`
 	case 1:
 		return `{"$ref":"#/$defs/d","type":` + types[rng.IntN(len(types))] + `}`
+	case 2:
+		if depth > 0 {
+			return genAlternatives(rng, depth)
+		}
 	}
 	var parts []string
 	if rng.IntN(5) > 0 {
 		parts = append(parts, `"type":`+types[rng.IntN(len(types))])
 	}
+	return "{" + strings.Join(append(parts, genRules(rng, depth)...), ",") + "}"
+}
+
+// genAlternatives generates anyOf or oneOf over branches of distinct
+// types (integer and number counting as one), each with its own rules.
+func genAlternatives(rng *rand.Rand, depth int) string {
+	kw := []string{"anyOf", "oneOf"}[rng.IntN(2)]
+	single := []string{`"integer"`, `"number"`, `"string"`, `"boolean"`, `"null"`, `"array"`, `"object"`}
+	rng.Shuffle(len(single), func(i, j int) { single[i], single[j] = single[j], single[i] })
+	want := 1 + rng.IntN(3)
+	var bs []string
+	numeric := false
+	for _, ty := range single {
+		if len(bs) == want {
+			break
+		}
+		if ty == `"integer"` || ty == `"number"` {
+			if numeric {
+				continue
+			}
+			numeric = true
+		}
+		bs = append(bs, "{"+strings.Join(append([]string{`"type":` + ty}, genRules(rng, depth-1)...), ",")+"}")
+	}
+	return `{"` + kw + `":[` + strings.Join(bs, ",") + `]}`
+}
+
+func genRules(rng *rand.Rand, depth int) []string {
+	var parts []string
 	nums := []string{"0", "1", "-1", "2.5", "100", "1e3", "0.1", "9007199254740993"}
 	for _, kw := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
 		if rng.IntN(5) == 0 {
@@ -204,5 +245,5 @@ func genSchema(rng *rand.Rand, depth int) string {
 			parts = append(parts, `"additionalProperties":false`)
 		}
 	}
-	return "{" + strings.Join(parts, ",") + "}"
+	return parts
 }

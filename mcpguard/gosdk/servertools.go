@@ -42,7 +42,7 @@ type middlewareConfig struct {
 // once per definition.
 //
 // A tool whose schema the guard cannot check (a keyword it does not read,
-// such as anyOf; see typereg.RegisterSchema) is not guarded: its calls go
+// such as allOf; see typereg.RegisterSchema) is not guarded: its calls go
 // to the server as they would without the middleware, and the error,
 // naming the keyword and where it is, goes to the function ReportUnguarded
 // gives, once per definition. A struct record (AddTool, typereg.Register)

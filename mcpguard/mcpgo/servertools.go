@@ -44,7 +44,7 @@ type middlewareConfig struct {
 // costs, on top of the guard, one marshal of the tool's schema.
 //
 // A tool whose schema the guard cannot check (a keyword it does not read,
-// such as anyOf; see typereg.RegisterSchema) is not guarded: its calls go
+// such as allOf; see typereg.RegisterSchema) is not guarded: its calls go
 // to the handler as they would without the middleware, and the error,
 // naming the keyword and where it is, goes to the function ReportUnguarded
 // gives, once per schema. A struct record (AddTool, typereg.Register) is
