@@ -65,6 +65,9 @@ func Check(reg *typereg.Registry, tool string, rows []Row) ([]Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("bindtest: tool %q is not registered", tool)
 	}
+	if t.Published() != nil {
+		return nil, fmt.Errorf("bindtest: %w", errSchemaTool(tool))
+	}
 	rows = ForBinder(rows, reg.Binder().Name())
 	params := make([]typereg.Param, len(rows))
 	var errs []error
@@ -83,6 +86,14 @@ func Check(reg *typereg.Registry, tool string, rows []Row) ([]Result, error) {
 		results[i], _, _ = checkRow(reg, t, params[i], row)
 	}
 	return results, nil
+}
+
+// errSchemaTool is why a tool recorded from its published schema is not
+// checked here: its parameters have no Go type, and its verdicts are the
+// schema's, which package bindguard holds to jsonschema-go's validator
+// (see typereg.RegisterSchema).
+func errSchemaTool(tool string) error {
+	return fmt.Errorf("tool %q is recorded from its published schema: the value table checks struct tools", tool)
 }
 
 // ParamFor returns the first parameter of tool t whose Go type typ names,

@@ -56,6 +56,9 @@ var census = validator.New()
 func constraintFindings(reg *typereg.Registry) []string {
 	var out []string
 	for _, tl := range reg.Tools() {
+		if tl.Published() != nil {
+			continue // no validate tags: its constraints are the schema's own
+		}
 		for _, p := range tl.Params {
 			if p.Validate == "" && !bounded(p.Schema, tl.Schema.Definitions, 0) {
 				continue

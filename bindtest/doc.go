@@ -39,6 +39,15 @@
 // value and a value none of them, sizes around each size bound, and the
 // same for elements under dive: no parameter has two ranges.
 //
+// # Tools recorded from their schema
+//
+// A tool recorded with typereg.Registry.RegisterSchema has no Go struct:
+// Check and Run refuse it (Run as a fatal test error), and Census and
+// Constraints pass over it. Its verdicts are the published schema's, read
+// as encoding/json reads the arguments into map[string]any; the project's
+// own fuzz targets hold them to github.com/google/jsonschema-go's
+// validator.
+//
 // # Tables
 //
 // Default is the project's own table, several hundred rows over the

@@ -70,6 +70,9 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	if pol.Mode == typereg.Off {
 		return Decision{Args: args}
 	}
+	if ps := t.Published(); ps != nil {
+		return decideSchema(t, ps, args)
+	}
 	var conflicts []aliasConflict
 	checked := args
 	if len(pol.Aliases) > 0 {

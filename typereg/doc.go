@@ -128,6 +128,17 @@
 // the float32 nearest them. A float32 value within rounding of a bound may
 // still pass one and fail the other; integers and float64 agree exactly.
 //
+// # Tools without a struct
+//
+// Registry.RegisterSchema records a tool from the input schema it
+// publishes (JSON Schema text), for servers that declare tools by schema
+// and read the arguments as a map: its arguments are read as encoding/json
+// reads them into map[string]any, and each value is held to the schema
+// exactly as github.com/google/jsonschema-go validates it; a keyword the
+// guard cannot check fails the registration, naming the keyword and the
+// JSON Pointer of the schema holding it. Its record has Type
+// map[string]any, Params of Type any, and no Plan.
+//
 // # Policy
 //
 // Each tool's record carries the Policy its calls are held to beyond the

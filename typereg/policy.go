@@ -96,6 +96,12 @@ type Policy struct {
 	// A call using an alias is read as if it used the parameter's name.
 	// Aliases are never published in the schema.
 	Aliases map[string]string
+	// IntReads names the parameters of a tool recorded from its schema
+	// (RegisterSchema) that the handler reads with an int accessor, such as
+	// mcp-go's RequireInt or GetInt: a number the schema lets have a
+	// fraction, or lets be past int64's range, is a silent loss there (the
+	// accessor truncates it). See WithIntReads.
+	IntReads []string
 }
 
 // An Option configures a registry (passed to New) or one tool (passed to
@@ -241,6 +247,25 @@ func WithExempt(keys ...string) Option {
 // open. Tool only.
 func WithOpen() Option {
 	return Option{name: "WithOpen", tool: func(p *Policy) { p.Open = true }}
+}
+
+// WithIntReads states that the handler reads the parameters named with an
+// int accessor (mcp-go's RequireInt and GetInt turn 0.5 into 0): where
+// the published schema takes a number with a fraction for one of them, the
+// guard reports the fraction as a silent loss (RoundedNumber, Becomes the
+// value the accessor returns), and so a number past int64's range. Names
+// the tool has no top-level parameter of are ignored, so that one option
+// can speak for every tool a middleware records (see the adapters'
+// ServerTools). For tools recorded from their schema only: Register
+// fails with it. Tool only.
+func WithIntReads(params ...string) Option {
+	return Option{name: "WithIntReads", tool: func(p *Policy) {
+		for _, n := range params {
+			if !slices.Contains(p.IntReads, n) {
+				p.IntReads = append(p.IntReads, n)
+			}
+		}
+	}}
 }
 
 // WithAlias makes alias a hidden legacy name of the tool's parameter param,

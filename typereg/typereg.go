@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
@@ -76,7 +77,8 @@ type Tool struct {
 	Policy Policy
 
 	plan        *bind.Plan
-	constrained bool // a parameter has a validate tag
+	constrained bool                // a parameter has a validate tag
+	published   *schemacheck.Schema // a tool recorded from its published schema (RegisterSchema)
 }
 
 // Constrained reports whether any parameter has a validate tag: the
@@ -182,6 +184,9 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
 	tags.openNested = policy.OpenNested
+	if len(policy.IntReads) > 0 {
+		return fmt.Errorf("typereg: tool %q: WithIntReads is for tools recorded from their schema; a struct field's type says how it is read", name)
+	}
 	plan, err := r.binder.Compile(t)
 	if err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)

@@ -170,6 +170,26 @@
 // needs no middleware; if the middleware guards it too, the middleware
 // refuses first, as text only, in the same words.
 //
+// # Every tool the server lists
+//
+// Middleware(reg, ServerTools()) guards the tools reg does not record too,
+// each by the input schema the server lists for it (typereg.RegisterSchema):
+// a server whose tools are declared with hand-written schemas
+// (Server.AddTool with a *jsonschema.Schema, as github-mcp-server does) and
+// whose handlers read the arguments as a map is guarded in one line:
+//
+//	s.AddReceivingMiddleware(gosdk.Middleware(reg, gosdk.ServerTools()))
+//
+// Before each call of such a tool the middleware reads the server's tool
+// list (a tools/list request down the chain) and records the tool again
+// when its definition changed; a tool the server no longer lists loses its
+// record. The verdict is the schema's, read as encoding/json reads the
+// arguments into map[string]any (see typereg.RegisterSchema). A tool added
+// with mcp.AddTool[In] is recorded from the schema go-sdk inferred for In;
+// go-sdk then validates and decodes it as above, after the guard. A schema
+// the guard cannot check leaves its tool unguarded, reported to
+// ReportUnguarded.
+//
 // # Supported go-sdk versions
 //
 // This package is its own module, github.com/bindguard/bindguard/mcpguard/gosdk,

@@ -202,7 +202,15 @@ func goSDKTags(opts []typereg.Option) []typereg.Option {
 // For tools added with mcp.AddTool, give reg the binder InputPath, go-sdk's
 // own input path, so that the guard refuses exactly what go-sdk would
 // (see the package documentation).
-func Middleware(reg *typereg.Registry) mcp.Middleware {
+func Middleware(reg *typereg.Registry, opts ...MiddlewareOption) mcp.Middleware {
+	var cfg middlewareConfig
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	var st *serverTools
+	if cfg.serverTools {
+		st = &serverTools{reg: reg, opts: cfg.toolOpts, report: cfg.report}
+	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch method {
@@ -210,6 +218,9 @@ func Middleware(reg *typereg.Registry) mcp.Middleware {
 				call, ok := req.(*mcp.CallToolRequest)
 				if !ok || call.Params == nil {
 					break
+				}
+				if st != nil {
+					st.refresh(ctx, next, call)
 				}
 				if _, guarded := reg.Tool(call.Params.Name); !guarded {
 					break

@@ -80,6 +80,14 @@
 // record is the struct's, and the handler gets what
 // mcp.NewTypedToolHandler gives it, nil for null and for no arguments.
 //
+// Middleware(reg, ServerTools()) guards every tool the server serves, each
+// tool reg does not record by the input schema the server holds for it
+// (typereg.RegisterSchema): mcp.NewTool's parameter options (WithString,
+// WithNumber, Required, Enum, Min, Max...) or a RawInputSchema. A server
+// whose handlers read the arguments with request.RequireString and the
+// other accessors is guarded in one line, and the records follow tools
+// added and replaced after start (see ServerTools).
+//
 // # The server's own code
 //
 // A parameter type that decodes itself (UnmarshalJSON, UnmarshalText) runs

@@ -225,10 +225,21 @@ func Register(reg *typereg.Registry, tool mcp.Tool, in reflect.Type, opts ...typ
 // must be the one registered for the tool, and the tool's published input
 // schema is the server's business: publish the registry's
 // (typereg.Tool.Schema) to advertise what the guard enforces.
-func Middleware(reg *typereg.Registry) server.ToolHandlerMiddleware {
+func Middleware(reg *typereg.Registry, opts ...MiddlewareOption) server.ToolHandlerMiddleware {
+	var cfg middlewareConfig
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	var st *serverTools
+	if cfg.serverTools {
+		st = &serverTools{reg: reg, opts: cfg.toolOpts, report: cfg.report}
+	}
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			name := req.Params.Name
+			if st != nil {
+				st.refresh(ctx, name)
+			}
 			if _, ok := reg.Tool(name); !ok {
 				return next(ctx, req)
 			}

@@ -1,0 +1,759 @@
+package schemacheck
+
+import (
+	"math"
+	"math/big"
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// A Kind says what is wrong with a value, as the map reader and the
+// schema see it.
+type Kind uint8
+
+const (
+	// The map reader's failures: json.Unmarshal into map[string]any fails.
+	Syntax    Kind = iota + 1 // the arguments are not valid JSON
+	TooDeep                   // nested past encoding/json's limit
+	NotObject                 // valid JSON, but not an object (nor null)
+	Overflow                  // a number past float64's range
+
+	// The schema's verdicts.
+	WrongType  // a value of a type the schema does not take
+	NotWhole   // a number with a fraction where the schema takes integers only
+	NotOneOf   // a value none of enum's (or not const's)
+	OutOfRange // a number past minimum, maximum, exclusive*, or not a multipleOf
+	Length     // text past minLength or maxLength, or not matching pattern
+	Count      // an array's or object's size past min/maxItems, min/maxProperties
+	Missing    // a required member left out: Name names it, Start..End the object
+	Unknown    // a member additionalProperties false (or the root, closed) refuses: Start..End its key
+	Invalid    // a value where the schema is false
+
+	// Silent losses: the map reader reads the value but changes it.
+	Duplicate // a key repeated in one object: Start..End the earlier key, whose value is dropped
+	Rounded   // a whole number float64 cannot hold exactly
+	Replaced  // text with invalid UTF-8 or a lone surrogate escape, read as U+FFFD
+	Truncated // a number an int accessor truncates (see Schema.IntRead)
+	// Extra is a root member no property names, where the schema leaves the
+	// root open: the map holds it and the handler reads no parameter from
+	// it (a misspelt name, most often), so the guard's policy closes the
+	// root there: Start..End its key. Schema.OpenRoot lets it through.
+	Extra
+)
+
+// Fails reports a failure of the map reader itself.
+func (k Kind) Fails() bool { return k >= Syntax && k <= Overflow }
+
+// Loss reports a silent loss.
+func (k Kind) Loss() bool { return k >= Duplicate }
+
+// An Issue is one thing wrong with the arguments.
+type Issue struct {
+	Kind Kind
+	// Keyword is the schema keyword the value breaks ("type", "enum",
+	// "maximum", "required", "additionalProperties"...); "" for the map
+	// reader's failures and losses (Extra among them).
+	Keyword string
+	// Param is the index, in Root.Properties, of the top-level member the
+	// issue lies in; -1 for none (an unknown top-level key, the text as a
+	// whole).
+	Param int
+	// Start and End span the offending text (see Kind).
+	Start, End int
+	// Path leads from the member's value to the offending value, in
+	// package bind's form: "[2]", ".name", `["odd key"]`.
+	Path string
+	// Name names the member Missing reports.
+	Name string
+	// Node is the schema of the offending value; nil for none.
+	Node *Node
+	// Neg reports an Overflow past the negative end.
+	Neg bool
+	// Top reports a Missing top-level parameter (rather than a member an
+	// object inside an argument leaves out).
+	Top bool
+}
+
+// MaxIssues bounds the issues of each class (failures, the schema's
+// verdicts, losses) one Check lists; Result.Omitted counts the rest.
+const MaxIssues = 1000
+
+// A Result is what Check found.
+type Result struct {
+	Issues []Issue
+	// Omitted counts, per class, issues found past MaxIssues.
+	Omitted [3]int
+}
+
+// A step is one step of a path: into an element (key < 0) or a member.
+type step struct {
+	index int
+	key   []byte // the key token, quoted; nil for an element
+}
+
+type checker struct {
+	s      *Schema
+	d      []byte
+	pos    int
+	res    Result
+	counts [3]int
+	steps  []step
+	buf    []byte
+	param  int
+}
+
+func class(k Kind) int {
+	switch {
+	case k.Fails():
+		return 0
+	case k.Loss():
+		return 2
+	}
+	return 1
+}
+
+func (c *checker) add(is Issue) {
+	cl := class(is.Kind)
+	if c.counts[cl] >= MaxIssues {
+		c.res.Omitted[cl]++
+		return
+	}
+	c.counts[cl]++
+	is.Param = c.param
+	is.Path = c.path()
+	c.res.Issues = append(c.res.Issues, is)
+}
+
+// Check reads args as the map reader does and judges them against the
+// schema. Empty args and null are an empty object. Its cost is linear in
+// len(args): every byte is read once by the lexer (once more to check
+// the text is valid JSON before anything is judged, as encoding/json
+// does), and no value nests past jsonlex.MaxDepth.
+func (s *Schema) Check(args []byte) Result {
+	c := &checker{s: s, d: args, param: -1}
+	i := jsonlex.Space(args, 0)
+	if i == len(args) {
+		c.rootMissing(s.Root, nil, i, i)
+		return c.res
+	}
+	end, err := jsonlex.Skip(args, i, jsonlex.MaxDepth)
+	if err == nil {
+		if j := jsonlex.Space(args, end); j != len(args) {
+			err = &jsonlex.SyntaxError{Offset: j}
+		}
+	}
+	if err != nil {
+		k := Syntax
+		if err.Deep {
+			k = TooDeep
+		}
+		c.add(Issue{Kind: k, Start: err.Offset, End: err.Offset})
+		return c.res
+	}
+	switch args[i] {
+	case '{':
+	case 'n':
+		c.rootMissing(s.Root, nil, i, end)
+		return c.res
+	default:
+		c.add(Issue{Kind: NotObject, Start: i, End: end})
+		return c.res
+	}
+	c.pos = i
+	c.object(s.Root, true, s.Open)
+	c.compact()
+	return c.res
+}
+
+// rootMissing adds the required parameters has leaves out, each named as
+// its parameter.
+func (c *checker) rootMissing(n *Node, has map[string]bool, start, end int) {
+	for _, r := range n.Required {
+		if !has[r] {
+			c.param = n.Property(r)
+			c.add(Issue{Kind: Missing, Keyword: "required", Start: start, End: end, Name: r, Node: n, Top: true})
+		}
+	}
+	c.param = -1
+}
+
+// missing adds the required members of n that have is not holding.
+func (c *checker) missing(n *Node, has map[string]bool, start, end int) {
+	for _, r := range n.Required {
+		if !has[r] {
+			c.add(Issue{Kind: Missing, Keyword: "required", Start: start, End: end, Name: r, Node: n})
+		}
+	}
+}
+
+// typeOfValue returns the JSON Schema type of the value at d[i].
+func (c *checker) value(n *Node) {
+	d, i := c.d, c.pos
+	for hops := 0; n != nil && (n.Ref != nil || n.AnyOf != nil); hops++ {
+		jt := c.typeAt(i)
+		next := n.Ref
+		if n.AnyOf != nil {
+			next = nil
+			for _, b := range n.AnyOf {
+				if typeClass(branchTypes(b))&jt != 0 {
+					next = b
+					break
+				}
+			}
+		}
+		if n.Types&jt == 0 || next == nil || hops > maxRefs {
+			kw := "type"
+			if n.AnyOf != nil {
+				kw = "anyOf"
+				if n.OneOf {
+					kw = "oneOf"
+				}
+			}
+			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
+			c.add(Issue{Kind: WrongType, Keyword: kw, Start: i, End: end, Node: n})
+			n = nil
+			break
+		}
+		n = next
+	}
+	if n != nil && n.False {
+		end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
+		c.add(Issue{Kind: Invalid, Keyword: "false", Start: i, End: end, Node: n})
+		c.skipChecked(i)
+		return
+	}
+	switch d[i] {
+	case '{':
+		if n != nil && n.Types&Object == 0 {
+			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
+			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
+			n = nil
+		} else if n != nil && n.Enum != nil {
+			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
+			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
+			n = nil
+		}
+		c.object(n, false, false)
+	case '[':
+		if n != nil && n.Types&Array == 0 {
+			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
+			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
+			n = nil
+		} else if n != nil && n.Enum != nil {
+			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
+			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
+			n = nil
+		}
+		c.array(n)
+	case '"':
+		end, f, _ := jsonlex.String(d, i)
+		c.pos = end
+		c.str(n, i, end, f)
+	case 't', 'f', 'n':
+		var end int
+		var v Value
+		switch d[i] {
+		case 't':
+			end, v = i+4, Value{Kind: Boolean, Bool: true}
+		case 'f':
+			end, v = i+5, Value{Kind: Boolean}
+		default:
+			end, v = i+4, Value{Kind: Null}
+		}
+		c.pos = end
+		if n == nil {
+			return
+		}
+		if n.Types&v.Kind == 0 {
+			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
+			return
+		}
+		if n.Enum != nil && !inEnum(n.Enum, v) {
+			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
+		}
+	default:
+		end, num, _ := jsonlex.Number(d, i)
+		c.pos = end
+		c.number(n, i, end, num)
+	}
+}
+
+// typeAt returns the type of the valid value at d[i]: Integer for a whole
+// number (Number too, as "number" takes it), Number for a fraction.
+func (c *checker) typeAt(i int) Types {
+	switch c.d[i] {
+	case '{':
+		return Object
+	case '[':
+		return Array
+	case '"':
+		return String
+	case 't', 'f':
+		return Boolean
+	case 'n':
+		return Null
+	}
+	end, _, _ := jsonlex.Number(c.d, i)
+	f, err := strconv.ParseFloat(string(c.d[i:end]), 64)
+	if err != nil {
+		return Number | Integer // the reader fails on it; the value's own check says so
+	}
+	if _, frac := math.Modf(f); frac == 0 {
+		return Integer | Number
+	}
+	return Number
+}
+
+func enumWord(n *Node) string {
+	if n.Const {
+		return "const"
+	}
+	return "enum"
+}
+
+func inEnum(enum []Value, v Value) bool {
+	for _, e := range enum {
+		if e.Kind == v.Kind && e.Bool == v.Bool && e.Num == v.Num && e.Text == v.Text {
+			return true
+		}
+	}
+	return false
+}
+
+// skipChecked reads the valid value at d[i] with no schema: only what the
+// map reader itself fails on or loses is found.
+func (c *checker) skipChecked(i int) {
+	c.pos = i
+	c.value(nil)
+}
+
+func (c *checker) number(n *Node, start, end int, num jsonlex.Num) {
+	f, err := strconv.ParseFloat(string(c.d[start:end]), 64) // as encoding/json reads a number into any
+	if err != nil {
+		c.add(Issue{Kind: Overflow, Start: start, End: end, Node: n, Neg: num.Neg})
+		return
+	}
+	if !num.Frac && !num.Exp && num.Int.Len() > 15 && !exactInt(c.d[start:end], f) {
+		defer c.add(Issue{Kind: Rounded, Start: start, End: end, Node: n})
+	}
+	if n == nil {
+		return
+	}
+	whole := false
+	if _, frac := math.Modf(f); frac == 0 {
+		whole = true
+	}
+	switch {
+	case whole && n.Types&Integer == 0, !whole && n.Types&Number == 0 && n.Types&Integer == 0:
+		c.add(Issue{Kind: WrongType, Keyword: "type", Start: start, End: end, Node: n})
+		return
+	case !whole && n.Types&Number == 0:
+		c.add(Issue{Kind: NotWhole, Keyword: "type", Start: start, End: end, Node: n})
+		return
+	}
+	if n.Enum != nil && !inEnum(n.Enum, Value{Kind: Number, Num: f}) {
+		c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: start, End: end, Node: n})
+		return
+	}
+	kw := ""
+	switch {
+	case n.MultipleOf != nil && func() bool { _, fr := math.Modf(f / n.MultipleOf.Value); return fr != 0 }():
+		kw = "multipleOf"
+	case n.Minimum != nil && f < n.Minimum.Value:
+		kw = "minimum"
+	case n.Maximum != nil && f > n.Maximum.Value:
+		kw = "maximum"
+	case n.ExclusiveMinimum != nil && f <= n.ExclusiveMinimum.Value:
+		kw = "exclusiveMinimum"
+	case n.ExclusiveMaximum != nil && f >= n.ExclusiveMaximum.Value:
+		kw = "exclusiveMaximum"
+	}
+	if kw != "" {
+		c.add(Issue{Kind: OutOfRange, Keyword: kw, Start: start, End: end, Node: n})
+		return
+	}
+	if c.param >= 0 && c.param < len(c.s.IntRead) && c.s.IntRead[c.param] && len(c.steps) == 0 &&
+		(!whole || f >= 1<<63 || f < -(1<<63)) {
+		c.add(Issue{Kind: Truncated, Start: start, End: end, Node: n})
+	}
+}
+
+// exactInt reports whether the integer token tok is exactly float64 f.
+func exactInt(tok []byte, f float64) bool {
+	var want big.Int
+	if _, ok := want.SetString(string(tok), 10); !ok {
+		return false
+	}
+	got, _ := new(big.Float).SetFloat64(f).Int(nil)
+	return got.Cmp(&want) == 0
+}
+
+func (c *checker) str(n *Node, start, end int, f jsonlex.StringFlags) {
+	raw := c.d[start:end]
+	body := raw[1 : len(raw)-1]
+	text := body
+	if f != 0 {
+		c.buf, _ = jsonlex.Unquote(c.buf[:0], raw)
+		text = c.buf
+		if replaced(body, f) {
+			defer c.add(Issue{Kind: Replaced, Start: start, End: end, Node: n})
+		}
+	}
+	if n == nil {
+		return
+	}
+	if n.Types&String == 0 {
+		c.add(Issue{Kind: WrongType, Keyword: "type", Start: start, End: end, Node: n})
+		return
+	}
+	if n.Enum != nil && !inEnumText(n.Enum, text) {
+		c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: start, End: end, Node: n})
+		return
+	}
+	if n.MinLength == nil && n.MaxLength == nil && n.Pattern == nil {
+		return
+	}
+	chars := utf8.RuneCount(text)
+	kw := ""
+	switch {
+	case n.MinLength != nil && chars < *n.MinLength:
+		kw = "minLength"
+	case n.MaxLength != nil && chars > *n.MaxLength:
+		kw = "maxLength"
+	case n.Pattern != nil && !n.Pattern.Match(text):
+		kw = "pattern"
+	}
+	if kw != "" {
+		c.add(Issue{Kind: Length, Keyword: kw, Start: start, End: end, Node: n})
+	}
+}
+
+func inEnumText(enum []Value, text []byte) bool {
+	for _, e := range enum {
+		if e.Kind == String && e.Text == string(text) {
+			return true
+		}
+	}
+	return false
+}
+
+// replaced reports whether the body of a string token holds invalid
+// UTF-8 or a \u escape of a surrogate not paired with the next one, which
+// encoding/json reads as U+FFFD.
+func replaced(body []byte, f jsonlex.StringFlags) bool {
+	if f&jsonlex.NonASCII != 0 && !utf8.Valid(body) {
+		return true
+	}
+	if f&jsonlex.Escaped == 0 {
+		return false
+	}
+	for i := 0; i < len(body); i++ {
+		if body[i] != '\\' {
+			continue
+		}
+		i++
+		if body[i] != 'u' {
+			continue
+		}
+		r := hex4(body[i+1 : i+5])
+		i += 4
+		if !utf16.IsSurrogate(r) {
+			continue
+		}
+		if i+6 < len(body)+1 && i+2 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' && i+6 < len(body) {
+			if utf16.DecodeRune(r, hex4(body[i+3:i+7])) != utf8.RuneError {
+				i += 6
+				continue
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func hex4(s []byte) rune {
+	var r rune
+	for _, c := range s[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			c = c - 'A' + 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// A member is one member of an object being read.
+type member struct {
+	ks, ke     int
+	key        string
+	from, upto int // its issues in res.Issues
+	// omitted and omittedUpto are res.Omitted before and after its value:
+	// what its value had past MaxIssues.
+	omitted, omittedUpto [3]int
+	param                int // at the root, the property it names, or -1
+}
+
+// object reads the valid object at c.pos against n (nil: any); at the
+// root, each member's param is its property's index, and a member no
+// property names is Unknown when the schema closes the root, or Extra
+// when it leaves it open (the guard's policy decides).
+func (c *checker) object(n *Node, root, open bool) {
+	d := c.d
+	start := c.pos
+	i := jsonlex.Space(d, c.pos+1)
+	var ms []member
+	last := map[string]int{}
+	if !root {
+		c.steps = append(c.steps, step{})
+	}
+	for i < len(d) && d[i] == '"' {
+		ke, f, _ := jsonlex.String(d, i)
+		var key string
+		if f == 0 {
+			key = string(d[i+1 : ke-1])
+		} else {
+			c.buf, _ = jsonlex.Unquote(c.buf[:0], d[i:ke])
+			key = string(c.buf)
+		}
+		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted}
+		vs := jsonlex.Space(d, jsonlex.Space(d, ke)+1)
+		var child *Node
+		if root {
+			c.param = -1
+		} else {
+			c.steps[len(c.steps)-1] = step{key: d[i:ke]}
+		}
+		if n != nil {
+			if j := n.Property(key); j >= 0 {
+				child = n.Properties[j].Node
+				if root {
+					c.param = j
+				}
+			} else if root && slices.Contains(c.s.Exempt, key) {
+				// an exempt key: never unknown
+			} else if n.Closed {
+				c.atObject(root, Issue{Kind: Unknown, Keyword: "additionalProperties", Start: i, End: ke, Node: n})
+			} else if root && n.Additional == nil && open && !c.s.OpenRoot {
+				c.add(Issue{Kind: Extra, Start: i, End: ke, Node: n})
+			} else {
+				child = n.Additional
+			}
+		}
+		if f != 0 && replaced(d[i+1:ke-1], f) {
+			// The map holds the key with U+FFFD for what it cannot read.
+			c.atObject(root, Issue{Kind: Replaced, Start: i, End: ke})
+		}
+		m.param = c.param
+		c.pos = vs
+		c.value(child)
+		m.upto = len(c.res.Issues)
+		m.omittedUpto = c.res.Omitted
+		if prev, ok := last[key]; ok {
+			c.dropped(&ms[prev], root)
+		}
+		last[key] = len(ms)
+		ms = append(ms, m)
+		i = jsonlex.Space(d, c.pos)
+		if d[i] == ',' {
+			i = jsonlex.Space(d, i+1)
+		}
+	}
+	end := i + 1 // the closing brace
+	c.pos = end
+	if root {
+		c.param = -1
+	} else {
+		c.steps = c.steps[:len(c.steps)-1]
+	}
+	if n == nil {
+		return
+	}
+	has := make(map[string]bool, len(last))
+	for k := range last {
+		has[k] = true
+	}
+	if root {
+		c.rootMissing(n, has, start, end)
+	} else {
+		c.missing(n, has, start, end)
+	}
+	switch {
+	case n.MinProperties != nil && len(last) < *n.MinProperties:
+		c.add(Issue{Kind: Count, Keyword: "minProperties", Start: start, End: end, Node: n})
+	case n.MaxProperties != nil && len(last) > *n.MaxProperties:
+		c.add(Issue{Kind: Count, Keyword: "maxProperties", Start: start, End: end, Node: n})
+	}
+}
+
+// dropped marks the issues of member m, whose value a later member of
+// the same key replaces, as the map reader sees them: only its failures
+// stand, and the member itself is a Duplicate loss, whose path leads to
+// the object holding it.
+func (c *checker) dropped(m *member, root bool) {
+	for j := m.from; j < m.upto; j++ {
+		if k := c.res.Issues[j].Kind; !k.Fails() && k != 0 {
+			c.counts[class(k)]--
+			c.res.Issues[j].Kind = 0
+		}
+	}
+	for cl := 1; cl < 3; cl++ { // what was only counted goes too
+		c.res.Omitted[cl] -= m.omittedUpto[cl] - m.omitted[cl]
+	}
+	if root && m.param < 0 {
+		return // a key no parameter names: the key is the problem, if any
+	}
+	c.atObject(root, Issue{Kind: Duplicate, Start: m.ks, End: m.ke})
+}
+
+// atObject adds an issue with a member's key, whose path leads to the
+// object holding it, not into the member.
+func (c *checker) atObject(root bool, is Issue) {
+	if root {
+		c.add(is)
+		return
+	}
+	top := c.steps[len(c.steps)-1]
+	c.steps = c.steps[:len(c.steps)-1]
+	c.add(is)
+	c.steps = append(c.steps, top)
+}
+
+// compact removes the issues dropped marks.
+func (c *checker) compact() {
+	out := c.res.Issues[:0]
+	for _, is := range c.res.Issues {
+		if is.Kind != 0 {
+			out = append(out, is)
+		}
+	}
+	c.res.Issues = out
+}
+
+func (c *checker) array(n *Node) {
+	d := c.d
+	start := c.pos
+	i := jsonlex.Space(d, c.pos+1)
+	var items *Node
+	if n != nil {
+		items = n.Items
+	}
+	count := 0
+	c.steps = append(c.steps, step{})
+	for i < len(d) && d[i] != ']' {
+		c.steps[len(c.steps)-1] = step{index: count}
+		c.pos = i
+		c.value(items)
+		count++
+		i = jsonlex.Space(d, c.pos)
+		if d[i] == ',' {
+			i = jsonlex.Space(d, i+1)
+		}
+	}
+	c.steps = c.steps[:len(c.steps)-1]
+	end := i + 1
+	c.pos = end
+	if n == nil {
+		return
+	}
+	switch {
+	case n.MinItems != nil && count < *n.MinItems:
+		c.add(Issue{Kind: Count, Keyword: "minItems", Start: start, End: end, Node: n})
+	case n.MaxItems != nil && count > *n.MaxItems:
+		c.add(Issue{Kind: Count, Keyword: "maxItems", Start: start, End: end, Node: n})
+	}
+}
+
+// Paths: as package bind writes them, bounded the same way: past
+// maxSteps steps, the first pathHead and the last pathTail, with "[…]"
+// between; a key cut at 40 characters.
+const (
+	pathHead = 4
+	pathTail = 8
+	maxSteps = pathHead + pathTail
+	maxKey   = 40
+)
+
+func (c *checker) path() string {
+	if len(c.steps) == 0 {
+		return ""
+	}
+	var out []byte
+	for d, st := range c.steps {
+		if len(c.steps) > maxSteps && d >= pathHead && d < len(c.steps)-pathTail {
+			if d == pathHead {
+				out = append(out, "[…]"...)
+			}
+			continue
+		}
+		if st.key == nil {
+			out = append(out, '[')
+			out = strconv.AppendInt(out, int64(st.index), 10)
+			out = append(out, ']')
+			continue
+		}
+		// Only the first maxKey characters are shown: only they are read,
+		// so that a long key costs each path the same.
+		head, long := keyHead(st.key)
+		key, _ := jsonlex.Unquote(nil, head)
+		if !long && ident(key) {
+			out = append(append(out, '.'), key...)
+			continue
+		}
+		q := strconv.Quote(string(key))
+		if long {
+			q = q[:len(q)-1] + "…\""
+		}
+		out = append(append(append(out, '['), q...), ']')
+	}
+	return string(out)
+}
+
+// keyHead returns the string token of the first maxKey characters of the
+// key token raw (an escape, a surrogate pair's two, or an invalid byte
+// counting as one), and whether raw holds more.
+func keyHead(raw []byte) (head []byte, long bool) {
+	body := raw[1 : len(raw)-1]
+	i, n := 0, 0
+	for ; i < len(body) && n < maxKey; n++ {
+		switch {
+		case body[i] == '\\' && body[i+1] == 'u':
+			i += 6
+			if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' &&
+				utf16.IsSurrogate(hex4(body[i-4:i])) && utf16.DecodeRune(hex4(body[i-4:i]), hex4(body[i+2:i+6])) != utf8.RuneError {
+				i += 6
+			}
+		case body[i] == '\\':
+			i += 2
+		default:
+			_, size := utf8.DecodeRune(body[i:])
+			i += size
+		}
+	}
+	if i >= len(body) {
+		return raw, false
+	}
+	head = make([]byte, 0, i+2)
+	head = append(append(append(head, '"'), body[:i]...), '"')
+	return head, true
+}
+
+func ident(s []byte) bool {
+	if len(s) == 0 || len(s) > maxKey {
+		return false
+	}
+	for _, c := range s {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

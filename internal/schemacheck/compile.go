@@ -1,0 +1,601 @@
+// Package schemacheck compiles a tool's published input schema (JSON
+// Schema, draft 2020-12 or draft-07, as github.com/google/jsonschema-go
+// reads it) into a checker of argument bytes, and checks calls with it as
+// the map reader reads them: encoding/json into map[string]any, keys
+// exact, a repeated key's last value kept, numbers as float64.
+//
+// Compile takes only the keywords the checker checks exactly as
+// jsonschema-go validates them; any other keyword that constrains a value
+// fails it, naming the keyword and where it is (see KeywordError).
+// Annotations (title, description, default, examples, format, $comment,
+// deprecated, readOnly, writeOnly, content*, unknown keywords) constrain
+// nothing and are ignored, as jsonschema-go ignores them.
+package schemacheck
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Types is a set of JSON Schema types.
+type Types uint8
+
+const (
+	Null Types = 1 << iota
+	Boolean
+	Object
+	Array
+	Number // any number; "integer" is Integer
+	Integer
+	String
+)
+
+// AnyType is the set of every type: a schema without "type".
+const AnyType Types = Null | Boolean | Object | Array | Number | Integer | String
+
+var typeNames = [...]struct {
+	t    Types
+	name string
+}{{Null, "null"}, {Boolean, "boolean"}, {Object, "object"}, {Array, "array"}, {Number, "number"}, {Integer, "integer"}, {String, "string"}}
+
+// Has reports whether s holds every type of t.
+func (s Types) Has(t Types) bool { return s&t == t }
+
+// A Value is a scalar JSON value an enum or const lists.
+type Value struct {
+	Kind Types // Null, Boolean, Number or String
+	Bool bool
+	Num  float64
+	Text string
+}
+
+// A Bound is a number bound, with the text it is worded by.
+type Bound struct {
+	Value float64
+	Text  string
+}
+
+// A Node is the compiled schema of one value position.
+type Node struct {
+	// False: the schema false, which no value passes.
+	False bool
+	// Ref, when not nil, is the schema a $ref beside "type" names: the
+	// value must be of Types, then is checked against Ref.
+	Ref *Node
+	// AnyOf, when not nil, are the branches of anyOf (or oneOf, OneOf
+	// set), each of its own JSON types: the value is checked against the
+	// branch of its type (Types is their union).
+	AnyOf []*Node
+	OneOf bool
+	// Types are the types the value may be (AnyType when the schema
+	// states none).
+	Types Types
+	// Enum lists the values the value must be one of; Const reports it
+	// came from const (one value).
+	Enum  []Value
+	Const bool
+
+	Minimum, Maximum, ExclusiveMinimum, ExclusiveMaximum, MultipleOf *Bound
+
+	MinLength, MaxLength *int
+	Pattern              *regexp.Regexp
+
+	Items              *Node // nil: any element
+	MinItems, MaxItems *int
+
+	// Properties are the object's named members, sorted by name.
+	Properties []Property
+	// Required lists the names the object must hold.
+	Required []string
+	// Additional is the schema of a member Properties does not name (nil:
+	// any); Closed reports additionalProperties false.
+	Additional                   *Node
+	Closed                       bool
+	MinProperties, MaxProperties *int
+}
+
+// A Property is one named member of an object schema.
+type Property struct {
+	Name     string
+	Node     *Node
+	Required bool
+}
+
+// Property returns the index of the property named name, or -1.
+func (n *Node) Property(name string) int {
+	i, ok := slices.BinarySearchFunc(n.Properties, name, func(p Property, name string) int { return strings.Compare(p.Name, name) })
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// A Schema is a compiled input schema: an object schema.
+type Schema struct {
+	Root *Node
+	// Open reports that the published root leaves unknown members open:
+	// additionalProperties absent or true.
+	Open bool
+	// OpenRoot and Exempt are the guard's policy on the root's unknown
+	// members, where the schema leaves it open: OpenRoot lets every one
+	// through; a member whose key is in Exempt passes either way, even
+	// where the schema closes the root. Without them Check reports each
+	// unknown member of an open root as Extra.
+	OpenRoot bool
+	Exempt   []string
+	// IntRead marks, per root property, a parameter the handler reads
+	// with an int accessor, which truncates: a number with a fraction, or
+	// past int64's range, that the schema takes there is a Truncated loss.
+	IntRead []bool
+}
+
+// A KeywordError reports a keyword Compile cannot check, or one it cannot
+// read: Path is the JSON Pointer of the schema holding it.
+type KeywordError struct {
+	Path    string
+	Keyword string
+	Why     string
+}
+
+func (e *KeywordError) Error() string {
+	at := e.Path
+	if at == "" {
+		at = "the root"
+	}
+	return fmt.Sprintf("schema keyword %q at %s: %s", e.Keyword, at, e.Why)
+}
+
+// maxRefs bounds the $ref chain Compile follows from one position.
+const maxRefs = 64
+
+// Compile compiles the JSON Schema text raw. The root must be an object
+// schema (type "object", as MCP requires of an input schema).
+func Compile(raw []byte) (*Schema, error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("the schema is not JSON Schema: %w", err)
+	}
+	return CompileSchema(&s)
+}
+
+// CompileSchema compiles a schema as jsonschema-go holds it.
+func CompileSchema(s *jsonschema.Schema) (*Schema, error) {
+	if s == nil {
+		return nil, errors.New("the schema is nil")
+	}
+	c := &compiler{root: s, done: map[*jsonschema.Schema]*Node{}}
+	root, err := c.node(s, "")
+	if err != nil {
+		return nil, err
+	}
+	if root.False || root.Types != Object {
+		return nil, &KeywordError{Path: "", Keyword: "type", Why: `an input schema's root must be of type "object" alone`}
+	}
+	return &Schema{Root: root, Open: root.Additional == nil && !root.Closed}, nil
+}
+
+type compiler struct {
+	root *jsonschema.Schema
+	done map[*jsonschema.Schema]*Node // a schema compiled once: $ref may recur
+}
+
+// isFalse reports the schema false, which jsonschema-go reads as
+// {"not": {}}.
+func isFalse(s *jsonschema.Schema) bool {
+	return s.Not != nil && isEmpty(s.Not) && onlyNot(s)
+}
+
+func onlyNot(s *jsonschema.Schema) bool {
+	c := *s
+	c.Not = nil
+	return isEmpty(&c)
+}
+
+func isEmpty(s *jsonschema.Schema) bool {
+	b, err := json.Marshal(s)
+	return err == nil && string(b) == "{}" || err == nil && string(b) == "true"
+}
+
+func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
+	// A $ref is the schema it names: follow the chain first, so that a
+	// schema reached again is the one node. A $ref beside "type" (as
+	// jsonschema-go's inference writes a named struct: {"$ref": ...,
+	// "type": "object"}) is a node of its own types that goes on to the
+	// one named.
+	for hops := 0; s.Ref != ""; hops++ {
+		if hops >= maxRefs {
+			return nil, &KeywordError{Path: path, Keyword: "$ref", Why: "a chain of references that does not end"}
+		}
+		if n, ok := c.done[s]; ok {
+			return n, nil
+		}
+		rest := *s
+		rest.Ref, rest.Defs, rest.Definitions, rest.Schema, rest.ID = "", nil, nil, "", ""
+		rest.Title, rest.Description, rest.Comment, rest.Default, rest.Examples = "", "", "", nil, nil
+		rest.Deprecated, rest.ReadOnly, rest.WriteOnly, rest.Format = false, false, false, ""
+		typed := rest.Type != "" || rest.Types != nil
+		rest.Type, rest.Types = "", nil
+		if !isEmpty(&rest) {
+			return nil, &KeywordError{Path: path, Keyword: "$ref", Why: `the guard checks a $ref only with no other keyword than "type" beside it`}
+		}
+		if err := c.defs(s, path); err != nil {
+			return nil, err
+		}
+		target, err := c.resolve(s.Ref, path)
+		if err != nil {
+			return nil, err
+		}
+		if typed {
+			n := &Node{}
+			c.done[s] = n
+			t, err := types(s, path)
+			if err != nil {
+				return nil, err
+			}
+			if n.Ref, err = c.node(target, refPath(s.Ref)); err != nil {
+				return nil, err
+			}
+			n.Types = t
+			return n, nil
+		}
+		s, path = target, refPath(s.Ref)
+	}
+	if n, ok := c.done[s]; ok {
+		return n, nil
+	}
+	n := &Node{Types: AnyType}
+	c.done[s] = n
+	if isFalse(s) {
+		n.False = true
+		return n, nil
+	}
+	unsupported := func(kw string, set bool) error {
+		if set {
+			return &KeywordError{Path: path, Keyword: kw, Why: "the guard does not check it"}
+		}
+		return nil
+	}
+	for _, u := range [...]struct {
+		kw  string
+		set bool
+	}{
+		{"$dynamicRef", s.DynamicRef != ""}, {"$dynamicAnchor", s.DynamicAnchor != ""},
+		{"$id", s.ID != "" && s != c.root}, {"$anchor", s.Anchor != ""},
+		{"dependencies", s.DependencySchemas != nil || s.DependencyStrings != nil},
+		{"prefixItems", s.PrefixItems != nil}, {"items", s.ItemsArray != nil},
+		{"additionalItems", s.AdditionalItems != nil}, {"uniqueItems", s.UniqueItems},
+		{"contains", s.Contains != nil}, {"minContains", s.MinContains != nil}, {"maxContains", s.MaxContains != nil},
+		{"unevaluatedItems", s.UnevaluatedItems != nil}, {"dependentRequired", s.DependentRequired != nil},
+		{"patternProperties", s.PatternProperties != nil}, {"propertyNames", s.PropertyNames != nil},
+		{"unevaluatedProperties", s.UnevaluatedProperties != nil},
+		{"allOf", s.AllOf != nil}, {"anyOf", s.AnyOf != nil && s.OneOf != nil}, {"not", s.Not != nil},
+		{"if", s.If != nil}, {"then", s.Then != nil}, {"else", s.Else != nil},
+		{"dependentSchemas", s.DependentSchemas != nil},
+	} {
+		if err := unsupported(u.kw, u.set); err != nil {
+			return nil, err
+		}
+	}
+	if s.Schema != "" && !validDraft(s.Schema) {
+		return nil, &KeywordError{Path: path, Keyword: "$schema", Why: "only draft 2020-12 and draft-07 are read"}
+	}
+	if err := c.defs(s, path); err != nil {
+		return nil, err
+	}
+	t, err := types(s, path)
+	if err != nil {
+		return nil, err
+	}
+	n.Types = t
+	if s.Enum != nil {
+		for i, e := range s.Enum {
+			v, ok := scalar(e)
+			if !ok {
+				return nil, &KeywordError{Path: path, Keyword: "enum", Why: fmt.Sprintf("value %d is an array or object, which the guard does not compare", i)}
+			}
+			n.Enum = append(n.Enum, v)
+		}
+		if len(n.Enum) == 0 {
+			n.False = true
+		}
+	}
+	if s.Const != nil {
+		if s.Enum != nil {
+			return nil, &KeywordError{Path: path, Keyword: "const", Why: "the guard does not check const beside enum"}
+		}
+		v, ok := scalar(*s.Const)
+		if !ok {
+			return nil, &KeywordError{Path: path, Keyword: "const", Why: "an array or object, which the guard does not compare"}
+		}
+		n.Enum, n.Const = []Value{v}, true
+	}
+	for _, b := range [...]struct {
+		kw  string
+		src *float64
+		dst **Bound
+	}{{"minimum", s.Minimum, &n.Minimum}, {"maximum", s.Maximum, &n.Maximum},
+		{"exclusiveMinimum", s.ExclusiveMinimum, &n.ExclusiveMinimum}, {"exclusiveMaximum", s.ExclusiveMaximum, &n.ExclusiveMaximum},
+		{"multipleOf", s.MultipleOf, &n.MultipleOf}} {
+		if b.src == nil {
+			continue
+		}
+		f := *b.src
+		if math.IsNaN(f) || math.IsInf(f, 0) || b.kw == "multipleOf" && f <= 0 {
+			return nil, &KeywordError{Path: path, Keyword: b.kw, Why: "not a finite number (multipleOf: greater than 0)"}
+		}
+		*b.dst = &Bound{Value: f, Text: strconv.FormatFloat(f, 'f', -1, 64)}
+	}
+	for _, l := range [...]struct {
+		kw  string
+		src *int
+		dst **int
+	}{{"minLength", s.MinLength, &n.MinLength}, {"maxLength", s.MaxLength, &n.MaxLength},
+		{"minItems", s.MinItems, &n.MinItems}, {"maxItems", s.MaxItems, &n.MaxItems},
+		{"minProperties", s.MinProperties, &n.MinProperties}, {"maxProperties", s.MaxProperties, &n.MaxProperties}} {
+		if l.src == nil {
+			continue
+		}
+		if *l.src < 0 {
+			return nil, &KeywordError{Path: path, Keyword: l.kw, Why: "a negative count"}
+		}
+		v := *l.src
+		*l.dst = &v
+	}
+	if s.Pattern != "" {
+		re, err := regexp.Compile(s.Pattern)
+		if err != nil {
+			return nil, &KeywordError{Path: path, Keyword: "pattern", Why: "not a regular expression Go's regexp reads, as jsonschema-go compiles it: " + err.Error()}
+		}
+		n.Pattern = re
+	}
+	if s.Items != nil {
+		it, err := c.node(s.Items, path+"/items")
+		if err != nil {
+			return nil, err
+		}
+		n.Items = it
+	}
+	names := make([]string, 0, len(s.Properties))
+	for name := range s.Properties {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		pn, err := c.node(s.Properties[name], path+"/properties/"+escapePointer(name))
+		if err != nil {
+			return nil, err
+		}
+		n.Properties = append(n.Properties, Property{Name: name, Node: pn, Required: slices.Contains(s.Required, name)})
+	}
+	for _, r := range s.Required {
+		if !slices.Contains(n.Required, r) {
+			n.Required = append(n.Required, r)
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil {
+		an, err := c.node(ap, path+"/additionalProperties")
+		if err != nil {
+			return nil, err
+		}
+		if an.False {
+			n.Closed = true
+		} else if an.Types != AnyType || an.Enum != nil || hasRules(an) {
+			n.Additional = an
+		}
+	}
+	if s.AnyOf != nil || s.OneOf != nil {
+		if err := c.alternatives(n, s, path); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// alternatives compiles anyOf (or oneOf) into n: a node that stands for
+// its branches alone. The guard takes only branches of distinct JSON types
+// (integer and number counting as one), as in {"anyOf": [{"type":
+// "string"}, {"type": "null"}]}: a value can then pass only the branch of
+// its type, so anyOf and oneOf are both that branch's verdict, read once.
+func (c *compiler) alternatives(n *Node, s *jsonschema.Schema, path string) error {
+	kw, branches := "anyOf", s.AnyOf
+	if s.OneOf != nil {
+		kw, branches = "oneOf", s.OneOf
+	}
+	if n.Types != AnyType || n.Enum != nil || hasRules(n) {
+		return &KeywordError{Path: path, Keyword: kw, Why: "the guard checks " + kw + " only with no other keyword that constrains a value beside it"}
+	}
+	if len(branches) == 0 {
+		return &KeywordError{Path: path, Keyword: kw, Why: "an empty list"}
+	}
+	var seen Types
+	for i, b := range branches {
+		bn, err := c.node(b, path+"/"+kw+"/"+strconv.Itoa(i))
+		if err != nil {
+			return err
+		}
+		t := typeClass(branchTypes(bn))
+		if t&seen != 0 {
+			return &KeywordError{Path: path, Keyword: kw, Why: "branches that take values of one JSON type; the guard checks only branches of distinct types"}
+		}
+		seen |= t
+		n.AnyOf = append(n.AnyOf, bn)
+	}
+	n.OneOf = kw == "oneOf"
+	n.Types = 0
+	for _, b := range n.AnyOf {
+		n.Types |= branchTypes(b)
+	}
+	return nil
+}
+
+// branchTypes returns the types a value may have to pass n.
+func branchTypes(n *Node) Types {
+	t := AnyType
+	for hops := 0; n != nil && hops <= maxRefs; hops++ {
+		if n.False {
+			return 0
+		}
+		t &= n.Types
+		if n.Ref == nil {
+			break
+		}
+		n = n.Ref
+	}
+	return t
+}
+
+// typeClass merges integer into number: one JSON type.
+func typeClass(t Types) Types {
+	if t&(Integer|Number) != 0 {
+		t |= Integer | Number
+	}
+	return t
+}
+
+// defs compiles the definitions s holds, so that a keyword the guard
+// cannot check fails there even when nothing refers to it.
+func (c *compiler) defs(s *jsonschema.Schema, path string) error {
+	for _, kw := range [...]struct {
+		name string
+		m    map[string]*jsonschema.Schema
+	}{{"$defs", s.Defs}, {"definitions", s.Definitions}} {
+		names := make([]string, 0, len(kw.m))
+		for name := range kw.m {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			if _, err := c.node(kw.m[name], path+"/"+kw.name+"/"+escapePointer(name)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// types reads the type keyword of s: AnyType when it has none.
+func types(s *jsonschema.Schema, path string) (Types, error) {
+	t := AnyType
+	switch {
+	case s.Type != "":
+		var ok bool
+		if t, ok = typeOf(s.Type); !ok {
+			return 0, &KeywordError{Path: path, Keyword: "type", Why: fmt.Sprintf("%q is not a JSON Schema type", s.Type)}
+		}
+	case s.Types != nil:
+		t = 0
+		for _, name := range s.Types {
+			one, ok := typeOf(name)
+			if !ok {
+				return 0, &KeywordError{Path: path, Keyword: "type", Why: fmt.Sprintf("%q is not a JSON Schema type", name)}
+			}
+			t |= one
+		}
+	}
+	if t.Has(Number) {
+		t |= Integer // "number" takes whole numbers too
+	}
+	return t, nil
+}
+
+// hasRules reports whether n constrains a value beyond its types.
+func hasRules(n *Node) bool {
+	return n.False || n.Ref != nil || n.AnyOf != nil || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
+		n.ExclusiveMaximum != nil || n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil ||
+		n.Pattern != nil || n.Items != nil || n.MinItems != nil || n.MaxItems != nil || n.Properties != nil ||
+		n.Required != nil || n.Additional != nil || n.Closed || n.MinProperties != nil || n.MaxProperties != nil
+}
+
+func validDraft(u string) bool {
+	u = strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://"), "#")
+	return u == "json-schema.org/draft/2020-12/schema" || u == "json-schema.org/draft-07/schema"
+}
+
+func typeOf(name string) (Types, bool) {
+	for _, tn := range typeNames {
+		if tn.name == name {
+			return tn.t, true
+		}
+	}
+	return 0, false
+}
+
+// TypeNames returns the names of the types in t, in a fixed order.
+func TypeNames(t Types) []string {
+	var out []string
+	for _, tn := range typeNames {
+		if t.Has(tn.t) && !(tn.t == Integer && t.Has(Number)) {
+			out = append(out, tn.name)
+		}
+	}
+	return out
+}
+
+func scalar(v any) (Value, bool) {
+	switch v := v.(type) {
+	case nil:
+		return Value{Kind: Null}, true
+	case bool:
+		return Value{Kind: Boolean, Bool: v}, true
+	case float64:
+		return Value{Kind: Number, Num: v}, true
+	case string:
+		return Value{Kind: String, Text: v}, true
+	}
+	return Value{}, false
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+func refPath(ref string) string { return strings.TrimPrefix(ref, "#") }
+
+// resolve finds the schema a local $ref names: "#", or a JSON Pointer
+// into the root ("#/$defs/name", "#/definitions/name", "#/properties/a").
+func (c *compiler) resolve(ref, path string) (*jsonschema.Schema, error) {
+	bad := &KeywordError{Path: path, Keyword: "$ref", Why: fmt.Sprintf("%q is not a reference into this schema the guard follows", ref)}
+	p, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return nil, bad
+	}
+	s := c.root
+	if p == "" {
+		return s, nil
+	}
+	steps := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if !strings.HasPrefix(p, "/") || len(steps) > maxRefs {
+		return nil, bad
+	}
+	for i := 0; i < len(steps); i++ {
+		step := strings.ReplaceAll(strings.ReplaceAll(steps[i], "~1", "/"), "~0", "~")
+		var next *jsonschema.Schema
+		switch step {
+		case "$defs", "definitions", "properties":
+			if i+1 >= len(steps) {
+				return nil, bad
+			}
+			name := strings.ReplaceAll(strings.ReplaceAll(steps[i+1], "~1", "/"), "~0", "~")
+			m := map[string]map[string]*jsonschema.Schema{"$defs": s.Defs, "definitions": s.Definitions, "properties": s.Properties}[step]
+			next = m[name]
+			i++
+		case "items":
+			next = s.Items
+		case "additionalProperties":
+			next = s.AdditionalProperties
+		}
+		if next == nil {
+			return nil, bad
+		}
+		s = next
+	}
+	return s, nil
+}

@@ -1,0 +1,249 @@
+package schemacheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// oracle is jsonschema-go's verdict on args read by the map reader: the
+// reader's error, or the validator's.
+func oracle(t testing.TB, schema string, args []byte) (readErr, invalid error) {
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(schema), &s); err != nil {
+		t.Fatalf("schema %s: %v", schema, err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Skipf("jsonschema-go does not resolve %s: %v", schema, err)
+	}
+	var m map[string]any
+	if strings.Trim(string(args), " \t\r\n") == "" {
+		args = []byte("{}") // a call without arguments
+	}
+	if err := json.Unmarshal(args, &m); err != nil {
+		return err, nil
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return nil, rs.Validate(m)
+}
+
+// verdict is the guard's: whether the map reader fails, and whether the
+// schema refuses (an unknown key the policy closes does not count: the
+// schema leaves the root open).
+func verdict(r Result) (fails, refuses bool) {
+	for _, is := range r.Issues {
+		switch {
+		case is.Kind.Fails():
+			fails = true
+		case is.Kind.Loss():
+		default:
+			refuses = true
+		}
+	}
+	return fails, refuses || r.Omitted[1] > 0
+}
+
+func agree(t *testing.T, schema string, args string) {
+	t.Helper()
+	s, err := Compile([]byte(schema))
+	if err != nil {
+		t.Fatalf("Compile(%s): %v", schema, err)
+	}
+	readErr, invalid := oracle(t, schema, []byte(args))
+	fails, refuses := verdict(s.Check([]byte(args)))
+	if fails != (readErr != nil) {
+		t.Errorf("schema %s, args %s: guard fails=%v, map reader: %v", schema, args, fails, readErr)
+		return
+	}
+	if readErr == nil && refuses != (invalid != nil) {
+		t.Errorf("schema %s, args %s: guard refuses=%v, validator: %v (issues %+v)", schema, args, refuses, invalid, s.Check([]byte(args)).Issues)
+	}
+}
+
+func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
+	cases := []struct{ schema, args string }{
+		{`{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100}}}`, `{"limit":0.5}`},
+		{`{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100}}}`, `{"limit":1.0}`},
+		{`{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100}}}`, `{"limit":101}`},
+		{`{"type":"object","properties":{"limit":{"type":"integer","minimum":1,"maximum":100}}}`, `{"limit":1e2}`},
+		{`{"type":"object","properties":{"limit":{"type":"integer"}}}`, `{"limit":1e400}`},
+		{`{"type":"object","properties":{"limit":{"type":"integer"}}}`, `{"limit":1e-400}`},
+		{`{"type":"object","properties":{"limit":{"type":"integer"}}}`, `{"limit":9007199254740993}`},
+		{`{"type":"object","properties":{"s":{"type":["string","null"]}}}`, `{"s":null}`},
+		{`{"type":"object","properties":{"s":{"type":["string","null"]}}}`, `{"s":1}`},
+		{`{"type":"object","properties":{"s":{"type":"string","minLength":2,"maxLength":3}}}`, `{"s":"\u00e9"}`},
+		{`{"type":"object","properties":{"s":{"type":"string","maxLength":1}}}`, `{"s":"\ud800"}`},
+		{`{"type":"object","properties":{"s":{"type":"string","pattern":"^a+$"}}}`, `{"s":"aab"}`},
+		{`{"type":"object","properties":{"s":{"enum":["a","b",1,null,true]}}}`, `{"s":1.0}`},
+		{`{"type":"object","properties":{"s":{"enum":["a","b",1,null,true]}}}`, `{"s":"c"}`},
+		{`{"type":"object","properties":{"s":{"const":"x"}}}`, `{"s":"x"}`},
+		{`{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}`, `{}`},
+		{`{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}`, `null`},
+		{`{"type":"object","required":["a"],"properties":{"a":{"type":"string"}}}`, ``},
+		{`{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`, `{"b":1}`},
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, `{"a":1,"a":"x"}`},
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, `{"a":"x","a":1}`},
+		{`{"type":"object","properties":{"a":{"type":"string"}}}`, `{"a":1e999,"a":"x"}`},
+		{`{"type":"object","properties":{"o":{"type":"object","required":["x"],"properties":{"x":{"type":"number","exclusiveMinimum":0}},"additionalProperties":false}}}`, `{"o":{"x":0}}`},
+		{`{"type":"object","properties":{"o":{"type":"object","required":["x"],"properties":{"x":{"type":"number","exclusiveMinimum":0}},"additionalProperties":false}}}`, `{"o":{"y":1}}`},
+		{`{"type":"object","properties":{"l":{"type":"array","items":{"type":"integer","multipleOf":3},"minItems":1,"maxItems":2}}}`, `{"l":[3,6,9]}`},
+		{`{"type":"object","properties":{"l":{"type":"array","items":{"type":"integer","multipleOf":3}}}}`, `{"l":[3,7]}`},
+		{`{"type":"object","properties":{"l":{"type":"array","items":{"type":"number","multipleOf":0.1}}}}`, `{"l":[0.3]}`},
+		{`{"type":"object","additionalProperties":{"type":"string"}}`, `{"x":1}`},
+		{`{"type":"object","additionalProperties":{"type":"string"},"maxProperties":1}`, `{"x":"a","y":"b"}`},
+		{`{"type":"object","$defs":{"t":{"type":"object","properties":{"k":{"$ref":"#/$defs/t"},"v":{"type":"integer"}}}},"properties":{"t":{"$ref":"#/$defs/t"}}}`, `{"t":{"k":{"k":{"v":1.5}}}}`},
+		{`{"type":"object","properties":{"a":false}}`, `{"a":1}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"string","maxLength":2},{"type":"null"}]}}}`, `{"a":null}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"string","maxLength":2},{"type":"null"}]}}}`, `{"a":"abc"}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"string","maxLength":2},{"type":"null"}]}}}`, `{"a":1}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"integer","maximum":3},{"type":"array","items":{"type":"string"}}]}}}`, `{"a":2.5}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"integer","maximum":3},{"type":"array","items":{"type":"string"}}]}}}`, `{"a":["x",1]}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"integer","maximum":3},{"type":"array","items":{"type":"string"}}]}}}`, `{"a":3.0}`},
+		{`{"type":"object","$defs":{"t":{"anyOf":[{"type":"null"},{"type":"object","properties":{"n":{"$ref":"#/$defs/t"}},"additionalProperties":false}]}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, `{"a":{"n":{"n":{"m":1}}}}`},
+		{`{"type":"object","$defs":{"t":{"anyOf":[{"type":"null"},{"type":"object","properties":{"n":{"$ref":"#/$defs/t"}},"additionalProperties":false}]}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, `{"a":{"n":{"n":null}}}`},
+		{`{"type":"object","$defs":{"c":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"x":1.5}}`},
+		{`{"type":"object","$defs":{"c":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"y":1}}`},
+		{`{"type":"object","$defs":{"c":{"type":["object","null"]}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":null}`},
+		{`{"type":"object","$defs":{"c":{"type":["object","null"],"properties":{"k":{"$ref":"#/$defs/c","type":["object","null"]}}}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"k":{"k":null}}}`},
+		{`{"type":"object","$defs":{"c":{"type":["object","null"],"properties":{"k":{"$ref":"#/$defs/c","type":["object"]}}}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"k":{"k":null}}}`},
+		{`{"type":"object"}`, `[1]`},
+		{`{"type":"object"}`, `{"a":`},
+	}
+	for _, c := range cases {
+		agree(t, c.schema, c.args)
+	}
+}
+
+// FuzzCheck_AgreesWithJSONSchemaGo: on generated schemas and arguments,
+// the guard fails exactly when the map reader does, and refuses exactly
+// when jsonschema-go's validator does.
+func FuzzCheck_AgreesWithJSONSchemaGo(f *testing.F) {
+	f.Add(uint64(1), `{"a":1,"b":"x"}`)
+	f.Add(uint64(7), `{"a":[1,2.5,"x"],"b":{"a":null}}`)
+	f.Add(uint64(42), `{"b":-0,"a":1e308,"a":true}`)
+	f.Fuzz(func(t *testing.T, seed uint64, args string) {
+		rng := rand.New(rand.NewPCG(seed, seed>>7))
+		schema := fmt.Sprintf(`{"type":"object","$defs":{"d":%s},"properties":{"a":%s,"b":%s}%s}`, genDef(rng), genSchema(rng, 3), genSchema(rng, 3), genObjectRules(rng))
+		if _, err := Compile([]byte(schema)); err != nil {
+			t.Fatalf("generated schema %s does not compile: %v", schema, err)
+		}
+		agree(t, schema, args)
+	})
+}
+
+func genObjectRules(rng *rand.Rand) string {
+	var parts []string
+	if rng.IntN(3) == 0 {
+		parts = append(parts, `"required":["a"]`)
+	}
+	switch rng.IntN(4) {
+	case 0:
+		parts = append(parts, `"additionalProperties":false`)
+	case 1:
+		parts = append(parts, `"additionalProperties":`+genSchema(rng, 1))
+	}
+	if rng.IntN(4) == 0 {
+		parts = append(parts, fmt.Sprintf(`"maxProperties":%d`, rng.IntN(3)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "," + strings.Join(parts, ",")
+}
+
+// genDef generates the schema $defs/d: not itself a reference, which
+// would be a chain that does not end.
+func genDef(rng *rand.Rand) string {
+	for {
+		if d := genSchema(rng, 2); !strings.HasPrefix(d, `{"$ref"`) {
+			return d
+		}
+	}
+}
+
+func genSchema(rng *rand.Rand, depth int) string {
+	types := []string{`"integer"`, `"number"`, `"string"`, `"boolean"`, `"null"`, `"array"`, `"object"`, `["string","null"]`, `["integer","string"]`}
+	switch rng.IntN(12) {
+	case 0:
+		return `{"$ref":"#/$defs/d"}`
+	case 1:
+		return `{"$ref":"#/$defs/d","type":` + types[rng.IntN(len(types))] + `}`
+	case 2:
+		if depth > 0 {
+			return genAlternatives(rng, depth)
+		}
+	}
+	var parts []string
+	if rng.IntN(5) > 0 {
+		parts = append(parts, `"type":`+types[rng.IntN(len(types))])
+	}
+	return "{" + strings.Join(append(parts, genRules(rng, depth)...), ",") + "}"
+}
+
+// genAlternatives generates anyOf or oneOf over branches of distinct
+// types (integer and number counting as one), each with its own rules.
+func genAlternatives(rng *rand.Rand, depth int) string {
+	kw := []string{"anyOf", "oneOf"}[rng.IntN(2)]
+	single := []string{`"integer"`, `"number"`, `"string"`, `"boolean"`, `"null"`, `"array"`, `"object"`}
+	rng.Shuffle(len(single), func(i, j int) { single[i], single[j] = single[j], single[i] })
+	want := 1 + rng.IntN(3)
+	var bs []string
+	numeric := false
+	for _, ty := range single {
+		if len(bs) == want {
+			break
+		}
+		if ty == `"integer"` || ty == `"number"` {
+			if numeric {
+				continue
+			}
+			numeric = true
+		}
+		bs = append(bs, "{"+strings.Join(append([]string{`"type":` + ty}, genRules(rng, depth-1)...), ",")+"}")
+	}
+	return `{"` + kw + `":[` + strings.Join(bs, ",") + `]}`
+}
+
+func genRules(rng *rand.Rand, depth int) []string {
+	var parts []string
+	nums := []string{"0", "1", "-1", "2.5", "100", "1e3", "0.1", "9007199254740993"}
+	for _, kw := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+		if rng.IntN(5) == 0 {
+			parts = append(parts, fmt.Sprintf(`%q:%s`, kw, nums[rng.IntN(len(nums))]))
+		}
+	}
+	if rng.IntN(6) == 0 {
+		parts = append(parts, fmt.Sprintf(`"multipleOf":%s`, []string{"1", "2", "0.5", "3", "0.1"}[rng.IntN(5)]))
+	}
+	for _, kw := range []string{"minLength", "maxLength", "minItems", "maxItems"} {
+		if rng.IntN(6) == 0 {
+			parts = append(parts, fmt.Sprintf(`%q:%d`, kw, rng.IntN(4)))
+		}
+	}
+	if rng.IntN(8) == 0 {
+		parts = append(parts, `"pattern":"^[a-c]*$"`)
+	}
+	if rng.IntN(6) == 0 {
+		parts = append(parts, `"enum":["a","x",1,2.5,null,true,-0]`)
+	}
+	if depth > 0 && rng.IntN(3) == 0 {
+		parts = append(parts, `"items":`+genSchema(rng, depth-1))
+	}
+	if depth > 0 && rng.IntN(3) == 0 {
+		parts = append(parts, fmt.Sprintf(`"properties":{"a":%s,"x":%s}`, genSchema(rng, depth-1), genSchema(rng, depth-1)))
+		if rng.IntN(2) == 0 {
+			parts = append(parts, `"required":["x"]`)
+		}
+		if rng.IntN(2) == 0 {
+			parts = append(parts, `"additionalProperties":false`)
+		}
+	}
+	return parts
+}

@@ -1,0 +1,166 @@
+package gosdk
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// A MiddlewareOption configures Middleware.
+type MiddlewareOption struct {
+	apply func(*middlewareConfig)
+}
+
+type middlewareConfig struct {
+	serverTools bool
+	toolOpts    []typereg.Option
+	report      func(tool string, err error)
+}
+
+// ServerTools makes Middleware guard every tool the server lists, not only
+// those reg records: a tool reg has no struct record of is recorded from
+// the input schema the server lists for it (typereg.RegisterSchema, with
+// opts), so that a server whose tools are declared with hand-written
+// schemas (Server.AddTool with a *jsonschema.Schema, a json.RawMessage or
+// a map) and read as maps is guarded in one line:
+//
+//	s.AddReceivingMiddleware(gosdk.Middleware(reg, gosdk.ServerTools()))
+//
+// The records follow the server: before each call of a tool without a
+// struct record, the middleware asks the server for its tool list (a
+// tools/list request sent down the middleware chain, page by page) and
+// records the tool again when its definition has changed since (added,
+// replaced with Server.AddTool, or its schema value replaced), or removes
+// the record when the server no longer lists the tool. A call costs, on
+// top of the guard, a walk of the server's tool list; a schema is compiled
+// once per definition.
+//
+// A tool whose schema the guard cannot check (a keyword it does not read,
+// such as allOf; see typereg.RegisterSchema) is not guarded: its calls go
+// to the server as they would without the middleware, and the error,
+// naming the keyword and where it is, goes to the function ReportUnguarded
+// gives, once per definition. A struct record (AddTool, typereg.Register)
+// is never replaced: it says more than the schema.
+//
+// ServerTools uses only go-sdk API present since v1.0: receiving
+// middleware, and the tools/list method handler.
+func ServerTools(opts ...typereg.Option) MiddlewareOption {
+	return MiddlewareOption{func(c *middlewareConfig) {
+		c.serverTools = true
+		c.toolOpts = append(c.toolOpts, opts...)
+	}}
+}
+
+// ReportUnguarded gives ServerTools a function to call with each tool it
+// cannot guard and why (a *schemacheck.KeywordError, wrapped, names the
+// keyword and its JSON Pointer in the schema).
+func ReportUnguarded(f func(tool string, err error)) MiddlewareOption {
+	return MiddlewareOption{func(c *middlewareConfig) { c.report = f }}
+}
+
+// serverTools keeps reg's schema records in step with the server's list.
+type serverTools struct {
+	reg    *typereg.Registry
+	opts   []typereg.Option
+	report func(string, error)
+
+	mu   sync.Mutex
+	seen map[string]seenTool // per tool, the definition its record was made from
+}
+
+type seenTool struct {
+	tool   *mcp.Tool
+	schema any
+	raw    []byte
+	err    error // the registration's failure: the tool is not guarded
+}
+
+// maxListPages bounds the pages of tools/list one call reads.
+const maxListPages = 1000
+
+// refresh makes reg's record of the tool a call names the one the server
+// lists now.
+func (st *serverTools) refresh(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) {
+	name := call.Params.Name
+	if rec, ok := st.reg.Tool(name); ok && rec.Published() == nil {
+		return // a struct record: its own
+	}
+	tl := listed(ctx, next, call, name)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.seen == nil {
+		st.seen = map[string]seenTool{}
+	}
+	prev, had := st.seen[name]
+	if tl == nil {
+		if had {
+			delete(st.seen, name)
+			st.removeSchemaRecord(name)
+		}
+		return
+	}
+	if had && prev.tool == tl && sameValue(prev.schema, tl.InputSchema) {
+		return
+	}
+	raw, err := json.Marshal(tl.InputSchema)
+	if had && err == nil && bytes.Equal(raw, prev.raw) {
+		st.seen[name] = seenTool{tool: tl, schema: tl.InputSchema, raw: raw, err: prev.err}
+		return
+	}
+	if err == nil {
+		err = st.reg.RegisterSchema(name, raw, st.opts...)
+	}
+	if err != nil {
+		st.removeSchemaRecord(name)
+		if st.report != nil {
+			st.report(name, err)
+		}
+	}
+	st.seen[name] = seenTool{tool: tl, schema: tl.InputSchema, raw: raw, err: err}
+}
+
+func (st *serverTools) removeSchemaRecord(name string) {
+	if rec, ok := st.reg.Tool(name); ok && rec.Published() != nil {
+		st.reg.Remove(name)
+	}
+}
+
+// sameValue reports whether a schema value is the one seen before: the
+// same pointer (a *jsonschema.Schema is not changed once added); any
+// other value is compared by its JSON.
+func sameValue(a, b any) bool {
+	switch a.(type) {
+	case *jsonschema.Schema:
+		return a == b
+	}
+	return false // compared by their JSON
+}
+
+// listed returns the server's current definition of tool name, reading
+// its tool list through next; nil when it lists none.
+func listed(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, name string) *mcp.Tool {
+	cursor := ""
+	for range maxListPages {
+		res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: &mcp.ListToolsParams{Cursor: cursor}, Extra: call.Extra})
+		lr, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok {
+			return nil
+		}
+		for _, tl := range lr.Tools {
+			if tl != nil && tl.Name == name {
+				return tl
+			}
+		}
+		if lr.NextCursor == "" || lr.NextCursor == cursor {
+			return nil
+		}
+		cursor = lr.NextCursor
+	}
+	return nil
+}

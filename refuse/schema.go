@@ -1,0 +1,408 @@
+package refuse
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bindguard/bindguard/internal/schemacheck"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// A tool recorded from its published schema (typereg.RegisterSchema) is
+// decided here: its arguments are read as the map reader reads them, and
+// each value is held to the schema. The policies are a struct tool's: the
+// map reader's failures (text that is not JSON or not an object, nesting
+// past encoding/json's limit, a number past float64's range) refuse in
+// every mode but Off; what the schema refuses (a type, enum or const, a
+// bound, a length or pattern, a size, a required member, a member
+// additionalProperties refuses) is a policy problem, refused under Reject
+// and a warning under Warn, since the map reader reads it and the handler
+// may too; silent losses (a repeated key, a whole number float64 rounds,
+// text with invalid UTF-8, a key at a root the schema leaves open that
+// names no parameter) are warnings unless Strict.
+
+// schemaClass orders a schema tool's issues as class orders a struct
+// tool's: failures, parameters left out, the schema's other verdicts,
+// losses, unknown top-level keys.
+func schemaClass(is schemacheck.Issue) int {
+	switch k := is.Kind; {
+	case k.Fails():
+		return 0
+	case k == schemacheck.Missing && is.Top:
+		return 1
+	case (k == schemacheck.Unknown || k == schemacheck.Extra) && is.Param < 0:
+		return 4
+	case k.Loss():
+		return 3
+	}
+	return 2
+}
+
+func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage) Decision {
+	pol := &t.Policy
+	warn := pol.Mode == typereg.Warn
+	res := ps.Check(args)
+	if len(res.Issues) == 0 && res.Omitted == [3]int{} {
+		return Decision{Args: args}
+	}
+	issues := slices.DeleteFunc(res.Issues, func(is schemacheck.Issue) bool {
+		if is.Param >= 0 || is.Path != "" {
+			return false
+		}
+		switch is.Kind {
+		case schemacheck.Unknown, schemacheck.Extra:
+			// The root left open by the schema is closed by the policy,
+			// unless the tool is open; an exempt key passes either way.
+			return is.Kind == schemacheck.Extra && pol.Open || len(pol.Exempt) > 0 && exempt(pol.Exempt, args[is.Start:is.End])
+		case schemacheck.Duplicate:
+			return true // an unknown key sent twice: the key is the problem
+		}
+		return false
+	})
+	slices.SortStableFunc(issues, func(a, b schemacheck.Issue) int { return cmp.Compare(schemaClass(a), schemaClass(b)) })
+	refuses := res.Omitted[0] > 0 || !warn && res.Omitted[1] > 0
+	for _, is := range issues {
+		switch {
+		case is.Kind.Fails():
+			refuses = true
+		case warn:
+		case !is.Kind.Loss() || pol.Strict:
+			refuses = true
+		}
+	}
+	b := &problems{t: t, args: args, seenParam: make([]bool, len(t.Params))}
+	sw := schemaWords{root: ps.Root}
+	if refuses && warn {
+		issues = slices.DeleteFunc(issues, func(is schemacheck.Issue) bool { return !is.Kind.Fails() })
+		b.more += res.Omitted[0]
+	} else {
+		b.more += res.Omitted[0] + res.Omitted[1] + res.Omitted[2]
+	}
+	for _, is := range issues {
+		sw.add(b, is)
+	}
+	if refuses {
+		return Decision{Refusal: b.refusal()}
+	}
+	dec := Decision{Args: args}
+	if len(b.list) > 0 || b.more > 0 {
+		r := b.refusal()
+		dec.Warnings = &Warnings{Tool: r.Tool, Accepted: r.Accepted, Problems: r.Problems, More: r.More}
+	}
+	return dec
+}
+
+// schemaWords words a schema tool's issues.
+type schemaWords struct {
+	root *schemacheck.Node
+}
+
+func (sw schemaWords) takesParam(i int) string {
+	if i < 0 || i >= len(sw.root.Properties) {
+		return ""
+	}
+	return schemaTakes(sw.root.Properties[i].Node)
+}
+
+func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
+	args := b.args
+	switch is.Kind {
+	case schemacheck.Syntax:
+		b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
+		return
+	case schemacheck.TooDeep:
+		b.add(Problem{Code: TooDeep})
+		return
+	case schemacheck.NotObject:
+		b.add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
+		return
+	}
+	if is.Param < 0 {
+		switch is.Kind {
+		case schemacheck.Unknown, schemacheck.Extra:
+			raw := args[is.Start:is.End]
+			if b.seenKey == nil {
+				b.seenKey = map[string]bool{}
+			}
+			if b.seenKey[string(raw)] {
+				return
+			}
+			b.seenKey[string(raw)] = true
+			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
+			if len(b.seenKey) <= maxSuggestions {
+				p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
+			}
+			b.add(p)
+		case schemacheck.Missing:
+			// A required name no property describes: it takes any value.
+			b.add(Problem{Code: MissingArgument, Argument: quoteKey(mustQuote(is.Name)), Takes: "any JSON value"})
+		}
+		return
+	}
+	if !b.claim(is.Param) {
+		return
+	}
+	name := b.t.Params[is.Param].Name
+	pr := Problem{Argument: name, Path: is.Path, Takes: sw.takesParam(is.Param)}
+	switch is.Kind {
+	case schemacheck.Missing:
+		if is.Top {
+			pr.Code = MissingArgument
+			b.add(pr)
+			return
+		}
+		pr.Code, pr.Element = MissingField, strconv.Quote(is.Name)
+		pr.Path = is.Path + fieldStep(is.Name)
+		pr.Sent = quoteSent(memberValue(args, is.Start))
+		b.add(pr)
+		return
+	case schemacheck.Unknown:
+		pr.Code, pr.Element = UnknownField, quoteSent(args[is.Start:is.End])
+		pr.Sent = quoteSent(memberValue(args, is.Start))
+		b.add(pr)
+		return
+	case schemacheck.Duplicate:
+		pr.Code, pr.Sent = DuplicateKey, quoteSent(args[is.Start:is.End])
+		b.add(pr)
+		return
+	}
+	pr.Code = schemaCode(is)
+	pr.Sent = quoteSent(args[is.Start:is.End])
+	switch is.Kind {
+	case schemacheck.Rounded:
+		var f float64
+		if json.Unmarshal(args[is.Start:is.End], &f) == nil {
+			out, _ := json.Marshal(f)
+			pr.Becomes = quoteSent(out)
+		}
+	case schemacheck.Truncated:
+		var f float64
+		if json.Unmarshal(args[is.Start:is.End], &f) == nil && f < 1<<63 && f >= -(1<<63) {
+			pr.Becomes = strconv.FormatInt(int64(f), 10)
+		}
+	case schemacheck.Replaced:
+		var s string
+		if json.Unmarshal(args[is.Start:is.End], &s) == nil {
+			out, _ := json.Marshal(s)
+			pr.Becomes = quoteSent(out)
+		}
+	}
+	if is.Path != "" {
+		if whole := memberValue(args, is.Start); whole != nil && len(whole) != is.End-is.Start {
+			pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
+		}
+	}
+	b.add(pr)
+}
+
+func mustQuote(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+// fieldStep is the path step to the member named name, as bind writes it.
+func fieldStep(name string) string {
+	ident := name != "" && len(name) <= 40
+	for _, c := range []byte(name) {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			ident = false
+		}
+	}
+	if ident {
+		return "." + name
+	}
+	return "[" + strconv.Quote(name) + "]"
+}
+
+func schemaCode(is schemacheck.Issue) Code {
+	switch is.Kind {
+	case schemacheck.Overflow:
+		if is.Neg {
+			return TooSmall
+		}
+		return TooLarge
+	case schemacheck.WrongType:
+		return WrongType
+	case schemacheck.NotWhole:
+		return NotWholeNumber
+	case schemacheck.NotOneOf:
+		return NotOneOf
+	case schemacheck.Rounded:
+		return RoundedNumber
+	case schemacheck.Replaced:
+		return ReplacedText
+	case schemacheck.Truncated:
+		return RoundedNumber
+	}
+	return Constraint // a bound, a length, a pattern, a size, false
+}
+
+// schemaTakes says what a value of schema n takes, in the singular, with
+// its bounds, lengths and values, as words.limited does for a struct
+// tool's parameter.
+func schemaTakes(n *schemacheck.Node) string {
+	one, _ := nodeWords(n, nil)
+	return one
+}
+
+func nodeWords(n *schemacheck.Node, within []*schemacheck.Node) (one, many string) {
+	if n == nil {
+		return "any JSON value", "JSON values"
+	}
+	for hops := 0; n.Ref != nil && hops < 64; hops++ {
+		n = n.Ref // the type beside a $ref is the named schema's, or narrower
+	}
+	if slices.Contains(within, n) {
+		return "a value of the same shape", "values of the same shape"
+	}
+	within = append(within[:len(within):len(within)], n)
+	if n.False {
+		return "no value", "no values"
+	}
+	if n.AnyOf != nil {
+		var ones, manys []string
+		for _, b := range n.AnyOf {
+			o, m := nodeWords(b, within)
+			ones, manys = append(ones, o), append(manys, m)
+		}
+		return strings.Join(ones, " or "), strings.Join(manys, " or ")
+	}
+	if len(n.Enum) > 0 {
+		var vs []string
+		for _, v := range n.Enum {
+			vs = append(vs, enumValueWord(v))
+		}
+		if n.Const {
+			return "exactly " + vs[0], "values, each exactly " + vs[0]
+		}
+		list := strings.Join(vs, ", ")
+		return "one of " + list, "values, each one of " + list
+	}
+	if n.Types == schemacheck.AnyType && !hasRulesWorded(n) {
+		return "any JSON value", "JSON values"
+	}
+	var ones, manys []string
+	for _, tn := range schemacheck.TypeNames(n.Types) {
+		o, m := typeWords(n, tn, within)
+		ones, manys = append(ones, o), append(manys, m)
+	}
+	return strings.Join(ones, " or "), strings.Join(manys, " or ")
+}
+
+func hasRulesWorded(n *schemacheck.Node) bool {
+	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
+		n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.Items != nil ||
+		n.MinItems != nil || n.MaxItems != nil || n.Properties != nil || n.Additional != nil || n.Closed || n.AnyOf != nil
+}
+
+func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one, many string) {
+	switch tn {
+	case "integer", "number":
+		one, many = "a whole number", "whole numbers"
+		if tn == "number" {
+			one, many = "a number", "numbers"
+		}
+		if c := numberLimits(n); c != "" {
+			one, many = one+" "+c, many+" "+c
+		}
+		return one, many
+	case "string":
+		one, many = "text", "texts"
+		if n.Pattern != nil {
+			one, many = "text matching the pattern "+n.Pattern.String(), "texts matching the pattern "+n.Pattern.String()
+		}
+		if c := lengthLimits(n); c != "" {
+			one, many = one+" "+c, many+" "+c
+		}
+		return one, many
+	case "boolean":
+		return "true or false", "true or false values"
+	case "null":
+		return "null", "nulls"
+	case "array":
+		_, elems := nodeWords(n.Items, within)
+		count := countClause(u64(n.MinItems), u64(n.MaxItems), "element")
+		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
+	}
+	// object
+	count := countClause(u64(n.MinProperties), u64(n.MaxProperties), "key")
+	if len(n.Properties) > 0 {
+		names := make([]string, len(n.Properties))
+		for i, p := range n.Properties {
+			names[i] = p.Name
+		}
+		f := strings.Join(names, ", ")
+		return "an object with fields " + f + count, "objects with fields " + f + count
+	}
+	if n.Additional != nil {
+		_, vals := nodeWords(n.Additional, within)
+		return "an object whose values are " + vals + count, "objects whose values are " + vals + count
+	}
+	return "an object" + count, "objects" + count
+}
+
+func u64(p *int) *uint64 {
+	if p == nil {
+		return nil
+	}
+	v := uint64(*p)
+	return &v
+}
+
+func numberLimits(n *schemacheck.Node) string {
+	var parts []string
+	switch {
+	case n.Minimum != nil && n.Maximum != nil:
+		parts = append(parts, "from "+n.Minimum.Text+" to "+n.Maximum.Text)
+	case n.Minimum != nil:
+		parts = append(parts, "at least "+n.Minimum.Text)
+	case n.Maximum != nil:
+		parts = append(parts, "at most "+n.Maximum.Text)
+	}
+	if n.ExclusiveMinimum != nil {
+		parts = append(parts, "greater than "+n.ExclusiveMinimum.Text)
+	}
+	if n.ExclusiveMaximum != nil {
+		parts = append(parts, "less than "+n.ExclusiveMaximum.Text)
+	}
+	if n.MultipleOf != nil {
+		parts = append(parts, "a multiple of "+n.MultipleOf.Text)
+	}
+	c := strings.Join(parts, " and ")
+	if strings.HasPrefix(c, "at ") {
+		c = "of " + c
+	}
+	if strings.HasPrefix(c, "a multiple") {
+		c = "that is " + c
+	}
+	return c
+}
+
+func lengthLimits(n *schemacheck.Node) string {
+	switch {
+	case n.MinLength != nil && n.MaxLength != nil && *n.MinLength == *n.MaxLength:
+		return "of exactly " + plural(uint64(*n.MinLength), "character")
+	case n.MinLength != nil && n.MaxLength != nil:
+		return "of " + strconv.Itoa(*n.MinLength) + " to " + plural(uint64(*n.MaxLength), "character")
+	case n.MinLength != nil:
+		return "of at least " + plural(uint64(*n.MinLength), "character")
+	case n.MaxLength != nil:
+		return "of at most " + plural(uint64(*n.MaxLength), "character")
+	}
+	return ""
+}
+
+func enumValueWord(v schemacheck.Value) string {
+	switch v.Kind {
+	case schemacheck.Null:
+		return "null"
+	case schemacheck.Boolean:
+		return strconv.FormatBool(v.Bool)
+	case schemacheck.Number:
+		return strconv.FormatFloat(v.Num, 'f', -1, 64)
+	}
+	return v.Text
+}

@@ -1,0 +1,439 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/bindguard/bindguard/internal/schemacheck"
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// listIssues is a tool as github-mcp-server declares it: a hand-written
+// schema, no Go struct, the root left open.
+const listIssues = `{
+	"type": "object",
+	"properties": {
+		"owner": {"type": "string", "description": "Repository owner"},
+		"repo": {"type": "string", "minLength": 1},
+		"state": {"type": "string", "enum": ["open", "closed", "all"]},
+		"labels": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+		"since": {"type": ["string", "null"]},
+		"limit": {"type": "integer", "minimum": 1, "maximum": 100},
+		"filter": {"type": "object", "properties": {"author": {"type": "string"}}, "required": ["author"], "additionalProperties": false}
+	},
+	"required": ["owner", "repo"]
+}`
+
+func schemaRegistry(t testing.TB, opts ...typereg.Option) *typereg.Registry {
+	t.Helper()
+	reg := typereg.New()
+	if err := reg.RegisterSchema("list_issues", json.RawMessage(listIssues), opts...); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestDecide_SchemaTool_NamesTheArgumentInTheSchemasWords(t *testing.T) {
+	reg := schemaRegistry(t)
+	r := refuse.Refuse(reg, "list_issues", json.RawMessage(`{"owner":"o","repo":"r","limit":0.5}`))
+	want := &refuse.Refusal{
+		Tool:     "list_issues",
+		Accepted: []string{"filter", "labels", "limit", "owner", "repo", "since", "state"},
+		Problems: []refuse.Problem{{Argument: "limit", Code: refuse.NotWholeNumber, Takes: "a whole number from 1 to 100", Sent: "0.5"}},
+	}
+	if diff := cmp.Diff(want, r); diff != "" {
+		t.Fatalf("refusal (-want +got):\n%s", diff)
+	}
+	const text = "Argument 'limit' for tool 'list_issues' takes a whole number from 1 to 100, and the call sent 0.5."
+	if !strings.Contains(r.Error(), text) {
+		t.Errorf("text %q does not say %q", r.Error(), text)
+	}
+}
+
+func TestDecide_SchemaTool(t *testing.T) {
+	cases := []struct {
+		name, why string
+		opts      []typereg.Option
+		args      string
+		refused   []refuse.Problem // nil: passes
+		warnings  []refuse.Problem
+	}{
+		{name: "good call", why: "a call the schema takes passes unchanged",
+			args: `{"owner":"o","repo":"r","state":"open","labels":["a"],"since":null,"limit":100,"filter":{"author":"me"}}`},
+		{name: "1.0 is a whole number", why: "JSON Schema's integer is mathematical: 1.0 and 1e2 are integers",
+			args: `{"owner":"o","repo":"r","limit":1e2}`},
+		{name: "past the maximum", why: "the schema's bound is the tool's own constraint",
+			args:    `{"owner":"o","repo":"r","limit":101}`,
+			refused: []refuse.Problem{{Argument: "limit", Code: refuse.Constraint, Takes: "a whole number from 1 to 100", Sent: "101"}}},
+		{name: "wrong type", why: "text for an integer",
+			args:    `{"owner":"o","repo":"r","limit":"5"}`,
+			refused: []refuse.Problem{{Argument: "limit", Code: refuse.WrongType, Takes: "a whole number from 1 to 100", Sent: `"5"`}}},
+		{name: "null where the type list allows it", why: `"type":["string","null"]`,
+			args: `{"owner":"o","repo":"r","since":null}`},
+		{name: "null where it does not", why: "null is a value of type null, not a string",
+			args:    `{"owner":null,"repo":"r"}`,
+			refused: []refuse.Problem{{Argument: "owner", Code: refuse.WrongType, Takes: "text", Sent: "null"}}},
+		{name: "not one of the enum", why: "enum",
+			args:    `{"owner":"o","repo":"r","state":"Open"}`,
+			refused: []refuse.Problem{{Argument: "state", Code: refuse.NotOneOf, Takes: "one of open, closed, all", Sent: `"Open"`}}},
+		{name: "required left out", why: "every required parameter is named, all in one verdict",
+			args: `{}`,
+			refused: []refuse.Problem{
+				{Argument: "owner", Code: refuse.MissingArgument, Takes: "text"},
+				{Argument: "repo", Code: refuse.MissingArgument, Takes: "text of at least 1 character"},
+			}},
+		{name: "element of the wrong type", why: "items; the path leads to it",
+			args:    `{"owner":"o","repo":"r","labels":["a",2]}`,
+			refused: []refuse.Problem{{Argument: "labels", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of texts, with at most 3 elements", Sent: `["a",2]`, Element: "2"}}},
+		{name: "too many elements", why: "maxItems",
+			args:    `{"owner":"o","repo":"r","labels":["a","b","c","d"]}`,
+			refused: []refuse.Problem{{Argument: "labels", Code: refuse.Constraint, Takes: "a list (a JSON array) of texts, with at most 3 elements", Sent: `["a","b","c","d"]`}}},
+		{name: "unknown key", why: "a root the schema leaves open takes the key and the handler reads nothing from it: a silent loss, warned",
+			args:     `{"owner":"o","repo":"r","limt":5}`,
+			warnings: []refuse.Problem{{Argument: "limt", Code: refuse.UnknownArgument, Sent: `"limt"`, DidYouMean: "limit"}}},
+		{name: "unknown key, strict", why: "Strict refuses silent losses, a key nothing reads among them",
+			opts:    []typereg.Option{typereg.WithStrict(true)},
+			args:    `{"owner":"o","repo":"r","limt":5}`,
+			refused: []refuse.Problem{{Argument: "limt", Code: refuse.UnknownArgument, Sent: `"limt"`, DidYouMean: "limit"}}},
+		{name: "unknown key, open tool", why: "WithOpen leaves the root as the schema does",
+			opts: []typereg.Option{typereg.WithOpen()},
+			args: `{"owner":"o","repo":"r","limt":5}`},
+		{name: "unknown key, exempt", why: "an exempt key is never unknown",
+			opts: []typereg.Option{typereg.WithExempt("_meta")},
+			args: `{"owner":"o","repo":"r","_meta":{}}`},
+		{name: "a key's case", why: "the map reader matches keys exactly: Owner is not owner",
+			args: `{"Owner":"o","repo":"r"}`,
+			refused: []refuse.Problem{
+				{Argument: "owner", Code: refuse.MissingArgument, Takes: "text"},
+				{Argument: "Owner", Code: refuse.UnknownArgument, Sent: `"Owner"`, DidYouMean: "owner"},
+			}},
+		{name: "nested unknown field", why: "additionalProperties false inside",
+			args:    `{"owner":"o","repo":"r","filter":{"author":"me","x":1}}`,
+			refused: []refuse.Problem{{Argument: "filter", Code: refuse.UnknownField, Takes: "an object with fields author", Sent: `{"author":"me","x":1}`, Element: `"x"`}}},
+		{name: "nested required field", why: "required inside",
+			args:    `{"owner":"o","repo":"r","filter":{}}`,
+			refused: []refuse.Problem{{Argument: "filter", Path: ".author", Code: refuse.MissingField, Takes: "an object with fields author", Sent: "{}", Element: `"author"`}}},
+		{name: "repeated key", why: "the map reader keeps the last value: a silent loss, and the last value is judged",
+			args:     `{"owner":"o","repo":"r","limit":0,"limit":5}`,
+			warnings: []refuse.Problem{{Argument: "limit", Code: refuse.DuplicateKey, Takes: "a whole number from 1 to 100", Sent: `"limit"`}}},
+		{name: "repeated key, strict", why: "Strict refuses silent losses",
+			opts:    []typereg.Option{typereg.WithStrict(true)},
+			args:    `{"owner":"o","repo":"r","limit":5,"limit":6}`,
+			refused: []refuse.Problem{{Argument: "limit", Code: refuse.DuplicateKey, Takes: "a whole number from 1 to 100", Sent: `"limit"`}}},
+		{name: "a lone surrogate", why: "the map reader reads it as U+FFFD: a silent loss",
+			args:     `{"owner":"\ud800","repo":"r"}`,
+			warnings: []refuse.Problem{{Argument: "owner", Code: refuse.ReplacedText, Takes: "text", Sent: `"\ud800"`, Becomes: "\"\ufffd\""}}},
+		{name: "past float64", why: "the map reader fails: refused in Warn too",
+			opts:    []typereg.Option{typereg.WithMode(typereg.Warn)},
+			args:    `{"owner":"o","repo":"r","limit":1e400}`,
+			refused: []refuse.Problem{{Argument: "limit", Code: refuse.TooLarge, Takes: "a whole number from 1 to 100", Sent: "1e400"}}},
+		{name: "warn", why: "under Warn the schema's verdicts are warnings: the map reader reads them",
+			opts:     []typereg.Option{typereg.WithMode(typereg.Warn)},
+			args:     `{"owner":"o","repo":"r","limit":0.5}`,
+			warnings: []refuse.Problem{{Argument: "limit", Code: refuse.NotWholeNumber, Takes: "a whole number from 1 to 100", Sent: "0.5"}}},
+		{name: "off", why: "nothing is checked",
+			opts: []typereg.Option{typereg.WithMode(typereg.Off)},
+			args: `{"limit":"x"}`},
+		{name: "not JSON", why: "the text as a whole",
+			args:    `{"owner":`,
+			refused: []refuse.Problem{{Code: refuse.InvalidJSON, Takes: "a JSON object", Sent: "the text ends before the JSON value does"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.why == "" {
+				t.Fatal("a case needs a reason")
+			}
+			reg := schemaRegistry(t, c.opts...)
+			d := refuse.Decide(reg, "list_issues", json.RawMessage(c.args))
+			var refused, warned []refuse.Problem
+			if d.Refusal != nil {
+				refused = d.Refusal.Problems
+			}
+			if d.Warnings != nil {
+				warned = d.Warnings.Problems
+			}
+			if diff := cmp.Diff(c.refused, refused); diff != "" {
+				t.Errorf("%s: refused (-want +got):\n%s", c.why, diff)
+			}
+			if diff := cmp.Diff(c.warnings, warned); diff != "" {
+				t.Errorf("%s: warnings (-want +got):\n%s", c.why, diff)
+			}
+			if d.Refusal == nil && string(d.Args) != c.args {
+				t.Errorf("the arguments changed: %s", d.Args)
+			}
+		})
+	}
+}
+
+func TestDecide_SchemaTool_RoundedIntegerIsALoss(t *testing.T) {
+	reg := typereg.New()
+	if err := reg.RegisterSchema("t", json.RawMessage(`{"type":"object","properties":{"id":{"type":"integer"}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	d := refuse.Decide(reg, "t", json.RawMessage(`{"id":9007199254740993}`))
+	want := []refuse.Problem{{Argument: "id", Code: refuse.RoundedNumber, Takes: "a whole number", Sent: "9007199254740993", Becomes: "9007199254740992"}}
+	if d.Refusal != nil || d.Warnings == nil {
+		t.Fatalf("decision %+v: want warnings", d)
+	}
+	if diff := cmp.Diff(want, d.Warnings.Problems); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+}
+
+func TestRegisterSchema_FailsNamingTheKeyword(t *testing.T) {
+	cases := []struct {
+		schema, keyword, path string
+	}{
+		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string","maxLength":3},{"type":"string","pattern":"^a"}]}}}`, "anyOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"oneOf":[{"type":"integer"},{"type":"number"}]}}}`, "oneOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"type":"string","anyOf":[{"maxLength":3}]}}}`, "anyOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"allOf":[{"type":"string"}]}}}`, "allOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"type":"array","uniqueItems":true}}}`, "uniqueItems", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"type":"string","pattern":"(?<=a)b"}}}`, "pattern", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/x"},
+		{`{"type":"object","$defs":{"d":{"not":{"type":"string"}}}}`, "not", "/$defs/d"},
+		{`{"type":"object","properties":{"x":{"enum":[[1]]}}}`, "enum", "/properties/x"},
+		{`{"type":"array"}`, "type", ""},
+	}
+	for _, c := range cases {
+		reg := typereg.New()
+		err := reg.RegisterSchema("t", json.RawMessage(c.schema))
+		var ke *schemacheck.KeywordError
+		if !errors.As(err, &ke) {
+			t.Errorf("%s: err %v, want a KeywordError", c.schema, err)
+			continue
+		}
+		if ke.Keyword != c.keyword || ke.Path != c.path {
+			t.Errorf("%s: keyword %q at %q, want %q at %q", c.schema, ke.Keyword, ke.Path, c.keyword, c.path)
+		}
+		if _, ok := reg.Tool("t"); ok {
+			t.Errorf("%s: a failed registration recorded the tool", c.schema)
+		}
+	}
+	if err := typereg.New().RegisterSchema("t", json.RawMessage(listIssues), typereg.WithAlias("count", "limit")); err == nil {
+		t.Error("an alias on a schema tool registered")
+	}
+}
+
+// FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails: an open
+// schema tool under Reject is refused exactly when the map reader or
+// jsonschema-go's validator fails on the call; under Warn (Strict or not),
+// exactly when the map reader fails.
+func FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails(f *testing.F) {
+	f.Add(`{"owner":"o","repo":"r","limit":0.5}`)
+	f.Add(`{"owner":"o","repo":"r","labels":["a",1],"filter":{"author":"x","y":2}}`)
+	f.Add(`{"owner":"o","repo":"","since":"x","since":1}`)
+	f.Add(`{"owner":"o","repo":"r","limit":1e400}`)
+	reg := schemaRegistry(f, typereg.WithOpen())
+	warn := schemaRegistry(f, typereg.WithMode(typereg.Warn), typereg.WithStrict(true))
+	var s jsonschema.Schema
+	if err := json.Unmarshal([]byte(listIssues), &s); err != nil {
+		f.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		if strings.Trim(args, " \t\r\n") == "" {
+			return
+		}
+		var m map[string]any
+		var oracle error
+		readErr := json.Unmarshal([]byte(args), &m)
+		if d := refuse.Decide(warn, "list_issues", json.RawMessage(args)); (d.Refusal != nil) != (readErr != nil) {
+			t.Fatalf("args %s, under Warn: refusal %v; the map reader: %v", args, d.Refusal, readErr)
+		}
+		if err := readErr; err != nil {
+			oracle = err
+		} else {
+			if m == nil {
+				m = map[string]any{}
+			}
+			oracle = rs.Validate(m)
+		}
+		d := refuse.Decide(reg, "list_issues", json.RawMessage(args))
+		if (d.Refusal != nil) != (oracle != nil) {
+			t.Fatalf("args %s: refusal %v; oracle %v", args, d.Refusal, oracle)
+		}
+	})
+}
+
+// TestDecide_SchemaTool_CostGrowsLinearly: at 1x, 10x and 100x of a
+// payload, what Decide allocates for a schema tool per byte of input
+// stays within twice what it allocates at 1x.
+func TestDecide_SchemaTool_CostGrowsLinearly(t *testing.T) {
+	const schema = `{"type":"object","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"v":{"type":"integer","maximum":1}},"additionalProperties":false}},
+		"properties":{"any":{},"node":{"$ref":"#/$defs/n"},"ints":{"type":"array","items":{"type":"integer"}},"name":{"type":"string","maxLength":3},"meta":{"type":"object","additionalProperties":{"type":"string"}}}}`
+	shapes := []struct {
+		name string
+		args func(k int) string
+	}{
+		{"deep any", func(k int) string { return `{"any":` + arrays(30*k, "1e400") + `}` }},
+		{"deep recursive, bad leaves", func(k int) string { return `{"node":` + objects(13*k, "next", `{"v":2,"z":1}`) + `}` }},
+		{"many wrong elements", func(k int) string { return `{"ints":[` + rep(`"x"`, 100*k, ",") + `]}` }},
+		{"many rounded", func(k int) string { return `{"ints":[` + rep(rounds, 100*k, ",") + `]}` }},
+		{"wide map, bad values", func(k int) string {
+			return `{"meta":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) + `}}`
+		}},
+		{"many unknown keys", func(k int) string {
+			return `{` + seq(100*k, func(i int) string { return `"u` + strconv.Itoa(i) + `":1` }) + `}`
+		}},
+		{"repeated key", func(k int) string { return `{` + rep(`"name":"xxxx"`, 100*k, ",") + `}` }},
+		{"repeated nested keys", func(k int) string { return `{"meta":{` + rep(`"a":1`, 100*k, ",") + `}}` }},
+		{"a long key above many losses", func(k int) string {
+			return `{"any":{"` + strings.Repeat(`\u00e9`, 1000*k) + `":[` + rep(rounds, 10*k, ",") + `]}}`
+		}},
+	}
+	scales := []int{1, 10, 100}
+	if testing.Short() {
+		scales = scales[:2]
+	}
+	for _, mode := range []typereg.Mode{typereg.Reject, typereg.Warn} {
+		reg := typereg.New()
+		if err := reg.RegisterSchema("growth", json.RawMessage(schema), typereg.WithMode(mode), typereg.WithStrict(true)); err != nil {
+			t.Fatal(err)
+		}
+		for _, sh := range shapes {
+			t.Run(mode.String()+"/"+sh.name, func(t *testing.T) {
+				var base struct {
+					size  int
+					bytes uint64
+				}
+				for i, k := range scales {
+					args := json.RawMessage(sh.args(k))
+					refuse.Decide(reg, "growth", args)
+					_, bytes := memCost(func() { refuse.Decide(reg, "growth", args) })
+					t.Logf("%dx: %d bytes of input, %d bytes allocated", k, len(args), bytes)
+					if i == 0 {
+						base.size, base.bytes = len(args), bytes
+						continue
+					}
+					if float64(bytes)/float64(len(args)) > 2*float64(base.bytes)/float64(base.size)+64 {
+						t.Errorf("%dx: %d bytes allocated for %d bytes of input; at 1x %d for %d", k, bytes, len(args), base.bytes, base.size)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestDecide_SchemaTool_DeepNestingIsBounded: nesting up to encoding/json's
+// limit is read (a recursive schema followed all the way), past it the
+// call is refused as too deep; neither crashes.
+func TestDecide_SchemaTool_DeepNestingIsBounded(t *testing.T) {
+	const schema = `{"type":"object","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"}},"additionalProperties":false}},"properties":{"node":{"$ref":"#/$defs/n"},"any":{}}}`
+	reg := typereg.New()
+	if err := reg.RegisterSchema("deep", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	ok := `{"node":` + objects(9998, "next", "{}") + `}`
+	if r := refuse.Refuse(reg, "deep", json.RawMessage(ok)); r != nil {
+		t.Errorf("9999 levels: %v", r)
+	}
+	bad := `{"node":` + objects(9998, "next", `{"x":1}`) + `}`
+	if r := refuse.Refuse(reg, "deep", json.RawMessage(bad)); r == nil || r.Problems[0].Code != refuse.UnknownField {
+		t.Errorf("9999 levels, an unknown field at the bottom: %v", r)
+	}
+	deep := `{"any":` + arrays(10000, "") + `}`
+	if r := refuse.Refuse(reg, "deep", json.RawMessage(deep)); r == nil || r.Problems[0].Code != refuse.TooDeep {
+		t.Errorf("10001 levels: %v", r)
+	}
+}
+
+// A number parameter the handler reads with an int accessor: the fraction
+// the schema takes is a silent loss, the value the accessor returns shown.
+func TestDecide_SchemaTool_IntReadsNameTheTruncation(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","properties":{"lines":{"type":"number","minimum":0},"depth":{"type":"number"}}}`
+	if err := reg.RegisterSchema("head", json.RawMessage(schema), typereg.WithIntReads("lines", "absent")); err != nil {
+		t.Fatal(err)
+	}
+	d := refuse.Decide(reg, "head", json.RawMessage(`{"lines":2.5,"depth":0.5}`))
+	want := []refuse.Problem{{Argument: "lines", Code: refuse.RoundedNumber, Takes: "a number of at least 0", Sent: "2.5", Becomes: "2"}}
+	if d.Refusal != nil || d.Warnings == nil {
+		t.Fatalf("decision %+v: want warnings", d)
+	}
+	if diff := cmp.Diff(want, d.Warnings.Problems); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	if d := refuse.Decide(reg, "head", json.RawMessage(`{"lines":2e0}`)); d.Warnings != nil || d.Refusal != nil {
+		t.Errorf("a whole number read as an int: %+v", d)
+	}
+	if err := typereg.Register[struct{ N int }](typereg.New(), "s", typereg.WithIntReads("N")); err == nil {
+		t.Error("WithIntReads on a struct tool registered")
+	}
+}
+
+// Past the issues Check lists, what the policy lets through is not
+// counted: an open tool with thousands of unknown keys passes, and so does
+// an exempt key repeated thousands of times; a refusal's More counts each
+// unknown key once, however often it is sent.
+func TestDecide_SchemaTool_ManyKeys(t *testing.T) {
+	unknown := func(n, times int) string {
+		var b strings.Builder
+		b.WriteString(`{"owner":"o","repo":"r"`)
+		for range times {
+			for i := range n {
+				b.WriteString(`,"u` + strconv.Itoa(i) + `":1`)
+			}
+		}
+		return b.String() + "}"
+	}
+	if d := refuse.Decide(schemaRegistry(t, typereg.WithOpen()), "list_issues", json.RawMessage(unknown(3000, 1))); d.Refusal != nil || d.Warnings != nil {
+		t.Errorf("an open tool, 3000 unknown keys: %v %v", d.Refusal, d.Warnings)
+	}
+	exempt := `{"owner":"o","repo":"r"` + strings.Repeat(`,"_meta":1`, 3000) + `}`
+	if d := refuse.Decide(schemaRegistry(t, typereg.WithExempt("_meta")), "list_issues", json.RawMessage(exempt)); d.Refusal != nil {
+		t.Errorf("an exempt key sent 3000 times: %v", d.Refusal)
+	}
+	d := refuse.Decide(schemaRegistry(t), "list_issues", json.RawMessage(unknown(1500, 2)))
+	if d.Refusal != nil || d.Warnings == nil {
+		t.Fatalf("1500 unknown keys at a root the schema leaves open: refusal %v, warnings %v; want warnings only", d.Refusal, d.Warnings)
+	}
+	if got := len(d.Warnings.Problems) + d.Warnings.More; got != 1500 {
+		t.Errorf("%d problems listed and %d more, want 1500 in all (one per unknown key)", len(d.Warnings.Problems), d.Warnings.More)
+	}
+	r := refuse.Refuse(schemaRegistry(t, typereg.WithStrict(true)), "list_issues", json.RawMessage(unknown(1500, 2)))
+	if r == nil {
+		t.Fatal("1500 unknown keys passed a strict tool")
+	}
+	if got := len(r.Problems) + r.More; got != 1500 {
+		t.Errorf("strict: %d problems listed and %d more, want 1500 in all (one per unknown key)", len(r.Problems), r.More)
+	}
+}
+
+// anyOf over branches of distinct types: the value is held to the branch
+// of its type, and Takes names every branch.
+func TestDecide_SchemaTool_AnyOfOfDistinctTypes(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","properties":{"q":{"anyOf":[{"type":"string","maxLength":3},{"type":"null"}]}}}`
+	if err := reg.RegisterSchema("search", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"q":null}`, `{"q":"abc"}`, `{}`} {
+		if r := refuse.Refuse(reg, "search", json.RawMessage(ok)); r != nil {
+			t.Errorf("%s: %v", ok, r)
+		}
+	}
+	for args, want := range map[string]refuse.Problem{
+		`{"q":"abcd"}`: {Argument: "q", Code: refuse.Constraint, Takes: "text of at most 3 characters or null", Sent: `"abcd"`},
+		`{"q":1}`:      {Argument: "q", Code: refuse.WrongType, Takes: "text of at most 3 characters or null", Sent: "1"},
+	} {
+		r := refuse.Refuse(reg, "search", json.RawMessage(args))
+		if r == nil {
+			t.Errorf("%s passed", args)
+			continue
+		}
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package typereg
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+
+	invopop "github.com/invopop/jsonschema"
+	orderedmap "github.com/pb33f/ordered-map/v2"
+
+	"github.com/bindguard/bindguard/internal/schemacheck"
+)
+
+// RegisterSchema records tool name from the input schema it publishes
+// (JSON Schema text, draft 2020-12 or draft-07: what a server built without
+// a Go struct per tool lists in tools/list), under the registry's policy
+// adjusted by opts, replacing any earlier record of that name.
+//
+// Such a tool's arguments are read as the map reader reads them:
+// encoding/json into map[string]any, keys matched exactly (no case
+// folding), a repeated key's last value kept (a silent loss, DuplicateKey),
+// numbers read as float64 (an integer float64 cannot hold exactly is a
+// silent loss, RoundedNumber; a number past float64's range fails the
+// reader). The verdict on each value is the published schema's, as
+// github.com/google/jsonschema-go validates it: its type (a list of types,
+// "null" among them), enum and const (of scalar values), minimum, maximum,
+// exclusiveMinimum, exclusiveMaximum and multipleOf, minLength, maxLength
+// and pattern (Go's regexp, as jsonschema-go compiles it), items,
+// minItems and maxItems, properties, required, additionalProperties (true,
+// false or a schema), minProperties and maxProperties, and local $ref
+// ("#", "#/$defs/...", "#/definitions/..."; alone, or beside "type" as
+// jsonschema-go's inference writes a named type), recursive ones included,
+// and anyOf or oneOf alone whose branches take values of distinct JSON
+// types (integer and number counting as one: {"anyOf": [{"type":
+// "string"}, {"type": "null"}]}).
+// Annotations (title, description, default, examples, format...) check
+// nothing, as in jsonschema-go.
+//
+// Registration fails, naming the keyword and the JSON Pointer of the
+// schema holding it, for any other keyword that constrains a value (allOf,
+// anyOf or oneOf over branches of one type, not, if, uniqueItems, patternProperties, prefixItems, a
+// remote $ref, $ref beside keywords other than type...): the guard would pass what
+// the schema refuses. It fails when the root is not of type "object"
+// alone, when the text is not JSON Schema, and for aliases (WithAlias),
+// which rename struct fields. A registration that fails changes nothing.
+//
+// The root's unknown keys follow the schema and the policy: a root that
+// closes additionalProperties refuses them (UnknownArgument) whatever Open
+// says; a root that leaves it open (absent or true) takes them, the server
+// serves such a call, and the handler reads no parameter from the key (a
+// misspelt name, most often): a silent loss, a warning unless Strict, and
+// nothing at all when the tool is Open. Exempt keys pass either way. Nested objects are as the schema says: open unless it
+// closes them (UnknownField).
+//
+// The record's Type is map[string]any and each Param's Type is any: what
+// the map reader decodes into. Its Plan is nil: the registry's binder does
+// not read a schema tool. Its Schema holds the published properties as
+// far as github.com/invopop/jsonschema can state them (a property it
+// cannot, such as one with a list of types, is recorded as {}).
+func (r *Registry) RegisterSchema(name string, schema json.RawMessage, opts ...Option) error {
+	if r.err != nil {
+		return r.err
+	}
+	if name == "" {
+		return errors.New("typereg: a tool needs a name")
+	}
+	policy, _, err := r.toolPolicy(opts) // tag rules read struct tags: a schema has none
+	if err != nil {
+		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	if len(policy.Aliases) > 0 {
+		return fmt.Errorf("typereg: tool %q: aliases rename struct fields; a tool recorded from its schema has none", name)
+	}
+	ps, err := schemacheck.Compile(schema)
+	if err != nil {
+		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	ps.OpenRoot, ps.Exempt = policy.Open, policy.Exempt
+	if len(policy.IntReads) > 0 {
+		ps.IntRead = make([]bool, len(ps.Root.Properties))
+		for i, p := range ps.Root.Properties {
+			ps.IntRead[i] = slices.Contains(policy.IntReads, p.Name)
+		}
+	}
+	tool := &Tool{Name: name, Type: reflect.TypeFor[map[string]any](), Policy: policy, published: ps}
+	tool.Schema = published(schema, ps)
+	for _, p := range ps.Root.Properties {
+		ps, _ := tool.Schema.Properties.Get(p.Name)
+		tool.Params = append(tool.Params, Param{
+			Name:     p.Name,
+			Type:     reflect.TypeFor[any](),
+			Nullable: p.Node.Types&schemacheck.Null != 0,
+			Required: p.Required,
+			Schema:   ps,
+		})
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	next := maps.Clone(*r.tools.Load())
+	next[name] = tool
+	r.tools.Store(&next)
+	return nil
+}
+
+// Published returns the compiled schema of a tool recorded with
+// RegisterSchema, for package refuse; nil for a tool recorded from a Go
+// struct.
+func (t *Tool) Published() *schemacheck.Schema { return t.published }
+
+// published states the published schema as invopop/jsonschema holds it:
+// an object of the properties, each as far as invopop reads it.
+func published(raw json.RawMessage, ps *schemacheck.Schema) *invopop.Schema {
+	var whole struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	_ = json.Unmarshal(raw, &whole)
+	s := &invopop.Schema{Type: "object", Properties: orderedmap.New[string, *invopop.Schema]()}
+	for _, p := range ps.Root.Properties {
+		prop := &invopop.Schema{}
+		if json.Unmarshal(whole.Properties[p.Name], prop) != nil {
+			prop = &invopop.Schema{}
+		}
+		s.Properties.Set(p.Name, prop)
+		if p.Required {
+			s.Required = append(s.Required, p.Name)
+		}
+	}
+	if ps.Root.Closed {
+		s.AdditionalProperties = invopop.FalseSchema
+	}
+	return s
+}
