@@ -33,6 +33,16 @@ func hasConstraints(t *typereg.Tool) bool { return t.Constrained() }
 // is not a silent loss is not checked again. The arguments must be ones the
 // binder reads.
 func constraintProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem) {
+	if ps, ok := compiledProblems(t, args, issues); ok {
+		return ps
+	}
+	return decodedProblems(t, args, issues)
+}
+
+// decodedProblems is constraintProblems by decoding args with the binder
+// and running the validator on the result: for a call the compiled checks
+// cannot judge from its text (see compiledProblems).
+func decodedProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem) {
 	v := reflect.New(t.Type)
 	var errs validator.ValidationErrors
 	func() {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bindguard/bindguard/internal/schemas"
 	"math"
 	"math/big"
 	"reflect"
@@ -17,6 +16,9 @@ import (
 
 	"github.com/go-playground/validator/v10"
 	"github.com/invopop/jsonschema"
+
+	"github.com/bindguard/bindguard/internal/constraint"
+	"github.com/bindguard/bindguard/internal/schemas"
 )
 
 // validate is the registry's own validator, run on zero values at
@@ -103,11 +105,13 @@ var (
 // constrain reads the validate tags of struct type t, whose parameters are
 // params (by index), translates each parameter's into its property of
 // schema, marks required the parameters whose zero value breaks their
-// constraints, and reports whether any parameter is constrained.
-func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (bool, error) {
+// constraints, and returns them compiled (see compileTags); nil when no
+// parameter is constrained.
+func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (*constraint.Tool, error) {
 	if err := strayTags(t, params); err != nil {
-		return false, err
+		return nil, err
 	}
+	checks := &constraint.Tool{Params: make([]constraint.Param, len(params))}
 	constrained := false
 	for i := range params {
 		p := &params[i]
@@ -117,26 +121,32 @@ func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (bool,
 		constrained = true
 		levels, err := parseValidate(p.Validate)
 		if err != nil {
-			return false, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
+			return nil, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
 		}
 		if err := translate(levels, p.Type, p.Schema, schema.Definitions); err != nil {
-			return false, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
+			return nil, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
+		}
+		if n, ok := compileTags(levels, p.Type); ok {
+			checks.Params[i].Root = n
+		} else {
+			checks.Decode = true
 		}
 	}
 	if !constrained {
-		return false, nil
+		return nil, nil
 	}
 	// The validator itself says which parameters a call that leaves them
 	// out breaks: those are required.
 	var errs validator.ValidationErrors
 	if err := safeStruct(reflect.New(t).Interface()); err != nil && !errors.As(err, &errs) {
-		return false, err
+		return nil, err
 	}
 	for _, fe := range errs {
 		i := paramOf(t, params, fe.StructNamespace())
 		if i < 0 {
-			return false, fmt.Errorf("the validator reports %s, which is no parameter", fe.StructNamespace())
+			return nil, fmt.Errorf("the validator reports %s, which is no parameter", fe.StructNamespace())
 		}
+		checks.Params[i].ZeroFails = true
 		if !slices.Contains(schema.Required, params[i].Name) {
 			schema.Required = append(schema.Required, params[i].Name)
 		}
@@ -149,7 +159,7 @@ func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (bool,
 		}
 	}
 	schema.Required = required
-	return true, nil
+	return checks, nil
 }
 
 // safeStruct runs the validator on v, turning a panic into an error.

@@ -39,8 +39,11 @@
 // # Constraints
 //
 // A parameter's validate tag (github.com/go-playground/validator/v10)
-// is the tool's own constraint on it. The guard runs the validator on the
-// decoded arguments (see package refuse), and the published schema states
+// is the tool's own constraint on it. Registration compiles it into checks
+// the guard runs on each argument's literal as the validator runs on the
+// value the binder decodes (see package refuse; the validator defines the
+// tags and is the oracle the compiled checks are fuzzed against), and the
+// published schema states
 // the same constraint, translated at registration, so that the schema and
 // the validator never state two ranges for one parameter.
 //

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
 )
@@ -71,7 +72,8 @@ type Tool struct {
 	Policy Policy
 
 	plan        *bind.Plan
-	constrained bool // a parameter has a validate tag
+	constrained bool             // a parameter has a validate tag
+	checks      *constraint.Tool // the validate tags compiled, nil when none
 }
 
 // Constrained reports whether any parameter has a validate tag: the
@@ -185,9 +187,10 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 			index:     bp.Index,
 		})
 	}
-	if tool.constrained, err = constrain(t, tool.Params, schema); err != nil {
+	if tool.checks, err = constrain(t, tool.Params, schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
+	tool.constrained = tool.checks != nil
 	// The schema goes out as JSON (an SDK panics on one that does not
 	// marshal): a type's own JSONSchema method can state what JSON cannot.
 	if _, err := json.Marshal(schema); err != nil {
