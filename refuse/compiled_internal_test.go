@@ -29,6 +29,16 @@ type compiledArgs struct {
 	Level     uint8               `json:"level,omitempty" validate:"oneof=0 1 5"`
 	Any       any                 `json:"any,omitempty" validate:"required"`
 	Free      int                 `json:"free,omitempty"`
+	Win       compiledWin         `json:"win,omitempty"`
+	Wins      []*compiledWin      `json:"wins,omitempty" validate:"dive"`
+}
+
+type compiledWin struct {
+	From string `json:"from,omitempty" validate:"omitempty,len=3"`
+	N    int    `json:"n,omitempty" validate:"omitempty,gt=1"`
+	In   *struct {
+		X []int `json:"x" validate:"dive,lt=5"`
+	} `json:"in,omitempty"`
 }
 
 var compiledValues = map[string][]string{
@@ -48,13 +58,15 @@ var compiledValues = map[string][]string{
 	"level":      {"0", "1", "2", "5", "255"},
 	"any":        {"0", "null", `""`, "{}"},
 	"free":       {"1", `"x"`},
+	"win":        {"{}", `{"from":"abc"}`, `{"from":"ab"}`, `{"n":1,"from":"abc"}`, `{"n":2,"in":{"x":[1,5]}}`, `{"in":null}`, `{"in":{"x":[]}}`, `{"From":"ab"}`, `{"fr\u006fm":"ab"}`, `{"zz":1}`},
+	"wins":       {"[]", `[null]`, `[{"n":1}]`, `[{"n":2},{"from":"abcd"}]`, `[{"in":{"x":[9]}}]`},
 }
 
 // TestCompiledProblems_SameAsDecoded: wherever the compiled checks judge a
 // call from its text, they find the problems decoding it and running the
 // validator finds, word for word, on all three binders.
 func TestCompiledProblems_SameAsDecoded(t *testing.T) {
-	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free"}
+	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "win", "wins"}
 	judged, total := 0, 0
 	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
 		reg := typereg.New(typereg.WithBinder(b))

@@ -44,7 +44,8 @@
 // 64 characters", "one of crimson, teal, amber", "a list (a JSON array) of
 // whole numbers of at least 1, with 1 to 5 elements"; "(or 0)" where
 // omitempty lets the zero value past); Sent quotes the argument; under dive,
-// Path and Element point at the first offending element as sent. A oneof is
+// and for a tag on a nested struct's field, Path and Element point at the
+// first offending element or field as sent. A oneof is
 // a Constraint too, not NotOneOf, which is the binder's own refusal of a
 // type that lists its values. An argument with another problem is not
 // checked again; a parameter the call leaves out whose zero value breaks

@@ -21,7 +21,16 @@ var valuerType = reflect.TypeFor[validator.Valuer]()
 // then decoded and held to the validator itself. The tag has been
 // translated (see translate), so its rules suit t's kind.
 func compileTags(levels []level, t reflect.Type) (*constraint.Node, bool) {
-	lv := levels[0]
+	return compileTagsIn(levels, t, map[reflect.Type]bool{})
+}
+
+// compileTagsIn is compileTags inside the nested structs seen (levels nil:
+// no tag of its own, for a struct the validator walks into).
+func compileTagsIn(levels []level, t reflect.Type, seen map[reflect.Type]bool) (*constraint.Node, bool) {
+	var lv level
+	if len(levels) > 0 {
+		lv = levels[0]
+	}
 	n := &constraint.Node{OmitEmpty: lv.omitEmpty, Required: lv.required}
 	for t.Kind() == reflect.Pointer {
 		if t.Implements(valuerType) {
@@ -36,8 +45,14 @@ func compileTags(levels []level, t reflect.Type) (*constraint.Node, bool) {
 	if t.Kind() == reflect.Interface {
 		n.Nullable = true
 	}
-	n.NoTag = lv.tag == "" && len(levels) == 1
+	n.NoTag = lv.tag == "" && len(levels) <= 1
 	kind := kindOf(t)
+	if walkedStruct(t) && hasNestedTags(t, map[reflect.Type]bool{}) {
+		if len(levels) > 1 {
+			return nil, false
+		}
+		return compileStruct(n, lv, t, seen)
+	}
 	switch kind {
 	case "":
 		if len(lv.rules) > 0 || len(levels) > 1 {
@@ -89,7 +104,7 @@ func compileTags(levels []level, t reflect.Type) (*constraint.Node, bool) {
 		if n.Kind != constraint.Slice && n.Kind != constraint.Map {
 			return nil, false
 		}
-		elem, ok := compileTags(levels[1:], t.Elem())
+		elem, ok := compileTagsIn(levels[1:], t.Elem(), seen)
 		if !ok {
 			return nil, false
 		}

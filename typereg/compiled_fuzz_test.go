@@ -39,7 +39,24 @@ var fuzzTypes = []reflect.Type{
 	reflect.TypeFor[[]*int](), reflect.TypeFor[*[]int](), reflect.TypeFor[[]float32](), reflect.TypeFor[[][]int](),
 	reflect.TypeFor[map[string]int](), reflect.TypeFor[map[int]string](), reflect.TypeFor[map[uint8]*string](),
 	reflect.TypeFor[map[string][]string](), reflect.TypeFor[any](), reflect.TypeFor[[]any](), reflect.TypeFor[*any](),
-	reflect.TypeFor[[]byte](),
+	reflect.TypeFor[[]byte](), reflect.TypeFor[fuzzInner](), reflect.TypeFor[*fuzzInner](), reflect.TypeFor[[]fuzzInner](),
+	reflect.TypeFor[map[string]*fuzzInner](), reflect.TypeFor[fuzzOuter](), reflect.TypeFor[[]*fuzzOuter](),
+}
+
+// fuzzInner and fuzzOuter are nested structs with tags of their own.
+type fuzzInner struct {
+	A int      `json:"a" validate:"min=1,max=5"`
+	B string   `json:"b,omitempty" validate:"omitempty,oneof=x yy"`
+	C []string `json:"c,omitempty" validate:"max=2,dive,len=1"`
+	D *float32 `json:"d,omitempty" validate:"omitempty,lt=0.1"`
+	E any      `json:"e,omitempty"`
+}
+
+type fuzzOuter struct {
+	In  fuzzInner   `json:"in,omitempty"`
+	Ins []fuzzInner `json:"ins,omitempty" validate:"dive"`
+	P   *fuzzInner  `json:"p,omitempty" validate:"omitempty"`
+	N   uint8       `json:"n,omitempty" validate:"ne=3"`
 }
 
 var (
@@ -130,6 +147,22 @@ func genValue(s *source, t reflect.Type, depth int) string {
 			elems = append(elems, genValue(s, t.Elem(), depth+1))
 		}
 		return "[" + strings.Join(elems, ",") + "]"
+	case reflect.Struct:
+		if depth > 3 {
+			return "{}"
+		}
+		var ms []string
+		for range s.pick(5) {
+			k := s.pick(t.NumField() + 2)
+			if k >= t.NumField() {
+				ms = append(ms, pickOf(s, []string{`"A"`, `"zz"`, `"\u0061"`})+":"+pickOf(s, numValues))
+				continue
+			}
+			f := t.Field(k)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			ms = append(ms, `"`+name+`":`+genValue(s, f.Type, depth+1))
+		}
+		return "{" + strings.Join(ms, ",") + "}"
 	case reflect.Map:
 		if depth > 3 {
 			return "{}"

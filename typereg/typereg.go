@@ -187,7 +187,8 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 			index:     bp.Index,
 		})
 	}
-	if tool.checks, err = constrain(t, tool.Params, schema); err != nil {
+	var constrainedFields map[reflect.Type][]string
+	if tool.checks, constrainedFields, err = constrain(t, tool.Params, schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
 	tool.constrained = tool.checks != nil
@@ -196,7 +197,17 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if _, err := json.Marshal(schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: the schema does not marshal to JSON: %w", name, err)
 	}
-	tool.plan = plan.WithRequired(schema.Required, nestedRequired)
+	tool.plan = plan.WithRequired(schema.Required, func(t reflect.Type) []string {
+		// invopop's required fields, and those whose zero value breaks
+		// their validate tag (see publishNested).
+		names := nestedRequired(t)
+		for _, n := range constrainedFields[t] {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		return names
+	})
 	for i := range tool.Params {
 		tool.Params[i].Required = slices.Contains(schema.Required, tool.Params[i].Name)
 	}

@@ -14,6 +14,8 @@
 package constraint
 
 import (
+	"bytes"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
@@ -35,6 +37,9 @@ const (
 	Bool
 	Slice
 	Map
+	// Struct: a nested struct whose fields have tags of their own, each
+	// checked as the validator walks into the struct.
+	Struct
 )
 
 // An Op is one rule of a tag.
@@ -80,6 +85,21 @@ type Node struct {
 	Required  bool
 	Rules     []Rule
 	Elem      *Node // the level after a dive; nil: no dive
+	// Fields are a Struct's fields with a check (their own tag, or a
+	// struct inside), and those whose zero value breaks their tag.
+	Fields []Field
+	// NilOK: a nil Struct pointer passes (it has no tag, or omitempty).
+	NilOK bool
+}
+
+// A Field is one field of a nested struct, by the JSON name the binder
+// binds exactly.
+type Field struct {
+	Name string
+	Node *Node // nil: no check but ZeroFails
+	// ZeroFails: the field's zero value, what a call that leaves it out
+	// gets, breaks its tag.
+	ZeroFails bool
 }
 
 // A Param is one parameter's compiled tag.
@@ -121,7 +141,7 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 		case n.Nullable:
 			// A nil pointer or interface: only omitempty (first) or no
 			// tag at all lets it past.
-			if n.NoTag || n.OmitEmpty {
+			if n.NoTag || n.OmitEmpty || n.NilOK {
 				return Pass, s
 			}
 			return Fail, s
@@ -134,6 +154,8 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 		return Pass, s
 	}
 	switch n.Kind {
+	case Struct:
+		return n.fields(d, s)
 	case Opaque:
 		if !n.Nullable {
 			return Unknown, s
@@ -262,6 +284,61 @@ func (n *Node) level(d []byte, s jsonlex.Span, has bool, count int64, null bool)
 		}
 	}
 	return Pass, s
+}
+
+// fields holds the object at s, read into a nested struct, to the struct's
+// fields' tags, in the order sent. A field the call leaves out whose zero
+// value breaks its tag, or a key that binds no field exactly, is Unknown:
+// the binder's issues, or a decode, tell.
+func (n *Node) fields(d []byte, s jsonlex.Span) (Verdict, jsonlex.Span) {
+	if d[s.Start] != '{' || len(n.Fields) > 64 {
+		return Unknown, s
+	}
+	var sent uint64
+	for m := range jsonlex.Members(d, s.Start) {
+		key := d[m.Key.Start+1 : m.Key.End-1]
+		j := -1
+		for k := range n.Fields {
+			if n.Fields[k].Name == string(key) {
+				j = k
+				break
+			}
+		}
+		if j < 0 {
+			// A field with no check, or a key the binder folds, drops or
+			// unescapes: only a field with a check matters.
+			if slices.Contains(key, '\\') || n.foldsTo(key) {
+				return Unknown, s
+			}
+			continue
+		}
+		if sent&(1<<j) != 0 {
+			return Unknown, s // repeated: the binder merges or keeps the last
+		}
+		sent |= 1 << j
+		if f := &n.Fields[j]; f.Node != nil {
+			if v, at := f.Node.Check(d, m.Value); v != Pass {
+				return v, at
+			}
+		}
+	}
+	for k := range n.Fields {
+		if n.Fields[k].ZeroFails && sent&(1<<k) == 0 {
+			return Unknown, s
+		}
+	}
+	return Pass, s
+}
+
+// foldsTo reports whether key matches a checked field's name only when
+// case is ignored (a key some binders bind to it).
+func (n *Node) foldsTo(key []byte) bool {
+	for k := range n.Fields {
+		if bytes.EqualFold([]byte(n.Fields[k].Name), key) {
+			return true
+		}
+	}
+	return false
 }
 
 func cmpLen(r *Rule, count int64) bool {
