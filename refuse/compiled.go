@@ -47,10 +47,21 @@ func compiledProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []P
 			return nil, false
 		}
 	}
+	// left counts the arguments still to check: once each is read, the
+	// rest of the text holds none (a repeated key is an issue, above).
+	left := 0
+	for i := range cs.Params {
+		if cs.Params[i].Root != nil && skip[i/64]&(1<<(i%64)) == 0 {
+			left++
+		}
+	}
 	plan := t.Plan()
 	var buf [4]breachAt
 	breaches := buf[:0]
 	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+		if left == 0 {
+			break // every checked parameter (and so every ZeroFails one) seen or skipped
+		}
 		j := plan.Match(args[m.Key.Start:m.Key.End])
 		if j < 0 || j >= n {
 			continue
@@ -63,6 +74,7 @@ func compiledProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []P
 		if skip[j/64]&(1<<(j%64)) != 0 || root == nil {
 			continue
 		}
+		left--
 		switch v, at := root.Check(args, m.Value); v {
 		case constraint.Unknown:
 			return nil, false

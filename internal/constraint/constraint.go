@@ -235,17 +235,34 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 		if d[i] != open {
 			return Unknown, s
 		}
-		count := 0
+		// One reading of the elements: their count, and the first one
+		// that breaks the next level (reported only when the count passes,
+		// as the validator checks a level before it dives).
+		count, elem, at := 0, Pass, s
+		check := n.Elem != nil && !n.NoTag
 		if n.Kind == Slice {
-			for range jsonlex.Elements(d, i) {
+			for e := range jsonlex.Elements(d, i) {
 				count++
+				if check && elem != Unknown {
+					if v, a := n.Elem.Check(d, e); v == Unknown || v == Fail && elem == Pass {
+						elem, at = v, a
+					}
+				}
 			}
 		} else {
-			for range jsonlex.Members(d, i) {
+			for m := range jsonlex.Members(d, i) {
 				count++
+				if check && elem != Unknown {
+					if v, a := n.Elem.Check(d, m.Value); v == Unknown || v == Fail && elem == Pass {
+						elem, at = v, a
+					}
+				}
 			}
 		}
-		return n.level(d, s, true, int64(count), false)
+		if v, a := n.level(d, s, true, int64(count), true); v != Pass || elem == Pass {
+			return v, a
+		}
+		return elem, at
 	}
 	return Unknown, s
 }
