@@ -170,9 +170,12 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 		if d[i] != '"' {
 			return Unknown, s
 		}
-		_, f, ok := jsonlex.String(d, i)
-		text := d[i+1 : s.End-1]
-		if !ok || f&jsonlex.Escaped != 0 || f&jsonlex.NonASCII != 0 && !utf8.Valid(text) {
+		end, f, ok := jsonlex.String(d, i)
+		if !ok || end != s.End || f&jsonlex.Escaped != 0 {
+			return Unknown, s
+		}
+		text := d[i+1 : end-1]
+		if f&jsonlex.NonASCII != 0 && !utf8.Valid(text) {
 			return Unknown, s
 		}
 		has := n.Nullable || len(text) > 0
