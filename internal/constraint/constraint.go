@@ -146,6 +146,12 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 			}
 			return Fail, s
 		case n.Kind == Slice || n.Kind == Map:
+			if n.OmitEmpty || n.Required {
+				// nil or empty: SegmentIO reads null as an empty list in
+				// some positions (a map's value), and only omitempty and
+				// required tell the two apart.
+				return Unknown, s
+			}
 			return n.level(d, s, false, 0, true)
 		}
 		return Unknown, s // the binder keeps the zero value: a loss, decode
@@ -171,11 +177,20 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 			return Unknown, s
 		}
 		end, f, ok := jsonlex.String(d, i)
-		if !ok || end != s.End || f&jsonlex.Escaped != 0 {
+		if !ok || end != s.End {
 			return Unknown, s
 		}
 		text := d[i+1 : end-1]
-		if f&jsonlex.NonASCII != 0 && !utf8.Valid(text) {
+		var buf [128]byte
+		if f&jsonlex.Escaped != 0 {
+			// The text as encoding/json reads it; one holding U+FFFD (an
+			// unpaired surrogate, which the binders read differently, or
+			// U+FFFD itself) is the binder's to decode.
+			if text, ok = jsonlex.Unquote(buf[:0], d[i:end]); !ok || bytes.ContainsRune(text, utf8.RuneError) {
+				return Unknown, s
+			}
+			f |= jsonlex.NonASCII
+		} else if f&jsonlex.NonASCII != 0 && !utf8.Valid(text) {
 			return Unknown, s
 		}
 		has := n.Nullable || len(text) > 0
