@@ -21,12 +21,21 @@ var valuerType = reflect.TypeFor[validator.Valuer]()
 // then decoded and held to the validator itself. The tag has been
 // translated (see translate), so its rules suit t's kind.
 func compileTags(levels []level, t reflect.Type) (*constraint.Node, bool) {
-	return compileTagsIn(levels, t, map[reflect.Type]bool{})
+	return compileTagsIn(levels, t, &compileState{onPath: map[reflect.Type]bool{}, fields: map[reflect.Type][]constraint.Field{}})
+}
+
+// compileState is what compiling one parameter's tags knows: the nested
+// structs being compiled (a struct met inside itself is not compiled), and
+// each struct's fields compiled once, so that a type that holds another
+// many times over, many levels deep, costs one compile per type.
+type compileState struct {
+	onPath map[reflect.Type]bool
+	fields map[reflect.Type][]constraint.Field
 }
 
 // compileTagsIn is compileTags inside the nested structs seen (levels nil:
 // no tag of its own, for a struct the validator walks into).
-func compileTagsIn(levels []level, t reflect.Type, seen map[reflect.Type]bool) (*constraint.Node, bool) {
+func compileTagsIn(levels []level, t reflect.Type, seen *compileState) (*constraint.Node, bool) {
 	var lv level
 	if len(levels) > 0 {
 		lv = levels[0]

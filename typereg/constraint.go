@@ -111,6 +111,16 @@ func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (*cons
 	if err := strayTags(t, params); err != nil {
 		return nil, nil, err
 	}
+	for _, p := range params {
+		if p.Validate == "" && !hasNestedTags(p.Type, map[reflect.Type]bool{}) {
+			continue
+		}
+		// Before anything runs the validator on a zero value.
+		if n := zeroWalk(t, map[reflect.Type]int{}); n > maxZeroWalk {
+			return nil, nil, fmt.Errorf("validate tags on a struct whose zero value holds more than %d structs (by value, however deep): the validator walks each of them on every call it checks", maxZeroWalk)
+		}
+		break
+	}
 	checks := &constraint.Tool{Params: make([]constraint.Param, len(params))}
 	constrained := false
 	walked, nestedRequired := map[reflect.Type]bool{}, map[reflect.Type][]string{}

@@ -89,7 +89,9 @@
 // struct's definition, a field whose zero value breaks its tag is required
 // there, and the guard checks them, its problem's Path pointing at the
 // field inside the argument (".window.from" reads as Path ".from" of
-// argument window). A parameter whose zero value breaks its constraints (what
+// argument window). Registration fails for tags on a struct whose zero
+// value holds more than 10,000 structs by value (however deep): the
+// validator walks each of them whenever it checks a call. A parameter whose zero value breaks its constraints (what
 // the handler gets when the call leaves it out) is required in the schema.
 //
 // It fails, too, for a tag whose schema could not be published as one

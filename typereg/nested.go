@@ -31,8 +31,7 @@ func hasNestedTags(t reflect.Type, seen map[reflect.Type]bool) bool {
 	if !walkedStruct(t) || seen[t] {
 		return false
 	}
-	seen[t] = true
-	defer delete(seen, t)
+	seen[t] = true // not cleared: whether a tag is reachable needs each type once
 	for i := range t.NumField() {
 		f := t.Field(i)
 		if !f.IsExported() && !f.Anonymous {
@@ -104,18 +103,24 @@ func decodesItselfType(t reflect.Type) bool {
 // compileStruct compiles the checks of nested struct type t, whose value
 // has the level lv (no rules: only omitempty and required, which the
 // validator skips on a struct).
-func compileStruct(n *constraint.Node, lv level, t reflect.Type, seen map[reflect.Type]bool) (*constraint.Node, bool) {
-	if seen[t] || len(lv.rules) > 0 || lv.omitEmpty && !n.Nullable {
+func compileStruct(n *constraint.Node, lv level, t reflect.Type, seen *compileState) (*constraint.Node, bool) {
+	if seen.onPath[t] || len(lv.rules) > 0 || lv.omitEmpty && !n.Nullable {
 		return nil, false // recursive, or omitempty on a struct, which asks whether every field is zero
 	}
-	seen[t] = true
-	defer delete(seen, t)
+	n.Kind, n.Required, n.NoTag = constraint.Struct, false, false
+	n.NilOK = lv.tag == "" || lv.omitEmpty
+	if fs, ok := seen.fields[t]; ok {
+		n.Fields = fs
+		return n, fs != nil
+	}
+	seen.fields[t] = nil // failed, unless it compiles below
+	seen.onPath[t] = true
+	defer delete(seen.onPath, t)
 	fields, err := nestedFields(t)
 	if err != nil || len(fields) > 64 {
 		return nil, false
 	}
-	n.Kind, n.Required, n.NoTag = constraint.Struct, false, false
-	n.NilOK = lv.tag == "" || lv.omitEmpty
+	fs := []constraint.Field{}
 	for _, nf := range fields {
 		var levels []level
 		if nf.tag != "" {
@@ -133,8 +138,9 @@ func compileStruct(n *constraint.Node, lv level, t reflect.Type, seen map[reflec
 		if err != nil {
 			return nil, false
 		}
-		n.Fields = append(n.Fields, constraint.Field{Name: nf.name, Node: fn, ZeroFails: zf})
+		fs = append(fs, constraint.Field{Name: nf.name, Node: fn, ZeroFails: zf})
 	}
+	seen.fields[t], n.Fields = fs, fs
 	return n, true
 }
 
@@ -215,4 +221,32 @@ func publishNested(t reflect.Type, levels []level, s *jsonschema.Schema, defs js
 		}
 	}
 	return nil
+}
+
+// maxZeroWalk is the most struct values the validator may walk in a tool's
+// zero parameter struct: it walks every struct field, tagged or not, on
+// every call it checks (at registration, and on a call the compiled checks
+// cannot judge), so a type holding another many times over, many levels
+// deep (eight fields of eight fields ... eight levels: 16 million values),
+// would cost the host that on each.
+const maxZeroWalk = 10_000
+
+// zeroWalk counts the struct values the validator walks in the zero value
+// of t (structs held by value, not through pointers, slices or maps), up to
+// past maxZeroWalk; memo holds the counts of the types done.
+func zeroWalk(t reflect.Type, memo map[reflect.Type]int) int {
+	if !walkedStruct(t) {
+		return 0
+	}
+	if n, ok := memo[t]; ok {
+		return n
+	}
+	n := 1
+	for i := range t.NumField() {
+		if n += zeroWalk(t.Field(i).Type, memo); n > maxZeroWalk {
+			break
+		}
+	}
+	memo[t] = n
+	return n
 }
