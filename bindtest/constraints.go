@@ -31,13 +31,15 @@ import (
 // value of an enum or a oneof, and one that is none of them; texts of
 // lengths around each length bound, written with two-byte characters so
 // that characters and bytes differ; lists and objects of sizes around each
-// size bound, and, under dive, each such value as an element; and the
-// parameter left out. Each value the binder reads is sent as the only
+// size bound, and, under dive, each such value as an element; for a
+// nested struct, an object of good values for its fields with each field's
+// own such values in turn (and each field the schema does not require left
+// out); and the parameter left out. Each value the binder reads is sent as the only
 // argument of a call, and three verdicts must agree: the published schema
 // (the parameter's property, validated by github.com/google/jsonschema-go),
 // the validator (validator.Struct on the decoded call, failing on that
-// parameter), and the guard (refuse.Decide: a Constraint or
-// MissingArgument problem for that parameter, refused or warned; not
+// parameter), and the guard (refuse.Decide: a Constraint, MissingArgument
+// or MissingField problem for that parameter, refused or warned; not
 // checked when the tool's mode is Off). Left out, a parameter is its zero
 // value to the validator: when that breaks its constraints, the schema
 // must list it as required and the guard must refuse the call (a schema
@@ -144,7 +146,7 @@ func validatorPasses(tl *typereg.Tool, p typereg.Param, v any) (ok bool, panicke
 	}
 	for _, fe := range errs {
 		ns := strings.TrimPrefix(fe.StructNamespace(), tl.Type.Name()+".")
-		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[') {
+		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[' || rest[0] == '.') {
 			return false, ""
 		}
 	}
@@ -163,7 +165,7 @@ func guardPasses(reg *typereg.Registry, tl *typereg.Tool, p typereg.Param, call 
 		ps = append(ps, d.Warnings.Problems...)
 	}
 	for _, pr := range ps {
-		if pr.Argument == p.Name && (pr.Code == refuse.Constraint || pr.Code == refuse.MissingArgument) {
+		if pr.Argument == p.Name && (pr.Code == refuse.Constraint || pr.Code == refuse.MissingArgument || pr.Code == refuse.MissingField) {
 			return false
 		}
 	}
@@ -226,6 +228,13 @@ func bounded(s *jsonschema.Schema, defs jsonschema.Definitions, depth int) bool 
 		s.MinLength != nil || s.MaxLength != nil || s.MinItems != nil || s.MaxItems != nil ||
 		s.MinProperties != nil || s.MaxProperties != nil || len(s.Enum) > 0 || s.Const != nil || s.Not != nil || len(s.AnyOf) > 0 {
 		return true
+	}
+	if s.Properties != nil {
+		for pair := s.Properties.Oldest(); pair != nil; pair = pair.Next() {
+			if bounded(pair.Value, defs, depth+1) {
+				return true
+			}
+		}
 	}
 	return bounded(s.Items, defs, depth+1) || bounded(schemas.MapValues(s), defs, depth+1)
 }
@@ -388,6 +397,82 @@ func probesIn(t reflect.Type, s *jsonschema.Schema, defs jsonschema.Definitions,
 	case reflect.Bool:
 		add("true")
 		add("false")
+	case reflect.Struct:
+		// A nested struct's fields, each with its own tag (see typereg,
+		// Constraints): an object of every field's first value its
+		// published property accepts, then that object with each field
+		// sent each of its probes instead, or left out.
+		if s == nil || s.Properties == nil {
+			break
+		}
+		type field struct {
+			key    string
+			probes []string
+		}
+		var fields []field
+		good := map[string]string{}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() || f.Anonymous {
+				continue
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			ps, ok := s.Properties.Get(name)
+			if !ok {
+				continue
+			}
+			var lvf [][]string
+			if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {
+				lvf = levelTags(tag)
+			}
+			key, _ := json.Marshal(name)
+			fp := probesIn(f.Type, ps, defs, lvf, within)
+			fields = append(fields, field{string(key), fp})
+			if g := goodElement(fp, ps, defs); g != "" {
+				good[string(key)] = g
+			}
+		}
+		object := func(swap string, value string) string {
+			var ms []string
+			for _, f := range fields {
+				v, ok := good[f.key]
+				if f.key == swap {
+					v, ok = value, value != ""
+				}
+				if ok {
+					ms = append(ms, f.key+":"+v)
+				}
+			}
+			return "{" + strings.Join(ms, ",") + "}"
+		}
+		// A field the schema requires is sent in every probe (presence is
+		// not a range: the schema may require a field whose zero value
+		// passes); without a good value for one, there is no good object.
+		required := func(key string) bool {
+			var name string
+			_ = json.Unmarshal([]byte(key), &name)
+			return slices.Contains(s.Required, name)
+		}
+		for _, f := range fields {
+			if _, ok := good[f.key]; !ok && required(f.key) {
+				return out
+			}
+		}
+		add(object("", ""))
+		for _, f := range fields {
+			if !required(f.key) {
+				add(object(f.key, ""))
+			}
+			for _, v := range f.probes {
+				add(object(f.key, v))
+			}
+		}
 	case reflect.Slice, reflect.Map:
 		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
 			break

@@ -33,6 +33,16 @@ func hasConstraints(t *typereg.Tool) bool { return t.Constrained() }
 // is not a silent loss is not checked again. The arguments must be ones the
 // binder reads.
 func constraintProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem) {
+	if ps, ok := compiledProblems(t, args, issues); ok {
+		return ps
+	}
+	return decodedProblems(t, args, issues)
+}
+
+// decodedProblems is constraintProblems by decoding args with the binder
+// and running the validator on the result: for a call the compiled checks
+// cannot judge from its text (see compiledProblems).
+func decodedProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem) {
 	v := reflect.New(t.Type)
 	var errs validator.ValidationErrors
 	func() {
@@ -116,7 +126,7 @@ func fieldIndex(t *typereg.Tool, i int) []int {
 func paramOf(t *typereg.Tool, ns string) int {
 	ns = strings.TrimPrefix(ns, t.Type.Name()+".")
 	for i, p := range t.Params {
-		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[') {
+		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[' || rest[0] == '.') {
 			return i
 		}
 	}
@@ -194,14 +204,17 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 	if lvls[0] != "" && validate.Var(v.Interface(), lvls[0]) != nil {
 		return path, raw, true
 	}
-	if len(lvls) == 1 {
-		return "", nil, false
-	}
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			return "", nil, false
 		}
 		v = v.Elem()
+	}
+	if len(lvls) == 1 {
+		if v.Kind() == reflect.Struct {
+			return fieldBreach(v, raw, path)
+		}
+		return "", nil, false
 	}
 	var (
 		at    string
@@ -241,6 +254,62 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 		})
 	}
 	return at, elem, found
+}
+
+// fieldBreach finds where nested struct v (sent as the object raw) first
+// breaks its fields' tags, in the order sent, as the validator walks into
+// it: a field's own tag, or the structs inside an untagged field.
+func fieldBreach(v reflect.Value, raw []byte, path string) (string, []byte, bool) {
+	t := v.Type()
+	var (
+		at    string
+		elem  []byte
+		found bool
+	)
+	eachMemberSpan(raw, func(ks, ke, vs, ve int) {
+		if found {
+			return
+		}
+		key := unquoteKey(raw[ks:ke])
+		i := fieldNamed(t, key)
+		if i < 0 {
+			return
+		}
+		f := t.Field(i)
+		lvls := []string{""}
+		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {
+			lvls = levels(tag)
+		}
+		at, elem, found = breach(v.Field(i), raw[vs:ve], lvls, path+keyPath(key))
+	})
+	return at, elem, found
+}
+
+// fieldNamed returns the index of the field of nested struct type t that
+// the JSON key binds (by its json name, exactly, or else ignoring case), or
+// -1.
+func fieldNamed(t reflect.Type, key string) int {
+	fold := -1
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if name == key {
+			return i
+		}
+		if fold < 0 && strings.EqualFold(name, key) {
+			fold = i
+		}
+	}
+	return fold
 }
 
 // mapKey reads a JSON object key as a map of key type kt does.

@@ -79,8 +79,13 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		checked, conflicts = renameFor(t, args)
 	}
 	issues := t.Plan().Check(checked, nil)
-	if len(conflicts) == 0 && len(issues) == 0 && !hasConstraints(t) {
-		return Decision{Args: checked}
+	if len(conflicts) == 0 && len(issues) == 0 {
+		if !hasConstraints(t) {
+			return Decision{Args: checked}
+		}
+		if ps, ok := compiledProblems(t, checked, nil); ok && len(ps) == 0 {
+			return Decision{Args: checked} // the compiled constraints hold
+		}
 	}
 	if !sameBytes(checked, args) && broken(issues) {
 		// The renamed text is as broken as the call's own; report the

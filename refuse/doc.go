@@ -31,15 +31,21 @@
 //
 // A parameter's validate tag (github.com/go-playground/validator/v10) is
 // the tool's own constraint; typereg publishes it in the schema and says
-// which tags it takes. When the binder reads a call of a tool with such
-// tags, the guard decodes it with the binder and runs the validator on the
-// result. Each argument that breaks its tag is a Constraint problem (under
+// which tags it takes, and compiles them at registration. When the binder
+// reads a call of a tool with such tags, the guard checks each argument's
+// literal against its compiled tag as the validator would check the value
+// the binder decodes from it, without decoding and without allocating on a
+// call that passes; a call the compiled checks cannot judge from its text
+// (a tag or type not compiled, an argument with a silent loss, an escaped
+// or non-UTF-8 string, a ,string field) is decoded with the binder and held
+// to the validator itself. Each argument that breaks its tag is a Constraint problem (under
 // Reject, refused; under Warn, a warning): Takes states the constraint as
 // the schema publishes it ("a whole number from 1 to 168", "text of at most
 // 64 characters", "one of crimson, teal, amber", "a list (a JSON array) of
 // whole numbers of at least 1, with 1 to 5 elements"; "(or 0)" where
 // omitempty lets the zero value past); Sent quotes the argument; under dive,
-// Path and Element point at the first offending element as sent. A oneof is
+// and for a tag on a nested struct's field, Path and Element point at the
+// first offending element or field as sent. A oneof is
 // a Constraint too, not NotOneOf, which is the binder's own refusal of a
 // type that lists its values. An argument with another problem is not
 // checked again; a parameter the call leaves out whose zero value breaks

@@ -115,3 +115,66 @@ func readerRegistry(t *testing.T) *typereg.Registry {
 	}
 	return reg
 }
+
+type clampedArgs struct {
+	Limit int `json:"limit" validate:"min=1,max=100"`
+}
+
+// clampReader reads limit as a whole number and clamps it to 1..100, as a
+// server's own reader may: whatever number is sent, the handler gets one
+// its constraint takes.
+func clampReader(data []byte, v any) error {
+	var m map[string]float64
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	n := int(m["limit"])
+	v.(*clampedArgs).Limit = min(max(n, 1), 100)
+	return nil
+}
+
+// TestDecide_Reader_ConstraintsOnWhatTheReaderReads: a validate tag holds
+// the value the handler gets, which a bind.Reader makes; the literal sent
+// is not it. 500 reads as 100 here, within the tag's range, so the call is
+// not refused (the reader's change is a silent loss, a warning).
+func TestDecide_Reader_ConstraintsOnWhatTheReaderReads(t *testing.T) {
+	reg := typereg.New(typereg.WithBinder(bind.Reader("clamp", clampReader)))
+	if err := typereg.Register[clampedArgs](reg, "page"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`{"limit":500}`, `{"limit":0}`, `{"limit":50}`} {
+		if d := refuse.Decide(reg, "page", json.RawMessage(args)); d.Refusal != nil {
+			t.Errorf("%s: the reader reads a limit within 1..100, but the guard refused: %v", args, d.Refusal)
+		}
+	}
+}
+
+type trimmedArgs struct {
+	Code string `json:"code" validate:"max=2"`
+}
+
+// trimReader reads code with its spaces trimmed, as a server's own reader
+// may.
+func trimReader(data []byte, v any) error {
+	var m map[string]string
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	v.(*trimmedArgs).Code = strings.TrimSpace(m["code"])
+	return nil
+}
+
+// TestDecide_Reader_ConstraintsOnWhatTheReaderReads_Text: " ab " reads as
+// "ab", two characters, within max=2.
+func TestDecide_Reader_ConstraintsOnWhatTheReaderReads_Text(t *testing.T) {
+	reg := typereg.New(typereg.WithBinder(bind.Reader("trim", trimReader)))
+	if err := typereg.Register[trimmedArgs](reg, "lookup"); err != nil {
+		t.Fatal(err)
+	}
+	if d := refuse.Decide(reg, "lookup", json.RawMessage(`{"code":" ab "}`)); d.Refusal != nil {
+		t.Errorf("the reader reads \"ab\", within max=2, but the guard refused: %v", d.Refusal)
+	}
+	if d := refuse.Decide(reg, "lookup", json.RawMessage(`{"code":" abc "}`)); d.Refusal == nil {
+		t.Errorf("the reader reads \"abc\", past max=2, but the guard passed it")
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/bindguard/bindguard/internal/schemas"
 	"math"
 	"math/big"
 	"reflect"
@@ -17,6 +16,9 @@ import (
 
 	"github.com/go-playground/validator/v10"
 	"github.com/invopop/jsonschema"
+
+	"github.com/bindguard/bindguard/internal/constraint"
+	"github.com/bindguard/bindguard/internal/schemas"
 )
 
 // validate is the registry's own validator, run on zero values at
@@ -103,40 +105,71 @@ var (
 // constrain reads the validate tags of struct type t, whose parameters are
 // params (by index), translates each parameter's into its property of
 // schema, marks required the parameters whose zero value breaks their
-// constraints, and reports whether any parameter is constrained.
-func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (bool, error) {
+// constraints, and returns them compiled (see compileTags); nil when no
+// parameter is constrained.
+func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (*constraint.Tool, map[reflect.Type][]string, error) {
 	if err := strayTags(t, params); err != nil {
-		return false, err
+		return nil, nil, err
 	}
+	for _, p := range params {
+		if p.Validate == "" && !hasNestedTags(p.Type, map[reflect.Type]bool{}) {
+			continue
+		}
+		// Before anything runs the validator on a zero value.
+		if n := zeroWalk(t, map[reflect.Type]int{}); n > maxZeroWalk {
+			return nil, nil, fmt.Errorf("validate tags on a struct whose zero value holds more than %d structs (by value, however deep): the validator walks each of them on every call it checks", maxZeroWalk)
+		}
+		break
+	}
+	checks := &constraint.Tool{Params: make([]constraint.Param, len(params))}
 	constrained := false
+	walked, nestedRequired := map[reflect.Type]bool{}, map[reflect.Type][]string{}
 	for i := range params {
 		p := &params[i]
-		if p.Validate == "" {
+		nested := hasNestedTags(p.Type, map[reflect.Type]bool{})
+		if p.Validate == "" && !nested {
 			continue
 		}
 		constrained = true
-		levels, err := parseValidate(p.Validate)
-		if err != nil {
-			return false, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
+		var levels []level
+		if p.Validate != "" {
+			var err error
+			if levels, err = parseValidate(p.Validate); err != nil {
+				return nil, nil, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
+			}
+			if err := translate(levels, p.Type, p.Schema, schema.Definitions); err != nil {
+				return nil, nil, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
+			}
 		}
-		if err := translate(levels, p.Type, p.Schema, schema.Definitions); err != nil {
-			return false, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
+		if err := publishNested(p.Type, levels, p.Schema, schema.Definitions, p.GoName, walked, nestedRequired); err != nil {
+			return nil, nil, err
+		}
+		if n, ok := compileTags(levels, p.Type); ok {
+			checks.Params[i].Root = n
+		} else {
+			checks.Decode = true
+		}
+	}
+	for _, p := range params {
+		if err := nestedTags(p.Type, p.GoName, walked, map[reflect.Type]bool{}); err != nil {
+			return nil, nil, err
 		}
 	}
 	if !constrained {
-		return false, nil
+		return nil, nil, nil
 	}
 	// The validator itself says which parameters a call that leaves them
 	// out breaks: those are required.
 	var errs validator.ValidationErrors
 	if err := safeStruct(reflect.New(t).Interface()); err != nil && !errors.As(err, &errs) {
-		return false, err
+		return nil, nil, err
 	}
 	for _, fe := range errs {
 		i := paramOf(t, params, fe.StructNamespace())
 		if i < 0 {
-			return false, fmt.Errorf("the validator reports %s, which is no parameter", fe.StructNamespace())
+			return nil, nil, fmt.Errorf("the validator reports %s, which is no parameter", fe.StructNamespace())
 		}
+		checks.Params[i].ZeroFails = true
 		if !slices.Contains(schema.Required, params[i].Name) {
 			schema.Required = append(schema.Required, params[i].Name)
 		}
@@ -149,7 +182,7 @@ func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (bool,
 		}
 	}
 	schema.Required = required
-	return true, nil
+	return checks, nestedRequired, nil
 }
 
 // safeStruct runs the validator on v, turning a panic into an error.
@@ -178,7 +211,7 @@ func safeVar(v any, tag string) (ok bool, err error) {
 func paramOf(t reflect.Type, params []Param, ns string) int {
 	ns = strings.TrimPrefix(ns, t.Name()+".")
 	for i, p := range params {
-		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[') {
+		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[' || rest[0] == '.') {
 			return i
 		}
 	}
@@ -244,17 +277,13 @@ func strayTags(t reflect.Type, params []Param) error {
 	if err := walk(t, nil, "", false); err != nil {
 		return err
 	}
-	for _, p := range params {
-		if err := nestedTags(p.Type, p.GoName, map[reflect.Type]bool{}); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
 // nestedTags fails on a validate tag on a field of a struct inside a
-// parameter's value.
-func nestedTags(t reflect.Type, where string, seen map[reflect.Type]bool) error {
+// parameter's value that the validator does not walk into (one not in
+// walked: inside a list or a map the tag does not dive into).
+func nestedTags(t reflect.Type, where string, walked, seen map[reflect.Type]bool) error {
 	for !seen[t] && (t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map) {
 		seen[t] = true // a type may hold itself: type Tree []Tree
 		t = t.Elem()
@@ -265,10 +294,10 @@ func nestedTags(t reflect.Type, where string, seen map[reflect.Type]bool) error 
 	seen[t] = true
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" && (f.IsExported() || f.Anonymous) {
-			return fmt.Errorf("field %s: validate tag %q on field %s of %v, inside the parameter: only a parameter's own tag (with dive for its elements) is published", where, tag, f.Name, t)
+		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" && (f.IsExported() || f.Anonymous) && !walked[t] {
+			return fmt.Errorf("field %s: validate tag %q on field %s of %v, inside the parameter where the validator does not check it (a list or a map the parameter's tag does not dive into): add dive, or move the tag", where, tag, f.Name, t)
 		}
-		if err := nestedTags(f.Type, where, seen); err != nil {
+		if err := nestedTags(f.Type, where, walked, seen); err != nil {
 			return err
 		}
 	}

@@ -63,8 +63,11 @@
 // # Constraints
 //
 // A parameter's validate tag (github.com/go-playground/validator/v10)
-// is the tool's own constraint on it. The guard runs the validator on the
-// decoded arguments (see package refuse), and the published schema states
+// is the tool's own constraint on it. Registration compiles it into checks
+// the guard runs on each argument's literal as the validator runs on the
+// value the binder decodes (see package refuse; the validator defines the
+// tags and is the oracle the compiled checks are fuzzed against), and the
+// published schema states
 // the same constraint, translated at registration, so that the schema and
 // the validator never state two ranges for one parameter.
 //
@@ -96,11 +99,23 @@
 // a float, min on a bool), for constraints on a type the registry does not
 // translate (a struct, a fixed-size array, time.Time, time.Duration,
 // json.Number, []byte, an interface, a type that decodes itself), for
-// validate tags that are not on a parameter (on a nested struct's fields,
-// on an embedded struct, on a field promoted through an embedded pointer,
-// on a field the binder does not bind), and when the parameter's
+// validate tags that are not on a parameter and that the registry does not
+// compile (on an embedded struct, on a field promoted through an embedded
+// pointer, on a field the binder does not bind, on a field of a struct
+// inside a list or a map the parameter's tag does not dive into, which the
+// validator never checks, on a nested struct's field when that struct
+// embeds another, decodes itself, or names a field with a tag option or a
+// name that is not letters, digits and underscores), and when the parameter's
 // jsonschema tags state a bound or enum the validate tag does not state
-// identically. A parameter whose zero value breaks its constraints (what
+// identically. Tags on a nested struct's fields (the parameter's struct, a
+// pointer to one, or its elements under dive) are the tool's constraints
+// too, as the validator walks into the struct: they are published in the
+// struct's definition, a field whose zero value breaks its tag is required
+// there, and the guard checks them, its problem's Path pointing at the
+// field inside the argument (".window.from" reads as Path ".from" of
+// argument window). Registration fails for tags on a struct whose zero
+// value holds more than 10,000 structs by value (however deep): the
+// validator walks each of them whenever it checks a call. A parameter whose zero value breaks its constraints (what
 // the handler gets when the call leaves it out) is required in the schema.
 //
 // It fails, too, for a tag whose schema could not be published as one

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/invopop/jsonschema"
 	orderedmap "github.com/pb33f/ordered-map/v2"
@@ -78,6 +80,7 @@ type Tool struct {
 
 	plan        *bind.Plan
 	constrained bool                // a parameter has a validate tag
+	checks      *constraint.Tool    // the validate tags compiled, nil when none
 	published   *schemacheck.Schema // a tool recorded from its published schema (RegisterSchema)
 }
 
@@ -216,15 +219,33 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 			index:     bp.Index,
 		})
 	}
-	if tool.constrained, err = constrain(t, tool.Params, schema); err != nil {
+	var constrainedFields map[reflect.Type][]string
+	if tool.checks, constrainedFields, err = constrain(t, tool.Params, schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
+	}
+	tool.constrained = tool.checks != nil
+	if tool.checks != nil && !bindcap.ReadsLiteral(r.binder) {
+		// A server's own reader may bind another value than the text
+		// sent: its tags are checked on the value it decodes.
+		tool.checks.Decode = true
 	}
 	// The schema goes out as JSON (an SDK panics on one that does not
 	// marshal): a type's own JSONSchema method can state what JSON cannot.
 	if _, err := json.Marshal(schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: the schema does not marshal to JSON: %w", name, err)
 	}
-	tool.plan = plan.WithRequired(schema.Required, nestedRequired(tags, r.binder))
+	required := nestedRequired(tags, r.binder)
+	tool.plan = plan.WithRequired(schema.Required, func(t reflect.Type) []string {
+		// the schema library's required fields, and those whose zero
+		// value breaks their validate tag (see publishNested).
+		names := required(t)
+		for _, n := range constrainedFields[t] {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+		return names
+	})
 	for i := range tool.Params {
 		tool.Params[i].Required = slices.Contains(schema.Required, tool.Params[i].Name)
 	}

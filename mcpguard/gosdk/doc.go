@@ -64,10 +64,11 @@
 // crash of the server, and an Unwrap that loops or a million-wide error
 // tree costs a bounded walk. The error's text, where a tool error passes it
 // on, is cut to 512 bytes. Per call the method runs once in the guard's
-// check (twice when the binder fails on the call, to name the argument),
-// once more for the validate constraints of a tool that has them, and once
-// for the handler's own decode: two or three times for a good call (see
-// docs/how-it-works.md, "How often a method runs").
+// check (twice when the binder fails on the call, to name the argument)
+// and once for the handler's own decode: twice for a good call, with
+// validate tags or without (once more when the compiled constraints cannot
+// judge the call from its text, see docs/how-it-works.md, "How often a
+// method runs").
 //
 // # Modes
 //

@@ -1,0 +1,140 @@
+package refuse
+
+import (
+	"strconv"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/constraint"
+	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// maxCompiled is the most parameters the compiled checks track on the
+// stack; a tool with more is decoded.
+const maxCompiled = 256
+
+// A breachAt is one argument that breaks its compiled constraints: the
+// parameter, its value, and the value inside it that breaks them.
+type breachAt struct {
+	param     int
+	value, at jsonlex.Span
+}
+
+// compiledProblems holds each argument of args to tool t's compiled
+// validate tags (see typereg's compileTags), reading the literal the binder
+// binds: the problems constraintProblems returns, without decoding args and
+// without the validator. It reports false when it cannot judge the call so
+// (a tag not compiled, an argument with a silent loss, whose value the
+// binder changes, a value the checks cannot read as the binder does, an
+// issue with the text as a whole): the caller decodes. It allocates
+// nothing for a call whose arguments pass.
+func compiledProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem, ok bool) {
+	cs := constraint.ToolOf(t)
+	n := len(t.Params)
+	if cs == nil || cs.Decode || n > maxCompiled || len(cs.Params) != n {
+		return nil, false
+	}
+	var skip, seen [maxCompiled / 64]uint64
+	for _, is := range issues {
+		switch {
+		case is.Param >= 0 && is.Param < n:
+			if is.Kind.Loss() {
+				return nil, false
+			}
+			skip[is.Param/64] |= 1 << (is.Param % 64)
+		case is.Kind == bind.UnknownKey:
+		default:
+			return nil, false
+		}
+	}
+	// left counts the arguments still to check: once each is read, the
+	// rest of the text holds none (a repeated key is an issue, above).
+	left := 0
+	for i := range cs.Params {
+		if cs.Params[i].Root != nil && skip[i/64]&(1<<(i%64)) == 0 {
+			left++
+		}
+	}
+	plan := t.Plan()
+	var buf [4]breachAt
+	breaches := buf[:0]
+	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+		if left == 0 {
+			break // every checked parameter (and so every ZeroFails one) seen or skipped
+		}
+		j := plan.Match(args[m.Key.Start:m.Key.End])
+		if j < 0 || j >= n {
+			continue
+		}
+		if seen[j/64]&(1<<(j%64)) != 0 {
+			return nil, false // bound twice: the binder's issue says how
+		}
+		seen[j/64] |= 1 << (j % 64)
+		root := cs.Params[j].Root
+		if skip[j/64]&(1<<(j%64)) != 0 || root == nil {
+			continue
+		}
+		left--
+		switch v, at := root.Check(args, m.Value); v {
+		case constraint.Unknown:
+			return nil, false
+		case constraint.Fail:
+			breaches = append(breaches, breachAt{j, m.Value, at})
+		}
+	}
+	missing := false
+	for i := range cs.Params {
+		if cs.Params[i].ZeroFails && (seen[i/64]|skip[i/64])&(1<<(i%64)) == 0 {
+			missing = true
+		}
+	}
+	if len(breaches) == 0 && !missing {
+		return nil, true
+	}
+	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()}
+	for i, p := range t.Params {
+		if (seen[i/64]|skip[i/64])&(1<<(i%64)) == 0 {
+			if cs.Params[i].ZeroFails {
+				ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
+			}
+			continue
+		}
+		for _, b := range breaches {
+			if b.param != i {
+				continue
+			}
+			pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema), Sent: quoteSent(args[b.value.Start:b.value.End])}
+			if b.at != b.value {
+				pr.Path, pr.Element = spanPath(args, b.value, b.at), quoteSent(args[b.at.Start:b.at.End])
+			}
+			ps = append(ps, pr)
+		}
+	}
+	return ps, true
+}
+
+// spanPath writes the path from the list or map value s to the value at
+// inside it, as breach does: "[i]" per element, keyPath per member.
+func spanPath(d []byte, s, at jsonlex.Span) string {
+	if s == at || s.Start >= len(d) {
+		return ""
+	}
+	inside := func(e jsonlex.Span) bool { return e.Start <= at.Start && at.End <= e.End }
+	switch d[s.Start] {
+	case '[':
+		i := 0
+		for e := range jsonlex.Elements(d, s.Start) {
+			if inside(e) {
+				return "[" + strconv.Itoa(i) + "]" + spanPath(d, e, at)
+			}
+			i++
+		}
+	case '{':
+		for m := range jsonlex.Members(d, s.Start) {
+			if inside(m.Value) {
+				return keyPath(unquoteKey(d[m.Key.Start:m.Key.End])) + spanPath(d, m.Value, at)
+			}
+		}
+	}
+	return ""
+}
