@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/typereg"
@@ -292,7 +291,7 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 	params := map[int]*bound{}
 	var order []int
 	n := 0
-	eachBinding(t, args, issues, func(ks, ke, vs, ve, param int) {
+	eachBinding(t, args, func(ks, ke, vs, ve, param int) {
 		k := n
 		n++
 		if param < 0 {
@@ -325,7 +324,7 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 	out = append(out, '{')
 	n = 0
 	kept := map[int][]byte{}
-	eachBinding(t, args, issues, func(ks, ke, vs, ve, param int) {
+	eachBinding(t, args, func(ks, ke, vs, ve, param int) {
 		k := n
 		n++
 		b := params[param]
@@ -355,37 +354,16 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 
 // eachBinding calls f with the extent of each top-level member of the
 // object args and the index of the parameter the binder binds its key to
-// (-1: none), in order, as members does.
-func eachBinding(t *typereg.Tool, args []byte, issues []bind.Issue, f func(ks, ke, vs, ve, param int)) {
-	// Only encoding/json folds the case of any key; V2 folds only keys of
-	// case:ignore fields, each reported as a FoldedKey issue, and segmentio
-	// (as go-sdk sets it) folds none: a key in another case is dropped.
-	folds := t.Plan().Binder().Name() == bind.Std.Name()
-	var folded map[int]int // a folded key's offset: its parameter
-	for _, is := range issues {
-		if is.Kind == bind.FoldedKey && is.Path == "" {
-			if folded == nil {
-				folded = map[int]int{}
-			}
-			folded[is.Start] = is.Param
-		}
-	}
+// (-1: none), in order, as members does. Which key binds which parameter
+// is the plan's to say (bind.Plan.Match: encoding/json folds the case of
+// any key, V2 only keys of case:ignore fields, segmentio as go-sdk sets it
+// none), never derived here.
+func eachBinding(t *typereg.Tool, args []byte, f func(ks, ke, vs, ve, param int)) {
+	plan := t.Plan()
 	eachMemberSpan(args, func(ks, ke, vs, ve int) {
-		key := unquoteKey(args[ks:ke])
-		i := paramIndex(t, key)
-		if j, ok := folded[ks]; i < 0 && ok {
-			i = j
-		}
-		if i < 0 && folds {
-			for j, p := range t.Params {
-				if strings.EqualFold(p.Name, key) {
-					i = j
-					break
-				}
-			}
-		}
-		if i >= len(t.Params) {
-			i = -1
+		i := plan.Match(args[ks:ke])
+		if i < 0 || i >= len(t.Params) {
+			i = -1 // unknown, or a key V2 finds ambiguous: bound to none
 		}
 		f(ks, ke, vs, ve, i)
 	})

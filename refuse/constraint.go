@@ -138,7 +138,7 @@ func paramOf(t *typereg.Tool, ns string) int {
 // the binder's own matching), or nil when the call does not send it.
 func members(t *typereg.Tool, args []byte, issues []bind.Issue) [][]byte {
 	sent := make([][]byte, len(t.Params))
-	eachBinding(t, args, issues, func(_, _, vs, ve, i int) {
+	eachBinding(t, args, func(_, _, vs, ve, i int) {
 		if i >= 0 {
 			sent[i] = args[vs:ve]
 		}
