@@ -32,6 +32,24 @@ test-jsonv2:
 	GOEXPERIMENT=jsonv2 $(GO) vet ./...
 	cd bench && GOEXPERIMENT=jsonv2 $(GO) test -short ./...
 
+# test-floor: the core's tests (-short, no race detector) under the oldest
+# toolchain its go directive allows, fetched from the module proxy (the
+# module golang.org/toolchain), with the versions go.mod requires, which
+# are the floors (docs/compatibility.md).
+# test-latest: the same tests under this toolchain with every dependency at
+# its newest release (go get -u on a copy of go.mod; go.mod is untouched).
+FLOORGO ?= go1.26.0
+.PHONY: test-floor test-latest no-prerelease
+test-floor:
+	GOTOOLCHAIN=$(FLOORGO) $(GO) version
+	GOTOOLCHAIN=$(FLOORGO) $(GO) test -short ./...
+
+test-latest:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; cp go.mod go.sum $$tmp/; \
+	$(GO) get -modfile=$$tmp/go.mod -u ./...; \
+	$(GO) list -modfile=$$tmp/go.mod -m all | grep -E 'json-experiment|validator|invopop|ordered-map|segmentio|jsonschema-go'; \
+	$(GO) test -modfile=$$tmp/go.mod -short ./...
+
 # probe: run the default value table against encoding/json and the guard.
 probe:
 	$(GO) run ./cmd/bindprobe
@@ -43,6 +61,14 @@ lint:
 	$(STATICCHECK) ./...
 	$(GO) mod tidy -diff
 	cd bench && $(GO) mod tidy -diff
+	@$(MAKE) --no-print-directory no-prerelease
+
+# no-prerelease: fails when the core's module graph (go list -m all) holds a
+# pre-release version (v4.0.0-rc.2); a pseudo-version of an untagged commit
+# (v0.0.0-20201130134442-10cb98267c6c) is no pre-release of a release.
+no-prerelease:
+	@pre=$$($(GO) list -m all | awk 'NF > 1 {print $$1, $$2}' | grep -E ' v[^ ]*-' | grep -Ev -- '-(0\.)?[0-9]{14}-[0-9a-f]{12}$$' || true); \
+	if [ -n "$$pre" ]; then echo "pre-release versions in the module graph (docs/compatibility.md):"; echo "$$pre"; exit 1; fi
 
 # fuzz: every fuzz target in the module, FUZZTIME each (default 1m). A
 # failing input is printed and kept under the package's testdata/fuzz. A run

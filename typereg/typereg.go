@@ -13,7 +13,6 @@ import (
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/invopop/jsonschema"
-	orderedmap "github.com/pb33f/ordered-map/v2"
 )
 
 // A Registry records tools and their parameters. Its methods are safe for
@@ -253,7 +252,7 @@ func schemaFor(t reflect.Type, params []bind.Param) (schema *jsonschema.Schema, 
 	}()
 	r := newSchemaReflector()
 	s := r.reflectRoot(t)
-	props := orderedmap.New[string, *jsonschema.Schema]()
+	props := jsonschema.NewProperties()
 	var required []string
 	isRequired := map[string]bool{}
 	for _, n := range s.Required {
