@@ -7,11 +7,13 @@ STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
 # test: the command to run before every commit (a few minutes on 2 cores
 # with an empty build cache): the whole suite under the race detector with
-# -short, which keeps each test's inputs small, then go vet; then the
-# benchmark module's own tests (verdicts and allocation counts, no clocks).
+# -short, which keeps each test's inputs small, then go vet (-race, so that
+# it reads the packages the tests compiled instead of compiling them all
+# again); then the benchmark module's own tests (verdicts and allocation
+# counts, no clocks).
 test:
 	$(GO) test -race -short ./...
-	$(GO) vet ./...
+	$(GO) vet -race ./...
 	cd bench && $(GO) test -short ./... && $(GO) vet ./...
 
 # test-long: the same tests at full size, without -short (megabyte
