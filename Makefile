@@ -23,11 +23,13 @@ ADAPTERS := mcpguard/gosdk mcpguard/mcpgo
 
 # test: the command to run before every commit (a few minutes on 2 cores
 # with an empty build cache): every module's suite under the race detector
-# with -short, which keeps each test's inputs small, then go vet; then the
-# benchmark module's own tests (verdicts and allocation counts, no clocks).
+# with -short, which keeps each test's inputs small, then go vet (-race, so
+# that it reads the packages the tests compiled instead of compiling them
+# all again); then the benchmark module's own tests (verdicts and
+# allocation counts, no clocks).
 test:
 	$(GO) test -race -short $(PKGS)
-	$(GO) vet $(PKGS)
+	$(GO) vet -race $(PKGS)
 	cd $(BENCH) && $(GO) test -short ./... && $(GO) vet ./...
 
 # test-long: the same tests at full size, without -short (megabyte
@@ -60,6 +62,25 @@ test-sdks:
 		done; \
 	done
 
+# test-floor: the core's tests (-short, no race detector) under the oldest
+# toolchain its go directive allows, fetched from the module proxy (the
+# module golang.org/toolchain), with the versions go.mod requires, which
+# are the floors (docs/compatibility.md): the core alone (GOWORK=off), as
+# its users build it, not the workspace, whose other modules lift them.
+# test-latest: the same tests under this toolchain with every dependency at
+# its newest release (go get -u on a copy of go.mod; go.mod is untouched).
+FLOORGO ?= go1.26.0
+.PHONY: test-floor test-latest no-prerelease
+test-floor:
+	GOWORK=off GOTOOLCHAIN=$(FLOORGO) $(GO) version
+	GOWORK=off GOTOOLCHAIN=$(FLOORGO) $(GO) test -short ./...
+
+test-latest:
+	@set -e; export GOWORK=off; tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; cp go.mod go.sum $$tmp/; \
+	$(GO) get -modfile=$$tmp/go.mod -u ./...; \
+	$(GO) list -modfile=$$tmp/go.mod -m all | grep -E 'json-experiment|validator|invopop|ordered-map|segmentio|jsonschema-go'; \
+	$(GO) test -modfile=$$tmp/go.mod -short ./...
+
 # probe: run the default value table against encoding/json and the guard.
 probe:
 	$(GO) run ./cmd/bindprobe
@@ -75,6 +96,17 @@ lint:
 	$(STATICCHECK) $(PKGS)
 	cd $(BENCH) && $(GO) vet ./... && $(STATICCHECK) ./...
 	bash .ci/tidy
+	@$(MAKE) --no-print-directory no-prerelease
+
+# no-prerelease: fails when the module graph of the core or of an adapter,
+# each alone as its users get it (GOWORK=off), holds a pre-release version
+# (v4.0.0-rc.2); a pseudo-version of an untagged commit
+# (v0.0.0-20201130134442-10cb98267c6c) is no pre-release of a release.
+no-prerelease:
+	@set -e; for m in . $(ADAPTERS); do \
+		pre=$$(cd $$m && GOWORK=off $(GO) list -m all | awk 'NF > 1 {print $$1, $$2}' | grep -E ' v[^ ]*-' | grep -Ev -- '-(0\.)?[0-9]{14}-[0-9a-f]{12}$$' || true); \
+		if [ -n "$$pre" ]; then echo "pre-release versions in the module graph of $$m (docs/compatibility.md):"; echo "$$pre"; exit 1; fi; \
+	done
 
 # tidy: go mod tidy for every module, alone, as lint checks it.
 tidy:

@@ -21,7 +21,7 @@ import (
 	"github.com/bindguard/bindguard/internal/contain"
 )
 
-// V2 is github.com/go-json-experiment/json (v1.27.2, the design of
+// V2 is github.com/go-json-experiment/json (v1.27.0 to v1.27.2, the design of
 // encoding/json/v2) with its default options: V2.Unmarshal(data, v) is
 // json.Unmarshal(data, v), no options given. Where it differs from Std:
 //

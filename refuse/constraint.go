@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/go-playground/validator/v10"
 
@@ -14,8 +15,9 @@ import (
 )
 
 // validate checks the tools' own constraints. A *validator.Validate is safe
-// for concurrent use, and caches what it reads of each type.
-var validate = validator.New()
+// for concurrent use, and caches what it reads of each type. It is built on
+// first use: a program whose tools have no validate tags never builds it.
+var validate = sync.OnceValue(func() *validator.Validate { return validator.New() })
 
 // hasConstraints reports whether tool t's parameters carry validate tags.
 func hasConstraints(t *typereg.Tool) bool { return t.Constrained() }
@@ -54,7 +56,7 @@ func decodedProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Pr
 		if contain.Decode(t.Plan().Binder(), args, v.Interface()) != nil {
 			return
 		}
-		if err := validate.Struct(v.Interface()); err != nil && !errors.As(err, &errs) {
+		if err := validate().Struct(v.Interface()); err != nil && !errors.As(err, &errs) {
 			errs = nil
 		}
 	}()
@@ -201,7 +203,7 @@ func levels(tag string) []string {
 // constraint, in the order sent: the path to it inside the argument and its
 // raw text. It runs the validator on each level, as dive does.
 func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []byte, bool) {
-	if lvls[0] != "" && validate.Var(v.Interface(), lvls[0]) != nil {
+	if lvls[0] != "" && validate().Var(v.Interface(), lvls[0]) != nil {
 		return path, raw, true
 	}
 	for v.Kind() == reflect.Pointer {

@@ -217,8 +217,8 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 	case reflect.Struct:
 		var names []string
 		if s != nil && s.Properties != nil {
-			for k := range s.Properties.KeysFromOldest() {
-				names = append(names, k)
+			for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+				names = append(names, p.Key)
 			}
 		}
 		if len(names) == 0 {

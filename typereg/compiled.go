@@ -4,8 +4,6 @@ import (
 	"reflect"
 	"strconv"
 
-	"github.com/go-playground/validator/v10"
-
 	"github.com/bindguard/bindguard/internal/constraint"
 )
 
@@ -13,7 +11,12 @@ func init() {
 	constraint.ToolOf = func(tool any) *constraint.Tool { return tool.(*Tool).checks }
 }
 
-var valuerType = reflect.TypeFor[validator.Valuer]()
+// valuerType is validator/v10's Valuer (v10.27.0 and later validate what
+// ValidatorValue returns instead of the value): named here, not by the
+// validator's type, so that the core builds at its validator floor
+// (docs/compatibility.md). A type with the method is never compiled: the
+// validator the build selects decides what it validates.
+var valuerType = reflect.TypeFor[interface{ ValidatorValue() any }]()
 
 // compileTags compiles a parameter's validate tag, parsed into levels, for
 // a value of Go type t into the checks refuse runs on the literal. It

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-playground/validator/v10"
@@ -22,8 +23,9 @@ import (
 )
 
 // validate is the registry's own validator, run on zero values at
-// registration. It is safe for concurrent use.
-var validate = validator.New()
+// registration. It is safe for concurrent use, and built on first use: a
+// program whose tools have no validate tags never builds it.
+var validate = sync.OnceValue(func() *validator.Validate { return validator.New() })
 
 // A rule is one validate tag that is not omitempty, required or dive.
 type rule struct{ name, param string }
@@ -99,7 +101,7 @@ var (
 	numberType          = reflect.TypeFor[json.Number]()
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-	oneofSplit          = regexp.MustCompile(`'[^']*'|\S+`) // the validator's own split of oneof values
+	oneofSplit          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'[^']*'|\S+`) }) // the validator's own split of oneof values
 )
 
 // constrain reads the validate tags of struct type t, whose parameters are
@@ -192,7 +194,7 @@ func safeStruct(v any) (err error) {
 			err = fmt.Errorf("the validator panics: %v", r)
 		}
 	}()
-	return validate.Struct(v)
+	return validate().Struct(v)
 }
 
 // safeVar runs the validator on one value with tag, turning a panic into an
@@ -203,7 +205,7 @@ func safeVar(v any, tag string) (ok bool, err error) {
 			err = fmt.Errorf("the validator panics: %v", r)
 		}
 	}()
-	return validate.Var(v, tag) == nil, nil
+	return validate().Var(v, tag) == nil, nil
 }
 
 // paramOf returns the index of the parameter a validator error's struct
@@ -634,7 +636,7 @@ func fits(n json.Number, t reflect.Type) error {
 
 // oneofValues splits oneof's value as the validator does.
 func oneofValues(p string) []string {
-	vals := oneofSplit.FindAllString(p, -1)
+	vals := oneofSplit().FindAllString(p, -1)
 	for i, v := range vals {
 		vals[i] = strings.ReplaceAll(v, "'", "")
 	}

@@ -25,11 +25,11 @@ import (
 // Everything else is invopop's, including the $ref each named type that
 // reaches itself gets (through a pointer, a slice, a map, an array).
 type schemaReflector struct {
-	r        *jsonschema.Reflector
-	expanded *jsonschema.Reflector  // the same, expanding the root struct
-	cyclic   map[reflect.Type]bool  // struct types whose inlining reaches a cycle
-	pending  map[reflect.Type]bool  // named cyclic types whose definition is made
-	defs     jsonschema.Definitions // definitions made outside invopop's own
+	r       *jsonschema.Reflector
+	cyclic  map[reflect.Type]bool   // struct types whose inlining reaches a cycle
+	pending map[reflect.Type]bool   // named cyclic types whose definition is made
+	defs    jsonschema.Definitions  // definitions made outside invopop's own
+	named   map[string]reflect.Type // the struct type of each definition invopop makes
 }
 
 var (
@@ -38,13 +38,10 @@ var (
 )
 
 func newSchemaReflector(tags tagRules) *schemaReflector {
-	sr := &schemaReflector{cyclic: map[reflect.Type]bool{}, pending: map[reflect.Type]bool{}, defs: jsonschema.Definitions{}}
+	sr := &schemaReflector{cyclic: map[reflect.Type]bool{}, pending: map[reflect.Type]bool{}, defs: jsonschema.Definitions{}, named: map[string]reflect.Type{}}
 	sr.r = &jsonschema.Reflector{Anonymous: true, Mapper: sr.mapType, Namer: defName}
-	sr.expanded = &jsonschema.Reflector{ExpandedStruct: true, Anonymous: true, Mapper: sr.mapType, Namer: defName}
-	for _, r := range []*jsonschema.Reflector{sr.r, sr.expanded} {
-		r.RequiredFromJSONSchemaTags, r.AllowAdditionalProperties = tags.requiredFromTags, tags.openNested
-		r.CommentMap, r.LookupComment = tags.comments, tags.lookupComment
-	}
+	sr.r.RequiredFromJSONSchemaTags, sr.r.AllowAdditionalProperties = tags.requiredFromTags, tags.openNested
+	sr.r.CommentMap, sr.r.LookupComment = tags.comments, tags.lookupComment
 	return sr
 }
 
@@ -69,13 +66,13 @@ func (sr *schemaReflector) reflectRoot(t reflect.Type) *jsonschema.Schema {
 	}
 	var s *jsonschema.Schema
 	if t.Kind() == reflect.Struct && sr.inlinesCycle(t) {
-		s = sr.expanded.ReflectFromType(sr.flat(t))
+		s = sr.reflectExpanded(sr.flat(t))
 	} else {
-		s = sr.expanded.ReflectFromType(t)
+		s = sr.reflectExpanded(t)
 		// invopop removes the root's own definition from the ones it
 		// returns, even when the root refers to itself ("next": {$ref}).
 		if name := defName(t); name != "" && refersTo(s, "#/$defs/"+name) {
-			def := sr.r.ReflectFromType(t)
+			def := sr.reflect(t)
 			for k, d := range def.Definitions {
 				if _, dup := s.Definitions[k]; !dup {
 					if s.Definitions == nil {
@@ -106,6 +103,11 @@ func (sr *schemaReflector) merge(s *jsonschema.Schema) {
 // mapType is the reflectors' Mapper: invopop asks it first about every
 // type it reflects (pointers removed).
 func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
+	if t.Kind() == reflect.Struct {
+		if name := defName(t); name != "" {
+			sr.named[name] = t
+		}
+	}
 	if t.Implements(customSchemaType) || t.Implements(aliasSchemaType) {
 		return nil // the type's own schema: invopop reads none of its fields
 	}
@@ -127,10 +129,113 @@ func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
 	return nil
 }
 
+// reflectExpanded is what invopop/jsonschema's Reflector with
+// ExpandedStruct returns for t (its own definition at the root, not a
+// $ref), built from the plain reflector so that it is the same under
+// invopop v0.13 and v0.14: v0.13 dereferences the root's definition
+// whether or not t has one (an unnamed struct, a basic type) and panics
+// where v0.14 returns the schema as the plain reflector does.
+func (sr *schemaReflector) reflectExpanded(t reflect.Type) *jsonschema.Schema {
+	s := sr.reflect(t)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if name := defName(t); name != "" && s.Definitions[name] != nil {
+		defs, version := s.Definitions, s.Version
+		*s = *defs[name]
+		delete(defs, name)
+		s.Definitions, s.Version = defs, version
+	}
+	return s
+}
+
+// reflect is sr.r.ReflectFromType(t) read by invopop/jsonschema v0.14's
+// rules whichever of v0.13 (the floor go.mod requires) and v0.14 the
+// build selects (docs/compatibility.md): v0.13 requires a field tagged
+// omitzero, and gives a field tagged ,string its Go type's JSON type
+// where the binder reads a string.
+func (sr *schemaReflector) reflect(t reflect.Type) *jsonschema.Schema {
+	s := sr.r.ReflectFromType(t)
+	asV014(t, s)
+	for name, def := range s.Definitions {
+		if nt, ok := sr.named[name]; ok {
+			asV014(nt, def)
+		}
+	}
+	return s
+}
+
+// asV014 applies v0.14's rules to s, the schema invopop reflected for t,
+// and to the schemas inlined in it ($refs are the definitions', each
+// fixed on its own). It is idempotent: under v0.14 it changes nothing.
+func asV014(t reflect.Type, s *jsonschema.Schema) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if s == nil || s.Ref != "" {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		if s.Properties != nil {
+			asV014Fields(t, s)
+		}
+	case reflect.Slice, reflect.Array:
+		asV014(t.Elem(), s.Items)
+	case reflect.Map:
+		asV014(t.Elem(), s.AdditionalProperties)
+	}
+}
+
+// asV014Fields walks struct type t's fields as invopop's reflectFieldName
+// does (names, "-", embedded and inlined structs) over object schema s.
+func asV014Fields(t reflect.Type, s *jsonschema.Schema) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		jsonTags := strings.Split(f.Tag.Get("json"), ",")
+		schemaTags := strings.Split(f.Tag.Get("jsonschema"), ",")
+		if jsonTags[0] == "-" || schemaTags[0] == "-" {
+			continue
+		}
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if f.Anonymous && jsonTags[0] == "" && ft.Kind() == reflect.Struct || slices.Contains(jsonTags[1:], "inline") {
+			if ft.Kind() == reflect.Struct {
+				asV014Fields(ft, s)
+			}
+			continue
+		}
+		name := f.Name
+		if jsonTags[0] != "" {
+			name = jsonTags[0]
+		}
+		if !f.Anonymous && f.PkgPath != "" {
+			continue
+		}
+		opts := jsonTags[1:]
+		if slices.Contains(opts, "omitzero") && !slices.Contains(opts, "omitempty") && !slices.Contains(schemaTags, "required") {
+			s.Required = slices.DeleteFunc(s.Required, func(n string) bool { return n == name })
+		}
+		p, ok := s.Properties.Get(name)
+		if !ok || p == nil {
+			continue
+		}
+		if len(p.OneOf) == 2 && p.OneOf[1].Type == "null" {
+			p = p.OneOf[0] // a nullable property
+		}
+		if slices.Contains(opts, "string") && (p.Type == "integer" || p.Type == "number" || p.Type == "boolean") {
+			p.Type = "string"
+		}
+		asV014(f.Type, p)
+	}
+}
+
 // inline reflects unnamed struct type t on its own and keeps its
 // definitions aside.
 func (sr *schemaReflector) inline(t reflect.Type) *jsonschema.Schema {
-	s := sr.expanded.ReflectFromType(t)
+	s := sr.reflectExpanded(t)
 	for k, d := range s.Definitions {
 		if _, dup := sr.defs[k]; !dup {
 			sr.defs[k] = d

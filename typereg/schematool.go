@@ -9,7 +9,6 @@ import (
 	"slices"
 
 	invopop "github.com/invopop/jsonschema"
-	orderedmap "github.com/pb33f/ordered-map/v2"
 
 	"github.com/bindguard/bindguard/internal/schemacheck"
 )
@@ -117,7 +116,7 @@ func published(raw json.RawMessage, ps *schemacheck.Schema) *invopop.Schema {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
 	_ = json.Unmarshal(raw, &whole)
-	s := &invopop.Schema{Type: "object", Properties: orderedmap.New[string, *invopop.Schema]()}
+	s := &invopop.Schema{Type: "object", Properties: invopop.NewProperties()}
 	for _, p := range ps.Root.Properties {
 		prop := &invopop.Schema{}
 		if json.Unmarshal(whole.Properties[p.Name], prop) != nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/invopop/jsonschema"
-	orderedmap "github.com/pb33f/ordered-map/v2"
 )
 
 // A Registry records tools and their parameters. Its methods are safe for
@@ -307,7 +306,7 @@ func schemaFor(t reflect.Type, params []bind.Param, tags tagRules, b bind.Binder
 	}()
 	r := newSchemaReflector(tags)
 	s := r.reflectRoot(t)
-	props := orderedmap.New[string, *jsonschema.Schema]()
+	props := jsonschema.NewProperties()
 	var required []string
 	isRequired := map[string]bool{}
 	for _, n := range s.Required {

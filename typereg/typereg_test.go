@@ -214,8 +214,8 @@ func TestSchemaCensus(t *testing.T) {
 	mustRegister(t, typereg.Register[jsonschemaHidden](reg, "hidden"))
 	for _, tool := range reg.Tools() {
 		var props []string
-		for k := range tool.Schema.Properties.KeysFromOldest() {
-			props = append(props, k)
+		for p := tool.Schema.Properties.Oldest(); p != nil; p = p.Next() {
+			props = append(props, p.Key)
 		}
 		if diff := cmp.Diff(tool.Accepted(), props, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%s: params vs schema properties (-params +schema):\n%s", tool.Name, diff)
