@@ -169,6 +169,15 @@ func TestGuarding_MCPGo_Wrapper(t *testing.T) {
 	if len(got) != 0 {
 		t.Errorf("the handler ran on a refused call: %+v", got)
 	}
+	// What the map changes is named: the handler gets the float64's value.
+	args := `{"datasourceUid":"a","limit":9007199254740993}`
+	d := refuse.Decide(reg, "query", json.RawMessage(args))
+	if d.Refusal != nil || d.Warnings == nil || d.Warnings.Problems[0].Code != refuse.RoundedNumber {
+		t.Fatalf("%s: decision %+v, want a rounded_number warning", args, d)
+	}
+	if r := sendCall(t, s, "query", args); r.Result.IsError || len(got) != 1 || got[0].Limit != 9007199254740992 || r.texts()[len(r.texts())-1] != d.Warnings.String() {
+		t.Errorf("%s: isError=%v %q, the handler got %+v", args, r.Result.IsError, r.texts(), got)
+	}
 }
 
 // readArgs is a lenient server's own reading: encoding/json, and, where

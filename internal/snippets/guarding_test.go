@@ -225,6 +225,61 @@ func TestGuarding_GoSDK_Helper(t *testing.T) {
 	}
 }
 
+// TestGuarding_GoSDK_RegisterToolWithMCPAddTool_Disagrees holds the page's
+// warning against adding gosdk.Register's tool with mcp.AddTool under
+// InputPath: go-sdk validates against the registry's schema, InputPath
+// against the one it infers, and the verdicts part. When this test fails,
+// the two agree, and the page's warning can go.
+func TestGuarding_GoSDK_RegisterToolWithMCPAddTool_Disagrees(t *testing.T) {
+	start := func(opts ...typereg.Option) (*mcp.ClientSession, *typereg.Registry, *int) {
+		ran := 0
+		reg := typereg.New(typereg.WithBinder(gosdk.InputPath), typereg.WithJSONSchemaGo())
+		server := mcp.NewServer(&mcp.Implementation{Name: "gopls", Version: "v0"}, nil)
+		server.AddReceivingMiddleware(gosdk.Middleware(reg))
+		tool, err := gosdk.Register(reg, &mcp.Tool{Name: "read"}, reflect.TypeFor[*ReadArgs](), opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mcp.AddTool(server, tool, func(context.Context, *mcp.CallToolRequest, *ReadArgs) (*mcp.CallToolResult, any, error) {
+			ran++
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+		})
+		return connectGo(t, server), reg, &ran
+	}
+	// null for a *int: the guard passes it, go-sdk refuses it in its words.
+	cs, reg, ran := start()
+	args := `{"path":"a","limit":null}`
+	if res := callGo(t, cs, "read", args); refuse.Refuse(reg, "read", json.RawMessage(args)) != nil || !res.IsError || *ran != 0 {
+		t.Errorf("%s: isError=%v, ran %d; the page says the guard passes it and go-sdk refuses it", args, res.IsError, *ran)
+	}
+	// Agreed: null for an optional int, 2^53+1, a case variant.
+	for _, args := range []string{`{"path":"a","hours":null}`, `{"path":"a","id":9007199254740993}`, `{"PATH":"a"}`} {
+		cs, reg, _ := start()
+		res := callGo(t, cs, "read", args)
+		if (refuse.Refuse(reg, "read", json.RawMessage(args)) != nil) != res.IsError {
+			t.Errorf("%s: the guard and go-sdk part: isError=%v", args, res.IsError)
+		}
+	}
+	// An open tool: go-sdk serves an extra key, the guard refuses it.
+	cs, reg, _ = start(typereg.WithOpen())
+	args = `{"path":"a","extra":1}`
+	if res := callGo(t, cs, "read", args); refuse.Refuse(reg, "read", json.RawMessage(args)) == nil || !res.IsError {
+		t.Errorf("%s: isError=%v; the page says the guard refuses it", args, res.IsError)
+	}
+	bareReg := typereg.New(typereg.WithBinder(gosdk.InputPath), typereg.WithJSONSchemaGo())
+	tool, err := gosdk.Register(bareReg, &mcp.Tool{Name: "read"}, reflect.TypeFor[*ReadArgs](), typereg.WithOpen())
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := mcp.NewServer(&mcp.Implementation{Name: "gopls", Version: "v0"}, nil)
+	mcp.AddTool(bare, tool, func(context.Context, *mcp.CallToolRequest, *ReadArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+	})
+	if res := callGo(t, connectGo(t, bare), "read", args); res.IsError {
+		t.Errorf("%s: the server without the middleware refuses it: %q; the page says it serves it", args, texts(res))
+	}
+}
+
 // schemaServer is a github-mcp-server-style server: a tool with a
 // hand-written schema whose handler reads the arguments as a map, and one
 // with a keyword the guard does not check.
