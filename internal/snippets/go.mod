@@ -5,6 +5,10 @@ go 1.26.0
 require (
 	github.com/bindguard/bindguard v0.0.0-00010101000000-000000000000
 	github.com/bindguard/bindguard/mcpguard/gosdk v0.0.0-00010101000000-000000000000
+	github.com/bindguard/bindguard/mcpguard/mcpgo v0.0.0-00010101000000-000000000000
+	github.com/google/jsonschema-go v0.4.3
+	github.com/invopop/jsonschema v0.14.0
+	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 )
 
@@ -17,12 +21,13 @@ require (
 	github.com/go-playground/universal-translator v0.18.2 // indirect
 	github.com/go-playground/validator/v10 v10.30.6 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/invopop/jsonschema v0.14.0 // indirect
+	github.com/google/uuid v1.6.0 // indirect
 	github.com/leodido/go-urn v1.5.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
+	github.com/spf13/cast v1.7.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
@@ -36,3 +41,5 @@ require (
 replace github.com/bindguard/bindguard => ../..
 
 replace github.com/bindguard/bindguard/mcpguard/gosdk => ../../mcpguard/gosdk
+
+replace github.com/bindguard/bindguard/mcpguard/mcpgo => ../../mcpguard/mcpgo
