@@ -48,13 +48,26 @@
 //   - A server that calls mcp.AddTool directly, one tool at a time: replace
 //     mcp.AddTool(s, tool, h) with gosdk.AddTool(s, reg, tool, h). The
 //     guard and the handler's decoder agree exactly.
-//   - A server that wraps its tools in its own helper (tracing, a generic
-//     wrapper that erases In, read-only and read-write variants): keep the
-//     helper, and where it adds a tool, register it with
-//     Register(reg, tool, reflect.TypeFor[In]()) (or the handler's
-//     argument type) and add the tool Register returns, which carries the
-//     registry's schema; install Middleware(reg) once. See the Middleware
-//     section for what go-sdk's own input path still decides.
+//   - A server that wraps its tools in its own helper calling mcp.AddTool
+//     (tracing, a generic wrapper that erases In, read-only and read-write
+//     variants): keep the helper and its mcp.AddTool, give the registry
+//     go-sdk's own input path as its binder,
+//     typereg.New(typereg.WithBinder(InputPath), typereg.WithJSONSchemaGo()),
+//     record each tool where the helper adds it with
+//     typereg.RegisterType(reg, tool.Name, reflect.TypeFor[In]()), and
+//     install Middleware(reg) once. go-sdk then infers the schema it
+//     publishes and validates as always, and InputPath is that path's
+//     exact mirror. Do not add the tool Register returns with mcp.AddTool:
+//     go-sdk would validate against the registry's schema, which InputPath
+//     does not see (null for an optional *int passes the guard and go-sdk
+//     then refuses it; an open tool's extra key is refused by the guard
+//     and served by go-sdk).
+//   - A server that adds tools with Server.AddTool and a handler of its own
+//     that decodes the arguments itself: Register(reg, tool, in) returns
+//     the tool with the registry's schema to add; the registry's binder is
+//     the handler's decoder (bind.Std for encoding/json, or a bind.Reader).
+//
+// docs/guarding-existing-servers.md walks through each route.
 //
 // # The server's own code
 //

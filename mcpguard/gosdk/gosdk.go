@@ -133,8 +133,8 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 }
 
 // Register records tool t in reg, for a server that adds its tools itself
-// (mcp.AddTool, Server.AddTool, its own generic helper) behind
-// Middleware(reg): its parameters are the struct type in, or the struct in
+// with Server.AddTool and a handler that decodes the arguments itself,
+// behind Middleware(reg): its parameters are the struct type in, or the struct in
 // points to (as mcp.AddTool takes In = *T), recorded under t.Name with
 // opts, replacing any earlier record of that name (typereg.RegisterType).
 // The struct's tags are read as go-sdk reads them
@@ -148,6 +148,14 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 // changed. Register fails, recording nothing, when t is nil, when
 // t.InputSchema is set (the published schema is the registry's), and when
 // in cannot be registered with opts (typereg.Register).
+//
+// A tool added with mcp.AddTool goes through go-sdk's own input path,
+// which validates against the tool's input schema: add it without one, so
+// that go-sdk infers its own, and record it with typereg.RegisterType in a
+// registry whose binder is InputPath, which mirrors that inference (see
+// the package documentation, "Which route fits which server"). With the
+// tool Register returns, go-sdk would validate against the registry's
+// schema instead, which InputPath does not see.
 func Register(reg *typereg.Registry, t *mcp.Tool, in reflect.Type, opts ...typereg.Option) (*mcp.Tool, error) {
 	if t == nil || reg == nil {
 		return nil, errors.New("gosdk: Register needs a registry and a tool")
