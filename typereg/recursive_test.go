@@ -88,16 +88,18 @@ type (
 	recMSM   map[string][]map[string]recMSM
 )
 
-// recursiveTools are struct types whose parameters are, or reach, a
+// A recursiveTool is a struct type whose parameters are, or reach, a
 // recursive type.
-var recursiveTools = []struct {
+type recursiveTool struct {
 	name string
 	typ  reflect.Type
 	// segLoop: the type holds itself through no struct, which segmentio
 	// cannot build a decoder for (it overflows the stack), so registration
 	// under SegmentIO refuses it.
 	segLoop bool
-}{
+}
+
+var recursiveTools = []recursiveTool{
 	{"chain", reflect.TypeFor[RecChain](), false},
 	{"chain field", reflect.TypeFor[struct {
 		C RecChain `json:"c"`

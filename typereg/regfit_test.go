@@ -472,11 +472,7 @@ type DescSelf struct {
 // whose field carries a jsonschema-go description never returned from
 // Register (each description reflected the type again, expanded).
 func TestRegister_RecursiveTypes_UnderEveryTagReading(t *testing.T) {
-	type tc = struct {
-		name    string
-		typ     reflect.Type
-		segLoop bool
-	}
+	type tc = recursiveTool
 	tools := append([]tc{}, recursiveTools...)
 	tools = append(tools,
 		tc{name: "described list and tree", typ: reflect.TypeFor[struct {
