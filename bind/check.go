@@ -8,10 +8,10 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // An IssueKind says what is wrong with the arguments or with one value.
@@ -851,37 +851,18 @@ func (c *checker) str() (esc, hi, ok bool) {
 	}
 }
 
-// replacedText reports whether the binder, reading the valid JSON string
-// raw as text, replaces some of it with U+FFFD: a byte sequence that is
-// not UTF-8 (hi: raw holds bytes past ASCII), or a \u escape of a
-// surrogate not paired with the escape after it (esc: raw holds escapes).
+// replacedText reports whether encoding/json, reading the string token
+// raw as text, replaces some of it with U+FFFD (jsonlex.Replaced): esc, raw
+// holds escapes; hi, bytes past ASCII.
 func replacedText(raw []byte, esc, hi bool) bool {
-	s := raw[1 : len(raw)-1]
-	if hi && !utf8.Valid(s) {
-		return true
+	var f jsonlex.StringFlags
+	if esc {
+		f |= jsonlex.Escaped
 	}
-	if !esc {
-		return false
+	if hi {
+		f |= jsonlex.NonASCII
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] != '\\' {
-			continue
-		}
-		i++
-		if s[i] != 'u' {
-			continue
-		}
-		r := getu4(s[i-1:])
-		i += 4
-		if !utf16.IsSurrogate(r) {
-			continue
-		}
-		if utf16.DecodeRune(r, getu4(s[i+1:])) == unicode.ReplacementChar {
-			return true
-		}
-		i += 6 // the pair's second half
-	}
-	return false
+	return jsonlex.Replaced(raw, f)
 }
 
 func isHex(b byte) bool {

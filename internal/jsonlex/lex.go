@@ -236,6 +236,39 @@ func Unquote(dst, raw []byte) ([]byte, bool) {
 	return dst, true
 }
 
+// Replaced reports whether encoding/json, reading the valid string token
+// tok (quotes included, f its flags from String) as text, replaces some of
+// it with U+FFFD: a byte sequence that is not UTF-8, or a \u escape of a
+// surrogate not paired with the escape right after it.
+func Replaced(tok []byte, f StringFlags) bool {
+	s := tok[1 : len(tok)-1]
+	if f&NonASCII != 0 && !utf8.Valid(s) {
+		return true
+	}
+	if f&Escaped == 0 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		i++
+		if s[i] != 'u' {
+			continue
+		}
+		r := hex4(s[i+1:])
+		i += 4
+		if !utf16.IsSurrogate(r) {
+			continue
+		}
+		if i+6 >= len(s) || s[i+1] != '\\' || s[i+2] != 'u' || utf16.DecodeRune(r, hex4(s[i+3:])) == utf8.RuneError {
+			return true
+		}
+		i += 6 // the pair's second half
+	}
+	return false
+}
+
 // hex4 decodes the four hex digits at the start of s.
 func hex4(s []byte) rune {
 	var r rune

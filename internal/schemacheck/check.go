@@ -399,7 +399,7 @@ func (c *checker) str(n *Node, start, end int, f jsonlex.StringFlags) {
 	if f != 0 {
 		c.buf, _ = jsonlex.Unquote(c.buf[:0], raw)
 		text = c.buf
-		if replaced(body, f) {
+		if jsonlex.Replaced(raw, f) {
 			defer c.add(Issue{Kind: Replaced, Start: start, End: end, Node: n})
 		}
 	}
@@ -441,40 +441,8 @@ func inEnumText(enum []Value, text []byte) bool {
 	return false
 }
 
-// replaced reports whether the body of a string token holds invalid
-// UTF-8 or a \u escape of a surrogate not paired with the next one, which
-// encoding/json reads as U+FFFD.
-func replaced(body []byte, f jsonlex.StringFlags) bool {
-	if f&jsonlex.NonASCII != 0 && !utf8.Valid(body) {
-		return true
-	}
-	if f&jsonlex.Escaped == 0 {
-		return false
-	}
-	for i := 0; i < len(body); i++ {
-		if body[i] != '\\' {
-			continue
-		}
-		i++
-		if body[i] != 'u' {
-			continue
-		}
-		r := hex4(body[i+1 : i+5])
-		i += 4
-		if !utf16.IsSurrogate(r) {
-			continue
-		}
-		if i+6 < len(body)+1 && i+2 < len(body) && body[i+1] == '\\' && body[i+2] == 'u' && i+6 < len(body) {
-			if utf16.DecodeRune(r, hex4(body[i+3:i+7])) != utf8.RuneError {
-				i += 6
-				continue
-			}
-		}
-		return true
-	}
-	return false
-}
-
+// hex4 decodes the four hex digits at the start of s (valid: the lexer
+// read them).
 func hex4(s []byte) rune {
 	var r rune
 	for _, c := range s[:4] {
@@ -548,7 +516,7 @@ func (c *checker) object(n *Node, root, open bool) {
 				child = n.Additional
 			}
 		}
-		if f != 0 && replaced(d[i+1:ke-1], f) {
+		if f != 0 && jsonlex.Replaced(d[i:ke], f) {
 			// The map holds the key with U+FFFD for what it cannot read.
 			c.atObject(root, Issue{Kind: Replaced, Start: i, End: ke})
 		}
