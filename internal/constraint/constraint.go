@@ -209,7 +209,7 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 			var ok bool
 			switch {
 			case r.Len:
-				ok = cmpInt(r.Op, runes, r.I)
+				ok = compare(r.Op, runes, r.I)
 			case r.Op == Eq:
 				ok = string(text) == r.S
 			case r.Op == Ne:
@@ -380,7 +380,7 @@ func cmpLen(r *Rule, count int64) bool {
 	if r.Op == Ne {
 		return count != r.I
 	}
-	return cmpInt(r.Op, count, r.I)
+	return compare(r.Op, count, r.I)
 }
 
 func (n *Node) number(d []byte, s jsonlex.Span) (Verdict, jsonlex.Span) {
@@ -422,17 +422,17 @@ func (n *Node) number(d []byte, s jsonlex.Span) (Verdict, jsonlex.Span) {
 				var buf [24]byte
 				ok = oneOf(r.Vals, strconv.AppendInt(buf[:0], iv, 10))
 			} else {
-				ok = cmpInt(r.Op, iv, r.I)
+				ok = compare(r.Op, iv, r.I)
 			}
 		case Uint:
 			if r.Op == OneOf {
 				var buf [24]byte
 				ok = oneOf(r.Vals, strconv.AppendUint(buf[:0], uv, 10))
 			} else {
-				ok = cmpUint(r.Op, uv, r.U)
+				ok = compare(r.Op, uv, r.U)
 			}
 		default:
-			ok = cmpFloat(r.Op, fv, r.F)
+			ok = compare(r.Op, fv, r.F)
 		}
 		if !ok {
 			return Fail, s
@@ -450,43 +450,10 @@ func oneOf(vals []string, v []byte) bool {
 	return false
 }
 
-func cmpInt(op Op, v, p int64) bool {
-	switch op {
-	case Gte:
-		return v >= p
-	case Lte:
-		return v <= p
-	case Gt:
-		return v > p
-	case Lt:
-		return v < p
-	case Eq:
-		return v == p
-	case Ne:
-		return v != p
-	}
-	return false
-}
-
-func cmpUint(op Op, v, p uint64) bool {
-	switch op {
-	case Gte:
-		return v >= p
-	case Lte:
-		return v <= p
-	case Gt:
-		return v > p
-	case Lt:
-		return v < p
-	case Eq:
-		return v == p
-	case Ne:
-		return v != p
-	}
-	return false
-}
-
-func cmpFloat(op Op, v, p float64) bool {
+// compare reports whether v op p holds, for the literal's value v and
+// the rule's parameter p, read at the field's kind (whole numbers at 64
+// bits, floats at the field's size).
+func compare[T int64 | uint64 | float64](op Op, v, p T) bool {
 	switch op {
 	case Gte:
 		return v >= p
