@@ -44,7 +44,7 @@ func quotes(value, sent string) bool {
 // decides to cut a quote: a string's are those between its quotes.
 func chars(el []byte) int {
 	n := utf8.RuneCount(el)
-	if len(el) >= 2 && el[0] == '"' {
+	if jsonlex.KindAt(el, 0) == jsonlex.KindString {
 		n -= 2
 	}
 	return n
