@@ -53,7 +53,7 @@ func ReadTable(r io.Reader) ([]Row, error) {
 	}
 	var rows []Row
 	for n := 1; dec.More(); n++ {
-		if len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) == 0 {
+		if jsonlex.Space(data, int(dec.InputOffset())) == len(data) {
 			break // the input ended inside the array (More reports true there under GOEXPERIMENT=jsonv2)
 		}
 		line := lineAt(data, dec.InputOffset())

@@ -388,7 +388,7 @@ func wordRune(r rune) bool {
 // answer holds, as a number of its own, how a float64 (as Go or
 // JavaScript prints it) reads it, and not value itself.
 func changedIn(raw []byte, value string) bool {
-	if len(value) == 0 || !(value[0] == '-' || value[0] >= '0' && value[0] <= '9') {
+	if jsonlex.KindAt([]byte(value), 0) != jsonlex.KindNumber {
 		return false
 	}
 	f, err := strconv.ParseFloat(value, 64)

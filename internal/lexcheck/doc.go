@@ -4,7 +4,9 @@
 //   - internal/jsonlex is the one reader of JSON bytes: no other non-test
 //     file compares an indexed byte with a JSON structural or white-space
 //     character ('"', '{', '}', '[', ']', ':', ',', ' ', '\t', '\n', '\r',
-//     '\\'), but for the files its test lists, each with its reason:
+//     '\\'), nor searches bytes or strings for one (bytes.IndexByte(d, '"'),
+//     bytes.TrimLeft(d, " \t\r\n")), but for the files its test lists,
+//     each with its reason:
 //     readers still moving onto the lexer (a list that may only shrink),
 //     and text that is not JSON.
 //   - binders are told apart by capability (internal/bindcap), never by

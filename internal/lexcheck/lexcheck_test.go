@@ -137,6 +137,19 @@ func inspect(fset *token.FileSet, rel string, src []byte, names []string) ([]fin
 						add(n, "binder name", "a value compared with the binder name %q", s)
 					}
 				}
+			case *ast.CallExpr:
+				// bytes.IndexByte(d, '"'), bytes.TrimLeft(d, " \t\r\n"): a
+				// search for a JSON character, or a skip of JSON's white
+				// space, is a lexer by other means.
+				if fn, ok := byteSearch(n); lexerRule && ok {
+					for _, a := range n.Args {
+						if c, ok := jsonChar(a); ok {
+							add(n, "lexer", "%s for %q", fn, c)
+						} else if s, ok := stringLit(a); ok && isJSONSpace(s) {
+							add(n, "lexer", "%s for %q", fn, s)
+						}
+					}
+				}
 			case *ast.SwitchStmt:
 				for _, cl := range n.Body.List {
 					for _, e := range cl.(*ast.CaseClause).List {
@@ -155,6 +168,30 @@ func inspect(fset *token.FileSet, rel string, src []byte, names []string) ([]fin
 		})
 	}
 	return out, nil
+}
+
+// byteSearch reports a call of a bytes or strings function that looks for
+// given characters, and its name.
+func byteSearch(call *ast.CallExpr) (string, bool) {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok || pkg.Name != "bytes" && pkg.Name != "strings" {
+		return "", false
+	}
+	switch sel.Sel.Name {
+	case "IndexByte", "LastIndexByte", "IndexRune", "ContainsRune", "IndexAny", "ContainsAny", "Trim", "TrimLeft", "TrimRight":
+		return pkg.Name + "." + sel.Sel.Name, true
+	}
+	return "", false
+}
+
+// isJSONSpace reports a set of exactly JSON's four white-space characters.
+func isJSONSpace(s string) bool {
+	return len(s) == 4 && strings.Trim(s, " \t\r\n") == "" &&
+		strings.Contains(s, " ") && strings.Contains(s, "\t") && strings.Contains(s, "\r") && strings.Contains(s, "\n")
 }
 
 func isIndex(e ast.Expr) bool {
@@ -309,6 +346,12 @@ func TestInspect_FindsEachShape(t *testing.T) {
 		{"a name's byte in another function", "x/a.go", `package a; func f(d []byte) byte { c := d[0]; return c }; func g(c rune) bool { return c == ' ' }`,
 			nil},
 		{"a byte that is no JSON character", "x/a.go", `package a; func f(d []byte) bool { return d[0] == 'x' || d[0] == '-' }`,
+			nil},
+		{"a search for a quote", "x/a.go", `package a; import "bytes"; func f(d []byte) bool { return bytes.IndexByte(d, '\\') >= 0 }`,
+			[]string{`lexer: bytes.IndexByte for '\\'`}},
+		{"a skip of JSON's white space", "x/a.go", `package a; import "bytes"; func f(d []byte) []byte { return bytes.TrimLeft(d, " \t\r\n") }`,
+			[]string{`lexer: bytes.TrimLeft for " \t\r\n"`}},
+		{"text split on commas, trimmed of spaces", "x/a.go", `package a; import "strings"; func f(s string) []string { return strings.Split(strings.TrimRight(s, " "), ",") }`,
 			nil},
 		{"the lexer's own file", "internal/jsonlex/a.go", `package a; func f(d []byte) bool { return d[0] == '"' }`,
 			nil},
