@@ -70,7 +70,9 @@ func inspect(fset *token.FileSet, rel string, src []byte, names []string) ([]fin
 		return nil, err
 	}
 	lexerRule := !strings.HasPrefix(rel, "internal/jsonlex/")
-	nameRule := filepath.ToSlash(filepath.Dir(rel)) != "bind"
+	// bind knows its binders; bench measures each against its own decode,
+	// so it picks a rival by binder.
+	nameRule := filepath.ToSlash(filepath.Dir(rel)) != "bind" && !strings.HasPrefix(rel, "bench/")
 	var out []finding
 	add := func(n ast.Node, rule, format string, args ...any) {
 		out = append(out, finding{pos: fset.Position(n.Pos()), rule: rule, what: fmt.Sprintf(format, args...)})
@@ -131,6 +133,9 @@ func inspect(fset *token.FileSet, rel string, src []byte, names []string) ([]fin
 					if c, ok := jsonChar(other); lexerRule && ok && indexed(side) {
 						add(n, "lexer", "an indexed byte compared with %q", c)
 					}
+					if b, ok := nativeBinder(other); nameRule && ok {
+						add(n, "binder name", "a value compared with the binder bind.%s", b)
+					}
 					if s, ok := stringLit(other); nameRule && ok && s != "" && isNameCall(side) {
 						add(n, "binder name", "Name() compared with %q", s)
 					} else if s, ok := binderName(other); nameRule && ok {
@@ -155,6 +160,9 @@ func inspect(fset *token.FileSet, rel string, src []byte, names []string) ([]fin
 					for _, e := range cl.(*ast.CaseClause).List {
 						if c, ok := jsonChar(e); lexerRule && ok && n.Tag != nil && indexed(n.Tag) {
 							add(e, "lexer", "a switch on an indexed byte with case %q", c)
+						}
+						if b, ok := nativeBinder(e); nameRule && ok {
+							add(e, "binder name", "a switch with case bind.%s", b)
 						}
 						if s, ok := stringLit(e); nameRule && ok && s != "" && n.Tag != nil && isNameCall(n.Tag) {
 							add(e, "binder name", "a switch on Name() with case %q", s)
@@ -192,6 +200,22 @@ func byteSearch(call *ast.CallExpr) (string, bool) {
 func isJSONSpace(s string) bool {
 	return len(s) == 4 && strings.Trim(s, " \t\r\n") == "" &&
 		strings.Contains(s, " ") && strings.Contains(s, "\t") && strings.Contains(s, "\r") && strings.Contains(s, "\n")
+}
+
+// nativeBinder reports bind.Std, bind.V2 or bind.SegmentIO, and which.
+func nativeBinder(e ast.Expr) (string, bool) {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	switch {
+	case !ok || pkg.Name != "bind":
+		return "", false
+	case sel.Sel.Name == "Std" || sel.Sel.Name == "V2" || sel.Sel.Name == "SegmentIO":
+		return sel.Sel.Name, true
+	}
+	return "", false
 }
 
 func isIndex(e ast.Expr) bool {
@@ -361,6 +385,10 @@ func TestInspect_FindsEachShape(t *testing.T) {
 			[]string{`binder name: a switch on Name() with case "std"`}},
 		{"a binder's name held in a field", "refuse/a.go", `package a; type w struct{ binder string }; func f(x w) bool { return x.binder == "v2" || "segmentio" != x.binder }`,
 			[]string{`binder name: a value compared with the binder name "v2"`, `binder name: a value compared with the binder name "segmentio"`}},
+		{"a binder by identity", "refuse/a.go", `package a; import "bind"; func f(b bind.Binder) int { if b == bind.V2 { return 1 }; switch b { case bind.SegmentIO: return 2 }; return 0 }`,
+			[]string{`binder name: a value compared with the binder bind.V2`, `binder name: a switch with case bind.SegmentIO`}},
+		{"bench picks its rival by binder", "bench/a.go", `package a; import "bind"; func f(b bind.Binder) bool { return b == bind.Std }`,
+			nil},
 		{"reflect's Name() against the empty string", "x/a.go", `package a; import "reflect"; func f(t reflect.Type) bool { return t.Name() == "" }`,
 			nil},
 		{"bind's own files", "bind/a.go", `package a; func f(b interface{ Name() string }) bool { return b.Name() == "v2" }`,
