@@ -6,7 +6,8 @@ import "github.com/bindguard/bindguard/internal/bindcap"
 // methods of the sealed binders: what they read where binders differ,
 // asked by the packages that must never tell binders apart by name.
 
-// A capable binder says what it reads; every Binder of this package is one.
+// A capable binder says what it reads: every Binder is one, so a binder
+// added without its capabilities does not compile.
 type capable interface {
 	caps() bindcap.Caps
 	readsLiteral() bool
@@ -35,6 +36,8 @@ func (segmentioBinder) readsLiteral() bool { return true }
 func (*readerBinder) readsLiteral() bool   { return false }
 
 func init() {
+	// b is a Binder (the callers hold one), or nil: no binder, no
+	// capability beyond encoding/json's.
 	bindcap.ReadsLiteral = func(b any) bool {
 		c, ok := b.(capable)
 		return ok && c.readsLiteral()
