@@ -308,9 +308,7 @@ func TestRepository_OneLexer_NoBinderNames(t *testing.T) {
 			return err
 		}
 		files++
-		for _, f := range fs {
-			found[rel] = append(found[rel], f)
-		}
+		found[rel] = append(found[rel], fs...)
 		return nil
 	})
 	if err != nil {
