@@ -1,8 +1,10 @@
-// Package bindcap holds what the packages above bind (typereg, refuse)
-// and beside it (contain) need to know of a binder and bind does not
-// export: its capabilities, set by package bind when it initializes, so
-// that no one tells binders apart by name. A binder is asked what it
-// does, never what it is called: a bind.Reader may carry any name.
+// Package bindcap holds what the packages above bind (typereg, refuse,
+// bindtest) and beside it (contain) need to know of a binder and bind
+// does not export: its capabilities, unexported methods of the sealed
+// bind.Binder published here when bind initializes, so that no one tells
+// binders apart by name. A binder is asked what it does, never what it
+// is called: a bind.Reader may carry any name. internal/lexcheck's test
+// holds the rule.
 package bindcap
 
 // ReadsLiteral reports whether binder b binds each value as its JSON text
