@@ -27,6 +27,7 @@ type Binder interface {
 	// once each and checked at every depth.
 	Compile(t reflect.Type) (*Plan, error)
 
+	capable // what it reads where binders differ (bindcap.go)
 	sealed()
 }
 

@@ -50,8 +50,8 @@ import (
 // more per distinct top-level member when it fails. Unlike Std's check, a
 // Reader's allocates: decode's own, and the values compared. Empty arguments are handed to decode as {}.
 //
-// name is the binder's Name; Compile fails on "std", "v2" and "segmentio",
-// the names of the binders mirrored natively, and on a nil decode.
+// name is the binder's Name, any text: nothing tells binders apart by
+// name. Compile fails on a nil decode.
 func Reader(name string, decode func(data []byte, v any) error) Binder {
 	return &readerBinder{name: name, decode: decode}
 }
@@ -73,9 +73,6 @@ func (*readerBinder) sealed() {}
 func (b *readerBinder) Compile(t reflect.Type) (*Plan, error) {
 	if b.decode == nil {
 		return nil, fmt.Errorf("bind: reader %q has no decode function", b.name)
-	}
-	if b.name == Std.Name() || b.name == V2.Name() || b.name == SegmentIO.Name() {
-		return nil, fmt.Errorf("bind: reader %q has the name of a binder this package mirrors natively; name it otherwise", b.name)
 	}
 	sp, err := compile(Std, t)
 	if err != nil {

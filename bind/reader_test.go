@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
 // leniencyArgs is a tool's parameters as a lenient server reads them.
@@ -234,9 +235,20 @@ func TestReader_NilFunction_FailsCompile(t *testing.T) {
 	if _, err := bind.Reader("nil", nil).Compile(reflect.TypeFor[leniencyArgs]()); err == nil {
 		t.Error("Compile took a reader with no function")
 	}
-	for _, name := range []string{"std", "v2", "segmentio"} {
-		if _, err := bind.Reader(name, toIntReader).Compile(reflect.TypeFor[leniencyArgs]()); err == nil {
-			t.Errorf("Compile took a reader named %q", name)
+}
+
+// TestReader_NamedLikeANativeBinder_IsAReader: nothing tells binders apart
+// by name (their capabilities, package bindcap), so a Reader may carry a
+// native binder's name and stays a Reader. It failed while words and
+// containment asked the name: Compile refused these names.
+func TestReader_NamedLikeANativeBinder_IsAReader(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		r := bind.Reader(b.Name(), toIntReader)
+		if _, err := r.Compile(reflect.TypeFor[leniencyArgs]()); err != nil {
+			t.Errorf("a reader named %q: %v", b.Name(), err)
+		}
+		if bindcap.ReadsLiteral(r) || bindcap.Of(r) != bindcap.Of(bind.Std) {
+			t.Errorf("a reader named %q: reads literal %v, capabilities %+v, want a Reader's", b.Name(), bindcap.ReadsLiteral(r), bindcap.Of(r))
 		}
 	}
 }

@@ -68,7 +68,7 @@ func Check(reg *typereg.Registry, tool string, rows []Row) ([]Result, error) {
 	if t.Published() != nil {
 		return nil, fmt.Errorf("bindtest: %w", errSchemaTool(tool))
 	}
-	rows = ForBinder(rows, reg.Binder().Name())
+	rows = ForBinder(rows, rowsBinder(reg.Binder()))
 	params := make([]typereg.Param, len(rows))
 	var errs []error
 	for i, row := range rows {

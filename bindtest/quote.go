@@ -44,7 +44,7 @@ func quotes(value, sent string) bool {
 // decides to cut a quote: a string's are those between its quotes.
 func chars(el []byte) int {
 	n := utf8.RuneCount(el)
-	if len(el) >= 2 && el[0] == '"' {
+	if jsonlex.KindAt(el, 0) == jsonlex.KindString {
 		n -= 2
 	}
 	return n
@@ -77,55 +77,42 @@ func escapePrefix(s []byte, n int) (text string, whole bool) {
 // elements returns the text of the valid JSON value data and of every
 // value and key inside it, outermost first, each without surrounding space,
 // in one pass over data at any depth (a value the binder refuses as nested
-// too deep is still quoted).
+// too deep is still quoted). On text that is not valid JSON it stops at the
+// first byte that does not fit, with what it read up to there.
 func elements(data []byte) [][]byte {
 	var out [][]byte
-	var value func(i int) int
-	value = func(i int) int {
-		i = jsonlex.Space(data, i)
-		if i >= len(data) {
-			return i
-		}
+	// value reads the value at data[i] and returns the offset past it, or
+	// false where the text does not fit.
+	var value func(i int) (int, bool)
+	value = func(i int) (int, bool) {
 		start, at := i, len(out)
 		out = append(out, nil) // filled in below, once the end is known
-		switch data[i] {
-		case '{', '[':
-			closer := byte('}')
-			if data[i] == '[' {
-				closer = ']'
-			}
-			i = jsonlex.Space(data, i+1)
-			for i < len(data) && data[i] != closer {
-				if closer == '}' {
-					ks := i
-					i, _, _ = jsonlex.String(data, i)
-					out = append(out, data[ks:i])
-					i = jsonlex.Space(data, i) + 1 // past ':'
+		ok := true
+		switch k := jsonlex.KindAt(data, i); k {
+		case jsonlex.KindObject, jsonlex.KindArray:
+			next, more, opened := jsonlex.Open(data, i)
+			ok = opened
+			for i = next; ok && more; {
+				if k == jsonlex.KindObject {
+					var key jsonlex.Span
+					if key, _, i, ok = jsonlex.Key(data, i); !ok {
+						break
+					}
+					out = append(out, data[key.Start:key.End])
 				}
-				i = jsonlex.Space(data, value(i))
-				if i < len(data) && data[i] == ',' {
-					i = jsonlex.Space(data, i+1)
+				if i, ok = value(i); !ok {
+					break
 				}
+				i, more, ok = jsonlex.Next(data, i, k)
 			}
-			i++ // past the closer
-		case '"':
-			i, _, _ = jsonlex.String(data, i)
-		case 't':
-			i, _ = jsonlex.Literal(data, i, "true")
-		case 'f':
-			i, _ = jsonlex.Literal(data, i, "false")
-		case 'n':
-			i, _ = jsonlex.Literal(data, i, "null")
 		default:
-			i, _, _ = jsonlex.Number(data, i)
+			end, err := jsonlex.Skip(data, i, jsonlex.MaxDepth)
+			ok = err == nil
+			i = end
 		}
-		i = min(i, len(data))
-		if i <= start {
-			i = start + 1 // text that is not valid JSON: never loop
-		}
-		out[at] = data[start:min(i, len(data))]
-		return i
+		out[at] = data[start:max(i, min(start+1, len(data)))]
+		return i, ok
 	}
-	value(0)
+	value(jsonlex.Space(data, 0))
 	return out
 }

@@ -5,6 +5,9 @@ import (
 	_ "embed"
 	"slices"
 	"sync"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
 // A Row is one value sent for a parameter of one Go type, and what the
@@ -65,6 +68,8 @@ func forBuild(b string) bool { return b == "" || b == thisBuild }
 // the running build, in order: of each type and value, its own row for this
 // build (Row.Build), else its own row, else the row with no binder. Check and Run apply it; a harness that
 // sends rows another way (through an MCP SDK, say) applies it itself.
+// Check and Run give a server's own reader (bind.Reader) the rows no binder
+// claims, whatever its name: a row speaks for a binder the guard mirrors.
 func ForBinder(rows []Row, binder string) []Row {
 	// rank: 0 speaks not; 1 every binder; 2 this binder; 3 this binder in this build.
 	rank := func(r Row) int {
@@ -115,4 +120,14 @@ var parsedDefault = sync.OnceValue(func() []Row {
 // runs when given none.
 func Default() []Row {
 	return slices.Clone(parsedDefault())
+}
+
+// rowsBinder is the Row.Binder whose rows speak for b: a mirrored binder's
+// name, and none for a server's own reader, which takes the shared rows
+// (encoding/json's, whose parameters it takes) whatever it is called.
+func rowsBinder(b bind.Binder) string {
+	if !bindcap.ReadsLiteral(b) {
+		return ""
+	}
+	return b.Name()
 }

@@ -34,7 +34,7 @@ func Run(t testing.TB, reg *typereg.Registry, tool string, rows []Row) {
 		t.Fatalf("bindtest: %v", errSchemaTool(tool))
 		return
 	}
-	for i, row := range ForBinder(rows, reg.Binder().Name()) {
+	for i, row := range ForBinder(rows, rowsBinder(reg.Binder())) {
 		p, err := paramFor(tl, row)
 		if err != nil {
 			t.Errorf("bindtest: row %d %s: %v", i+1, rowName(row), err)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // fileRow is a row as a table file writes it.
@@ -51,7 +53,7 @@ func ReadTable(r io.Reader) ([]Row, error) {
 	}
 	var rows []Row
 	for n := 1; dec.More(); n++ {
-		if len(bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")) == 0 {
+		if jsonlex.Space(data, int(dec.InputOffset())) == len(data) {
 			break // the input ended inside the array (More reports true there under GOEXPERIMENT=jsonv2)
 		}
 		line := lineAt(data, dec.InputOffset())
@@ -104,12 +106,12 @@ func readRow(raw json.RawMessage) (Row, error) {
 	return row, nil
 }
 
-// lineAt returns the line, counting from 1, of the first non-space byte at
-// or after offset.
+// lineAt returns the line, counting from 1, of what starts at or after
+// offset in the table's array, past white space and a comma: the next row.
 func lineAt(data []byte, offset int64) int {
-	i := int(offset)
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n' || data[i] == ',') {
-		i++
+	i := jsonlex.Space(data, int(offset))
+	if next, more, ok := jsonlex.Next(data, i, jsonlex.KindArray); ok && more {
+		i = next
 	}
 	return 1 + bytes.Count(data[:min(i, len(data))], []byte{'\n'})
 }

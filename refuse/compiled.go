@@ -91,7 +91,7 @@ func compiledProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []P
 	if len(breaches) == 0 && !missing {
 		return nil, true
 	}
-	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()}
+	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder()}
 	for i, p := range t.Params {
 		if (seen[i/64]|skip[i/64])&(1<<(i%64)) == 0 {
 			if cs.Params[i].ZeroFails {

@@ -74,7 +74,7 @@ func decodedProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Pr
 			failed[is.Param] = false
 		}
 	}
-	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()}
+	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder()}
 	sent := members(t, args, issues)
 	for i, p := range t.Params {
 		if !failed[i] {

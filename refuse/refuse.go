@@ -52,7 +52,7 @@ type problems struct {
 func newProblems(t *typereg.Tool, args []byte) *problems {
 	return &problems{
 		t: t, args: args,
-		w:         words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()},
+		w:         words{defs: t.Schema.Definitions, binder: t.Plan().Binder()},
 		seenParam: make([]bool, len(t.Params)),
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
-	"github.com/bindguard/bindguard/internal/schemas"
 	"reflect"
 	"slices"
 	"strconv"
@@ -12,6 +11,10 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/schemas"
 )
 
 var (
@@ -28,7 +31,7 @@ var (
 // field names from the advertised schema.
 type words struct {
 	defs   jsonschema.Definitions
-	binder string         // the binder's name: a few types read differently per binder
+	binder bind.Binder    // a few types read differently per binder: asked of its capabilities (bindcap.Of), never its name
 	within []reflect.Type // the types being described, outermost first: a type may hold itself (type Tree []Tree)
 }
 
@@ -139,19 +142,20 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 		list := enumList(s.Enum)
 		return "one of " + list, "values, each one of " + list
 	}
+	reads := bindcap.Of(w.binder)
 	switch {
 	case t == timeType:
 		return "a date and time as RFC 3339 text", "dates and times as RFC 3339 text"
-	case t == numberType && w.binder == "v2" && !numberReadsItself:
+	case t == numberType && reads.Number == bindcap.NumberAsText:
 		return "text (a JSON string)", "texts (JSON strings)"
-	case t == numberType && w.binder == "segmentio":
+	case t == numberType && reads.Number == bindcap.NumberOnly:
 		return "a number (not a JSON string)", "numbers (not JSON strings)"
 	case t == numberType:
 		return "a number", "numbers"
-	case t == durationType && w.binder == "v2":
+	case t == durationType && reads.Duration == bindcap.DurationNever:
 		return "no value: go-json-experiment reads a time.Duration only under a format tag option",
 			"no values: go-json-experiment reads a time.Duration only under a format tag option"
-	case t == durationType && w.binder == "segmentio" && !quoted:
+	case t == durationType && reads.Duration == bindcap.DurationNanosecondsOrText && !quoted:
 		return `a whole number of nanoseconds, or a duration as text such as "1s"`,
 			`whole numbers of nanoseconds, or durations as text such as "1s"`
 	case t == rawMessageType:

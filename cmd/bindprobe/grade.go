@@ -15,6 +15,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // A grade is what a server's answer to one call says about the argument
@@ -357,7 +359,7 @@ func identifier(name string) bool {
 // jsonString returns the text of a JSON string value.
 func jsonString(v string) (string, bool) {
 	var s string
-	if len(v) == 0 || v[0] != '"' || json.Unmarshal([]byte(v), &s) != nil {
+	if jsonlex.KindAt([]byte(v), 0) != jsonlex.KindString || json.Unmarshal([]byte(v), &s) != nil {
 		return "", false
 	}
 	return s, true
@@ -386,7 +388,7 @@ func wordRune(r rune) bool {
 // answer holds, as a number of its own, how a float64 (as Go or
 // JavaScript prints it) reads it, and not value itself.
 func changedIn(raw []byte, value string) bool {
-	if len(value) == 0 || !(value[0] == '-' || value[0] >= '0' && value[0] <= '9') {
+	if jsonlex.KindAt([]byte(value), 0) != jsonlex.KindNumber {
 		return false
 	}
 	f, err := strconv.ParseFloat(value, 64)

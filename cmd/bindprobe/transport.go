@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // maxLine bounds a line of the server's stdout, as go-sdk bounds a frame
@@ -128,11 +130,11 @@ func (t *stdioTransport) sawLine(line []byte) bool {
 	if len(trimmed) == 0 {
 		return false
 	}
-	if trimmed[0] == '[' {
+	if jsonlex.KindAt(trimmed, 0) == jsonlex.KindArray {
 		return json.Valid(trimmed)
 	}
 	var m wireMessage
-	if trimmed[0] != '{' || json.Unmarshal(trimmed, &m) != nil || m.JSONRPC == nil {
+	if jsonlex.KindAt(trimmed, 0) != jsonlex.KindObject || json.Unmarshal(trimmed, &m) != nil || m.JSONRPC == nil {
 		return false
 	}
 	if m.ID == nil || m.Result == nil {

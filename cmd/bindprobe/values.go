@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/bindtest"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // A schema is the part of a JSON Schema that bindprobe reads: enough to
@@ -138,26 +138,23 @@ func (root *schema) kindAt(s *schema, depth int) string {
 
 // jsonKind is the kind of a JSON value.
 func jsonKind(v json.RawMessage) string {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 {
-		return kindAny
-	}
-	switch v[0] {
-	case '"':
+	i := jsonlex.Space(v, 0)
+	switch jsonlex.KindAt(v, i) {
+	case jsonlex.KindString:
 		return kindString
-	case 't', 'f':
+	case jsonlex.KindTrue, jsonlex.KindFalse:
 		return kindBoolean
-	case '[':
+	case jsonlex.KindArray:
 		return kindArray
-	case '{':
+	case jsonlex.KindObject:
 		return kindObject
-	case 'n':
-		return kindAny
+	case jsonlex.KindNumber:
+		if _, n, _ := jsonlex.Number(v, i); n.Frac || n.Exp {
+			return kindNumber
+		}
+		return kindInteger
 	}
-	if bytes.ContainsAny(v, ".eE") {
-		return kindNumber
-	}
-	return kindInteger
+	return kindAny // null, or no value
 }
 
 // sources names, for each kind, the table types whose rows are sent to a

@@ -1,7 +1,10 @@
-// Package bindcap holds what the packages above bind (typereg, refuse)
-// need to know of a binder and bind does not export: its capabilities, set
-// by package bind when it initializes, so that no one tells binders apart
-// by name.
+// Package bindcap holds what the packages above bind (typereg, refuse,
+// bindtest) and beside it (contain) need to know of a binder and bind
+// does not export: its capabilities, unexported methods of the sealed
+// bind.Binder published here when bind initializes, so that no one tells
+// binders apart by name. A binder is asked what it does, never what it
+// is called: a bind.Reader may carry any name. internal/lexcheck's test
+// holds the rule.
 package bindcap
 
 // ReadsLiteral reports whether binder b binds each value as its JSON text
@@ -10,3 +13,55 @@ package bindcap
 // from the text sent (trimmed, clamped, coerced). Checks that judge a
 // value by its text hold only where it is true.
 var ReadsLiteral func(b any) bool
+
+// Of returns the capabilities of binder b: how it reads the few types
+// binders read differently. A binder bind does not mirror natively (a
+// bind.Reader) has the zero Caps: encoding/json's, whose parameters it
+// takes.
+var Of func(b any) Caps
+
+// Caps are what a binder reads where binders differ in a way the words
+// of a refusal say, or the guard must run it differently. The zero value
+// is encoding/json's.
+type Caps struct {
+	// Number is what the binder reads into a json.Number.
+	Number NumberReads
+	// Duration is what the binder reads into a time.Duration not tagged
+	// ,string.
+	Duration DurationReads
+	// V2Unmarshal: the binder's Unmarshal is go-json-experiment's
+	// Unmarshal with its default options, which calls a type's own
+	// methods and looks into the errors they return (contain.V2Unmarshal
+	// runs it with those errors tamed).
+	V2Unmarshal bool
+}
+
+// NumberReads is what a binder reads into a json.Number.
+type NumberReads uint8
+
+const (
+	// NumberOrNumericText: a JSON number, or a JSON string holding one
+	// (encoding/json; V2 under GOEXPERIMENT=jsonv2, where json.Number
+	// reads itself).
+	NumberOrNumericText NumberReads = iota
+	// NumberAsText: a JSON string, as for any string type (V2 on its
+	// own, where json.Number has no method of its own).
+	NumberAsText
+	// NumberOnly: a JSON number, never a string (segmentio).
+	NumberOnly
+)
+
+// DurationReads is what a binder reads into a time.Duration.
+type DurationReads uint8
+
+const (
+	// DurationNanoseconds: a whole number of nanoseconds, as for any
+	// int64 (encoding/json).
+	DurationNanoseconds DurationReads = iota
+	// DurationNever: nothing; go-json-experiment reads a time.Duration
+	// only under a format tag option.
+	DurationNever
+	// DurationNanosecondsOrText: a whole number of nanoseconds, or text
+	// time.ParseDuration reads ("1s"; segmentio).
+	DurationNanosecondsOrText
+)

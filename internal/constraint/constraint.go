@@ -168,12 +168,12 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 		}
 		return n.level(d, s, true, 0, false)
 	case Int, Uint, Float:
-		if d[i] != '-' && (d[i] < '0' || d[i] > '9') {
+		if jsonlex.KindAt(d, i) != jsonlex.KindNumber {
 			return Unknown, s // a ,string field, or not what the binder reads
 		}
 		return n.number(d, s)
 	case String:
-		if d[i] != '"' {
+		if jsonlex.KindAt(d, i) != jsonlex.KindString {
 			return Unknown, s
 		}
 		end, f, ok := jsonlex.String(d, i)
@@ -326,7 +326,7 @@ func (n *Node) level(d []byte, s jsonlex.Span, has bool, count int64, null bool)
 // value breaks its tag, or a key that binds no field exactly, is Unknown:
 // the binder's issues, or a decode, tell.
 func (n *Node) fields(d []byte, s jsonlex.Span) (Verdict, jsonlex.Span) {
-	if d[s.Start] != '{' || len(n.Fields) > 64 {
+	if jsonlex.KindAt(d, s.Start) != jsonlex.KindObject || len(n.Fields) > 64 {
 		return Unknown, s
 	}
 	var sent uint64

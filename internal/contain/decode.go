@@ -10,11 +10,12 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
 // A Binder is a decoder the guard mirrors (bind.Binder).
 type Binder interface {
-	Name() string
 	Unmarshal(data []byte, v any) error
 }
 
@@ -29,7 +30,7 @@ func (p *Panic) Error() string { return "json: decoding panicked: " + Sprint(p.V
 // reaches V2 tamed (see V2Unmarshal). The verdict is b's own.
 func Decode(b Binder, data []byte, v any) error {
 	p, err := Run(func() error {
-		if b.Name() == "v2" {
+		if bindcap.Of(b).V2Unmarshal {
 			return V2Unmarshal(data, v)
 		}
 		return b.Unmarshal(data, v)

@@ -1,8 +1,16 @@
 // Package jsonlex reads JSON text: white space, strings, numbers, literals,
 // whole values, and the members of objects and elements of arrays. It is
-// meant to be the one lexer of argument bytes in this module (issue 11):
-// what it accepts is what encoding/json's scanner accepts, byte for byte,
-// which its fuzz targets check against encoding/json itself.
+// the one lexer of JSON bytes in this repository: no other code compares
+// a byte of JSON text with a structural or white-space character, which
+// internal/lexcheck's test holds for every module, naming the files of
+// bind and refuse still moving onto it. What it accepts is what
+// encoding/json's scanner accepts, byte for byte, which its fuzz targets
+// check against encoding/json itself.
+//
+// A caller that only needs a value's extent uses Skip; one that reads
+// the members or elements of one object or array, Members and Elements;
+// a walker that reads each value itself, at any depth in one pass,
+// steps with KindAt, Open, Key and Next.
 //
 // # Terms
 //

@@ -104,7 +104,7 @@ func Skip(d []byte, i, maxDepth int) (end int, err *SyntaxError) {
 			}
 			if c == '{' {
 				var ok bool
-				if i, ok = memberKey(d, i); !ok {
+				if _, _, i, ok = Key(d, i); !ok {
 					return fail(i)
 				}
 			}
@@ -152,7 +152,7 @@ func Skip(d []byte, i, maxDepth int) (end int, err *SyntaxError) {
 				i = Space(d, i+1)
 				if obj {
 					var ok bool
-					if i, ok = memberKey(d, i); !ok {
+					if _, _, i, ok = Key(d, i); !ok {
 						return fail(i)
 					}
 				}
@@ -169,23 +169,6 @@ func Skip(d []byte, i, maxDepth int) (end int, err *SyntaxError) {
 			break // the next element or member's value
 		}
 	}
-}
-
-// memberKey reads a member's key at d[i] and the colon after it, and
-// returns the offset of its value (or, failing, of the offending byte).
-func memberKey(d []byte, i int) (int, bool) {
-	if i >= len(d) || d[i] != '"' {
-		return i, false
-	}
-	i, _, ok := String(d, i)
-	if !ok {
-		return i, false
-	}
-	i = Space(d, i)
-	if i >= len(d) || d[i] != ':' {
-		return i, false
-	}
-	return Space(d, i+1), true
 }
 
 // Valid reports whether d is one valid JSON value, with white space
@@ -206,34 +189,19 @@ type Member struct{ Key, Value Span }
 // sequence at the first byte that does not fit.
 func Members(d []byte, i int) iter.Seq[Member] {
 	return func(yield func(Member) bool) {
-		if i >= len(d) || d[i] != '{' {
+		if KindAt(d, i) != KindObject {
 			return
 		}
-		i = Space(d, i+1)
-		for i < len(d) && d[i] == '"' {
+		i, more, ok := Open(d, i)
+		for ok && more {
 			var m Member
-			m.Key.Start = i
-			end, _, ok := String(d, i)
-			if !ok {
+			if m.Key, _, m.Value.Start, ok = Key(d, i); !ok {
 				return
 			}
-			m.Key.End = end
-			i = Space(d, end)
-			if i >= len(d) || d[i] != ':' {
+			if m.Value.End, ok = skipOK(d, m.Value.Start); !ok || !yield(m) {
 				return
 			}
-			m.Value.Start = Space(d, i+1)
-			if m.Value.End, ok = skipOK(d, m.Value.Start); !ok {
-				return
-			}
-			if !yield(m) {
-				return
-			}
-			i = Space(d, m.Value.End)
-			if i >= len(d) || d[i] != ',' {
-				return
-			}
-			i = Space(d, i+1)
+			i, more, ok = Next(d, m.Value.End, KindObject)
 		}
 	}
 }
@@ -242,28 +210,16 @@ func Members(d []byte, i int) iter.Seq[Member] {
 // d[i], in order, as Members does for an object.
 func Elements(d []byte, i int) iter.Seq[Span] {
 	return func(yield func(Span) bool) {
-		if i >= len(d) || d[i] != '[' {
+		if KindAt(d, i) != KindArray {
 			return
 		}
-		i = Space(d, i+1)
-		if i < len(d) && d[i] == ']' {
-			return
-		}
-		for i < len(d) {
-			var e Span
-			var ok bool
-			e.Start = i
-			if e.End, ok = skipOK(d, i); !ok {
+		i, more, ok := Open(d, i)
+		for ok && more {
+			e := Span{Start: i}
+			if e.End, ok = skipOK(d, i); !ok || !yield(e) {
 				return
 			}
-			if !yield(e) {
-				return
-			}
-			i = Space(d, e.End)
-			if i >= len(d) || d[i] != ',' {
-				return
-			}
-			i = Space(d, i+1)
+			i, more, ok = Next(d, e.End, KindArray)
 		}
 	}
 }

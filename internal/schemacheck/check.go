@@ -5,7 +5,6 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -154,9 +153,9 @@ func (s *Schema) Check(args []byte) Result {
 		c.add(Issue{Kind: k, Start: err.Offset, End: err.Offset})
 		return c.res
 	}
-	switch args[i] {
-	case '{':
-	case 'n':
+	switch jsonlex.KindAt(args, i) {
+	case jsonlex.KindObject:
+	case jsonlex.KindNull:
 		c.rootMissing(s.Root, nil, i, end)
 		return c.res
 	default:
@@ -226,8 +225,8 @@ func (c *checker) value(n *Node) {
 		c.skipChecked(i)
 		return
 	}
-	switch d[i] {
-	case '{':
+	switch jsonlex.KindAt(d, i) {
+	case jsonlex.KindObject:
 		if n != nil && n.Types&Object == 0 {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
@@ -238,7 +237,7 @@ func (c *checker) value(n *Node) {
 			n = nil
 		}
 		c.object(n, false, false)
-	case '[':
+	case jsonlex.KindArray:
 		if n != nil && n.Types&Array == 0 {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
@@ -249,20 +248,20 @@ func (c *checker) value(n *Node) {
 			n = nil
 		}
 		c.array(n)
-	case '"':
+	case jsonlex.KindString:
 		end, f, _ := jsonlex.String(d, i)
 		c.pos = end
 		c.str(n, i, end, f)
-	case 't', 'f', 'n':
+	case jsonlex.KindTrue, jsonlex.KindFalse, jsonlex.KindNull:
 		var end int
 		var v Value
-		switch d[i] {
-		case 't':
-			end, v = i+4, Value{Kind: Boolean, Bool: true}
-		case 'f':
-			end, v = i+5, Value{Kind: Boolean}
+		switch jsonlex.KindAt(d, i) {
+		case jsonlex.KindTrue:
+			end, v = i+len("true"), Value{Kind: Boolean, Bool: true}
+		case jsonlex.KindFalse:
+			end, v = i+len("false"), Value{Kind: Boolean}
 		default:
-			end, v = i+4, Value{Kind: Null}
+			end, v = i+len("null"), Value{Kind: Null}
 		}
 		c.pos = end
 		if n == nil {
@@ -285,16 +284,16 @@ func (c *checker) value(n *Node) {
 // typeAt returns the type of the valid value at d[i]: Integer for a whole
 // number (Number too, as "number" takes it), Number for a fraction.
 func (c *checker) typeAt(i int) Types {
-	switch c.d[i] {
-	case '{':
+	switch jsonlex.KindAt(c.d, i) {
+	case jsonlex.KindObject:
 		return Object
-	case '[':
+	case jsonlex.KindArray:
 		return Array
-	case '"':
+	case jsonlex.KindString:
 		return String
-	case 't', 'f':
+	case jsonlex.KindTrue, jsonlex.KindFalse:
 		return Boolean
-	case 'n':
+	case jsonlex.KindNull:
 		return Null
 	}
 	end, _, _ := jsonlex.Number(c.d, i)
@@ -441,24 +440,6 @@ func inEnumText(enum []Value, text []byte) bool {
 	return false
 }
 
-// hex4 decodes the four hex digits at the start of s (valid: the lexer
-// read them).
-func hex4(s []byte) rune {
-	var r rune
-	for _, c := range s[:4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		default:
-			c = c - 'A' + 10
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
-}
-
 // A member is one member of an object being read.
 type member struct {
 	ks, ke     int
@@ -477,14 +458,15 @@ type member struct {
 func (c *checker) object(n *Node, root, open bool) {
 	d := c.d
 	start := c.pos
-	i := jsonlex.Space(d, c.pos+1)
+	at, more, _ := jsonlex.Open(d, c.pos) // the text is valid
 	var ms []member
 	last := map[string]int{}
 	if !root {
 		c.steps = append(c.steps, step{})
 	}
-	for i < len(d) && d[i] == '"' {
-		ke, f, _ := jsonlex.String(d, i)
+	for more {
+		k, f, vs, _ := jsonlex.Key(d, at)
+		i, ke := k.Start, k.End
 		var key string
 		if f == 0 {
 			key = string(d[i+1 : ke-1])
@@ -493,7 +475,6 @@ func (c *checker) object(n *Node, root, open bool) {
 			key = string(c.buf)
 		}
 		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted}
-		vs := jsonlex.Space(d, jsonlex.Space(d, ke)+1)
 		var child *Node
 		if root {
 			c.param = -1
@@ -530,12 +511,9 @@ func (c *checker) object(n *Node, root, open bool) {
 		}
 		last[key] = len(ms)
 		ms = append(ms, m)
-		i = jsonlex.Space(d, c.pos)
-		if d[i] == ',' {
-			i = jsonlex.Space(d, i+1)
-		}
+		at, more, _ = jsonlex.Next(d, c.pos, jsonlex.KindObject)
 	}
-	end := i + 1 // the closing brace
+	end := at // past the closing brace
 	c.pos = end
 	if root {
 		c.param = -1
@@ -609,25 +587,22 @@ func (c *checker) compact() {
 func (c *checker) array(n *Node) {
 	d := c.d
 	start := c.pos
-	i := jsonlex.Space(d, c.pos+1)
+	i, more, _ := jsonlex.Open(d, c.pos) // the text is valid
 	var items *Node
 	if n != nil {
 		items = n.Items
 	}
 	count := 0
 	c.steps = append(c.steps, step{})
-	for i < len(d) && d[i] != ']' {
+	for more {
 		c.steps[len(c.steps)-1] = step{index: count}
 		c.pos = i
 		c.value(items)
 		count++
-		i = jsonlex.Space(d, c.pos)
-		if d[i] == ',' {
-			i = jsonlex.Space(d, i+1)
-		}
+		i, more, _ = jsonlex.Next(d, c.pos, jsonlex.KindArray)
 	}
 	c.steps = c.steps[:len(c.steps)-1]
-	end := i + 1
+	end := i // past the closing bracket
 	c.pos = end
 	if n == nil {
 		return
@@ -689,29 +664,12 @@ func (c *checker) path() string {
 // key token raw (an escape, a surrogate pair's two, or an invalid byte
 // counting as one), and whether raw holds more.
 func keyHead(raw []byte) (head []byte, long bool) {
-	body := raw[1 : len(raw)-1]
-	i, n := 0, 0
-	for ; i < len(body) && n < maxKey; n++ {
-		switch {
-		case body[i] == '\\' && body[i+1] == 'u':
-			i += 6
-			if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' &&
-				utf16.IsSurrogate(hex4(body[i-4:i])) && utf16.DecodeRune(hex4(body[i-4:i]), hex4(body[i+2:i+6])) != utf8.RuneError {
-				i += 6
-			}
-		case body[i] == '\\':
-			i += 2
-		default:
-			_, size := utf8.DecodeRune(body[i:])
-			i += size
-		}
-	}
-	if i >= len(body) {
+	cut, long := jsonlex.CutString(raw, maxKey)
+	if !long {
 		return raw, false
 	}
-	head = make([]byte, 0, i+2)
-	head = append(append(append(head, '"'), body[:i]...), '"')
-	return head, true
+	head = make([]byte, 0, cut+1)
+	return append(append(head, raw[:cut]...), '"'), true
 }
 
 func ident(s []byte) bool {

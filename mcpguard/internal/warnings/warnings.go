@@ -6,6 +6,7 @@ package warnings
 import (
 	"encoding/json"
 
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/refuse"
 )
 
@@ -91,17 +92,7 @@ func WithProperty(schema json.RawMessage) (json.RawMessage, bool) {
 	return out, true
 }
 
-// IsObject reports whether data is a JSON object.
+// IsObject reports whether data, white space aside, starts a JSON object.
 func IsObject(data []byte) bool {
-	for _, b := range data {
-		switch b {
-		case ' ', '\t', '\n', '\r':
-			continue
-		case '{':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
+	return jsonlex.KindAt(data, jsonlex.Space(data, 0)) == jsonlex.KindObject
 }

@@ -1,0 +1,124 @@
+package jsonlex
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// walk reads the one JSON text d with KindAt, Open, Key and Next, each
+// scalar with Skip, keeping its own stack, as a walker that reads each
+// value itself does. It returns the text rebuilt compacted, and where it
+// found d invalid (-1: valid), in errorAt's terms.
+func walk(d []byte) (out []byte, errAt int) {
+	var stack []Kind // the objects and arrays open
+	i := Space(d, 0)
+	for {
+		// A value (or, in an object, a member's key) starts at d[i].
+		if n := len(stack); n > 0 && stack[n-1] == KindObject {
+			key, _, v, ok := Key(d, i)
+			if !ok {
+				return out, v
+			}
+			out = append(append(out, d[key.Start:key.End]...), ':')
+			i = v
+		}
+		switch k := KindAt(d, i); k {
+		case KindObject, KindArray:
+			if len(stack) >= MaxDepth {
+				return out, i
+			}
+			next, more, ok := Open(d, i)
+			if !ok {
+				return out, next
+			}
+			out = append(out, byte(k))
+			i = next
+			if more {
+				stack = append(stack, k)
+				continue
+			}
+			out = append(out, closer(k))
+		default:
+			end, err := Skip(d, i, MaxDepth)
+			if err != nil {
+				return out, err.Offset
+			}
+			out = append(out, d[i:end]...)
+			i = end
+		}
+		// A value ended just before d[i]: close what it completes.
+		for {
+			n := len(stack)
+			if n == 0 {
+				if j := Space(d, i); j != len(d) {
+					return out, j
+				}
+				return out, -1
+			}
+			next, more, ok := Next(d, i, stack[n-1])
+			if !ok {
+				return out, next
+			}
+			i = next
+			if more {
+				out = append(out, ',')
+				break
+			}
+			out = append(out, closer(stack[n-1]))
+			stack = stack[:n-1]
+		}
+	}
+}
+
+// stepAgrees checks walk on d against Skip and encoding/json.
+func stepAgrees(t *testing.T, d []byte) {
+	t.Helper()
+	got, at := walk(d)
+	if want := errorAt(d); at != want {
+		t.Fatalf("%q: walking finds an error at %d, Skip at %d (-1: valid)", d, at, want)
+	}
+	if at != -1 {
+		return
+	}
+	var want bytes.Buffer
+	if err := json.Compact(&want, d); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Fatalf("%q: walked %s, want %s", d, got, want.Bytes())
+	}
+}
+
+func TestStep_WalksAsSkipReads(t *testing.T) {
+	for _, c := range append(syntaxCases,
+		` [ 1 , { "a" : [ ] , "b" : { } } , "x" ] `, `{"a":[1,2}`, `[{"a":1}}`, `{"a" 1}`, `{"a":1,"b"}`,
+		strings.Repeat("[", MaxDepth)+strings.Repeat("]", MaxDepth),
+		strings.Repeat("[", MaxDepth+1)+strings.Repeat("]", MaxDepth+1),
+	) {
+		stepAgrees(t, []byte(c))
+	}
+}
+
+func TestKindAt(t *testing.T) {
+	for c, want := range map[string]Kind{
+		`null`: KindNull, `false`: KindFalse, `true`: KindTrue, `"x"`: KindString, `-1`: KindNumber, `7`: KindNumber,
+		`{}`: KindObject, `[]`: KindArray, ``: KindInvalid, ` {}`: KindInvalid, `+1`: KindInvalid, `}`: KindInvalid,
+	} {
+		if got := KindAt([]byte(c), 0); got != want {
+			t.Errorf("KindAt(%q) = %q, want %q", c, got, want)
+		}
+	}
+}
+
+// FuzzStep_WalksAsSkipReads: on any text, a walker built on Open, Key and
+// Next finds it invalid where Skip does (so where encoding/json does, by
+// FuzzLexer_AgreesWithEncodingJSON), and rebuilds a valid text as
+// json.Compact writes it.
+func FuzzStep_WalksAsSkipReads(f *testing.F) {
+	for _, c := range syntaxCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, d []byte) { stepAgrees(t, d) })
+}

@@ -1,0 +1,21 @@
+// Package lexcheck holds, in its test, two rules of the module's design
+// (issue 11) that a reviewer should not have to re-check by hand:
+//
+//   - internal/jsonlex is the one reader of JSON bytes: no other non-test
+//     file compares an indexed byte with a JSON structural or white-space
+//     character ('"', '{', '}', '[', ']', ':', ',', ' ', '\t', '\n', '\r',
+//     '\\'), nor searches bytes or strings for one (bytes.IndexByte(d, '"'),
+//     bytes.TrimLeft(d, " \t\r\n")), but for the files its test lists,
+//     each with its reason: readers still moving onto the lexer (a list
+//     that may only shrink), and text that is not JSON.
+//   - binders are told apart by capability (internal/bindcap), never by
+//     name: outside package bind (and bench, which picks each binder's
+//     rival) no non-test file compares a Name() call with a string,
+//     anything with a binder's name, or a value with bind.Std, bind.V2 or
+//     bind.SegmentIO.
+//
+// The check parses every non-test Go file of every module in the
+// repository (go/parser, go/ast); it is syntactic, so it catches the
+// shapes written here (d[i] == '"', switch d[i] { case '{': }, c := d[i]
+// then c == ','), not every way to hide a byte.
+package lexcheck
