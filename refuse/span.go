@@ -1,76 +1,49 @@
 package refuse
 
-// memberValue returns the value of the top-level member of the JSON object
-// args that holds offset at, or nil. It reads only the object's structure,
-// tolerantly: args are valid JSON whenever a value is refused.
-func memberValue(args []byte, at int) []byte {
-	i := space(args, 0)
-	if i >= len(args) || args[i] != '{' {
+import (
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// The verdict's members: Check hands back, with the issues, the members of
+// the top-level object it read (each key and value, the parameter the key
+// binds and how), and everything here that needs a member reads them,
+// never the arguments again.
+
+// checkMembers is the plan's Check with the members it read (see
+// bindcap.CheckMembers).
+var checkMembers = bindcap.CheckMembers.(func(*bind.Plan, []byte, []bind.Issue) ([]bind.Issue, bindcap.Members))
+
+// lexMembers reads the members of the top-level object args with the
+// lexer, for arguments no plan read (a tool recorded from its schema).
+func lexMembers(args []byte) *bindcap.Members {
+	ms := new(bindcap.Members)
+	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: -1}, len(args))
+	}
+	return ms
+}
+
+// memberValue returns the value of the member of ms (the top-level object
+// args) that holds offset at, or nil.
+func memberValue(args []byte, ms *bindcap.Members, at int) []byte {
+	i := ms.Find(at)
+	if i < 0 {
 		return nil
 	}
-	i++
-	for {
-		i = space(args, i)
-		if i >= len(args) || args[i] != '"' {
-			return nil
-		}
-		i = skip(args, i) // the key
-		i = space(args, i)
-		if i >= len(args) || args[i] != ':' {
-			return nil
-		}
-		start := space(args, i+1)
-		end := skip(args, start)
-		if start <= at && at < end {
-			return args[start:end]
-		}
-		i = space(args, end)
-		if i >= len(args) || args[i] != ',' {
-			return nil
-		}
-		i++
+	m := ms.At(i)
+	if at < m.Value.Start {
+		return nil // in the key
 	}
+	return args[m.Value.Start:m.Value.End]
 }
 
-func space(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
-		i++
+// memberValue is memberValue for the builder's arguments, with the
+// members the plan read, or else (a schema's check) read once.
+func (b *problems) memberValue(at int) []byte {
+	if b.ms == nil {
+		b.ms = lexMembers(b.args)
 	}
-	return i
-}
-
-// skip returns the end of the JSON value at d[i].
-func skip(d []byte, i int) int {
-	depth := 0
-	for i < len(d) {
-		c := d[i]
-		switch {
-		case c == '"':
-			i++
-			for i < len(d) && d[i] != '"' {
-				if d[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			i++
-		case c == '{' || c == '[':
-			depth++
-			i++
-		case c == '}' || c == ']':
-			if depth == 0 {
-				return i
-			}
-			depth--
-			i++
-		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return i
-		default:
-			i++
-		}
-		if depth == 0 && (c == '"' || c == '}' || c == ']') {
-			return min(i, len(d))
-		}
-	}
-	return len(d)
+	return memberValue(b.args, b.ms, at)
 }

@@ -27,26 +27,35 @@ type Member struct {
 	// Param is the index in Plan.Params of the parameter the key binds
 	// (what Plan.Match returns for it): -1 for none, below -1 for a key V2
 	// finds ambiguous (it binds none, and fails).
-	Param int
+	Param int32
 	How   How
 }
+
+// Binds returns the index of the parameter m binds, or -1 for none.
+func (m *Member) Binds() int { return max(int(m.Param), -1) }
 
 // fixedMembers is how many members a Members holds without allocating.
 const fixedMembers = 16
 
 // Members are the members of a call's top-level object, in the order
 // sent, as one Check read them: the first fixedMembers in place, the rest
-// in at most two allocations, each in proportion to the text (see add).
+// in a bounded number of allocations, together in proportion to the text
+// (see grow).
 type Members struct {
 	// Object reports that the arguments are an object read to its closing
 	// brace: the list holds every member of it. Otherwise (no arguments,
 	// null, another value, text that is not JSON) it holds the members
 	// read before the reading stopped, perhaps none.
-	Object bool
-	n      int
-	fixed  [fixedMembers]Member
-	more   []Member
+	Object    bool
+	estimated bool // the list has grown by the text's density (see grow)
+	n         int
+	fixed     [fixedMembers]Member
+	more      []Member
 }
+
+// sampleMembers is how many members the list holds, doubling, before it
+// grows by the density of the text they were read from.
+const sampleMembers = 1024
 
 // Len returns the number of members.
 func (ms *Members) Len() int { return ms.n }
@@ -73,21 +82,41 @@ func (ms *Members) Add(m Member, size int) {
 	ms.n++
 }
 
-// grow makes room for the members of the rest of a text of size bytes,
-// from offset at: first for as many as the text read so far holds per
-// byte, and a quarter more; when that proves short, for as many as the
-// rest can hold at all (each member after the first takes at least five
-// bytes: ,"":0). So a call allocates at most twice for its members,
-// whatever their number, and in proportion to its size.
+// grow makes room for more members of a text of size bytes, the next at
+// offset at: doubling, up to sampleMembers; then for as many again as the
+// text read so far holds per byte, and an eighth more; when that proves
+// short, for as many as the rest can hold at all (each member after the
+// first takes at least five bytes: ,"":0). So a call allocates at most
+// nine times for its members, whatever their number, and in proportion to
+// its size.
 func (ms *Members) grow(at, size int) {
 	rest := max(size-at, 0)
 	room := rest/5 + 1
-	if cap(ms.more) == 0 {
-		room = min(room, int(int64(ms.n)*int64(rest)/int64(max(at, 1))*5/4)+fixedMembers)
+	switch {
+	case ms.n < sampleMembers:
+		room = min(room, ms.n)
+	case !ms.estimated:
+		ms.estimated = true
+		room = min(room, int(int64(ms.n)*int64(rest)/int64(max(at, 1)))*9/8+fixedMembers)
 	}
 	grown := make([]Member, len(ms.more), len(ms.more)+room)
 	copy(grown, ms.more)
 	ms.more = grown
+}
+
+// Set replaces member i.
+func (ms *Members) Set(i int, m Member) { *ms.At(i) = m }
+
+// Truncate keeps the first n members.
+func (ms *Members) Truncate(n int) {
+	if n < ms.n {
+		ms.n = n
+		if n <= fixedMembers {
+			ms.more = ms.more[:0]
+		} else {
+			ms.more = ms.more[:n-fixedMembers]
+		}
+	}
 }
 
 // Find returns the index of the member whose key or value holds offset

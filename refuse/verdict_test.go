@@ -1,0 +1,75 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// One verdict: Decide reads the call once, in the plan's Check, and every
+// later step (the compiled constraints, aliases, the words) reads the
+// members that pass recorded, never the bytes again.
+
+type onePassArgs struct {
+	Any   any    `json:"any,omitempty"`
+	Limit int    `json:"limit" validate:"min=1,max=10"`
+	Name  string `json:"name,omitempty" validate:"omitempty,max=8"`
+	Hours int    `json:"hours,omitempty" bindguard:"alias=hrs"`
+}
+
+// TestDecide_TaggedCleanCallIsOnePass: a clean call of a tool with
+// validate tags allocates nothing under Std, even when a value nested
+// past the lexer's stack (1024 levels, where reading it again would
+// allocate) lies before the constrained arguments: the constraints are
+// checked at the members Check recorded, and the top level is not read
+// again.
+func TestDecide_TaggedCleanCallIsOnePass(t *testing.T) {
+	reg := typereg.New()
+	if err := typereg.Register[onePassArgs](reg, "t"); err != nil {
+		t.Fatal(err)
+	}
+	deep := strings.Repeat("[", 2000) + "1" + strings.Repeat("]", 2000)
+	for _, args := range []string{
+		`{"limit":5,"name":"ab"}`,
+		`{"any":` + deep + `,"limit":5,"name":"ab"}`,
+		`{"any":` + deep + `,"limit":5,"hours":3}`,
+	} {
+		raw := json.RawMessage(args)
+		if d := refuse.Decide(reg, "t", raw); d.Refusal != nil || d.Warnings != nil {
+			t.Fatalf("%.40s: %+v", args, d)
+		}
+		if n := testing.AllocsPerRun(20, func() { refuse.Decide(reg, "t", raw) }); n != 0 {
+			t.Errorf("%.40s…: Decide allocated %v times on a clean call, want 0", args, n)
+		}
+	}
+}
+
+// TestDecide_AliasAndDeepValue_RenamedOnce: a call that uses an alias, on
+// every binder, is renamed once and its verdict is the renamed text's,
+// with a deep value before it (as deep as segmentio reads).
+func TestDecide_AliasAndDeepValue_RenamedOnce(t *testing.T) {
+	deep := strings.Repeat("[", 500) + "1" + strings.Repeat("]", 500)
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[onePassArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		args := `{"any":` + deep + `,"hrs":3,"limit":5}`
+		d := refuse.Decide(reg, "t", json.RawMessage(args))
+		want := `{"any":` + deep + `,"hours":3,"limit":5}`
+		if d.Refusal != nil || d.Warnings != nil || string(d.Args) != want {
+			t.Errorf("%s: %+v, args %.60s…", b.Name(), d.Refusal, d.Args)
+		}
+		d = refuse.Decide(reg, "t", json.RawMessage(`{"hrs":3,"limit":50,"hours":4}`))
+		if d.Refusal == nil || len(d.Refusal.Problems) != 2 {
+			t.Fatalf("%s: %+v", b.Name(), d)
+		}
+		if p := d.Refusal.Problems; p[0].Code != refuse.AliasConflict || p[0].Becomes != "4" || p[1].Code != refuse.Constraint || p[1].Argument != "limit" {
+			t.Errorf("%s: %+v", b.Name(), p)
+		}
+	}
+}
