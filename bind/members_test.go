@@ -2,6 +2,7 @@ package bind
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -40,47 +41,81 @@ func leniently(data []byte, v any) error { return json.Unmarshal(data, v) }
 // members (jsonlex's reading), each bound as Plan.Match binds its key,
 // exactly when the key's text is the parameter's name.
 func TestCheckMembers_AreTheObjectsMembers(t *testing.T) {
-	for _, b := range []Binder{Std, V2, SegmentIO, Reader("lenient", leniently)} {
+	for _, b := range membersBinders {
 		plan, err := b.Compile(reflect.TypeFor[membersArgs]())
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, call := range membersCalls {
-			args := []byte(call)
-			issues, ms := checkMembers(plan, args, nil)
-			if want := plan.Check(args, nil); !reflect.DeepEqual(issues, want) {
-				t.Errorf("%s %.80s: issues %v, Check's %v", b.Name(), call, issues, want)
-			}
-			i := jsonlex.Space(args, 0)
-			object := i < len(args) && args[i] == '{' && jsonlex.Valid(args, MaxDepth)
-			if b == Std && ms.Object != object {
-				t.Errorf("%s %.80s: Object %v, want %v", b.Name(), call, ms.Object, object)
-			}
-			if !ms.Object || !object {
-				continue // (a Reader reads any depth; jsonlex, encoding/json's)
-			}
-			var want []bindcap.Member
-			for m := range jsonlex.Members(args, i) {
-				raw := args[m.Key.Start:m.Key.End]
-				w := bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(plan.Match(raw))}
-				if w.Param >= 0 {
-					text, _ := jsonlex.Unquote(nil, raw)
-					w.How = bindcap.Folded
-					if string(text) == plan.Params()[w.Binds()].Name {
-						w.How = bindcap.Exact
-					}
-				}
-				want = append(want, w)
-			}
-			var got []bindcap.Member
-			for i := range ms.Len() {
-				got = append(got, *ms.At(i))
-			}
-			if !reflect.DeepEqual(got, want) {
-				t.Errorf("%s %.80s:\nmembers %+v\nwant    %+v", b.Name(), call, got, want)
+			if err := sameMembers(plan, []byte(call)); err != "" {
+				t.Error(err)
 			}
 		}
 	}
+}
+
+// FuzzCheckMembers: on any text, checkMembers finds Check's issues and, for
+// an object, the members jsonlex reads, bound as Plan.Match binds them.
+func FuzzCheckMembers(f *testing.F) {
+	for _, call := range membersCalls {
+		f.Add(call)
+	}
+	var plans []*Plan
+	for _, b := range membersBinders {
+		plan, err := b.Compile(reflect.TypeFor[membersArgs]())
+		if err != nil {
+			f.Fatal(err)
+		}
+		plans = append(plans, plan)
+	}
+	f.Fuzz(func(t *testing.T, call string) {
+		for _, plan := range plans {
+			if err := sameMembers(plan, []byte(call)); err != "" {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+var membersBinders = []Binder{Std, V2, SegmentIO, Reader("lenient", leniently)}
+
+// sameMembers checks plan's checkMembers on args against Check and jsonlex,
+// and says how it differs, or "".
+func sameMembers(plan *Plan, args []byte) string {
+	name := plan.Binder().Name()
+	issues, ms := checkMembers(plan, args, nil)
+	if want := plan.Check(args, nil); !reflect.DeepEqual(issues, want) {
+		return fmt.Sprintf("%s %.80q: issues %v, Check's %v", name, args, issues, want)
+	}
+	i := jsonlex.Space(args, 0)
+	object := i < len(args) && args[i] == '{' && jsonlex.Valid(args, MaxDepth)
+	if plan.Binder() == Std && ms.Object != object {
+		return fmt.Sprintf("%s %.80q: Object %v, want %v", name, args, ms.Object, object)
+	}
+	if !ms.Object || !object {
+		return "" // (a Reader reads any depth; jsonlex, encoding/json's)
+	}
+	var want []bindcap.Member
+	for m := range jsonlex.Members(args, i) {
+		raw := args[m.Key.Start:m.Key.End]
+		w := bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(plan.Match(raw))}
+		if w.Param >= 0 {
+			text, _ := jsonlex.Unquote(nil, raw)
+			w.How = bindcap.Folded
+			if string(text) == plan.Params()[w.Binds()].Name {
+				w.How = bindcap.Exact
+			}
+		}
+		want = append(want, w)
+	}
+	var got []bindcap.Member
+	for i := range ms.Len() {
+		got = append(got, *ms.At(i))
+	}
+	if !reflect.DeepEqual(got, want) {
+		return fmt.Sprintf("%s %.80q:\nmembers %+v\nwant    %+v", name, args, got, want)
+	}
+	return ""
 }
 
 // TestCheckMembers_CleanCallAllocatesNothing: for Std, a clean call's
