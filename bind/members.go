@@ -46,7 +46,7 @@ func (c *checker) member(ks, ke, vs int, folded bool) {
 	c.members.Add(bindcap.Member{
 		Key: jsonlex.Span{Start: ks, End: ke}, Value: jsonlex.Span{Start: vs, End: c.pos},
 		Param: int32(c.param), How: how,
-	}, len(c.data))
+	})
 }
 
 // addMembers records the members ms of the object args, each read by a
@@ -68,7 +68,7 @@ func addMembers(out *bindcap.Members, args []byte, ms []member, folded func(raw 
 		out.Add(bindcap.Member{
 			Key: jsonlex.Span{Start: m.ks, End: m.ke}, Value: jsonlex.Span{Start: m.vs, End: m.ve},
 			Param: int32(m.param), How: how,
-		}, len(args))
+		})
 	}
 	out.Object = true
 }

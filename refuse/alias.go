@@ -51,16 +51,15 @@ func (s *nameSet) add(raw []byte, text []byte) {
 }
 
 // renameFor renames the aliases of tool t in args, whose members Check
-// read as ms with issues (renameAliases), and makes ms the members of the
-// renamed text. Each member the renaming leaves out is read by the binder
-// as the value of a key it drops (an alias names no parameter): when the
-// binder fails on one (text that is not JSON; for V2, a repeated name or
-// invalid UTF-8 inside it; for a Reader, a key the server refuses), or
-// when failures in no member were only counted, it reports false, with
-// args and ms as they are, to be checked as sent. So a call goes on, under
-// Warn, only when the binder reads every byte of it.
+// read as ms with issues (renameAliases). Each member the renaming leaves
+// out is read by the binder as the value of a key it drops (an alias
+// names no parameter): when the binder fails on one (text that is not
+// JSON; for V2, a repeated name or invalid UTF-8 inside it; for a Reader,
+// a key the server refuses), or when failures in no member were only
+// counted, it reports false, and args are to be checked as sent. So a
+// call goes on, under Warn, only when the binder reads every byte of it.
 func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict, bool) {
-	return renameAliases(args, ms, t.Policy.Aliases, t.Params, func(m bindcap.Member) bool {
+	return renameAliases(args, ms, t.Plan(), t.Policy.Aliases, func(m bindcap.Member) bool {
 		for _, is := range issues {
 			switch {
 			case is.Kind == bind.Omitted:
@@ -75,30 +74,23 @@ func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.
 	})
 }
 
-// renameAliases rewrites the top-level keys of args (its members ms, read
-// whole) that are aliases to the names of their parameters (of params).
-// When one parameter is sent under more than one name, the member sent
-// under the parameter's own name is kept (else the first), the others are
-// left out, and the names are reported. It makes ms the members of the
-// text it returns, in place: each kept member where it now lies, a renamed
-// one bound to its parameter by name. Arguments using no alias come back
-// as they are; when read, called with each member left out, says the
-// binder does not read one, args and ms come back as they are, with false.
-func renameAliases(args []byte, ms *bindcap.Members, aliases map[string]string, params []typereg.Param, read func(bindcap.Member) bool) ([]byte, []aliasConflict, bool) {
-	if !usesAlias(args, ms, aliases) {
+// renameAliases rewrites the top-level keys of args (its members ms, as
+// plan's Check read them) that are aliases to the names of their
+// parameters. When one parameter is sent under more than one name, the
+// member sent under the parameter's own name is kept (else the first),
+// the others are left out, and the names are reported. Arguments using no
+// alias come back as they are; when read, called with each member left
+// out, says the binder does not read one, args come back as they are,
+// with false.
+func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[string]string, read func(bindcap.Member) bool) ([]byte, []aliasConflict, bool) {
+	if !usesAlias(args, ms, plan, aliases) {
 		return args, nil, true
 	}
 	own := map[string]string{}     // each parameter with aliases, to itself
 	encoded := map[string][]byte{} // its name as a JSON string
-	index := map[string]int32{}    // its index in params
 	for _, name := range aliases {
 		own[name] = name
 		encoded[name], _ = json.Marshal(name)
-		for i, p := range params {
-			if p.Name == name {
-				index[name] = int32(i)
-			}
-		}
 	}
 	// paramOf returns the key's text and the parameter it stands for, or
 	// "" when it stands for none with aliases.
@@ -119,8 +111,8 @@ func renameAliases(args []byte, ms *bindcap.Members, aliases map[string]string, 
 	}
 	bySent := map[string]*sent{}
 	var order []string // parameters in the order first sent
-	for i := range ms.Len() {
-		raw := args[ms.At(i).Key.Start:ms.At(i).Key.End]
+	for _, m := range eachMember(args, ms, plan) {
+		raw := args[m.Key.Start:m.Key.End]
 		key, param := paramOf(raw)
 		if param == "" {
 			continue
@@ -148,13 +140,13 @@ func renameAliases(args []byte, ms *bindcap.Members, aliases map[string]string, 
 	}
 	// dropped reports a member left out: another name of a parameter sent
 	// under more than one.
-	dropped := func(m *bindcap.Member) (key []byte, param string, drop bool) {
+	dropped := func(m bindcap.Member) (key []byte, param string, drop bool) {
 		key, param = paramOf(args[m.Key.Start:m.Key.End])
 		return key, param, param != "" && string(key) != kept[param]
 	}
 	if len(conflicts) > 0 && read != nil {
-		for i := range ms.Len() {
-			if _, _, drop := dropped(ms.At(i)); drop && !read(*ms.At(i)) {
+		for _, m := range eachMember(args, ms, plan) {
+			if _, _, drop := dropped(m); drop && !read(m) {
 				return args, nil, false
 			}
 		}
@@ -162,10 +154,8 @@ func renameAliases(args []byte, ms *bindcap.Members, aliases map[string]string, 
 	out := make([]byte, 0, len(args)+16)
 	out = append(out, '{')
 	keptValue := map[string][]byte{}
-	w := 0
-	for r := range ms.Len() {
-		m := *ms.At(r)
-		key, param, drop := dropped(&m)
+	for _, m := range eachMember(args, ms, plan) {
+		key, param, drop := dropped(m)
 		if drop {
 			continue
 		}
@@ -176,47 +166,52 @@ func renameAliases(args []byte, ms *bindcap.Members, aliases map[string]string, 
 		if param != "" {
 			keptValue[param] = value
 		}
-		m.Key.Start = len(out)
 		if param != "" && string(key) != param {
 			out = append(out, encoded[param]...)
-			m.Param, m.How = index[param], bindcap.Exact
 		} else {
 			out = append(out, raw...)
 		}
-		m.Key.End = len(out)
 		out = append(out, ':')
-		m.Value.Start = len(out)
 		out = append(out, value...)
-		m.Value.End = len(out)
-		ms.Set(w, m)
-		w++
 	}
-	ms.Truncate(w)
 	for i := range conflicts {
 		conflicts[i].kept = keptValue[conflicts[i].param]
 	}
 	return append(out, '}'), conflicts, true
 }
 
-// usesAlias reports whether a top-level key of args (its members ms, read
-// whole) is one of aliases, allocating nothing for keys without escapes.
-func usesAlias(args []byte, ms *bindcap.Members, aliases map[string]string) bool {
+// usesAlias reports whether a top-level key of args (its members ms, as
+// plan's Check read them) is one of aliases, allocating nothing for keys
+// without escapes when the members were not cut.
+func usesAlias(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[string]string) bool {
 	if !ms.Object {
 		return false
 	}
-	for i := range ms.Len() {
-		raw := args[ms.At(i).Key.Start:ms.At(i).Key.End]
-		var found bool
-		if slices.Contains(raw, '\\') {
-			_, found = aliases[unquoteKey(raw)]
-		} else {
-			_, found = aliases[string(raw[1:len(raw)-1])]
+	if ms.Cut {
+		for _, m := range eachMember(args, ms, plan) {
+			if isAlias(args[m.Key.Start:m.Key.End], aliases) {
+				return true
+			}
 		}
-		if found {
+		return false
+	}
+	for i := range ms.Len() {
+		if isAlias(args[ms.At(i).Key.Start:ms.At(i).Key.End], aliases) {
 			return true
 		}
 	}
 	return false
+}
+
+// isAlias reports whether the key raw (as sent, quoted) is one of aliases.
+func isAlias(raw []byte, aliases map[string]string) bool {
+	var found bool
+	if slices.Contains(raw, '\\') {
+		_, found = aliases[unquoteKey(raw)]
+	} else {
+		_, found = aliases[string(raw[1:len(raw)-1])]
+	}
+	return found
 }
 
 func (b *problems) conflicts(cs []aliasConflict) {
@@ -275,8 +270,7 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 	}
 	params := map[int]*bound{}
 	var order []int
-	for k := range ms.Len() {
-		m := ms.At(k)
+	for k, m := range eachMember(args, ms, t.Plan()) {
 		param := m.Binds()
 		if param < 0 || param >= len(t.Params) {
 			continue
@@ -307,8 +301,7 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 	out := make([]byte, 0, len(args)+16)
 	out = append(out, '{')
 	kept := map[int][]byte{}
-	for k := range ms.Len() {
-		m := ms.At(k)
+	for k, m := range eachMember(args, ms, t.Plan()) {
 		param := m.Binds()
 		b := params[param]
 		if param >= 0 && b != nil && k != b.last {

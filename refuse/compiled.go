@@ -34,8 +34,8 @@ type breachAt struct {
 func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) (ps []Problem, ok bool) {
 	cs := constraint.ToolOf(t)
 	n := len(t.Params)
-	if cs == nil || cs.Decode || n > maxCompiled || len(cs.Params) != n {
-		return nil, false
+	if cs == nil || cs.Decode || n > maxCompiled || len(cs.Params) != n || ms.Cut {
+		return nil, false // (cut: a call of more members than a clean call holds)
 	}
 	var skip, seen [maxCompiled / 64]uint64
 	for _, is := range issues {

@@ -143,9 +143,9 @@ func paramOf(t *typereg.Tool, ns string) int {
 // not send it.
 func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) [][]byte {
 	sent := make([][]byte, len(t.Params))
-	for k := range ms.Len() {
-		if m := ms.At(k); m.Binds() >= 0 && m.Binds() < len(sent) {
-			sent[m.Binds()] = args[m.Value.Start:m.Value.End]
+	for _, m := range eachMember(args, ms, t.Plan()) {
+		if i := m.Binds(); i >= 0 && i < len(sent) {
+			sent[i] = args[m.Value.Start:m.Value.End]
 		}
 	}
 	return sent

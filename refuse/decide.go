@@ -92,15 +92,12 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	issues, ms := checkMembers(plan, args, nil)
 	checked := args
 	var conflicts []aliasConflict
-	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, pol.Aliases) {
-		// Renamed only when an alias is used, and checked as renamed (the
-		// members renamed with the text); should the renamed text be
-		// broken, the call's own is reported.
+	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
+		// Renamed only when an alias is used, and checked as renamed;
+		// should the renamed text be broken, the call's own is reported.
 		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
-			if ris := plan.Check(renamed, nil); !broken(ris) {
-				checked, conflicts, issues = renamed, cs, ris
-			} else {
-				issues, ms = checkMembers(plan, args, nil)
+			if ris, rms := checkMembers(plan, renamed, nil); !broken(ris) {
+				checked, conflicts, issues, ms = renamed, cs, ris, rms
 			}
 		}
 	}
@@ -265,7 +262,7 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		args, ms := d.args, d.ms
 		if fails {
 			var kept bindcap.Members
-			args, kept = withoutFailures(d.args, d.ms, issues)
+			args, kept = withoutFailures(d.args, d.ms, t.Plan(), issues)
 			ms = &kept
 		}
 		if args != nil {
@@ -336,9 +333,9 @@ func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 	for i := range last {
 		last[i] = -1
 	}
-	for k := range d.ms.Len() {
-		if m := d.ms.At(k); m.Binds() >= 0 && m.Binds() < len(last) {
-			last[m.Binds()] = m.Value.Start
+	for _, m := range eachMember(d.args, d.ms, plan) {
+		if i := m.Binds(); i >= 0 && i < len(last) {
+			last[i] = m.Value.Start
 		}
 	}
 	for i, p := range t.Params {
@@ -372,45 +369,53 @@ func nullIsLost(plan *bind.Plan, name string, i int) bool {
 }
 
 // withoutFailures returns a copy of the top-level object args, whose
-// members are ms, with each member a failure lies in (its key or its
-// value) blanked out, and the commas mended, so that every other member
-// keeps its offsets, and the members kept; nil when a failure lies in no
-// member (the text as a whole).
-func withoutFailures(args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, bindcap.Members) {
+// members plan's Check read as ms, with each member a failure lies in (its
+// key or its value) blanked out, and the commas mended, so that every
+// other member keeps its offsets, and the members kept; nil when a failure
+// lies in no member (the text as a whole).
+func withoutFailures(args []byte, ms *bindcap.Members, plan *bind.Plan, issues []bind.Issue) ([]byte, bindcap.Members) {
 	var kept bindcap.Members
 	if !ms.Object {
 		return nil, kept
 	}
-	drop := make([]bool, ms.Len())
+	var at []int // where the failures start, in order
 	for _, is := range issues {
-		if !is.Kind.Fails() {
-			continue
+		if is.Kind.Fails() {
+			at = append(at, is.Start)
 		}
-		i := ms.Find(is.Start)
-		if i < 0 {
-			return nil, kept
-		}
-		drop[i] = true
 	}
+	slices.Sort(at)
 	out := slices.Clone(args)
-	before := false // a member before this one is kept
-	for i := range ms.Len() {
-		m := ms.At(i)
-		if drop[i] {
+	before := false   // a member before this one is kept
+	prevEnd := -1     // where the member before this one ends
+	prevDrop := false // it is blanked
+	for i, m := range eachMember(args, ms, plan) {
+		if len(at) > 0 && at[0] < m.Key.Start {
+			return nil, kept // a failure between members
+		}
+		drop := false
+		for len(at) > 0 && at[0] < m.Value.End {
+			drop, at = true, at[1:]
+		}
+		if drop {
 			for j := m.Key.Start; j < m.Value.End; j++ {
 				out[j] = ' '
 			}
 		} else {
-			kept.Add(*m, len(args))
+			kept.Add(m)
 		}
-		if i == 0 {
-			continue
+		if i > 0 {
+			// The comma before member i stays only between two kept
+			// members.
+			before = before || !prevDrop
+			if c := jsonlex.Space(args, prevEnd); drop || !before {
+				out[c] = ' '
+			}
 		}
-		// The comma before member i stays only between two kept members.
-		before = before || !drop[i-1]
-		if c := jsonlex.Space(args, ms.At(i-1).Value.End); drop[i] || !before {
-			out[c] = ' '
-		}
+		prevEnd, prevDrop = m.Value.End, drop
+	}
+	if len(at) > 0 {
+		return nil, kept // a failure after every member
 	}
 	kept.Object = true
 	return out, kept
@@ -425,7 +430,7 @@ func withoutFailures(args []byte, ms *bindcap.Members, issues []bind.Issue) ([]b
 // before, and only those are told apart by their text.
 func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, int) {
 	pol := &d.t.Policy
-	counts := func(m *bindcap.Member) bool {
+	counts := func(m bindcap.Member) bool {
 		raw := d.args[m.Key.Start:m.Key.End]
 		return m.Key.Start >= from && m.Param == -1 && !(len(pol.Exempt) > 0 && exempt(pol.Exempt, raw))
 	}
@@ -442,8 +447,8 @@ func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, i
 	// few of them, so that a key it wrongly holds is only told apart by
 	// its text, never miscounted.
 	mayRepeat := make(bloom, n/32+1)
-	for k := range d.ms.Len() {
-		if m := d.ms.At(k); counts(m) {
+	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
+		if counts(m) {
 			if h := maphash.Bytes(seed, d.args[m.Key.Start:m.Key.End]); sent.add(h) {
 				mayRepeat.add(h)
 			}
@@ -456,8 +461,7 @@ func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, i
 		}
 	}
 	more, first := 0, len(listed) == 0
-	for k := range d.ms.Len() {
-		m := d.ms.At(k)
+	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
 		if !counts(m) {
 			continue
 		}

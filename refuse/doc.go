@@ -66,7 +66,9 @@
 // read from those members. The text is read again only when it changes: a
 // call that uses an alias is renamed and checked once more. What is read
 // inside one value (the element a dive breaks) is read with the module's
-// one lexer.
+// one lexer, and so are the members past the first 1,024 of a call that
+// has that many (only a call with issues, or an open tool's, has: a clean
+// one holds a member per parameter at most).
 //
 // # What a refusal says
 //

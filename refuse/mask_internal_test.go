@@ -28,14 +28,16 @@ func TestWithoutFailures_KeepsOffsetsAndValidJSON(t *testing.T) {
 		for _, at := range tc.at {
 			issues = append(issues, bind.Issue{Kind: bind.WrongType, Start: at, End: at + 1})
 		}
-		_, ms := checkMembers(abcPlan(t), []byte(tc.args), nil)
-		got, _ := withoutFailures([]byte(tc.args), &ms, issues)
+		plan := abcPlan(t)
+		_, ms := checkMembers(plan, []byte(tc.args), nil)
+		got, _ := withoutFailures([]byte(tc.args), &ms, plan, issues)
 		if string(got) != tc.want || !json.Valid(got) {
 			t.Errorf("%s without %v: %q, want %q", tc.args, tc.at, got, tc.want)
 		}
 	}
-	_, ms := checkMembers(abcPlan(t), []byte(`{"a":1}`), nil)
-	if got, _ := withoutFailures([]byte(`{"a":1}`), &ms, []bind.Issue{{Kind: bind.Syntax, Start: 0}}); got != nil {
+	plan := abcPlan(t)
+	_, ms := checkMembers(plan, []byte(`{"a":1}`), nil)
+	if got, _ := withoutFailures([]byte(`{"a":1}`), &ms, plan, []bind.Issue{{Kind: bind.Syntax, Start: 0}}); got != nil {
 		t.Errorf("a failure in no member: %q, want nil", got)
 	}
 }

@@ -1,6 +1,8 @@
 package refuse
 
 import (
+	"iter"
+
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -15,12 +17,40 @@ import (
 // bindcap.CheckMembers).
 var checkMembers = bindcap.CheckMembers.(func(*bind.Plan, []byte, []bind.Issue) ([]bind.Issue, bindcap.Members))
 
+// eachMember yields the members of the top-level object args in order,
+// each with its index: those Check recorded in ms, or, when ms was cut
+// (past bindcap.MaxMembers: a call with issues), every member read again
+// with the lexer, each bound by plan's Match (nil: none).
+func eachMember(args []byte, ms *bindcap.Members, plan *bind.Plan) iter.Seq2[int, bindcap.Member] {
+	return func(yield func(int, bindcap.Member) bool) {
+		if !ms.Cut {
+			for i := range ms.Len() {
+				if !yield(i, *ms.At(i)) {
+					return
+				}
+			}
+			return
+		}
+		i := 0
+		for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+			param := -1
+			if plan != nil {
+				param = plan.Match(args[m.Key.Start:m.Key.End])
+			}
+			if !yield(i, bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(param)}) {
+				return
+			}
+			i++
+		}
+	}
+}
+
 // lexMembers reads the members of the top-level object args with the
 // lexer, for arguments no plan read (a tool recorded from its schema).
 func lexMembers(args []byte) *bindcap.Members {
 	ms := new(bindcap.Members)
 	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
-		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: -1}, len(args))
+		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: -1})
 	}
 	return ms
 }
@@ -28,11 +58,27 @@ func lexMembers(args []byte) *bindcap.Members {
 // memberValue returns the value of the member of ms (the top-level object
 // args) that holds offset at, or nil.
 func memberValue(args []byte, ms *bindcap.Members, at int) []byte {
-	i := ms.Find(at)
-	if i < 0 {
+	var m bindcap.Member
+	if i := ms.Find(at); i >= 0 {
+		m = *ms.At(i)
+	} else if !ms.Cut {
 		return nil
+	} else {
+		// Past the members recorded: read with the lexer, as far as it.
+		found := false
+		for _, lm := range eachMember(args, ms, nil) {
+			if lm.Key.Start > at {
+				break
+			}
+			if at < lm.Value.End {
+				m, found = lm, true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
 	}
-	m := ms.At(i)
 	if at < m.Value.Start {
 		return nil // in the key
 	}

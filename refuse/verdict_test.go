@@ -2,6 +2,7 @@ package refuse_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,4 +73,44 @@ func TestDecide_AliasAndDeepValue_RenamedOnce(t *testing.T) {
 			t.Errorf("%s: %+v", b.Name(), p)
 		}
 	}
+}
+
+// TestDecide_PastTheMembersRecorded: Check records the first 1,024
+// members; an alias, a constraint, a folded key beside its name and a
+// failure past them are judged as in a short call, on every binder, by an
+// open tool (whose unknown keys pass).
+func TestDecide_PastTheMembersRecorded(t *testing.T) {
+	var pad strings.Builder
+	for i := range 2000 {
+		pad.WriteString(`"u` + strconv.Itoa(i) + `":1,`)
+	}
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[onePassArgs](reg, "t", typereg.WithOpen()); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct{ tail, want string }{
+			{`"hrs":3,"limit":5`, ""},
+			{`"hrs":3,"limit":50`, "constraint"},
+			{`"hrs":3,"hours":4,"limit":5`, "alias_conflict"},
+			{`"limit":"x"`, "wrong_type"},
+		} {
+			short := refuse.Decide(reg, "t", json.RawMessage(`{`+tc.tail+`}`))
+			long := refuse.Decide(reg, "t", json.RawMessage(`{`+pad.String()+tc.tail+`}`))
+			if codes(short) != tc.want || codes(long) != tc.want {
+				t.Errorf("%s %s: %q short, %q past the members recorded; want %q", b.Name(), tc.tail, codes(short), codes(long), tc.want)
+			}
+			if tc.want == "" && !strings.HasSuffix(string(long.Args), `"hours":3,"limit":5}`) {
+				t.Errorf("%s %s: args …%s", b.Name(), tc.tail, long.Args[len(long.Args)-40:])
+			}
+		}
+	}
+}
+
+func codes(d refuse.Decision) string {
+	var cs []string
+	for _, p := range problemsOf(d) {
+		cs = append(cs, string(p.Code))
+	}
+	return strings.Join(cs, ",")
 }

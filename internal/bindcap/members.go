@@ -37,25 +37,30 @@ func (m *Member) Binds() int { return max(int(m.Param), -1) }
 // fixedMembers is how many members a Members holds without allocating.
 const fixedMembers = 16
 
+// MaxMembers bounds the members one Check records: past it, the list is
+// cut (Members.Cut), and a reader that needs every member reads the rest
+// with the lexer. A call the binder reads clean holds at most one member
+// per parameter (a repeated or unknown key is an issue), so only a call
+// with issues, or of an open tool, is ever cut.
+const MaxMembers = 1024
+
 // Members are the members of a call's top-level object, in the order
 // sent, as one Check read them: the first fixedMembers in place, the rest
-// in a bounded number of allocations, together in proportion to the text
-// (see grow).
+// up to MaxMembers doubling (at most six allocations, 80 KB, whatever the
+// call's size).
 type Members struct {
 	// Object reports that the arguments are an object read to its closing
-	// brace: the list holds every member of it. Otherwise (no arguments,
-	// null, another value, text that is not JSON) it holds the members
-	// read before the reading stopped, perhaps none.
-	Object    bool
-	estimated bool // the list has grown by the text's density (see grow)
-	n         int
-	fixed     [fixedMembers]Member
-	more      []Member
+	// brace: the list holds every member of it, up to MaxMembers.
+	// Otherwise (no arguments, null, another value, text that is not JSON)
+	// it holds the members read before the reading stopped, perhaps none.
+	Object bool
+	// Cut reports that the object has more than MaxMembers members: the
+	// list holds the first MaxMembers.
+	Cut   bool
+	n     int
+	fixed [fixedMembers]Member
+	more  []Member
 }
-
-// sampleMembers is how many members the list holds, doubling, before it
-// grows by the density of the text they were read from.
-const sampleMembers = 1024
 
 // Len returns the number of members.
 func (ms *Members) Len() int { return ms.n }
@@ -68,55 +73,23 @@ func (ms *Members) At(i int) *Member {
 	return &ms.more[i-fixedMembers]
 }
 
-// Add appends m, read from a text of size bytes.
-func (ms *Members) Add(m Member, size int) {
-	if ms.n < fixedMembers {
-		ms.fixed[ms.n] = m
-		ms.n++
-		return
-	}
-	if len(ms.more) == cap(ms.more) {
-		ms.grow(m.Key.Start, size)
-	}
-	ms.more = append(ms.more, m)
-	ms.n++
-}
-
-// grow makes room for more members of a text of size bytes, the next at
-// offset at: doubling, up to sampleMembers; then for as many again as the
-// text read so far holds per byte, and an eighth more; when that proves
-// short, for as many as the rest can hold at all (each member after the
-// first takes at least five bytes: ,"":0). So a call allocates at most
-// nine times for its members, whatever their number, and in proportion to
-// its size.
-func (ms *Members) grow(at, size int) {
-	rest := max(size-at, 0)
-	room := rest/5 + 1
+// Add appends m, or cuts the list past MaxMembers.
+func (ms *Members) Add(m Member) {
 	switch {
-	case ms.n < sampleMembers:
-		room = min(room, ms.n)
-	case !ms.estimated:
-		ms.estimated = true
-		room = min(room, int(int64(ms.n)*int64(rest)/int64(max(at, 1)))*9/8+fixedMembers)
-	}
-	grown := make([]Member, len(ms.more), len(ms.more)+room)
-	copy(grown, ms.more)
-	ms.more = grown
-}
-
-// Set replaces member i.
-func (ms *Members) Set(i int, m Member) { *ms.At(i) = m }
-
-// Truncate keeps the first n members.
-func (ms *Members) Truncate(n int) {
-	if n < ms.n {
-		ms.n = n
-		if n <= fixedMembers {
-			ms.more = ms.more[:0]
-		} else {
-			ms.more = ms.more[:n-fixedMembers]
+	case ms.n < fixedMembers:
+		ms.fixed[ms.n] = m
+	case ms.n >= MaxMembers:
+		ms.Cut = true
+		return
+	default:
+		if len(ms.more) == cap(ms.more) {
+			grown := make([]Member, len(ms.more), min(2*ms.n, MaxMembers)-fixedMembers)
+			copy(grown, ms.more)
+			ms.more = grown
 		}
+		ms.more = append(ms.more, m)
 	}
+	ms.n++
 }
 
 // Find returns the index of the member whose key or value holds offset
