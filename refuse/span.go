@@ -20,7 +20,7 @@ var checkMembers = bindcap.CheckMembers.(func(*bind.Plan, []byte, []bind.Issue) 
 // eachMember yields the members of the top-level object args in order,
 // each with its index: those Check recorded in ms, or, when ms was cut
 // (past bindcap.MaxMembers: a call with issues), every member read again
-// with the lexer, each bound by plan's Match (nil: none).
+// with the lexer, to any depth, each bound by plan's Match (nil: none).
 func eachMember(args []byte, ms *bindcap.Members, plan *bind.Plan) iter.Seq2[int, bindcap.Member] {
 	return func(yield func(int, bindcap.Member) bool) {
 		if !ms.Cut {
@@ -32,7 +32,7 @@ func eachMember(args []byte, ms *bindcap.Members, plan *bind.Plan) iter.Seq2[int
 			return
 		}
 		i := 0
-		for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+		for m := range jsonlex.MembersTo(args, jsonlex.Space(args, 0), len(args)+1) {
 			param := -1
 			if plan != nil {
 				param = plan.Match(args[m.Key.Start:m.Key.End])
@@ -43,6 +43,21 @@ func eachMember(args []byte, ms *bindcap.Members, plan *bind.Plan) iter.Seq2[int
 			i++
 		}
 	}
+}
+
+// deepMembers reads the members of args, which the binder refuses for
+// nesting past its limit (so Check stopped there), with the lexer, to any
+// depth, each bound by plan's Match: the arguments it reads are checked
+// all the same. Object says the text is an object to its end.
+func deepMembers(args []byte, plan *bind.Plan) bindcap.Members {
+	var ms bindcap.Members
+	i := jsonlex.Space(args, 0)
+	for m := range jsonlex.MembersTo(args, i, len(args)+1) {
+		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(plan.Match(args[m.Key.Start:m.Key.End]))})
+	}
+	end, err := jsonlex.Skip(args, i, len(args)+1)
+	ms.Object = err == nil && jsonlex.Space(args, end) == len(args) && i < len(args) && args[i] == '{'
+	return ms
 }
 
 // lexMembers reads the members of the top-level object args with the

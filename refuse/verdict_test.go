@@ -114,3 +114,22 @@ func codes(d refuse.Decision) string {
 	}
 	return strings.Join(cs, ",")
 }
+
+// TestDecide_TooDeep_TheOtherArgumentsAreChecked: a value nested past the
+// binder's limit stops Check there, but the text is JSON: the arguments
+// before and after it are held to their constraints all the same, as when
+// the binder fails on a value, on every binder.
+func TestDecide_TooDeep_TheOtherArgumentsAreChecked(t *testing.T) {
+	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[onePassArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range []string{`{"limit":50,"any":` + deep + `}`, `{"any":` + deep + `,"limit":50}`} {
+			if got := codes(refuse.Decide(reg, "t", json.RawMessage(args))); got != "too_deep,constraint" {
+				t.Errorf("%s %.20s…: %s, want too_deep,constraint", b.Name(), args, got)
+			}
+		}
+	}
+}

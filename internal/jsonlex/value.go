@@ -204,7 +204,12 @@ type Member struct{ Key, Value Span }
 // in order. It reads only what it yields and what lies between: stopping
 // early costs nothing more. Text that is not a valid object ends the
 // sequence at the first byte that does not fit.
-func Members(d []byte, i int) iter.Seq[Member] {
+func Members(d []byte, i int) iter.Seq[Member] { return MembersTo(d, i, MaxDepth) }
+
+// MembersTo is Members with the values read up to maxDepth levels deep
+// (Skip's limit), not encoding/json's: for a text a binder refuses only for
+// its nesting, whose members are read all the same.
+func MembersTo(d []byte, i, maxDepth int) iter.Seq[Member] {
 	return func(yield func(Member) bool) {
 		if i >= len(d) || d[i] != '{' {
 			return
@@ -223,7 +228,8 @@ func Members(d []byte, i int) iter.Seq[Member] {
 				return
 			}
 			m.Value.Start = Space(d, i+1)
-			if m.Value.End, ok = skipOK(d, m.Value.Start); !ok {
+			var err *SyntaxError
+			if m.Value.End, err = Skip(d, m.Value.Start, maxDepth); err != nil {
 				return
 			}
 			if !yield(m) {
