@@ -138,8 +138,8 @@ func TestCheckMembers_CleanCallAllocatesNothing(t *testing.T) {
 // TestCheckMembers_ManyKeysCostABoundedRecord: a call of 1k, 10k and 100k
 // top-level keys records its first bindcap.MaxMembers members and says it
 // was cut, in at most six allocations past Check's own and 96 KB,
-// whatever its size; on every binder (a trial plan allocates one more: the
-// Members it fills).
+// whatever its size; on every binder (a trial plan or a Reader allocates
+// one more: the Members it fills).
 func TestCheckMembers_ManyKeysCostABoundedRecord(t *testing.T) {
 	shapes := map[string]func(i int) string{
 		"unknown keys":   func(i int) string { return `"u` + strconv.Itoa(i) + `":1` },
@@ -160,10 +160,15 @@ func TestCheckMembers_ManyKeysCostABoundedRecord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		trial := 3.5 // the Members a trial plan fills, and the binder's own pools
+		trial := 1.0 // the Members a trial plan fills
 		if b == Std {
 			trial = 0
 		}
+		// V2's and segmentio's pools make their allocations vary from run
+		// to run (and the race detector drops pooled items at random): their
+		// record is pinned by its length here, and by
+		// TestMembers_AllocateBoundedly (bindcap) for its cost.
+		pooled := b == V2 || b == SegmentIO
 		for name, f := range shapes {
 			for _, n := range scales {
 				var sb strings.Builder
@@ -179,6 +184,9 @@ func TestCheckMembers_ManyKeysCostABoundedRecord(t *testing.T) {
 				_, ms := checkMembers(plan, args, nil)
 				if ms.Len() != min(n, bindcap.MaxMembers) || ms.Cut != (n > bindcap.MaxMembers) || !ms.Object {
 					t.Fatalf("%s %s %d: %d members, cut %v, object %v", b.Name(), name, n, ms.Len(), ms.Cut, ms.Object)
+				}
+				if pooled {
+					continue
 				}
 				ca := testing.AllocsPerRun(2, func() { plan.Check(args, nil) })
 				ma := testing.AllocsPerRun(2, func() { checkMembers(plan, args, nil) })
