@@ -113,8 +113,8 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	// here, so that the clean call's stay on the stack.
 	heap := new(bindcap.Members)
 	*heap = ms
-	if !ms.Object && len(issues) > 0 && issues[len(issues)-1].Kind == bind.TooDeep {
-		*heap = deepMembers(args, plan) // Check stopped at the nesting
+	if !ms.Object && hasConstraints(t) && len(issues) > 0 && issues[len(issues)-1].Kind == bind.TooDeep {
+		*heap = deepMembers(checked, plan) // Check stopped at the nesting
 	}
 	if canon, cs := foldConflicts(t, checked, heap, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)

@@ -47,16 +47,21 @@ func eachMember(args []byte, ms *bindcap.Members, plan *bind.Plan) iter.Seq2[int
 
 // deepMembers reads the members of args, which the binder refuses for
 // nesting past its limit (so Check stopped there), with the lexer, to any
-// depth, each bound by plan's Match: the arguments it reads are checked
-// all the same. Object says the text is an object to its end.
+// depth (its stack a bit a level), each bound by plan's Match: the
+// arguments it reads are held to their constraints all the same. Object
+// says the text is an object to its end.
 func deepMembers(args []byte, plan *bind.Plan) bindcap.Members {
 	var ms bindcap.Members
-	i := jsonlex.Space(args, 0)
-	for m := range jsonlex.MembersTo(args, i, len(args)+1) {
+	end := -1 // where the last member read ends
+	for m := range jsonlex.MembersTo(args, jsonlex.Space(args, 0), len(args)+1) {
 		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(plan.Match(args[m.Key.Start:m.Key.End]))})
+		end = m.Value.End
 	}
-	end, err := jsonlex.Skip(args, i, len(args)+1)
-	ms.Object = err == nil && jsonlex.Space(args, end) == len(args) && i < len(args) && args[i] == '{'
+	if end >= 0 {
+		// Read to the end when the object closes after the last member.
+		j := jsonlex.Space(args, end)
+		ms.Object = j < len(args) && args[j] == '}' && jsonlex.Space(args, j+1) == len(args)
+	}
 	return ms
 }
 
