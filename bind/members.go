@@ -18,8 +18,9 @@ func init() {
 }
 
 // checkMembers is p.Check(args, issues), with the members of the
-// top-level object it read. For Std it allocates nothing past the first
-// members (see bindcap.Members) when Check allocates nothing.
+// top-level object it read (the first bindcap.MaxMembers). For Std it
+// allocates nothing more than Check for the first 16 members, and at most
+// six times past them, whatever the call's size.
 func checkMembers(p *Plan, args []byte, issues []Issue) ([]Issue, bindcap.Members) {
 	if p.check != nil {
 		ms := new(bindcap.Members) // a binder mirrored by trial allocates anyway
