@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -142,14 +143,23 @@ const MaxDepth = 10000
 // issues (see MaxIssues).
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
-		return p.check(args, p.required, p.nested, issues)
+		return p.check(args, p.required, p.nested, issues, nil)
 	}
 	var c checker // set field by field: a composite literal this size is built, then copied
+	return p.checkStd(&c, args, issues)
+}
+
+// checkStd is Check for the binders the checker mirrors natively, with
+// checker c, zero but for c.record.
+func (p *Plan) checkStd(c *checker, args []byte, issues []Issue) []Issue {
 	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	n0 := len(issues)
 	c.run(p.root)
+	if c.bad {
+		c.members.Object = false
+	}
 	switch {
 	case c.bad && c.deep:
 		is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt}
@@ -188,6 +198,9 @@ type checker struct {
 	notObject bool            // the arguments are valid JSON, but not an object
 	rootSeen  fieldBits       // the parameters the top-level object names
 	nested    map[*node][]int // per struct node, the fields an object must name (see Plan.WithRequired)
+
+	record  bool            // record the top-level members in members (see checkMembers)
+	members bindcap.Members // held in place: the checker does not escape, a pointer from it would
 
 	// keys holds, for the objects of maps and of empty interfaces being
 	// read, the keys each has held so far (see keySet); keyN are in use.
@@ -522,6 +535,9 @@ func (c *checker) object(n *node, root bool) bool {
 				}
 			}
 			if root {
+				if c.record {
+					c.member(ks, ke, vs, keyLoss == FoldedKey)
+				}
 				c.param = -1
 			}
 			c.ws()
@@ -543,6 +559,7 @@ func (c *checker) object(n *node, root bool) bool {
 	c.keyN = keys.base
 	if root {
 		c.rootSeen = fields
+		c.members.Object = c.record
 	} else {
 		c.steps.pop(outer)
 		if !wrong && n != nil && n.kind == kStruct && c.nested != nil {

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
 // A Plan is a binder's compiled view of one tool's parameter struct: which
@@ -30,8 +32,9 @@ type Plan struct {
 
 	// check replaces the native reading for binders that are mirrored
 	// another way (see V2, SegmentIO). It has Check's contract; required
-	// is the plan's.
-	check func(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue) []Issue
+	// is the plan's; ms, when not nil, records the top-level members (see
+	// checkMembers).
+	check func(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue, ms *bindcap.Members) []Issue
 	// match, with check, returns the param a top-level key binds to, -1
 	// for none (see Binds).
 	match func(raw []byte) int

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/contain"
 )
 
@@ -134,7 +135,7 @@ func (p *readerPlan) findBase() []byte {
 	return zero
 }
 
-func (p *readerPlan) check(args []byte, required []bool, _ map[reflect.Type][]string, issues []Issue) []Issue {
+func (p *readerPlan) check(args []byte, required []bool, _ map[reflect.Type][]string, issues []Issue, out *bindcap.Members) []Issue {
 	if len(args) == 0 {
 		args = []byte("{}")
 	}
@@ -164,6 +165,7 @@ func (p *readerPlan) check(args []byte, required []bool, _ map[reflect.Type][]st
 	for i := range ms {
 		ms[i].param = p.match(args[ms[i].ks:ms[i].ke])
 	}
+	addMembers(out, args, ms, func(raw []byte) bool { return readerFolded(p.root, raw) })
 	if err != nil {
 		if !p.blame(args, ms, add) {
 			add(Issue{Kind: Rejected, Param: -1, Err: err})

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
 // The trial plan: the check of binders mirrored by trial decodes with the
@@ -113,7 +115,7 @@ func (p *trialPlan) decode(args []byte) error {
 // check has Plan.Check's contract; required marks the params to report
 // Missing, and nested lists the fields each struct type below the top
 // level must be sent (see Plan.WithRequired).
-func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue) []Issue {
+func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue, out *bindcap.Members) []Issue {
 	if len(args) == 0 {
 		return p.missing(args, nil, required, issues) // no arguments read as {}, which Compile tried
 	}
@@ -174,6 +176,7 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 			}
 		}
 	}
+	addMembers(out, args, ms, p.folded)
 	if err != nil {
 		p.hooks.keyIssues(args, ms, err, func(is Issue) {
 			add(is)
@@ -191,6 +194,16 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 		add(is)
 	}
 	return tl.omitted(issues)
+}
+
+// folded reports whether the binder binds the top-level key raw only by
+// folding its case.
+func (p *trialPlan) folded(raw []byte) bool {
+	if p.loss.folds == nil {
+		return false
+	}
+	_, folded := p.loss.match(raw)
+	return folded
 }
 
 // suspect returns the index of the first member of ms the binder's error

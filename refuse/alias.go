@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -49,48 +50,46 @@ func (s *nameSet) add(raw []byte, text []byte) {
 	}
 }
 
-// renameFor renames the aliases of tool t in args (renameAliases), and
-// reads each member the renaming leaves out as t's binder reads the value
-// of a key it drops: when the binder cannot read one (text that is not
-// JSON; for V2, a repeated name or invalid UTF-8 inside it), args come
-// back as they are, with no conflict, to be checked as sent. So a call
-// goes on, under Warn, only when the binder reads every byte of it.
-func renameFor(t *typereg.Tool, args []byte) ([]byte, []aliasConflict) {
-	var buf []byte
-	var issues []bind.Issue
-	unread := false
-	out, conflicts := renameAliases(args, t.Policy.Aliases, func(v []byte) {
-		if unread {
-			return
+// renameFor renames the aliases of tool t in args, whose members Check
+// read as ms with issues (renameAliases). Each member the renaming leaves
+// out is read by the binder as the value of a key it drops (an alias
+// names no parameter): when the binder fails on one (text that is not
+// JSON; for V2, a repeated name or invalid UTF-8 inside it; for a Reader,
+// a key the server refuses), or when failures in no member were only
+// counted, it reports false, and args are to be checked as sent. So a
+// call goes on, under Warn, only when the binder reads every byte of it.
+func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict, bool) {
+	return renameAliases(args, ms, t.Plan(), t.Policy.Aliases, func(m bindcap.Member) bool {
+		for _, is := range issues {
+			switch {
+			case is.Kind == bind.Omitted:
+				if is.Of.Fails() && is.Param < 0 {
+					return false
+				}
+			case is.Kind.Fails() && m.Key.Start <= is.Start && is.Start < m.Value.End:
+				return false
+			}
 		}
-		// An object whose one key ("") names no parameter: the plan reads
-		// its value as the binder reads a dropped key's.
-		buf = append(append(append(buf[:0], `{"":`...), v...), '}')
-		issues = t.Plan().Check(buf, issues[:0])
-		unread = slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Fails() })
+		return true
 	})
-	if unread {
-		return args, nil
-	}
-	return out, conflicts
 }
 
-// renameAliases rewrites the top-level keys of args that are aliases to
-// the names of their parameters. When one parameter is sent under more than
-// one name, the member sent under the parameter's own name is kept (else
-// the first), the others are left out (drop, when not nil, is called with
-// the value of each), and the names are reported. Arguments that are not a
-// well-formed object, and arguments using no alias, come back as they are.
-// It reads the members twice, once to learn which names each parameter was
-// sent under and once to write the result, and keeps nothing per member.
-func renameAliases(args []byte, aliases map[string]string, drop func(value []byte)) ([]byte, []aliasConflict) {
-	if !usesAlias(args, aliases) {
-		return args, nil
+// renameAliases rewrites the top-level keys of args (its members ms, as
+// plan's Check read them) that are aliases to the names of their
+// parameters. When one parameter is sent under more than one name, the
+// member sent under the parameter's own name is kept (else the first),
+// the others are left out, and the names are reported. Arguments using no
+// alias come back as they are; when read, called with each member left
+// out, says the binder does not read one, args come back as they are,
+// with false.
+func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[string]string, read func(bindcap.Member) bool) ([]byte, []aliasConflict, bool) {
+	if !usesAlias(args, ms, plan, aliases) {
+		return args, nil, true
 	}
-	params := map[string]string{}  // each parameter with aliases, to itself
+	own := map[string]string{}     // each parameter with aliases, to itself
 	encoded := map[string][]byte{} // its name as a JSON string
 	for _, name := range aliases {
-		params[name] = name
+		own[name] = name
 		encoded[name], _ = json.Marshal(name)
 	}
 	// paramOf returns the key's text and the parameter it stands for, or
@@ -103,7 +102,7 @@ func renameAliases(args []byte, aliases map[string]string, drop func(value []byt
 		if name, ok := aliases[string(key)]; ok { // a lookup of a converted slice allocates nothing
 			return key, name
 		}
-		return key, params[string(key)]
+		return key, own[string(key)]
 	}
 	type sent struct {
 		first string // the first name it was sent under
@@ -112,10 +111,11 @@ func renameAliases(args []byte, aliases map[string]string, drop func(value []byt
 	}
 	bySent := map[string]*sent{}
 	var order []string // parameters in the order first sent
-	ok := eachMember(args, func(raw, _ []byte) bool {
+	for _, m := range eachMember(args, ms, plan) {
+		raw := args[m.Key.Start:m.Key.End]
 		key, param := paramOf(raw)
 		if param == "" {
-			return true
+			continue
 		}
 		st := bySent[param]
 		if st == nil {
@@ -125,10 +125,6 @@ func renameAliases(args []byte, aliases map[string]string, drop func(value []byt
 		}
 		st.own = st.own || string(key) == param
 		st.names.add(raw, key)
-		return true
-	})
-	if !ok {
-		return args, nil
 	}
 	kept := map[string]string{} // parameter: the name whose member is kept
 	var conflicts []aliasConflict
@@ -142,20 +138,31 @@ func renameAliases(args []byte, aliases map[string]string, drop func(value []byt
 			conflicts = append(conflicts, aliasConflict{param: param, sent: st.names.listed, more: st.names.more})
 		}
 	}
+	// dropped reports a member left out: another name of a parameter sent
+	// under more than one.
+	dropped := func(m bindcap.Member) (key []byte, param string, drop bool) {
+		key, param = paramOf(args[m.Key.Start:m.Key.End])
+		return key, param, param != "" && string(key) != kept[param]
+	}
+	if len(conflicts) > 0 && read != nil {
+		for _, m := range eachMember(args, ms, plan) {
+			if _, _, drop := dropped(m); drop && !read(m) {
+				return args, nil, false
+			}
+		}
+	}
 	out := make([]byte, 0, len(args)+16)
 	out = append(out, '{')
 	keptValue := map[string][]byte{}
-	eachMember(args, func(raw, value []byte) bool {
-		key, param := paramOf(raw)
-		if param != "" && string(key) != kept[param] {
-			if drop != nil {
-				drop(value)
-			}
-			return true // another name of a parameter sent under more than one
+	for _, m := range eachMember(args, ms, plan) {
+		key, param, drop := dropped(m)
+		if drop {
+			continue
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
+		raw, value := args[m.Key.Start:m.Key.End], args[m.Value.Start:m.Value.End]
 		if param != "" {
 			keptValue[param] = value
 		}
@@ -166,76 +173,45 @@ func renameAliases(args []byte, aliases map[string]string, drop func(value []byt
 		}
 		out = append(out, ':')
 		out = append(out, value...)
-		return true
-	})
+	}
 	for i := range conflicts {
 		conflicts[i].kept = keptValue[conflicts[i].param]
 	}
-	return append(out, '}'), conflicts
+	return append(out, '}'), conflicts, true
 }
 
-// usesAlias reports whether a top-level key of args is one of aliases,
-// allocating nothing for keys without escapes.
-func usesAlias(args []byte, aliases map[string]string) bool {
-	found := false
-	eachMember(args, func(raw, _ []byte) bool {
-		if slices.Contains(raw, '\\') {
-			_, found = aliases[unquoteKey(raw)]
-		} else {
-			_, found = aliases[string(raw[1:len(raw)-1])]
-		}
-		return !found
-	})
-	return found
-}
-
-// eachMember calls f with the key (as sent, quoted) and the value of each
-// member of the JSON object args, in order, until f returns false. It reads
-// only the structure, and reports false for text that is not an object it
-// can read.
-func eachMember(args []byte, f func(raw, value []byte) bool) bool {
-	i := space(args, 0)
-	if i >= len(args) || args[i] != '{' {
+// usesAlias reports whether a top-level key of args (its members ms, as
+// plan's Check read them) is one of aliases, allocating nothing for keys
+// without escapes when the members were not cut.
+func usesAlias(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[string]string) bool {
+	if !ms.Object {
 		return false
 	}
-	i = space(args, i+1)
-	if i < len(args) && args[i] == '}' {
-		return space(args, i+1) == len(args)
+	if ms.Cut {
+		for _, m := range eachMember(args, ms, plan) {
+			if isAlias(args[m.Key.Start:m.Key.End], aliases) {
+				return true
+			}
+		}
+		return false
 	}
-	for {
-		if i >= len(args) || args[i] != '"' {
-			return false
-		}
-		ke := skip(args, i)
-		if ke > len(args) || ke-i < 2 {
-			return false
-		}
-		raw := args[i:ke]
-		i = space(args, ke)
-		if i >= len(args) || args[i] != ':' {
-			return false
-		}
-		vs := space(args, i+1)
-		ve := skip(args, vs)
-		if vs >= len(args) || ve > len(args) || ve <= vs {
-			return false
-		}
-		if !f(raw, args[vs:ve]) {
+	for i := range ms.Len() {
+		if isAlias(args[ms.At(i).Key.Start:ms.At(i).Key.End], aliases) {
 			return true
 		}
-		i = space(args, ve)
-		if i >= len(args) {
-			return false
-		}
-		switch args[i] {
-		case ',':
-			i = space(args, i+1)
-		case '}':
-			return space(args, i+1) == len(args)
-		default:
-			return false
-		}
 	}
+	return false
+}
+
+// isAlias reports whether the key raw (as sent, quoted) is one of aliases.
+func isAlias(raw []byte, aliases map[string]string) bool {
+	var found bool
+	if slices.Contains(raw, '\\') {
+		_, found = aliases[unquoteKey(raw)]
+	} else {
+		_, found = aliases[string(raw[1:len(raw)-1])]
+	}
+	return found
 }
 
 func (b *problems) conflicts(cs []aliasConflict) {
@@ -264,16 +240,20 @@ func (b *problems) conflicts(cs []aliasConflict) {
 }
 
 // foldConflicts finds, in a call the binder reads (issues has no failure),
-// each parameter bound by top-level members under more than one key text:
-// its name and a key the binder folds to it (HOURS for hours), or two such
-// keys. The binder keeps the last of them and the call's text still holds
-// the others, where a handler reading the arguments as a map (mcp-go's
-// GetArguments) or as raw JSON would find a value the guard never checked.
-// So the result keeps only the member the binder keeps, renamed to the
-// parameter's name, with the others left out, and reports each such
-// parameter as an alias conflict naming the value kept. A call with no
-// such parameter comes back as it is, with nil, allocating nothing.
-func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, []aliasConflict) {
+// each parameter bound by top-level members (ms, as Check read them) under
+// more than one key text: its name and a key the binder folds to it (HOURS
+// for hours), or two such keys. The binder keeps the last of them and the
+// call's text still holds the others, where a handler reading the
+// arguments as a map (mcp-go's GetArguments) or as raw JSON would find a
+// value the guard never checked. So the result keeps only the member the
+// binder keeps, renamed to the parameter's name, with the others left out,
+// and reports each such parameter as an alias conflict naming the value
+// kept. A call with no such parameter comes back as it is, with nil,
+// allocating nothing. Which key binds which parameter, and whether by
+// folding, is the plan's to say (encoding/json folds the case of any key,
+// V2 only keys of case:ignore fields, segmentio as go-sdk sets it none),
+// never derived here.
+func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict) {
 	folded := false
 	for _, is := range issues {
 		if is.Kind.Fails() {
@@ -281,7 +261,7 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 		}
 		folded = folded || is.Kind == bind.FoldedKey && is.Path == "" && is.Param >= 0
 	}
-	if !folded {
+	if !folded || !ms.Object {
 		return args, nil
 	}
 	type bound struct {
@@ -290,12 +270,10 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 	}
 	params := map[int]*bound{}
 	var order []int
-	n := 0
-	eachBinding(t, args, func(ks, ke, vs, ve, param int) {
-		k := n
-		n++
-		if param < 0 {
-			return
+	for k, m := range eachMember(args, ms, t.Plan()) {
+		param := m.Binds()
+		if param < 0 || param >= len(t.Params) {
+			continue
 		}
 		b := params[param]
 		if b == nil {
@@ -304,13 +282,13 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 			order = append(order, param)
 		}
 		b.last = k
-		raw := args[ks:ke]
+		raw := args[m.Key.Start:m.Key.End]
 		text := raw[1 : len(raw)-1]
 		if slices.Contains(text, '\\') {
 			text = []byte(unquoteKey(raw))
 		}
 		b.names.add(raw, text)
-	})
+	}
 	var conflicts []aliasConflict
 	for _, i := range order {
 		if b := params[i]; !b.names.texts {
@@ -322,49 +300,31 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 	}
 	out := make([]byte, 0, len(args)+16)
 	out = append(out, '{')
-	n = 0
 	kept := map[int][]byte{}
-	eachBinding(t, args, func(ks, ke, vs, ve, param int) {
-		k := n
-		n++
+	for k, m := range eachMember(args, ms, t.Plan()) {
+		param := m.Binds()
 		b := params[param]
 		if param >= 0 && b != nil && k != b.last {
-			return // a member the binder does not keep
+			continue // a member the binder does not keep
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
+		value := args[m.Value.Start:m.Value.End]
 		if param >= 0 && b != nil {
 			name, _ := json.Marshal(t.Params[param].Name)
 			out = append(out, name...)
-			kept[param] = args[vs:ve]
+			kept[param] = value
 		} else {
-			out = append(out, args[ks:ke]...)
+			out = append(out, args[m.Key.Start:m.Key.End]...)
 		}
 		out = append(out, ':')
-		out = append(out, args[vs:ve]...)
-	})
+		out = append(out, value...)
+	}
 	for _, i := range order {
 		if b := params[i]; b != nil {
 			conflicts = append(conflicts, aliasConflict{param: t.Params[i].Name, sent: b.names.listed, more: b.names.more, kept: kept[i]})
 		}
 	}
 	return append(out, '}'), conflicts
-}
-
-// eachBinding calls f with the extent of each top-level member of the
-// object args and the index of the parameter the binder binds its key to
-// (-1: none), in order, as members does. Which key binds which parameter
-// is the plan's to say (bind.Plan.Match: encoding/json folds the case of
-// any key, V2 only keys of case:ignore fields, segmentio as go-sdk sets it
-// none), never derived here.
-func eachBinding(t *typereg.Tool, args []byte, f func(ks, ke, vs, ve, param int)) {
-	plan := t.Plan()
-	eachMemberSpan(args, func(ks, ke, vs, ve int) {
-		i := plan.Match(args[ks:ke])
-		if i < 0 || i >= len(t.Params) {
-			i = -1 // unknown, or a key V2 finds ambiguous: bound to none
-		}
-		f(ks, ke, vs, ve, i)
-	})
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/typereg"
@@ -22,17 +23,19 @@ type breachAt struct {
 
 // compiledProblems holds each argument of args to tool t's compiled
 // validate tags (see typereg's compileTags), reading the literal the binder
-// binds: the problems constraintProblems returns, without decoding args and
-// without the validator. It reports false when it cannot judge the call so
-// (a tag not compiled, an argument with a silent loss, whose value the
-// binder changes, a value the checks cannot read as the binder does, an
-// issue with the text as a whole): the caller decodes. It allocates
+// binds, at the value of its member in ms (the members Check read of
+// args, those a failure lies in left out): the problems constraintProblems
+// returns, without decoding args, without the validator, and without
+// reading the top level again. It reports false when it cannot judge the
+// call so (a tag not compiled, an argument with a silent loss, whose value
+// the binder changes, a value the checks cannot read as the binder does,
+// an issue with the text as a whole): the caller decodes. It allocates
 // nothing for a call whose arguments pass.
-func compiledProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem, ok bool) {
+func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) (ps []Problem, ok bool) {
 	cs := constraint.ToolOf(t)
 	n := len(t.Params)
-	if cs == nil || cs.Decode || n > maxCompiled || len(cs.Params) != n {
-		return nil, false
+	if cs == nil || cs.Decode || n > maxCompiled || len(cs.Params) != n || ms.Cut {
+		return nil, false // (cut: a call of more members than a clean call holds)
 	}
 	var skip, seen [maxCompiled / 64]uint64
 	for _, is := range issues {
@@ -55,14 +58,14 @@ func compiledProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []P
 			left++
 		}
 	}
-	plan := t.Plan()
 	var buf [4]breachAt
 	breaches := buf[:0]
-	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+	for k := range ms.Len() {
 		if left == 0 {
 			break // every checked parameter (and so every ZeroFails one) seen or skipped
 		}
-		j := plan.Match(args[m.Key.Start:m.Key.End])
+		m := ms.At(k)
+		j := m.Binds()
 		if j < 0 || j >= n {
 			continue
 		}

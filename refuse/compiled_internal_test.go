@@ -87,20 +87,20 @@ func TestCompiledProblems_SameAsDecoded(t *testing.T) {
 				}
 			}
 			args := []byte("{" + strings.Join(ms, ",") + "}")
-			issues := tool.Plan().Check(args, nil)
+			issues, mems := checkMembers(tool.Plan(), args, nil)
 			if slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Fails() }) {
 				// As decide does: the members the binder fails on left out.
-				if args = withoutFailures(args, issues); args == nil {
+				if args, mems = withoutFailures(args, &mems, tool.Plan(), issues); args == nil {
 					continue
 				}
 			}
 			total++
-			got, ok := compiledProblems(tool, args, issues)
+			got, ok := compiledProblems(tool, args, &mems, issues)
 			if !ok {
 				continue
 			}
 			judged++
-			if want := decodedProblems(tool, args, issues); !reflect.DeepEqual(got, want) {
+			if want := decodedProblems(tool, args, &mems, issues); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s %s:\ncompiled %+v\ndecoded  %+v", b.Name(), args, got, want)
 			}
 		}

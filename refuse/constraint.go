@@ -10,7 +10,9 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -33,18 +35,18 @@ func hasConstraints(t *typereg.Tool) bool { return t.Constrained() }
 // constraints is missing (MissingArgument), unless issues report it so
 // already. issues are what else was found: an argument with an issue that
 // is not a silent loss is not checked again. The arguments must be ones the
-// binder reads.
-func constraintProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem) {
-	if ps, ok := compiledProblems(t, args, issues); ok {
+// binder reads; ms are their members, as Check read them.
+func constraintProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) (ps []Problem) {
+	if ps, ok := compiledProblems(t, args, ms, issues); ok {
 		return ps
 	}
-	return decodedProblems(t, args, issues)
+	return decodedProblems(t, args, ms, issues)
 }
 
 // decodedProblems is constraintProblems by decoding args with the binder
 // and running the validator on the result: for a call the compiled checks
 // cannot judge from its text (see compiledProblems).
-func decodedProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Problem) {
+func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) (ps []Problem) {
 	v := reflect.New(t.Type)
 	var errs validator.ValidationErrors
 	func() {
@@ -75,7 +77,7 @@ func decodedProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Pr
 		}
 	}
 	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder()}
-	sent := members(t, args, issues)
+	sent := sentValues(t, args, ms)
 	for i, p := range t.Params {
 		if !failed[i] {
 			continue
@@ -135,52 +137,18 @@ func paramOf(t *typereg.Tool, ns string) int {
 	return -1
 }
 
-// members returns, per parameter, the raw value the binder reads for it
-// from the top-level object args (the last of the keys it binds to it, by
-// the binder's own matching), or nil when the call does not send it.
-func members(t *typereg.Tool, args []byte, issues []bind.Issue) [][]byte {
+// sentValues returns, per parameter, the raw value the binder reads for it
+// from the top-level object args, whose members are ms (the last member
+// bound to it, by the binder's own matching), or nil when the call does
+// not send it.
+func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) [][]byte {
 	sent := make([][]byte, len(t.Params))
-	eachBinding(t, args, func(_, _, vs, ve, i int) {
-		if i >= 0 {
-			sent[i] = args[vs:ve]
+	for _, m := range eachMember(args, ms, t.Plan()) {
+		if i := m.Binds(); i >= 0 && i < len(sent) {
+			sent[i] = args[m.Value.Start:m.Value.End]
 		}
-	})
+	}
 	return sent
-}
-
-// eachMemberSpan calls f with the key's and the value's extent of each
-// member of the JSON object data, in order.
-func eachMemberSpan(data []byte, f func(ks, ke, vs, ve int)) {
-	eachMember(data, func(raw, value []byte) bool {
-		// raw and value are data[i:j]: their offsets follow from their
-		// capacities.
-		ks, vs := cap(data)-cap(raw), cap(data)-cap(value)
-		f(ks, ks+len(raw), vs, vs+len(value))
-		return true
-	})
-}
-
-// eachElement calls f with the index and extent of each element of the
-// JSON array at the start of data, in order.
-func eachElement(data []byte, f func(i, vs, ve int)) {
-	i := space(data, 0)
-	if i >= len(data) || data[i] != '[' {
-		return
-	}
-	i = space(data, i+1)
-	if i < len(data) && data[i] == ']' {
-		return
-	}
-	for n := 0; ; n++ {
-		vs := space(data, i)
-		ve := skip(data, vs)
-		f(n, vs, ve)
-		i = space(data, ve)
-		if i >= len(data) || data[i] != ',' {
-			return
-		}
-		i++
-	}
 }
 
 // levels splits a validate tag at each dive: the tags each level of the
@@ -225,35 +193,43 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 	)
 	switch v.Kind() {
 	case reflect.Slice:
-		eachElement(raw, func(i, vs, ve int) {
+		i := 0
+		for e := range jsonlex.Elements(raw, 0) {
 			if found || i >= v.Len() {
-				return
+				break
 			}
-			at, elem, found = breach(v.Index(i), raw[vs:ve], lvls[1:], path+"["+strconv.Itoa(i)+"]")
-		})
+			at, elem, found = breach(v.Index(i), raw[e.Start:e.End], lvls[1:], path+"["+strconv.Itoa(i)+"]")
+			i++
+		}
 	case reflect.Map:
 		// The binder keeps a repeated key's last value: look at that one.
 		last := map[string]int{}
 		n := 0
-		eachMemberSpan(raw, func(ks, ke, _, _ int) { last[string(raw[ks:ke])] = n; n++ })
+		for m := range jsonlex.Members(raw, 0) {
+			last[string(raw[m.Key.Start:m.Key.End])] = n
+			n++
+		}
 		n = 0
-		eachMemberSpan(raw, func(ks, ke, vs, ve int) {
+		for m := range jsonlex.Members(raw, 0) {
 			k := n
 			n++
-			if found || last[string(raw[ks:ke])] != k {
-				return
+			if found {
+				break
 			}
-			key := unquoteKey(raw[ks:ke])
+			if last[string(raw[m.Key.Start:m.Key.End])] != k {
+				continue
+			}
+			key := unquoteKey(raw[m.Key.Start:m.Key.End])
 			mk, ok := mapKey(v.Type().Key(), key)
 			if !ok {
-				return
+				continue
 			}
 			mv := v.MapIndex(mk)
 			if !mv.IsValid() {
-				return
+				continue
 			}
-			at, elem, found = breach(mv, raw[vs:ve], lvls[1:], path+keyPath(key))
-		})
+			at, elem, found = breach(mv, raw[m.Value.Start:m.Value.End], lvls[1:], path+keyPath(key))
+		}
 	}
 	return at, elem, found
 }
@@ -268,22 +244,22 @@ func fieldBreach(v reflect.Value, raw []byte, path string) (string, []byte, bool
 		elem  []byte
 		found bool
 	)
-	eachMemberSpan(raw, func(ks, ke, vs, ve int) {
+	for m := range jsonlex.Members(raw, 0) {
 		if found {
-			return
+			break
 		}
-		key := unquoteKey(raw[ks:ke])
+		key := unquoteKey(raw[m.Key.Start:m.Key.End])
 		i := fieldNamed(t, key)
 		if i < 0 {
-			return
+			continue
 		}
 		f := t.Field(i)
 		lvls := []string{""}
 		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {
 			lvls = levels(tag)
 		}
-		at, elem, found = breach(v.Field(i), raw[vs:ve], lvls, path+keyPath(key))
-	})
+		at, elem, found = breach(v.Field(i), raw[m.Value.Start:m.Value.End], lvls, path+keyPath(key))
+	}
 	return at, elem, found
 }
 

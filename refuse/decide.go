@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -58,9 +60,22 @@ type Decision struct {
 // is the one a call with one of each would get. An unregistered tool is
 // refused in every mode.
 //
-// Decide is safe for concurrent use and allocates nothing for a call that
-// passes without warnings and uses no alias, of a tool without validate
-// tags (the constraints are checked on the arguments decoded).
+// Decide reads the call once: the plan's Check hands back, with the
+// issues, the members of the top-level object it read (each key, its
+// value, the parameter it binds and how), and every later step reads them,
+// not the bytes: the compiled validate tags are checked at the members'
+// values, an alias is found among their keys, a key the binder folds
+// beside the parameter's own name from their bindings, and a refusal
+// quotes values from their spans. The text is read again only when it
+// changes: renamed, when it uses an alias; reduced to the member the
+// binder keeps, on an alias conflict.
+//
+// Decide is safe for concurrent use. Under Std it allocates nothing for a
+// call that passes without warnings and uses no alias, whether the tool
+// has validate tags or not; a tag not compiled, or an argument the
+// compiled checks cannot judge from its text (an escaped string, a silent
+// loss), is decoded and held to the validator, which allocates. The
+// binders mirrored by trial (V2, SegmentIO) allocate in their own decode.
 func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	t, ok := reg.Tool(tool)
 	if !ok {
@@ -73,31 +88,39 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	if ps := t.Published(); ps != nil {
 		return decideSchema(t, ps, args)
 	}
-	var conflicts []aliasConflict
+	plan := t.Plan()
+	issues, ms := checkMembers(plan, args, nil)
 	checked := args
-	if len(pol.Aliases) > 0 {
-		checked, conflicts = renameFor(t, args)
+	var conflicts []aliasConflict
+	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
+		// Renamed only when an alias is used, and checked as renamed;
+		// should the renamed text be broken, the call's own is reported.
+		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
+			if ris, rms := checkMembers(plan, renamed, nil); !broken(ris) {
+				checked, conflicts, issues, ms = renamed, cs, ris, rms
+			}
+		}
 	}
-	issues := t.Plan().Check(checked, nil)
 	if len(conflicts) == 0 && len(issues) == 0 {
 		if !hasConstraints(t) {
 			return Decision{Args: checked}
 		}
-		if ps, ok := compiledProblems(t, checked, nil); ok && len(ps) == 0 {
+		if ps, ok := compiledProblems(t, checked, &ms, nil); ok && len(ps) == 0 {
 			return Decision{Args: checked} // the compiled constraints hold
 		}
 	}
-	if !sameBytes(checked, args) && broken(issues) {
-		// The renamed text is as broken as the call's own; report the
-		// call's own.
-		checked, conflicts = args, nil
-		issues = t.Plan().Check(args, nil)
+	// Past here the call allocates anyway: the members go to the heap
+	// here, so that the clean call's stay on the stack.
+	heap := new(bindcap.Members)
+	*heap = ms
+	if !ms.Object && hasConstraints(t) && len(issues) > 0 && issues[len(issues)-1].Kind == bind.TooDeep {
+		*heap = deepMembers(checked, plan) // Check stopped at the nesting
 	}
-	if canon, cs := foldConflicts(t, checked, issues); cs != nil {
+	if canon, cs := foldConflicts(t, checked, heap, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
-		issues = t.Plan().Check(checked, nil)
+		issues, *heap = checkMembers(plan, checked, nil)
 	}
-	d := decider{t: t, args: checked, warn: pol.Mode == typereg.Warn}
+	d := decider{t: t, args: checked, ms: heap, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)
 }
 
@@ -127,10 +150,10 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 // occurrence, as the binder reads it, and a bad occurrence is refused even
 // when a later one is good. An unregistered tool is refused by name.
 //
-// Refuse is safe for concurrent use and allocates nothing when it returns
-// nil for a call with nothing to warn about, no alias, and a tool without
-// validate tags (see Decide). It returns a *Refusal rather than an error so that a nil result stays
-// nil: store it in an error variable only when it is not nil.
+// Refuse is safe for concurrent use and, under Std, allocates nothing when
+// it returns nil for a call with nothing to warn about that uses no alias
+// (see Decide). It returns a *Refusal rather than an error so that a nil
+// result stays nil: store it in an error variable only when it is not nil.
 func Refuse(reg *typereg.Registry, tool string, args json.RawMessage) *Refusal {
 	return Decide(reg, tool, args).Refusal
 }
@@ -140,15 +163,12 @@ func broken(issues []bind.Issue) bool {
 	return len(issues) > 0 && (issues[len(issues)-1].Kind == bind.Syntax || issues[len(issues)-1].Kind == bind.TooDeep)
 }
 
-func sameBytes(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
-}
-
 // A decider turns one call's issues into a decision.
 type decider struct {
 	t    *typereg.Tool
 	args []byte
-	warn bool // the tool's mode is Warn
+	ms   *bindcap.Members // the members of args, as Check read them
+	warn bool             // the tool's mode is Warn
 }
 
 // class orders what is found: the binder's failures first, then the
@@ -242,16 +262,19 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		// When the binder fails, the arguments it reads are checked
 		// still, so that one refusal names every bad one: the members the
 		// failures lie in are left out, offsets kept.
-		args := d.args
+		args, ms := d.args, d.ms
 		if fails {
-			args = withoutFailures(d.args, issues)
+			var kept bindcap.Members
+			args, kept = withoutFailures(d.args, d.ms, t.Plan(), issues)
+			ms = &kept
 		}
 		if args != nil {
-			constraint = constraintProblems(t, args, issues)
+			constraint = constraintProblems(t, args, ms, issues)
 			refuses = refuses || len(constraint) > 0 && !d.warn
 		}
 	}
 	b := newProblems(t, d.args)
+	b.ms = d.ms
 	if refuses {
 		if d.warn {
 			// Under Warn only the binder's failures refuse, and the
@@ -313,11 +336,11 @@ func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 	for i := range last {
 		last[i] = -1
 	}
-	eachMemberSpan(d.args, func(ks, ke, vs, _ int) {
-		if j := plan.Match(d.args[ks:ke]); j >= 0 && j < len(last) {
-			last[j] = vs
+	for _, m := range eachMember(d.args, d.ms, plan) {
+		if i := m.Binds(); i >= 0 && i < len(last) {
+			last[i] = m.Value.Start
 		}
-	})
+	}
 	for i, p := range t.Params {
 		at := last[i]
 		if !p.Required || at < 0 || d.args[at] != 'n' {
@@ -348,65 +371,71 @@ func nullIsLost(plan *bind.Plan, name string, i int) bool {
 	return false
 }
 
-// withoutFailures returns a copy of the top-level object args with each
-// member a failure lies in (its key or its value) blanked out, and the
-// commas mended, so that every other member keeps its offsets; nil when a
-// failure lies in no member (the text as a whole).
-func withoutFailures(args []byte, issues []bind.Issue) []byte {
-	type span struct{ ks, ve int }
-	var ms []span
-	eachMemberSpan(args, func(ks, _, _, ve int) { ms = append(ms, span{ks, ve}) })
-	drop := make([]bool, len(ms))
-	for _, is := range issues {
-		if !is.Kind.Fails() {
-			continue
-		}
-		i, found := slices.BinarySearchFunc(ms, is.Start, func(m span, at int) int {
-			switch {
-			case m.ve <= at:
-				return -1
-			case m.ks > at:
-				return 1
-			}
-			return 0
-		})
-		if !found {
-			return nil
-		}
-		drop[i] = true
+// withoutFailures returns a copy of the top-level object args, whose
+// members plan's Check read as ms, with each member a failure lies in (its
+// key or its value) blanked out, and the commas mended, so that every
+// other member keeps its offsets, and the members kept; nil when a failure
+// lies in no member (the text as a whole).
+func withoutFailures(args []byte, ms *bindcap.Members, plan *bind.Plan, issues []bind.Issue) ([]byte, bindcap.Members) {
+	var kept bindcap.Members
+	if !ms.Object {
+		return nil, kept
 	}
+	var at []int // where the failures start, in order
+	for _, is := range issues {
+		if is.Kind.Fails() {
+			at = append(at, is.Start)
+		}
+	}
+	slices.Sort(at)
 	out := slices.Clone(args)
-	kept := false
-	for i, m := range ms {
-		if drop[i] {
-			for j := m.ks; j < m.ve; j++ {
+	before := false   // a member before this one is kept
+	prevEnd := -1     // where the member before this one ends
+	prevDrop := false // it is blanked
+	for i, m := range eachMember(args, ms, plan) {
+		if len(at) > 0 && at[0] < m.Key.Start {
+			return nil, kept // a failure between members
+		}
+		drop := false
+		for len(at) > 0 && at[0] < m.Value.End {
+			drop, at = true, at[1:]
+		}
+		if drop {
+			for j := m.Key.Start; j < m.Value.End; j++ {
 				out[j] = ' '
 			}
+		} else {
+			kept.Add(m)
 		}
-		if i == 0 {
-			continue
+		if i > 0 {
+			// The comma before member i stays only between two kept
+			// members.
+			before = before || !prevDrop
+			if c := jsonlex.Space(args, prevEnd); drop || !before {
+				out[c] = ' '
+			}
 		}
-		// The comma before member i stays only between two kept members.
-		kept = kept || !drop[i-1]
-		if c := space(args, ms[i-1].ve); drop[i] || !kept {
-			out[c] = ' '
-		}
+		prevEnd, prevDrop = m.Value.End, drop
 	}
-	return out
+	if len(at) > 0 {
+		return nil, kept // a failure after every member
+	}
+	kept.Object = true
+	return out, kept
 }
 
 // unknownPast judges the top-level keys from offset from on, where Check
 // only counted the unknown keys (n of them): it returns issues with the
 // first unknown key the tool's policy does not let pass added when none
 // is listed, and the number of other such keys, each counted once as sent
-// (as the problems are). It reads the members twice and holds about a
+// (as the problems are). It reads Check's members twice and holds about a
 // byte a key: a Bloom filter finds the keys that may have been sent
 // before, and only those are told apart by their text.
 func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, int) {
-	pol, plan := &d.t.Policy, d.t.Plan()
-	counts := func(ks, ke int) bool {
-		raw := d.args[ks:ke]
-		return ks >= from && plan.Match(raw) == -1 && !(len(pol.Exempt) > 0 && exempt(pol.Exempt, raw))
+	pol := &d.t.Policy
+	counts := func(m bindcap.Member) bool {
+		raw := d.args[m.Key.Start:m.Key.End]
+		return m.Key.Start >= from && m.Param == -1 && !(len(pol.Exempt) > 0 && exempt(pol.Exempt, raw))
 	}
 	seed := maphash.MakeSeed()
 	sent := make(bloom, n/8+1) // the keys sent: eight bits a key
@@ -421,13 +450,13 @@ func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, i
 	// few of them, so that a key it wrongly holds is only told apart by
 	// its text, never miscounted.
 	mayRepeat := make(bloom, n/32+1)
-	eachMemberSpan(d.args, func(ks, ke, _, _ int) {
-		if counts(ks, ke) {
-			if h := maphash.Bytes(seed, d.args[ks:ke]); sent.add(h) {
+	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
+		if counts(m) {
+			if h := maphash.Bytes(seed, d.args[m.Key.Start:m.Key.End]); sent.add(h) {
 				mayRepeat.add(h)
 			}
 		}
-	})
+	}
 	seen := map[string]bool{} // the keys that may repeat, once seen
 	for _, k := range listed {
 		if raw := d.args[k[0]:k[1]]; mayRepeat.has(maphash.Bytes(seed, raw)) {
@@ -435,23 +464,23 @@ func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, i
 		}
 	}
 	more, first := 0, len(listed) == 0
-	eachMemberSpan(d.args, func(ks, ke, _, _ int) {
-		if !counts(ks, ke) {
-			return
+	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
+		if !counts(m) {
+			continue
 		}
-		if raw := d.args[ks:ke]; mayRepeat.has(maphash.Bytes(seed, raw)) {
+		if raw := d.args[m.Key.Start:m.Key.End]; mayRepeat.has(maphash.Bytes(seed, raw)) {
 			if seen[string(raw)] {
-				return
+				continue
 			}
 			seen[string(raw)] = true
 		}
 		if first {
-			issues = append(issues, bind.Issue{Kind: bind.UnknownKey, Param: -1, Start: ks, End: ke})
+			issues = append(issues, bind.Issue{Kind: bind.UnknownKey, Param: -1, Start: m.Key.Start, End: m.Key.End})
 			first = false
-			return
+			continue
 		}
 		more++
-	})
+	}
 	return issues, more
 }
 

@@ -34,8 +34,9 @@
 // which tags it takes, and compiles them at registration. When the binder
 // reads a call of a tool with such tags, the guard checks each argument's
 // literal against its compiled tag as the validator would check the value
-// the binder decodes from it, without decoding and without allocating on a
-// call that passes; a call the compiled checks cannot judge from its text
+// the binder decodes from it, at the member the binder's pass recorded
+// (see One pass), without decoding and without allocating on a call that
+// passes; a call the compiled checks cannot judge from its text
 // (a tag or type not compiled, an argument with a silent loss, an escaped
 // or non-UTF-8 string, a ,string field) is decoded with the binder and held
 // to the validator itself. Each argument that breaks its tag is a Constraint problem (under
@@ -53,6 +54,21 @@
 // the others are checked all the same (decoded with the failing members
 // left out), so that under Reject one refusal names every bad argument:
 // {"state":7,"limit":-1} names both.
+//
+// # One pass
+//
+// Decide reads the call's bytes once, in the plan's Check, which hands
+// back with the issues the members of the top-level object (each key's and
+// value's span, the parameter the key binds, exactly or by folding case).
+// The constraints, the aliases (a member's key in the tool's alias map),
+// an argument sent under its name and a key the binder folds to it, the
+// unknown keys past bind's cap, and the values a refusal quotes are all
+// read from those members. The text is read again only when it changes: a
+// call that uses an alias is renamed and checked once more. What is read
+// inside one value (the element a dive breaks) is read with the module's
+// one lexer, and so are the members past the first 1,024 of a call that
+// has that many (only a call with issues, or an open tool's, has: a clean
+// one holds a member per parameter at most).
 //
 // # What a refusal says
 //

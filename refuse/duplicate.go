@@ -4,6 +4,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // duplicateName reports whether err is the binder refusing a key sent
@@ -29,17 +30,15 @@ func repeatedKey(args []byte, is bind.Issue, name string) []byte {
 	case len(span) > 0 && span[0] == '"':
 		return span
 	case len(span) > 0 && span[0] == '{':
-		var key []byte
-		eachMemberSpan(span, func(ks, ke, _, _ int) {
-			if key == nil && unquoteKey(span[ks:ke]) == name {
-				key = span[ks:ke]
+		for m := range jsonlex.Members(span, 0) {
+			if key := span[m.Key.Start:m.Key.End]; unquoteKey(key) == name {
+				return key
 			}
-		})
-		if key != nil {
-			return key
 		}
 	case is.Start < len(args) && args[is.Start] == '"':
-		return args[is.Start:skip(args, is.Start)]
+		if end, _, ok := jsonlex.String(args, is.Start); ok {
+			return args[is.Start:end]
+		}
 	}
 	q, _ := jsontext.AppendQuote(nil, name)
 	return q
@@ -73,7 +72,7 @@ func (b *problems) duplicate(is bind.Issue) bool {
 	pr := Problem{Argument: p.Name, Code: DuplicateName, Sent: quoteSent(key)}
 	if b.args[is.Start] == '{' { // inside the argument: the object holding the key
 		pr.Path, pr.Takes, pr.Element = is.Path, b.w.takes(p.Type, p.Quoted, p.Schema), pr.Sent
-		pr.Sent = quoteSent(memberValue(b.args, is.Start))
+		pr.Sent = quoteSent(b.memberValue(is.Start))
 	}
 	b.add(pr)
 	return true

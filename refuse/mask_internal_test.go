@@ -2,6 +2,7 @@ package refuse
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
@@ -27,14 +28,30 @@ func TestWithoutFailures_KeepsOffsetsAndValidJSON(t *testing.T) {
 		for _, at := range tc.at {
 			issues = append(issues, bind.Issue{Kind: bind.WrongType, Start: at, End: at + 1})
 		}
-		got := withoutFailures([]byte(tc.args), issues)
+		plan := abcPlan(t)
+		_, ms := checkMembers(plan, []byte(tc.args), nil)
+		got, _ := withoutFailures([]byte(tc.args), &ms, plan, issues)
 		if string(got) != tc.want || !json.Valid(got) {
 			t.Errorf("%s without %v: %q, want %q", tc.args, tc.at, got, tc.want)
 		}
 	}
-	if got := withoutFailures([]byte(`{"a":1}`), []bind.Issue{{Kind: bind.Syntax, Start: 0}}); got != nil {
+	plan := abcPlan(t)
+	_, ms := checkMembers(plan, []byte(`{"a":1}`), nil)
+	if got, _ := withoutFailures([]byte(`{"a":1}`), &ms, plan, []bind.Issue{{Kind: bind.Syntax, Start: 0}}); got != nil {
 		t.Errorf("a failure in no member: %q, want nil", got)
 	}
+}
+
+// abcPlan is Std's plan of an object of a, b and c.
+func abcPlan(t *testing.T) *bind.Plan {
+	t.Helper()
+	p, err := bind.Std.Compile(reflect.TypeFor[struct {
+		A, B, C int `json:",omitempty"`
+	}]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestJSONSize_IsEncodingJSONs: the size the refusal's bound counts is the

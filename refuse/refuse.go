@@ -9,6 +9,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -47,6 +48,8 @@ type problems struct {
 	seenKey   map[string]bool
 	seenDup   map[string]bool // repeated keys outside every argument (DuplicateName)
 	seenWhole bool            // the arguments refused as a whole (bind.Reader)
+
+	ms *bindcap.Members // the members of args, as the plan read them; nil: read when needed
 }
 
 func newProblems(t *typereg.Tool, args []byte) *problems {
@@ -83,6 +86,7 @@ type room struct{ n, text, size int }
 // must be in arguments no other issue is in (the parameters left out).
 func (b *problems) hold(issues []bind.Issue) {
 	c := newProblems(b.t, b.args)
+	c.ms = b.ms
 	c.issues(issues)
 	b.held = room{len(c.list), c.text, c.size}
 	if b.held.n >= MaxProblems || b.held.text >= maxProblemText || b.held.size >= maxProblemJSON {
@@ -276,7 +280,7 @@ func (b *problems) missingField(is bind.Issue) Problem {
 		Path:     is.Path,
 		Code:     MissingField,
 		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
-		Sent:     quoteSent(memberValue(b.args, is.Start)),
+		Sent:     quoteSent(b.memberValue(is.Start)),
 		Element:  name,
 	}
 }
@@ -300,7 +304,7 @@ func (b *problems) valueProblem(is bind.Issue) Problem {
 		}
 		return pr
 	case bind.UnknownField:
-		pr.Element, pr.Sent = pr.Sent, quoteSent(memberValue(b.args, is.Start))
+		pr.Element, pr.Sent = pr.Sent, quoteSent(b.memberValue(is.Start))
 		return pr
 	}
 	if is.Kind.Loss() {
@@ -309,7 +313,7 @@ func (b *problems) valueProblem(is bind.Issue) Problem {
 	if is.Path == "" {
 		return pr // the offending value is the argument's whole value
 	}
-	if whole := memberValue(b.args, is.Start); whole != nil && len(whole) != is.End-is.Start {
+	if whole := b.memberValue(is.Start); whole != nil && len(whole) != is.End-is.Start {
 		pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
 	}
 	return pr

@@ -156,12 +156,12 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 		}
 		pr.Code, pr.Element = MissingField, strconv.Quote(is.Name)
 		pr.Path = is.Path + fieldStep(is.Name)
-		pr.Sent = quoteSent(memberValue(args, is.Start))
+		pr.Sent = quoteSent(b.memberValue(is.Start))
 		b.add(pr)
 		return
 	case schemacheck.Unknown:
 		pr.Code, pr.Element = UnknownField, quoteSent(args[is.Start:is.End])
-		pr.Sent = quoteSent(memberValue(args, is.Start))
+		pr.Sent = quoteSent(b.memberValue(is.Start))
 		b.add(pr)
 		return
 	case schemacheck.Duplicate:
@@ -191,7 +191,7 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 		}
 	}
 	if is.Path != "" {
-		if whole := memberValue(args, is.Start); whole != nil && len(whole) != is.End-is.Start {
+		if whole := b.memberValue(is.Start); whole != nil && len(whole) != is.End-is.Start {
 			pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
 		}
 	}

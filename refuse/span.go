@@ -1,76 +1,115 @@
 package refuse
 
-// memberValue returns the value of the top-level member of the JSON object
-// args that holds offset at, or nil. It reads only the object's structure,
-// tolerantly: args are valid JSON whenever a value is refused.
-func memberValue(args []byte, at int) []byte {
-	i := space(args, 0)
-	if i >= len(args) || args[i] != '{' {
-		return nil
-	}
-	i++
-	for {
-		i = space(args, i)
-		if i >= len(args) || args[i] != '"' {
-			return nil
-		}
-		i = skip(args, i) // the key
-		i = space(args, i)
-		if i >= len(args) || args[i] != ':' {
-			return nil
-		}
-		start := space(args, i+1)
-		end := skip(args, start)
-		if start <= at && at < end {
-			return args[start:end]
-		}
-		i = space(args, end)
-		if i >= len(args) || args[i] != ',' {
-			return nil
-		}
-		i++
-	}
-}
+import (
+	"iter"
 
-func space(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
-		i++
-	}
-	return i
-}
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
 
-// skip returns the end of the JSON value at d[i].
-func skip(d []byte, i int) int {
-	depth := 0
-	for i < len(d) {
-		c := d[i]
-		switch {
-		case c == '"':
-			i++
-			for i < len(d) && d[i] != '"' {
-				if d[i] == '\\' {
-					i++
+// The verdict's members: Check hands back, with the issues, the members of
+// the top-level object it read (each key and value, the parameter the key
+// binds and how), and everything here that needs a member reads them,
+// never the arguments again.
+
+// checkMembers is the plan's Check with the members it read (see
+// bindcap.CheckMembers).
+var checkMembers = bindcap.CheckMembers.(func(*bind.Plan, []byte, []bind.Issue) ([]bind.Issue, bindcap.Members))
+
+// eachMember yields the members of the top-level object args in order,
+// each with its index: those Check recorded in ms, or, when ms was cut
+// (past bindcap.MaxMembers: a call with issues), every member read again
+// with the lexer, to any depth, each bound by plan's Match (nil: none).
+func eachMember(args []byte, ms *bindcap.Members, plan *bind.Plan) iter.Seq2[int, bindcap.Member] {
+	return func(yield func(int, bindcap.Member) bool) {
+		if !ms.Cut {
+			for i := range ms.Len() {
+				if !yield(i, *ms.At(i)) {
+					return
 				}
-				i++
 			}
-			i++
-		case c == '{' || c == '[':
-			depth++
-			i++
-		case c == '}' || c == ']':
-			if depth == 0 {
-				return i
-			}
-			depth--
-			i++
-		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return i
-		default:
-			i++
+			return
 		}
-		if depth == 0 && (c == '"' || c == '}' || c == ']') {
-			return min(i, len(d))
+		i := 0
+		for m := range jsonlex.MembersTo(args, jsonlex.Space(args, 0), len(args)+1) {
+			param := -1
+			if plan != nil {
+				param = plan.Match(args[m.Key.Start:m.Key.End])
+			}
+			if !yield(i, bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(param)}) {
+				return
+			}
+			i++
 		}
 	}
-	return len(d)
+}
+
+// deepMembers reads the members of args, which the binder refuses for
+// nesting past its limit (so Check stopped there), with the lexer, to any
+// depth (its stack a bit a level), each bound by plan's Match: the
+// arguments it reads are held to their constraints all the same. Object
+// says the text is an object to its end.
+func deepMembers(args []byte, plan *bind.Plan) bindcap.Members {
+	var ms bindcap.Members
+	end := -1 // where the last member read ends
+	for m := range jsonlex.MembersTo(args, jsonlex.Space(args, 0), len(args)+1) {
+		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(plan.Match(args[m.Key.Start:m.Key.End]))})
+		end = m.Value.End
+	}
+	if end >= 0 {
+		// Read to the end when the object closes after the last member.
+		j := jsonlex.Space(args, end)
+		ms.Object = j < len(args) && args[j] == '}' && jsonlex.Space(args, j+1) == len(args)
+	}
+	return ms
+}
+
+// lexMembers reads the members of the top-level object args with the
+// lexer, for arguments no plan read (a tool recorded from its schema).
+func lexMembers(args []byte) *bindcap.Members {
+	ms := new(bindcap.Members)
+	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: -1})
+	}
+	return ms
+}
+
+// memberValue returns the value of the member of ms (the top-level object
+// args) that holds offset at, or nil.
+func memberValue(args []byte, ms *bindcap.Members, at int) []byte {
+	var m bindcap.Member
+	if i := ms.Find(at); i >= 0 {
+		m = *ms.At(i)
+	} else if !ms.Cut {
+		return nil
+	} else {
+		// Past the members recorded: read with the lexer, as far as it.
+		found := false
+		for _, lm := range eachMember(args, ms, nil) {
+			if lm.Key.Start > at {
+				break
+			}
+			if at < lm.Value.End {
+				m, found = lm, true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	if at < m.Value.Start {
+		return nil // in the key
+	}
+	return args[m.Value.Start:m.Value.End]
+}
+
+// memberValue is memberValue for the builder's arguments, with the
+// members the plan read, or else (a schema's check) read once.
+func (b *problems) memberValue(at int) []byte {
+	if b.ms == nil {
+		b.ms = lexMembers(b.args)
+	}
+	return memberValue(b.args, b.ms, at)
 }

@@ -187,7 +187,12 @@ type Member struct{ Key, Value Span }
 // in order. It reads only what it yields and what lies between: stopping
 // early costs nothing more. Text that is not a valid object ends the
 // sequence at the first byte that does not fit.
-func Members(d []byte, i int) iter.Seq[Member] {
+func Members(d []byte, i int) iter.Seq[Member] { return MembersTo(d, i, MaxDepth) }
+
+// MembersTo is Members with the values read up to maxDepth levels deep
+// (Skip's limit), not encoding/json's: for a text a binder refuses only for
+// its nesting, whose members are read all the same.
+func MembersTo(d []byte, i, maxDepth int) iter.Seq[Member] {
 	return func(yield func(Member) bool) {
 		if KindAt(d, i) != KindObject {
 			return
@@ -198,7 +203,8 @@ func Members(d []byte, i int) iter.Seq[Member] {
 			if m.Key, _, m.Value.Start, ok = Key(d, i); !ok {
 				return
 			}
-			if m.Value.End, ok = skipOK(d, m.Value.Start); !ok || !yield(m) {
+			end, err := Skip(d, m.Value.Start, maxDepth)
+			if m.Value.End = end; err != nil || !yield(m) {
 				return
 			}
 			i, more, ok = Next(d, m.Value.End, KindObject)

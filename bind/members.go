@@ -1,0 +1,82 @@
+package bind
+
+import (
+	"bytes"
+
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// The members of the verdict: Check can hand back the top-level members
+// it read (key, value, the parameter each binds and how), so that refuse
+// reads the one pass and never the arguments again. The path is
+// unexported, reached through internal/bindcap: it is refuse's, not the
+// API's.
+
+func init() {
+	bindcap.CheckMembers = checkMembers
+}
+
+// checkMembers is p.Check(args, issues), with the members of the
+// top-level object it read (the first bindcap.MaxMembers). For Std it
+// allocates nothing more than Check for the first 16 members, and at most
+// six times past them, whatever the call's size.
+func checkMembers(p *Plan, args []byte, issues []Issue) ([]Issue, bindcap.Members) {
+	if p.check != nil {
+		ms := new(bindcap.Members) // a binder mirrored by trial allocates anyway
+		issues = p.check(args, p.required, p.nested, issues, ms)
+		return issues, *ms
+	}
+	var c checker
+	c.record = true
+	issues = p.checkStd(&c, args, issues)
+	return issues, c.members
+}
+
+// member records the top-level member the checker has just read: its key
+// at data[ks:ke], its value from vs to c.pos, bound to c.param.
+func (c *checker) member(ks, ke, vs int, folded bool) {
+	how := bindcap.Unbound
+	switch {
+	case c.param < 0:
+	case folded:
+		how = bindcap.Folded
+	default:
+		how = bindcap.Exact
+	}
+	c.members.Add(bindcap.Member{
+		Key: jsonlex.Span{Start: ks, End: ke}, Value: jsonlex.Span{Start: vs, End: c.pos},
+		Param: int32(c.param), How: how,
+	})
+}
+
+// addMembers records the members ms of the object args, each read by a
+// scan and matched to its param (a trial plan's, a reader's), in out;
+// folded reports a key bound only by folding its case.
+func addMembers(out *bindcap.Members, args []byte, ms []member, folded func(raw []byte) bool) {
+	if out == nil {
+		return
+	}
+	for _, m := range ms {
+		how := bindcap.Unbound
+		switch {
+		case m.param < 0:
+		case folded != nil && folded(args[m.ks:m.ke]):
+			how = bindcap.Folded
+		default:
+			how = bindcap.Exact
+		}
+		out.Add(bindcap.Member{
+			Key: jsonlex.Span{Start: m.ks, End: m.ke}, Value: jsonlex.Span{Start: m.vs, End: m.ve},
+			Param: int32(m.param), How: how,
+		})
+	}
+	out.Object = true
+}
+
+// readerFolded reports whether encoding/json binds the key raw to a
+// field of fs only by folding its case.
+func readerFolded(fs *fieldSet, raw []byte) bool {
+	_, folded := fs.lookup(raw, bytes.IndexByte(raw, '\\') >= 0)
+	return folded
+}

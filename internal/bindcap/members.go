@@ -1,0 +1,112 @@
+package bindcap
+
+import "github.com/bindguard/bindguard/internal/jsonlex"
+
+// CheckMembers is bind's Plan.Check that also returns the top-level
+// members it read: a func(*bind.Plan, []byte, []bind.Issue)
+// ([]bind.Issue, Members), set by package bind when it initializes (held
+// as any, since this package cannot name bind's types). The members come
+// from the same pass as the issues, so that refuse reads the verdict and
+// never the arguments again.
+var CheckMembers any
+
+// How says how a top-level key binds its parameter.
+type How uint8
+
+const (
+	Unbound How = iota // the key binds no parameter
+	Exact              // the key is the parameter's name
+	Folded             // the key binds it only by the binder's case folding
+)
+
+// A Member is one member of a call's top-level object, as the binder
+// read it.
+type Member struct {
+	Key   jsonlex.Span // the key, quotes included
+	Value jsonlex.Span // its value
+	// Param is the index in Plan.Params of the parameter the key binds
+	// (what Plan.Match returns for it): -1 for none, below -1 for a key V2
+	// finds ambiguous (it binds none, and fails).
+	Param int32
+	How   How
+}
+
+// Binds returns the index of the parameter m binds, or -1 for none.
+func (m *Member) Binds() int { return max(int(m.Param), -1) }
+
+// fixedMembers is how many members a Members holds without allocating.
+const fixedMembers = 16
+
+// MaxMembers bounds the members one Check records: past it, the list is
+// cut (Members.Cut), and a reader that needs every member reads the rest
+// with the lexer. A call the binder reads clean holds at most one member
+// per parameter (a repeated or unknown key is an issue), so only a call
+// with issues, or of an open tool, is ever cut.
+const MaxMembers = 1024
+
+// Members are the members of a call's top-level object, in the order
+// sent, as one Check read them: the first fixedMembers in place, the rest
+// up to MaxMembers doubling (at most six allocations, 80 KB, whatever the
+// call's size).
+type Members struct {
+	// Object reports that the arguments are an object read to its closing
+	// brace: the list holds every member of it, up to MaxMembers.
+	// Otherwise (no arguments, null, another value, text that is not JSON)
+	// it holds the members read before the reading stopped, perhaps none.
+	Object bool
+	// Cut reports that the object has more than MaxMembers members: the
+	// list holds the first MaxMembers.
+	Cut   bool
+	n     int
+	fixed [fixedMembers]Member
+	more  []Member
+}
+
+// Len returns the number of members.
+func (ms *Members) Len() int { return ms.n }
+
+// At returns member i.
+func (ms *Members) At(i int) *Member {
+	if i < fixedMembers {
+		return &ms.fixed[i]
+	}
+	return &ms.more[i-fixedMembers]
+}
+
+// Add appends m, or cuts the list past MaxMembers.
+func (ms *Members) Add(m Member) {
+	switch {
+	case ms.n < fixedMembers:
+		ms.fixed[ms.n] = m
+	case ms.n >= MaxMembers:
+		ms.Cut = true
+		return
+	default:
+		if len(ms.more) == cap(ms.more) {
+			grown := make([]Member, len(ms.more), min(2*ms.n, MaxMembers)-fixedMembers)
+			copy(grown, ms.more)
+			ms.more = grown
+		}
+		ms.more = append(ms.more, m)
+	}
+	ms.n++
+}
+
+// Find returns the index of the member whose key or value holds offset
+// at, or -1.
+func (ms *Members) Find(at int) int {
+	lo, hi := 0, ms.n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		m := ms.At(mid)
+		switch {
+		case at < m.Key.Start:
+			hi = mid
+		case at >= m.Value.End:
+			lo = mid + 1
+		default:
+			return mid
+		}
+	}
+	return -1
+}

@@ -1,0 +1,46 @@
+package bindcap
+
+import (
+	"testing"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// TestMembers_AllocateBoundedly: however many members are added, a
+// Members holds the first MaxMembers, in order, says it was cut, and
+// allocates at most six times (none for the first fixedMembers); Find
+// finds each member by any offset in its key or value, and none between.
+func TestMembers_AllocateBoundedly(t *testing.T) {
+	for _, n := range []int{0, 1, fixedMembers, fixedMembers + 1, 1000, MaxMembers, MaxMembers + 1, 100000} {
+		fill := func() *Members {
+			ms := new(Members)
+			for i := range n {
+				at := 10 * i
+				ms.Add(Member{Key: jsonlex.Span{Start: at, End: at + 3}, Value: jsonlex.Span{Start: at + 4, End: at + 9}, Param: int32(i)})
+			}
+			return ms
+		}
+		ms := fill()
+		if ms.Len() != min(n, MaxMembers) || ms.Cut != (n > MaxMembers) {
+			t.Fatalf("%d added: %d held, cut %v", n, ms.Len(), ms.Cut)
+		}
+		for i := range ms.Len() {
+			if m := ms.At(i); m.Param != int32(i) || ms.Find(m.Key.Start) != i || ms.Find(m.Value.End-1) != i || ms.Find(m.Value.End) != -1 {
+				t.Fatalf("%d added: member %d is %+v, found at %d", n, i, *m, ms.Find(m.Key.Start))
+			}
+		}
+		want := 0.0
+		if n > fixedMembers {
+			want = 6
+		}
+		var local Members
+		if a := testing.AllocsPerRun(10, func() {
+			local = Members{}
+			for i := range n {
+				local.Add(Member{Param: int32(i)})
+			}
+		}); a > want {
+			t.Errorf("%d added: %v allocations, want at most %v", n, a, want)
+		}
+	}
+}
