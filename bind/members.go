@@ -1,7 +1,6 @@
 package bind
 
 import (
-	"bytes"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -77,6 +76,7 @@ func addMembers(out *bindcap.Members, args []byte, ms []member, folded func(raw 
 // readerFolded reports whether encoding/json binds the key raw to a
 // field of fs only by folding its case.
 func readerFolded(fs *fieldSet, raw []byte) bool {
-	_, folded := fs.lookup(raw, bytes.IndexByte(raw, '\\') >= 0)
+	_, f, _ := jsonlex.String(raw, 0)
+	_, folded := fs.lookup(raw, f&jsonlex.Escaped != 0)
 	return folded
 }

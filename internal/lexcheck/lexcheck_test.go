@@ -29,7 +29,6 @@ var pending = map[string]string{
 	"bind/segmentio.go":    "go-sdk's depth count before segmentio, by hand: moving to the native segmentio plan",
 	"bind/tally.go":        "Match tests a key token's quotes: moving onto jsonlex.KindAt",
 	"refuse/span.go":       "quotes are cut from the bytes by hand: moving to the verdict's spans",
-	"refuse/alias.go":      "aliases re-scan the top-level members: moving to the verdict's members",
 	"refuse/duplicate.go":  "duplicates re-scan the top-level members: moving to the verdict's members",
 	"refuse/constraint.go": "a list's elements are read by hand: moving to the verdict's decoded value",
 	"refuse/sent.go":       "a problem's quote is read back from the bytes: moving to the verdict's spans",
