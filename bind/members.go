@@ -1,7 +1,6 @@
 package bind
 
 import (
-
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
