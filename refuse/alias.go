@@ -279,7 +279,7 @@ func foldConflicts(t *typereg.Tool, args []byte, issues []bind.Issue) ([]byte, [
 		if is.Kind.Fails() {
 			return args, nil
 		}
-		folded = folded || is.Kind == bind.FoldedKey && is.Path == "" && is.Param >= 0
+		folded = folded || is.Kind == bind.FoldedKey && is.Path.String() == "" && is.Param >= 0
 	}
 	if !folded {
 		return args, nil

@@ -160,7 +160,7 @@ func class(is bind.Issue) int {
 	switch k := is.Kind; {
 	case k.Fails():
 		return 0
-	case k == bind.Missing && is.Path == "":
+	case k == bind.Missing && is.Path.String() == "":
 		return 1
 	case k == bind.UnknownKey:
 		return 4
@@ -341,7 +341,7 @@ func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 func nullIsLost(plan *bind.Plan, name string, i int) bool {
 	key, _ := json.Marshal(name)
 	for _, is := range plan.Check([]byte("{"+string(key)+":null}"), nil) {
-		if is.Kind == bind.NullValue && is.Param == i && is.Path == "" {
+		if is.Kind == bind.NullValue && is.Param == i && is.Path.String() == "" {
 			return true
 		}
 	}

@@ -72,7 +72,7 @@ func (b *problems) duplicate(is bind.Issue) bool {
 	p := b.t.Params[is.Param]
 	pr := Problem{Argument: p.Name, Code: DuplicateName, Sent: quoteSent(key)}
 	if b.args[is.Start] == '{' { // inside the argument: the object holding the key
-		pr.Path, pr.Takes, pr.Element = is.Path, b.w.takes(p.Type, p.Quoted, p.Schema), pr.Sent
+		pr.Path, pr.Takes, pr.Element = is.Path.String(), b.w.takes(p.Type, p.Quoted, p.Schema), pr.Sent
 		pr.Sent = quoteSent(memberValue(b.args, is.Start))
 	}
 	b.add(pr)

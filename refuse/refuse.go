@@ -3,13 +3,14 @@ package refuse
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -107,7 +108,7 @@ func jsonSize(p Problem) int {
 	n := len(`{"code":}`) + jsonString(string(p.Code)) + 1
 	for _, f := range [...]struct {
 		name, value string
-	}{{"argument", p.Argument}, {"path", p.Path}, {"takes", p.Takes}, {"sent", p.Sent}, {"element", p.Element}, {"did_you_mean", p.DidYouMean}, {"becomes", p.Becomes}} {
+	}{{"argument", p.Argument}, {"path", p.Path}, {"pointer", p.Pointer}, {"takes", p.Takes}, {"sent", p.Sent}, {"element", p.Element}, {"did_you_mean", p.DidYouMean}, {"becomes", p.Becomes}} {
 		if f.value != "" {
 			n += len(`,"":`) + len(f.name) + jsonString(f.value)
 		}
@@ -177,7 +178,7 @@ func (b *problems) issues(issues []bind.Issue) {
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {
 				tp := t.Params[is.Param]
-				p.Argument, p.Takes = tp.Name, w.takes(tp.Type, tp.Quoted, tp.Schema)
+				p.Argument, p.Takes, p.Pointer = tp.Name, w.takes(tp.Type, tp.Quoted, tp.Schema), is.Path.Pointer()
 				head := args[is.Start:min(len(args), is.Start+4*maxSent)]
 				cut, _ := cutChars(head, maxSent)
 				p.Sent = escapeText(head[:cut]) + "…"
@@ -194,13 +195,13 @@ func (b *problems) issues(issues []bind.Issue) {
 				continue
 			}
 			b.seenKey[string(raw)] = true
-			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
+			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Pointer: keyPointer(raw), Sent: quoteSent(raw)}
 			if len(b.seenKey) <= maxSuggestions {
 				p.DidYouMean = closest(unquoteKey(raw), t.Accepted())
 			}
 			b.add(p)
 		case bind.Missing:
-			if is.Path != "" { // a field inside the argument
+			if is.Path.String() != "" { // a field inside the argument
 				if b.claim(is.Param) {
 					b.add(b.missingField(is))
 				}
@@ -213,6 +214,7 @@ func (b *problems) issues(issues []bind.Issue) {
 			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)}
 			if is.End > is.Start { // sent as null, which does not count
 				pr.Sent = quoteSent(args[is.Start:is.End])
+				pr.Pointer = is.Path.Pointer()
 			}
 			b.add(pr)
 		default:
@@ -245,7 +247,7 @@ func (b *problems) refusedOutside(is bind.Issue) {
 			return
 		}
 		b.seenKey[string(raw)] = true
-		p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
+		p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Pointer: keyPointer(raw), Sent: quoteSent(raw)}
 		if len(b.seenKey) <= maxSuggestions {
 			p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
 		}
@@ -263,17 +265,15 @@ func (b *problems) refusedOutside(is bind.Issue) {
 // leaves out: the issue spans the object, and its path ends at the field.
 func (b *problems) missingField(is bind.Issue) Problem {
 	p := b.t.Params[is.Param]
-	// The path's last step is the field: ".name" (a plain name), or
-	// `["name"]`, quoted, where an unescaped `["` cannot occur inside.
+	path := bindcap.Path(is.Path)
 	var name string
-	if strings.HasSuffix(is.Path, `"]`) {
-		name = strings.TrimSuffix(is.Path[strings.LastIndex(is.Path, `["`)+1:], "]")
-	} else {
-		name = strconv.Quote(is.Path[strings.LastIndex(is.Path, ".")+1:])
+	if last, ok := path.Last(); ok && last.IsKey {
+		name = jsonpath.QuoteKey(last.Key, last.Cut)
 	}
 	return Problem{
 		Argument: p.Name,
-		Path:     is.Path,
+		Path:     path.String(),
+		Pointer:  path.Pointer(),
 		Code:     MissingField,
 		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
 		Sent:     quoteSent(memberValue(b.args, is.Start)),
@@ -284,10 +284,12 @@ func (b *problems) missingField(is bind.Issue) Problem {
 // valueProblem words an issue with one value (or key) inside an argument.
 func (b *problems) valueProblem(is bind.Issue) Problem {
 	p := b.t.Params[is.Param]
+	path := bindcap.Path(is.Path)
 	pr := Problem{
 		Argument: p.Name,
-		Path:     is.Path,
-		Code:     code(is, b.w.resolve(b.w.at(p.Schema, is.Path))),
+		Path:     path.String(),
+		Pointer:  path.Pointer(),
+		Code:     code(is, b.w.resolve(b.w.at(p.Schema, path))),
 		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
 		Sent:     quoteSent(b.args[is.Start:is.End]),
 	}
@@ -306,7 +308,7 @@ func (b *problems) valueProblem(is bind.Issue) Problem {
 	if is.Kind.Loss() {
 		pr.Becomes = becomes(b.args[is.Start:is.End], is)
 	}
-	if is.Path == "" {
+	if pr.Path == "" {
 		return pr // the offending value is the argument's whole value
 	}
 	if whole := memberValue(b.args, is.Start); whole != nil && len(whole) != is.End-is.Start {
@@ -380,4 +382,12 @@ func unquoteKey(raw []byte) string {
 		return string(text)
 	}
 	return string(raw)
+}
+
+// keyPointer is the JSON Pointer to the top-level member whose key is raw
+// (a JSON string token, as sent): "" for a key past the bound of a path.
+func keyPointer(raw []byte) string {
+	var b jsonpath.Builder
+	b.Arg(raw)
+	return b.Path().Pointer()
 }

@@ -55,8 +55,6 @@ const (
 // as many bytes of payload: an index in decimal, or a key's decoded text
 // (at most MaxKey characters, so at most maxPayload bytes).
 const (
-	tagArg    = 'a' // the argument's own key, whole
-	tagArgCut = 'A' // the argument's own key, cut
 	tagIndex  = 'i'
 	tagKey    = 'k'
 	tagKeyCut = 'K'
@@ -65,22 +63,28 @@ const (
 
 const (
 	maxPayload = MaxKey * utf8.UTFMax
-	// MaxBytes bounds an encoded path: the argument's key, MaxSteps steps
-	// and an elision.
-	MaxBytes = (MaxSteps+1)*(2+maxPayload) + 2
+	// MaxBytes bounds an encoded path: MaxSteps steps and an elision.
+	MaxBytes = MaxSteps*(2+maxPayload) + 2
 )
 
 // A Path leads from the arguments object to a value inside it: the
 // argument's key, as sent, then the steps inside the argument's value.
 // The zero Path is no location (the arguments as a whole). A Path is a
-// comparable value, and immutable.
-type Path struct{ s string }
+// comparable value. The argument's key is kept as the JSON token sent,
+// read from the arguments the path was built on (not copied: a path to an
+// argument's value allocates nothing), which must not change while the
+// path is used.
+type Path struct {
+	s   string // the encoded steps inside the argument
+	arg string // the argument's key token, quotes included; "" for none
+}
 
 // A Builder writes a Path step by step, with no allocation until Path.
 // Its zero value is an empty path; it must not be copied once used.
 type Builder struct {
 	buf [MaxBytes]byte
 	n   int
+	arg string
 	// Read counts the bytes of keys the builder read: the cost of the
 	// path, which is bounded whatever the key.
 	Read int
@@ -91,11 +95,9 @@ func (b *Builder) put(tag byte, payload []byte) {
 	b.n += 2 + copy(b.buf[b.n+2:], payload)
 }
 
-// Arg writes the argument's own key, raw its JSON string token.
-func (b *Builder) Arg(raw []byte) {
-	text, cut := b.keyHead(raw)
-	b.putKey(tagArg, tagArgCut, text, cut)
-}
+// Arg sets the argument's own key, raw its JSON string token in the
+// arguments (kept, not copied, nor read until Pointer).
+func (b *Builder) Arg(raw []byte) { b.arg = unsafeString(raw) }
 
 // Index writes the step into an array's element i.
 func (b *Builder) Index(i int) {
@@ -123,9 +125,9 @@ func (b *Builder) Elide() { b.put(tagElided, nil) }
 // Path returns the path written.
 func (b *Builder) Path() Path {
 	if b.n == 0 {
-		return Path{}
+		return Path{arg: b.arg}
 	}
-	return Path{string(b.buf[:b.n])}
+	return Path{string(b.buf[:b.n]), b.arg}
 }
 
 func (b *Builder) putKey(whole, cutTag byte, text []byte, cut bool) {
@@ -139,6 +141,12 @@ func (b *Builder) putKey(whole, cutTag byte, text []byte, cut bool) {
 // keyHead returns the decoded text of the first MaxKey characters of the
 // key token raw, and whether raw holds more.
 func (b *Builder) keyHead(raw []byte) ([]byte, bool) {
+	text, cut, read := keyHead(raw)
+	b.Read += read
+	return text, cut
+}
+
+func keyHead(raw []byte) (text []byte, cut bool, read int) {
 	// Each character of the text comes from one rune of raw or one \u
 	// escape (two for a surrogate pair): 2*(MaxKey+1) of them make more
 	// than the MaxKey characters a step keeps, whole.
@@ -157,13 +165,11 @@ func (b *Builder) keyHead(raw []byte) ([]byte, bool) {
 			i += n
 		}
 	}
-	b.Read += i + 2
 	var kb [2*(MaxKey+1)*6 + 2]byte
 	prefix := append(append(append(kb[:0], '"'), in[:i]...), '"')
-	var tb [2*(MaxKey+1)*utf8.UTFMax + 8]byte
-	text, _ := jsonlex.Unquote(tb[:0], prefix)
-	t, cut := cutKey(text)
-	return t, cut || i < len(in)
+	text, _ = jsonlex.Unquote(make([]byte, 0, 2*(MaxKey+1)*utf8.UTFMax+8), prefix)
+	text, cut = cutKey(text)
+	return text, cut || i < len(in), i + 2
 }
 
 // cutKey cuts text to its first MaxKey characters, and reports whether it
@@ -221,14 +227,7 @@ func (p Path) Steps(yield func(Step) bool) {
 
 // Inside reports whether the path has steps inside the argument: its
 // readable form is not empty.
-func (p Path) Inside() bool {
-	inside := false
-	p.each(func(tag byte, _ string) bool {
-		inside = tag != tagArg && tag != tagArgCut
-		return !inside
-	})
-	return inside
-}
+func (p Path) Inside() bool { return p.s != "" }
 
 // Last returns the path's last step inside the argument, if any.
 func (p Path) Last() (last Step, ok bool) {
@@ -256,14 +255,11 @@ func (p Path) Name(name string) Path {
 func (p Path) extend(b *Builder, step func()) Path {
 	steps, elided := 0, false
 	p.each(func(tag byte, _ string) bool {
-		switch tag {
-		case tagIndex, tagKey, tagKeyCut:
-			steps++
-		case tagElided:
-			elided = true
-		}
+		steps++
+		elided = elided || tag == tagElided
 		return true
 	})
+	b.arg = p.arg
 	if !elided && steps < MaxSteps {
 		b.n = copy(b.buf[:], p.s)
 		step()
@@ -273,16 +269,13 @@ func (p Path) extend(b *Builder, step func()) Path {
 	// added is the last, and the first of the tail joins the elided.
 	d := 0
 	p.each(func(tag byte, payload string) bool {
-		switch tag {
-		case tagElided:
-		case tagArg, tagArgCut:
-			b.put(tag, []byte(payload))
+		switch {
+		case tag == tagElided:
+		case d == Head:
+			b.Elide()
+			d++
 		default:
-			if d == Head {
-				b.Elide()
-			} else {
-				b.put(tag, []byte(payload))
-			}
+			b.put(tag, []byte(payload))
 			d++
 		}
 		return true
@@ -341,22 +334,29 @@ func QuoteKey(text string, cut bool) string {
 // path its bounds cut short (see the package documentation), which a
 // pointer cannot show.
 func (p Path) Pointer() string {
-	if len(p.s) == 0 || p.s[0] != tagArg {
-		return "" // no argument, or its key cut
+	if p.arg == "" {
+		return "" // no argument
+	}
+	arg, cut, _ := keyHead(unsafe.Slice(unsafe.StringData(p.arg), len(p.arg))) // read only
+	if cut {
+		return ""
 	}
 	var b strings.Builder
+	token := func(t string) {
+		b.WriteByte('/')
+		if strings.ContainsAny(t, "~/") {
+			t = strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+		}
+		b.WriteString(t)
+	}
+	token(string(arg))
 	ok := true
 	p.each(func(tag byte, payload string) bool {
-		switch tag {
-		case tagArgCut, tagKeyCut, tagElided:
+		if tag == tagKeyCut || tag == tagElided {
 			ok = false
 			return false
 		}
-		b.WriteByte('/')
-		if strings.ContainsAny(payload, "~/") {
-			payload = strings.NewReplacer("~", "~0", "/", "~1").Replace(payload)
-		}
-		b.WriteString(payload)
+		token(payload)
 		return true
 	})
 	if !ok {

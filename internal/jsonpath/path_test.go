@@ -1,8 +1,13 @@
 package jsonpath
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 func build(arg string, steps ...any) Path {
@@ -82,4 +87,76 @@ func TestBuilder_KeyReadsBoundedBytes(t *testing.T) {
 	if b.Read > 100 {
 		t.Errorf("read %d bytes of a 1 MB key", b.Read)
 	}
+}
+
+// keyStepWhole is the step to the member of key raw as bind wrote it
+// before the bound: the whole key read, then cut; with ' and … escaped.
+func keyStepWhole(raw []byte) string {
+	key, _ := jsonlex.Unquote(nil, raw)
+	s := string(key)
+	if isIdent(s) {
+		return "." + s
+	}
+	n, cut := 0, false
+	for i := range s {
+		if n == MaxKey {
+			s, cut = s[:i], true
+			break
+		}
+		n++
+	}
+	q := strings.NewReplacer("'", `\u0027`, "…", `\u2026`).Replace(strconv.Quote(s))
+	if cut {
+		q = q[:len(q)-1] + `…"`
+	}
+	return "[" + q + "]"
+}
+
+func keyStep(raw []byte) string {
+	var b Builder
+	b.Arg([]byte(`"a"`))
+	b.Key(raw)
+	return b.Path().String()
+}
+
+// TestKey_ReadsOnlyWhatItShows: the step to a member reads at most 82
+// characters' worth of its key, and is what reading the whole key and
+// cutting it gives, for plain keys, escapes, surrogate pairs across the
+// cut, invalid UTF-8 and lone surrogates.
+func TestKey_ReadsOnlyWhatItShows(t *testing.T) {
+	for _, raw := range []string{
+		`"name"`, `"a b"`, `""`, `"` + strings.Repeat("k", 40) + `"`, `"` + strings.Repeat("k", 41) + `"`,
+		`"` + strings.Repeat("k", 1<<20) + `"`,
+		`"` + strings.Repeat(`\u00e9`, 100) + `"`,
+		`"` + strings.Repeat(`\ud83d\ude00`, 100) + `"`,
+		`"` + strings.Repeat("k", 39) + `\ud83d\ude00xyz"`,
+		`"` + strings.Repeat(`\ud83d`, 100) + `"`,
+		"\"" + strings.Repeat("\xff", 100) + "\"",
+		"\"" + strings.Repeat("é", 100) + "\"",
+		`"` + strings.Repeat(`\n`, 100) + `"`,
+		`"\u006eame"`, `"it's…"`,
+	} {
+		if got, want := keyStep([]byte(raw)), keyStepWhole([]byte(raw)); got != want {
+			t.Errorf("%.60q: %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func FuzzKey(f *testing.F) {
+	for _, s := range []string{"name", "a b", strings.Repeat("é", 50), strings.Repeat("😀", 45), "\xff\xfe", "a/b~c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		raw, _ := json.Marshal(s) // a valid JSON string, escapes and all
+		if got, want := keyStep(raw), keyStepWhole(raw); got != want {
+			t.Errorf("%q: %q, want %q", raw, got, want)
+		}
+		// A whole key's pointer token is its decoded text, escaped.
+		var b Builder
+		b.Arg(raw)
+		text, _ := jsonlex.Unquote(nil, raw)
+		if p := b.Path().Pointer(); utf8.RuneCount(text) <= MaxKey && p != "/"+strings.NewReplacer("~", "~0", "/", "~1").Replace(string(text)) {
+			t.Errorf("%q: pointer %q", raw, p)
+		}
+	})
 }
