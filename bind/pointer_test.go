@@ -144,6 +144,7 @@ var ptrCases = []struct {
 	{"key of 40, whole", `{"by_name":{"` + strings.Repeat("k", 40) + `":{"n":"x"}}}`, "/by_name/" + strings.Repeat("k", 40) + "/n", ""},
 	{"deep, elided", `{"é":` + strings.Repeat(`{"me":`, 20) + `{"n":"x"}` + strings.Repeat(`}`, 21), "", ""},
 	{"deep, not elided", `{"é":` + strings.Repeat(`{"me":`, 10) + `{"n":"x"}` + strings.Repeat(`}`, 11), "/é" + strings.Repeat("/me", 10) + "/n", ""},
+	{"repeated argument", `{"hours_back":1,"hours_back":2}`, "/hours_back", ""},
 	{"deep any", `{"deep":[[[[[[[[[[[[[1e400]]]]]]]]]]]]]}`, "", ""},
 }
 

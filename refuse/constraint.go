@@ -11,6 +11,7 @@ import (
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -75,7 +76,7 @@ func decodedProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Pr
 		}
 	}
 	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder().Name()}
-	sent := members(t, args, issues)
+	sent, keys := members(t, args, issues)
 	for i, p := range t.Params {
 		if !failed[i] {
 			continue
@@ -86,8 +87,10 @@ func decodedProblems(t *typereg.Tool, args []byte, issues []bind.Issue) (ps []Pr
 			continue
 		}
 		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema), Sent: quoteSent(raw)}
-		if path, elem, ok := breach(v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), ""); ok && path != "" {
-			pr.Path, pr.Element = path, quoteSent(elem)
+		arg := jsonpath.ArgPath(keys[i])
+		pr.Pointer = arg.Pointer()
+		if path, elem, ok := breach(v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), arg); ok && path.Inside() {
+			pr.Path, pr.Pointer, pr.Element = path.String(), path.Pointer(), quoteSent(elem)
 		}
 		ps = append(ps, pr)
 	}
@@ -137,15 +140,16 @@ func paramOf(t *typereg.Tool, ns string) int {
 
 // members returns, per parameter, the raw value the binder reads for it
 // from the top-level object args (the last of the keys it binds to it, by
-// the binder's own matching), or nil when the call does not send it.
-func members(t *typereg.Tool, args []byte, issues []bind.Issue) [][]byte {
-	sent := make([][]byte, len(t.Params))
-	eachBinding(t, args, func(_, _, vs, ve, i int) {
+// the binder's own matching) and that key, or nil when the call does not
+// send it.
+func members(t *typereg.Tool, args []byte, issues []bind.Issue) (sent, keys [][]byte) {
+	sent, keys = make([][]byte, len(t.Params)), make([][]byte, len(t.Params))
+	eachBinding(t, args, func(ks, ke, vs, ve, i int) {
 		if i >= 0 {
-			sent[i] = args[vs:ve]
+			sent[i], keys[i] = args[vs:ve], args[ks:ke]
 		}
 	})
-	return sent
+	return sent, keys
 }
 
 // eachMemberSpan calls f with the key's and the value's extent of each
@@ -202,13 +206,13 @@ func levels(tag string) []string {
 // breach finds where value v (sent as raw) first breaks its levels of
 // constraint, in the order sent: the path to it inside the argument and its
 // raw text. It runs the validator on each level, as dive does.
-func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []byte, bool) {
+func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	if lvls[0] != "" && validate().Var(v.Interface(), lvls[0]) != nil {
 		return path, raw, true
 	}
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
-			return "", nil, false
+			return jsonpath.Path{}, nil, false
 		}
 		v = v.Elem()
 	}
@@ -216,10 +220,10 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 		if v.Kind() == reflect.Struct {
 			return fieldBreach(v, raw, path)
 		}
-		return "", nil, false
+		return jsonpath.Path{}, nil, false
 	}
 	var (
-		at    string
+		at    jsonpath.Path
 		elem  []byte
 		found bool
 	)
@@ -229,7 +233,7 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 			if found || i >= v.Len() {
 				return
 			}
-			at, elem, found = breach(v.Index(i), raw[vs:ve], lvls[1:], path+"["+strconv.Itoa(i)+"]")
+			at, elem, found = breach(v.Index(i), raw[vs:ve], lvls[1:], path.Index(i))
 		})
 	case reflect.Map:
 		// The binder keeps a repeated key's last value: look at that one.
@@ -252,7 +256,7 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 			if !mv.IsValid() {
 				return
 			}
-			at, elem, found = breach(mv, raw[vs:ve], lvls[1:], path+keyPath(key))
+			at, elem, found = breach(mv, raw[vs:ve], lvls[1:], path.Name(key))
 		})
 	}
 	return at, elem, found
@@ -261,10 +265,10 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 // fieldBreach finds where nested struct v (sent as the object raw) first
 // breaks its fields' tags, in the order sent, as the validator walks into
 // it: a field's own tag, or the structs inside an untagged field.
-func fieldBreach(v reflect.Value, raw []byte, path string) (string, []byte, bool) {
+func fieldBreach(v reflect.Value, raw []byte, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	t := v.Type()
 	var (
-		at    string
+		at    jsonpath.Path
 		elem  []byte
 		found bool
 	)
@@ -282,7 +286,7 @@ func fieldBreach(v reflect.Value, raw []byte, path string) (string, []byte, bool
 		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {
 			lvls = levels(tag)
 		}
-		at, elem, found = breach(v.Field(i), raw[vs:ve], lvls, path+keyPath(key))
+		at, elem, found = breach(v.Field(i), raw[vs:ve], lvls, path.Name(key))
 	})
 	return at, elem, found
 }
@@ -336,24 +340,4 @@ func mapKey(kt reflect.Type, key string) (reflect.Value, bool) {
 		return k, false
 	}
 	return k, true
-}
-
-// keyPath writes a map key as bind.Issue.Path does: ".key" for a key of
-// at most 40 ASCII letters, digits and underscores, else the key (cut to 40
-// characters) quoted in brackets.
-func keyPath(key string) string {
-	ident := key != "" && len(key) <= 40
-	for _, c := range []byte(key) {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			ident = false
-			break
-		}
-	}
-	if ident {
-		return "." + key
-	}
-	if r := []rune(key); len(r) > 40 {
-		key = string(r[:40]) + "…"
-	}
-	return "[" + strconv.Quote(key) + "]"
 }

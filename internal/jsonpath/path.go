@@ -252,6 +252,17 @@ func (p Path) Name(name string) Path {
 	return p.extend(&b, func() { b.Name(name) })
 }
 
+// Index returns p with one more step, into an array's element i, bounded
+// as Key is.
+func (p Path) Index(i int) Path {
+	var b Builder
+	return p.extend(&b, func() { b.Index(i) })
+}
+
+// ArgPath returns the path to the value of the argument whose key is raw,
+// a JSON string token in the arguments (kept, not copied).
+func ArgPath(raw []byte) Path { return Path{arg: unsafeString(raw)} }
+
 func (p Path) extend(b *Builder, step func()) Path {
 	steps, elided := 0, false
 	p.each(func(tag byte, _ string) bool {
