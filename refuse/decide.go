@@ -97,7 +97,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		checked, conflicts = canon, append(conflicts, cs...)
 		issues = t.Plan().Check(checked, nil)
 	}
-	d := decider{t: t, args: checked, warn: pol.Mode == typereg.Warn}
+	d := decider{t: t, args: checked, sent: args, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)
 }
 
@@ -148,7 +148,8 @@ func sameBytes(a, b []byte) bool {
 type decider struct {
 	t    *typereg.Tool
 	args []byte
-	warn bool // the tool's mode is Warn
+	sent []byte // the call's own text, which args renames (aliases, folded keys)
+	warn bool   // the tool's mode is Warn
 }
 
 // class orders what is found: the binder's failures first, then the
@@ -252,6 +253,7 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		}
 	}
 	b := newProblems(t, d.args)
+	b.rekey(d.sent)
 	if refuses {
 		if d.warn {
 			// Under Warn only the binder's failures refuse, and the

@@ -1,6 +1,9 @@
 package refuse
 
 import (
+	"bytes"
+	"strings"
+
 	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/internal/jsonpath"
 )
@@ -38,4 +41,67 @@ func spanPath(d []byte, key, s, at jsonlex.Span) jsonpath.Path {
 		s = next
 	}
 	return path
+}
+
+// A rekey is, for an argument the text checked names otherwise than the
+// call did (an alias, or a folded key, renamed to the parameter's name),
+// the pointer to it in the text checked (from) and in the call (to).
+type rekey struct {
+	set      bool
+	from, to string
+}
+
+// rekey makes the pointers of the problems found in the text checked,
+// b.args, lead into sent, the call's own text, where the two differ: an
+// argument renamed (aliases, fold conflicts) is found in sent by its
+// value, which renaming copies as it is (any member of the same key and
+// value is as good a place), and its pointers start at the key sent.
+func (b *problems) rekey(sent []byte) {
+	if sameBytes(sent, b.args) {
+		return
+	}
+	type member struct{ key, value []byte }
+	kept := make([]member, len(b.t.Params))
+	eachBinding(b.t, b.args, func(ks, ke, vs, ve, i int) {
+		if i >= 0 {
+			kept[i] = member{b.args[ks:ke], b.args[vs:ve]}
+		}
+	})
+	plan := b.t.Plan()
+	eachMemberSpan(sent, func(ks, ke, vs, ve int) {
+		raw := sent[ks:ke]
+		i := -1
+		if name, ok := b.t.Policy.Aliases[unquoteKey(raw)]; ok {
+			i = paramIndex(b.t, name)
+		} else if i = plan.Match(raw); i >= len(kept) {
+			i = -1
+		}
+		if i < 0 || kept[i].key == nil || bytes.Equal(kept[i].key, raw) || !bytes.Equal(kept[i].value, sent[vs:ve]) {
+			return
+		}
+		if b.rekeys == nil {
+			b.rekeys = make([]rekey, len(kept))
+		}
+		if !b.rekeys[i].set {
+			b.rekeys[i] = rekey{true, jsonpath.ArgPath(kept[i].key).Pointer(), jsonpath.ArgPath(raw).Pointer()}
+		}
+	})
+}
+
+// rekeyed returns p with its pointer leading into the call's own text.
+func (b *problems) rekeyed(p Problem) Problem {
+	if b.rekeys == nil || p.Pointer == "" {
+		return p
+	}
+	i := paramIndex(b.t, p.Argument)
+	if i < 0 || !b.rekeys[i].set || b.rekeys[i].from == "" {
+		return p
+	}
+	if rest, ok := strings.CutPrefix(p.Pointer, b.rekeys[i].from); ok && (rest == "" || rest[0] == '/') {
+		p.Pointer = ""
+		if b.rekeys[i].to != "" {
+			p.Pointer = b.rekeys[i].to + rest
+		}
+	}
+	return p
 }

@@ -274,3 +274,32 @@ func TestPointer_SchemaTool_ResolvesToTheValue(t *testing.T) {
 		}
 	}
 }
+
+// TestPointer_AliasesLeadToTheKeySent: a problem in an argument sent under
+// an alias, or under a key folded to its name beside another, points at
+// the key the call sent, not at the parameter's name.
+func TestPointer_AliasesLeadToTheKeySent(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[ptrTool](reg, "t", typereg.WithAlias("hours", "hours_back"), typereg.WithAlias("items", "list")); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range []string{
+			`{"hours":"x"}`,
+			`{"items":[{"n":1},{"n":"x"}]}`,
+			`{"zz":1,"items":[{"n":"x"}],"hours":true}`,
+			`{"hours":1,"hours_back":"x"}`,
+			`{"hours_back":1,"HOURS_BACK":"x"}`,
+		} {
+			for _, p := range problemsOf(refuse.Decide(reg, "t", json.RawMessage(args))) {
+				if p.Pointer == "" {
+					if p.Code != refuse.MissingArgument && p.Code != refuse.AliasConflict {
+						t.Errorf("%s %s: %s: no pointer", b.Name(), args, p.Code)
+					}
+					continue
+				}
+				checkPointer(t, b.Name()+" "+args, args, p)
+			}
+		}
+	}
+}

@@ -48,6 +48,7 @@ type problems struct {
 	seenKey   map[string]bool
 	seenDup   map[string]bool // repeated keys outside every argument (DuplicateName)
 	seenWhole bool            // the arguments refused as a whole (bind.Reader)
+	rekeys    []rekey         // per parameter, where its pointers lead in the call (see rekey)
 }
 
 func newProblems(t *typereg.Tool, args []byte) *problems {
@@ -60,6 +61,7 @@ func newProblems(t *typereg.Tool, args []byte) *problems {
 
 func (b *problems) add(ps ...Problem) {
 	for _, p := range ps {
+		p = b.rekeyed(p)
 		if len(b.list) >= MaxProblems-b.held.n {
 			b.more++
 			continue
@@ -84,6 +86,7 @@ type room struct{ n, text, size int }
 // must be in arguments no other issue is in (the parameters left out).
 func (b *problems) hold(issues []bind.Issue) {
 	c := newProblems(b.t, b.args)
+	c.rekeys = b.rekeys
 	c.issues(issues)
 	b.held = room{len(c.list), c.text, c.size}
 	if b.held.n >= MaxProblems || b.held.text >= maxProblemText || b.held.size >= maxProblemJSON {
