@@ -109,7 +109,8 @@ func (b *Builder) Index(i int) {
 // token (quotes included). It reads only as much of raw as the step
 // keeps: a key of a megabyte costs what one of 41 characters does.
 func (b *Builder) Key(raw []byte) {
-	text, cut := b.keyHead(raw)
+	var tb [keyRoom]byte
+	text, cut := b.keyHead(tb[:0], raw)
 	b.putKey(tagKey, tagKeyCut, text, cut)
 }
 
@@ -139,14 +140,21 @@ func (b *Builder) putKey(whole, cutTag byte, text []byte, cut bool) {
 }
 
 // keyHead returns the decoded text of the first MaxKey characters of the
-// key token raw, and whether raw holds more.
-func (b *Builder) keyHead(raw []byte) ([]byte, bool) {
-	text, cut, read := keyHead(raw)
+// key token raw, and whether raw holds more, in dst's array.
+func (b *Builder) keyHead(dst, raw []byte) ([]byte, bool) {
+	text, cut, read := keyHead(dst, raw)
 	b.Read += read
 	return text, cut
 }
 
-func keyHead(raw []byte) (text []byte, cut bool, read int) {
+// keyHead appends to dst the decoded text of the first MaxKey characters
+// of the key token raw (dst needs room for keyRoom bytes to append without
+// growing), and returns it, whether raw holds more, and the bytes it read.
+// Text that is not a key token reads as no text.
+func keyHead(dst, raw []byte) (text []byte, cut bool, read int) {
+	if len(raw) < 2 {
+		return dst, false, len(raw)
+	}
 	// Each character of the text comes from one rune of raw or one \u
 	// escape (two for a surrogate pair): 2*(MaxKey+1) of them make more
 	// than the MaxKey characters a step keeps, whole.
@@ -154,7 +162,7 @@ func keyHead(raw []byte) (text []byte, cut bool, read int) {
 	i := 0
 	for units := 0; i < len(in) && units < 2*(MaxKey+1); units++ {
 		switch c := in[i]; {
-		case c == '\\' && in[i+1] == 'u':
+		case c == '\\' && i+1 < len(in) && in[i+1] == 'u':
 			i += 6
 		case c == '\\':
 			i += 2
@@ -165,12 +173,16 @@ func keyHead(raw []byte) (text []byte, cut bool, read int) {
 			i += n
 		}
 	}
+	i = min(i, len(in))
 	var kb [2*(MaxKey+1)*6 + 2]byte
 	prefix := append(append(append(kb[:0], '"'), in[:i]...), '"')
-	text, _ = jsonlex.Unquote(make([]byte, 0, 2*(MaxKey+1)*utf8.UTFMax+8), prefix)
+	text, _ = jsonlex.Unquote(dst, prefix)
 	text, cut = cutKey(text)
 	return text, cut || i < len(in), i + 2
 }
+
+// keyRoom is the most keyHead appends: 2*(MaxKey+1) characters' worth.
+const keyRoom = 2*(MaxKey+1)*utf8.UTFMax + 8
 
 // cutKey cuts text to its first MaxKey characters, and reports whether it
 // held more.
@@ -348,7 +360,8 @@ func (p Path) Pointer() string {
 	if p.arg == "" {
 		return "" // no argument
 	}
-	arg, cut, _ := keyHead(unsafe.Slice(unsafe.StringData(p.arg), len(p.arg))) // read only
+	var tb [keyRoom]byte
+	arg, cut, _ := keyHead(tb[:0], unsafe.Slice(unsafe.StringData(p.arg), len(p.arg))) // read only
 	if cut {
 		return ""
 	}

@@ -160,3 +160,26 @@ func FuzzKey(f *testing.F) {
 		}
 	})
 }
+
+// TestBuilder_AllocatesOnce: a path costs one allocation, its string,
+// however many keys it reads; a path to an argument's own value none.
+func TestBuilder_AllocatesOnce(t *testing.T) {
+	raw := []byte(`"` + strings.Repeat(`\u00e9`, 100) + `"`)
+	if n := testing.AllocsPerRun(100, func() {
+		var b Builder
+		b.Arg(raw)
+		for range MaxSteps {
+			b.Key(raw)
+		}
+		_ = b.Path()
+	}); n != 1 {
+		t.Errorf("a path of %d keys: %v allocations, want 1", MaxSteps, n)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		var b Builder
+		b.Arg(raw)
+		_ = b.Path()
+	}); n != 0 {
+		t.Errorf("a path to an argument: %v allocations, want 0", n)
+	}
+}
