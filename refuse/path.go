@@ -57,9 +57,16 @@ type rekey struct {
 // value, which renaming copies as it is (any member of the same key and
 // value is as good a place), and its pointers start at the key sent.
 func (b *problems) rekey(sent []byte) {
-	if sameBytes(sent, b.args) {
-		return
+	if !sameBytes(sent, b.args) {
+		b.sent = sent // read when a problem in an argument has a pointer
 	}
+}
+
+// findRekeys reads, once, where each renamed argument lies in b.sent.
+func (b *problems) findRekeys() {
+	sent := b.sent
+	b.sent = nil
+	b.rekeys = []rekey{} // read: none found yet
 	type member struct{ key, value []byte }
 	kept := make([]member, len(b.t.Params))
 	eachBinding(b.t, b.args, func(ks, ke, vs, ve, i int) {
@@ -68,10 +75,16 @@ func (b *problems) rekey(sent []byte) {
 		}
 	})
 	plan := b.t.Plan()
+	var buf []byte
 	eachMemberSpan(sent, func(ks, ke, vs, ve int) {
 		raw := sent[ks:ke]
+		text := raw[1 : len(raw)-1]
+		if bytes.IndexByte(text, '\\') >= 0 {
+			buf, _ = jsonlex.Unquote(buf[:0], raw) // reused: a key costs no allocation
+			text = buf
+		}
 		i := -1
-		if name, ok := b.t.Policy.Aliases[unquoteKey(raw)]; ok {
+		if name, ok := b.t.Policy.Aliases[string(text)]; ok {
 			i = paramIndex(b.t, name)
 		} else if i = plan.Match(raw); i >= len(kept) {
 			i = -1
@@ -79,7 +92,7 @@ func (b *problems) rekey(sent []byte) {
 		if i < 0 || kept[i].key == nil || bytes.Equal(kept[i].key, raw) || !bytes.Equal(kept[i].value, sent[vs:ve]) {
 			return
 		}
-		if b.rekeys == nil {
+		if len(b.rekeys) == 0 {
 			b.rekeys = make([]rekey, len(kept))
 		}
 		if !b.rekeys[i].set {
@@ -90,11 +103,17 @@ func (b *problems) rekey(sent []byte) {
 
 // rekeyed returns p with its pointer leading into the call's own text.
 func (b *problems) rekeyed(p Problem) Problem {
-	if b.rekeys == nil || p.Pointer == "" {
+	if b.sent == nil && len(b.rekeys) == 0 || p.Pointer == "" {
 		return p
 	}
 	i := paramIndex(b.t, p.Argument)
-	if i < 0 || !b.rekeys[i].set || b.rekeys[i].from == "" {
+	if i < 0 {
+		return p
+	}
+	if b.sent != nil {
+		b.findRekeys()
+	}
+	if len(b.rekeys) == 0 || !b.rekeys[i].set || b.rekeys[i].from == "" {
 		return p
 	}
 	if rest, ok := strings.CutPrefix(p.Pointer, b.rekeys[i].from); ok && (rest == "" || rest[0] == '/') {

@@ -49,6 +49,7 @@ type problems struct {
 	seenDup   map[string]bool // repeated keys outside every argument (DuplicateName)
 	seenWhole bool            // the arguments refused as a whole (bind.Reader)
 	rekeys    []rekey         // per parameter, where its pointers lead in the call (see rekey)
+	sent      []byte          // the call's own text, where b.args renames it, until rekeys are found
 }
 
 func newProblems(t *typereg.Tool, args []byte) *problems {
@@ -86,7 +87,7 @@ type room struct{ n, text, size int }
 // must be in arguments no other issue is in (the parameters left out).
 func (b *problems) hold(issues []bind.Issue) {
 	c := newProblems(b.t, b.args)
-	c.rekeys = b.rekeys
+	c.rekeys, c.sent = b.rekeys, b.sent
 	c.issues(issues)
 	b.held = room{len(c.list), c.text, c.size}
 	if b.held.n >= MaxProblems || b.held.text >= maxProblemText || b.held.size >= maxProblemJSON {
@@ -198,10 +199,11 @@ func (b *problems) issues(issues []bind.Issue) {
 				continue
 			}
 			b.seenKey[string(raw)] = true
-			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Pointer: keyPointer(raw), Sent: quoteSent(raw)}
+			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
 			if len(b.seenKey) <= maxSuggestions {
 				p.DidYouMean = closest(unquoteKey(raw), t.Accepted())
 			}
+			p.Pointer = b.keyPointer(p, raw)
 			b.add(p)
 		case bind.Missing:
 			if is.Path.String() != "" { // a field inside the argument
@@ -250,10 +252,11 @@ func (b *problems) refusedOutside(is bind.Issue) {
 			return
 		}
 		b.seenKey[string(raw)] = true
-		p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Pointer: keyPointer(raw), Sent: quoteSent(raw)}
+		p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
 		if len(b.seenKey) <= maxSuggestions {
 			p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
 		}
+		p.Pointer = b.keyPointer(p, raw)
 		b.add(p)
 		return
 	}
@@ -388,7 +391,16 @@ func unquoteKey(raw []byte) string {
 }
 
 // keyPointer is the JSON Pointer to the top-level member whose key is raw
-// (a JSON string token, as sent): "" for a key past the bound of a path.
+// (a JSON string token, as sent): "" for a key past the bound of a path,
+// and for a problem past MaxProblems, which is only counted (a flood of
+// unknown keys costs no pointer each).
+func (b *problems) keyPointer(p Problem, raw []byte) string {
+	if len(b.list) >= MaxProblems-b.held.n || len(b.list) > 0 && b.text+cost(p, b.t.Name) > maxProblemText-b.held.text {
+		return "" // past the refusal's bounds, whatever its JSON: add counts it, unlisted
+	}
+	return keyPointer(raw)
+}
+
 func keyPointer(raw []byte) string {
 	var b jsonpath.Builder
 	b.Arg(raw)

@@ -131,10 +131,11 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 				return
 			}
 			b.seenKey[string(raw)] = true
-			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Pointer: keyPointer(raw), Sent: quoteSent(raw)}
+			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
 			if len(b.seenKey) <= maxSuggestions {
 				p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
 			}
+			p.Pointer = b.keyPointer(p, raw)
 			b.add(p)
 		case schemacheck.Missing:
 			// A required name no property describes: it takes any value.

@@ -55,6 +55,8 @@ const (
 // as many bytes of payload: an index in decimal, or a key's decoded text
 // (at most MaxKey characters, so at most maxPayload bytes).
 const (
+	tagArg    = 'a' // the argument's own key, decoded (its head, when cut)
+	tagArgCut = 'A'
 	tagIndex  = 'i'
 	tagKey    = 'k'
 	tagKeyCut = 'K'
@@ -63,20 +65,24 @@ const (
 
 const (
 	maxPayload = MaxKey * utf8.UTFMax
-	// MaxBytes bounds an encoded path: MaxSteps steps and an elision.
-	MaxBytes = MaxSteps*(2+maxPayload) + 2
+	// MaxBytes bounds an encoded path: the argument's key, MaxSteps steps
+	// and an elision.
+	MaxBytes = (MaxSteps+1)*(2+maxPayload) + 2
 )
 
 // A Path leads from the arguments object to a value inside it: the
 // argument's key, as sent, then the steps inside the argument's value.
 // The zero Path is no location (the arguments as a whole). A Path is a
-// comparable value. The argument's key is kept as the JSON token sent,
-// read from the arguments the path was built on (not copied: a path to an
-// argument's value allocates nothing), which must not change while the
-// path is used.
+// comparable value, the size of a string. A path to an argument's own
+// value keeps the argument's key as the JSON token sent, read from the
+// arguments the path was built on (not copied: it allocates nothing),
+// which must not change while the path is used; a path with steps holds
+// its own copy of everything, in one allocation.
 type Path struct {
-	s   string // the encoded steps inside the argument
-	arg string // the argument's key token, quotes included; "" for none
+	// s is the encoded steps, the argument's key first (tagArg); or, for
+	// a path to an argument's own value, the key's JSON token itself (it
+	// starts with '"', which no tag is).
+	s string
 }
 
 // A Builder writes a Path step by step, with no allocation until Path.
@@ -84,7 +90,7 @@ type Path struct {
 type Builder struct {
 	buf [MaxBytes]byte
 	n   int
-	arg string
+	arg []byte // the argument's key token, when set
 	// Read counts the bytes of keys the builder read: the cost of the
 	// path, which is bounded whatever the key.
 	Read int
@@ -96,8 +102,14 @@ func (b *Builder) put(tag byte, payload []byte) {
 }
 
 // Arg sets the argument's own key, raw its JSON string token in the
-// arguments (kept, not copied, nor read until Pointer).
-func (b *Builder) Arg(raw []byte) { b.arg = unsafeString(raw) }
+// arguments (kept, not copied, for a path with no step; read, bounded as
+// any key, for one with steps). It must come before the steps.
+func (b *Builder) Arg(raw []byte) {
+	b.arg = raw
+	var tb [keyRoom]byte
+	text, cut := b.keyHead(tb[:0], raw)
+	b.putKey(tagArg, tagArgCut, text, cut)
+}
 
 // Index writes the step into an array's element i.
 func (b *Builder) Index(i int) {
@@ -125,10 +137,13 @@ func (b *Builder) Elide() { b.put(tagElided, nil) }
 
 // Path returns the path written.
 func (b *Builder) Path() Path {
-	if b.n == 0 {
-		return Path{arg: b.arg}
+	switch {
+	case b.n == 0:
+		return Path{}
+	case b.arg != nil && b.n == 2+int(b.buf[1]):
+		return Path{unsafeString(b.arg)} // the argument alone: no copy
 	}
-	return Path{string(b.buf[:b.n]), b.arg}
+	return Path{string(b.buf[:b.n])}
 }
 
 func (b *Builder) putKey(whole, cutTag byte, text []byte, cut bool) {
@@ -212,6 +227,16 @@ type Step struct {
 
 // each calls f for each encoded step, the argument's key included.
 func (p Path) each(f func(tag byte, payload string) bool) {
+	if p.s != "" && p.s[0] == '"' { // the argument alone, as sent
+		var tb [keyRoom]byte
+		text, cut, _ := keyHead(tb[:0], unsafe.Slice(unsafe.StringData(p.s), len(p.s))) // read only
+		tag := byte(tagArg)
+		if cut {
+			tag = tagArgCut
+		}
+		f(tag, string(text))
+		return
+	}
 	for i := 0; i < len(p.s); {
 		tag, n := p.s[i], int(p.s[i+1])
 		if !f(tag, p.s[i+2:i+2+n]) {
@@ -233,13 +258,22 @@ func (p Path) Steps(yield func(Step) bool) {
 		case tagElided:
 			return yield(Step{Elided: true})
 		}
-		return true
+		return true // the argument's key
 	})
 }
 
 // Inside reports whether the path has steps inside the argument: its
 // readable form is not empty.
-func (p Path) Inside() bool { return p.s != "" }
+func (p Path) Inside() bool {
+	inside := false
+	if p.s != "" && p.s[0] != '"' {
+		p.each(func(tag byte, _ string) bool {
+			inside = tag != tagArg && tag != tagArgCut
+			return !inside
+		})
+	}
+	return inside
+}
 
 // Last returns the path's last step inside the argument, if any.
 func (p Path) Last() (last Step, ok bool) {
@@ -273,28 +307,36 @@ func (p Path) Index(i int) Path {
 
 // ArgPath returns the path to the value of the argument whose key is raw,
 // a JSON string token in the arguments (kept, not copied).
-func ArgPath(raw []byte) Path { return Path{arg: unsafeString(raw)} }
+func ArgPath(raw []byte) Path {
+	if len(raw) < 2 {
+		return Path{}
+	}
+	return Path{unsafeString(raw)}
+}
 
 func (p Path) extend(b *Builder, step func()) Path {
 	steps, elided := 0, false
 	p.each(func(tag byte, _ string) bool {
-		steps++
-		elided = elided || tag == tagElided
+		switch tag {
+		case tagArg, tagArgCut:
+		case tagElided:
+			elided = true
+		default:
+			steps++
+		}
 		return true
 	})
-	b.arg = p.arg
-	if !elided && steps < MaxSteps {
-		b.n = copy(b.buf[:], p.s)
-		step()
-		return b.Path()
-	}
-	// The path shows its first Head steps and its last Tail: the step
-	// added is the last, and the first of the tail joins the elided.
+	// The path shows its first Head steps and its last Tail: past
+	// MaxSteps, the step added is the last, and the first of the tail
+	// joins the elided.
+	full := elided || steps >= MaxSteps
 	d := 0
 	p.each(func(tag byte, payload string) bool {
 		switch {
+		case tag == tagArg || tag == tagArgCut:
+			b.put(tag, []byte(payload))
 		case tag == tagElided:
-		case d == Head:
+		case full && d == Head:
 			b.Elide()
 			d++
 		default:
@@ -357,36 +399,46 @@ func QuoteKey(text string, cut bool) string {
 // path its bounds cut short (see the package documentation), which a
 // pointer cannot show.
 func (p Path) Pointer() string {
-	if p.arg == "" {
-		return "" // no argument
-	}
-	var tb [keyRoom]byte
-	arg, cut, _ := keyHead(tb[:0], unsafe.Slice(unsafe.StringData(p.arg), len(p.arg))) // read only
-	if cut {
-		return ""
-	}
-	var b strings.Builder
-	token := func(t string) {
-		b.WriteByte('/')
-		if strings.ContainsAny(t, "~/") {
-			t = strings.NewReplacer("~", "~0", "/", "~1").Replace(t)
+	var buf [2 * MaxBytes]byte // every byte escaped: no growth, one copy
+	out := buf[:0]
+	if p.s != "" && p.s[0] == '"' { // the argument alone, as sent
+		var tb [keyRoom]byte
+		text, cut, _ := keyHead(tb[:0], unsafe.Slice(unsafe.StringData(p.s), len(p.s))) // read only
+		if cut {
+			return ""
 		}
-		b.WriteString(t)
+		return string(appendToken(append(out, '/'), text))
 	}
-	token(string(arg))
-	ok := true
+	ok, first := true, true
 	p.each(func(tag byte, payload string) bool {
-		if tag == tagKeyCut || tag == tagElided {
-			ok = false
+		if first && tag != tagArg || tag == tagArgCut || tag == tagKeyCut || tag == tagElided {
+			ok = false // no argument, or a bound cut the path short
 			return false
 		}
-		token(payload)
+		first = false
+		out = appendToken(append(out, '/'), unsafe.Slice(unsafe.StringData(payload), len(payload)))
 		return true
 	})
 	if !ok {
 		return ""
 	}
-	return b.String()
+	return string(out)
+}
+
+// appendToken appends a pointer's token for the key text: "~" written
+// "~0" and "/" written "~1".
+func appendToken(out, text []byte) []byte {
+	for _, c := range text {
+		switch c {
+		case '~':
+			out = append(out, "~0"...)
+		case '/':
+			out = append(out, "~1"...)
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func isIdent(s string) bool {

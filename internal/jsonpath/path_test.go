@@ -183,3 +183,11 @@ func TestBuilder_AllocatesOnce(t *testing.T) {
 		t.Errorf("a path to an argument: %v allocations, want 0", n)
 	}
 }
+
+// TestPointer_AllocatesOnce: a pointer costs its string alone.
+func TestPointer_AllocatesOnce(t *testing.T) {
+	p := build(`"a/b"`, `"m~n"`, 1, `"x"`)
+	if n := testing.AllocsPerRun(100, func() { _ = p.Pointer() }); n != 1 {
+		t.Errorf("Pointer: %v allocations, want 1", n)
+	}
+}
