@@ -20,18 +20,6 @@ func work(n int) {
 	}
 }
 
-func isIdent(s []byte) bool {
-	if len(s) == 0 || len(s) > 40 {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
 // Paths. An issue's Path leads from the arguments to the offending value:
 // the argument's key as sent, then one step per array or object on the
 // way inside the argument's value. Package jsonpath holds its one form

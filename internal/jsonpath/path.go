@@ -214,7 +214,7 @@ func cutKey(text []byte) ([]byte, bool) {
 
 // A Step is one step of a path, as Steps yields it.
 type Step struct {
-	// Index is the element's index, when Key is false.
+	// Index is the element's index, when IsKey is false.
 	Index int
 	// IsKey reports a step into a member, whose key is Key: its decoded
 	// text, or its first MaxKey characters when Cut.
