@@ -87,13 +87,13 @@ type Issue struct {
 	// a parameter; for a nested field, they span the object that leaves
 	// it out, and Path ends at the field.
 	Start, End int
-	// Path leads from the argument to the offending value inside it, as in
-	// "[2].name" (empty when the argument itself is the offending value);
-	// for an issue with a key inside the argument, to that key's member.
-	// It is bounded: past 12 steps it shows the first 4 and the last 8,
-	// with "[…]" between, and a key past 40 characters is cut, with "…"
-	// after it (see the package documentation's Cost).
-	Path string
+	// Path leads to the offending value: its String from the argument's
+	// value in, as in "[2].name" (empty when the argument itself is the
+	// offending value), its Pointer from the arguments' root ("/a/2/name");
+	// for an issue with a key, to that key's member. It is set for every
+	// issue in an argument (Param >= 0) but Missing for a parameter, and
+	// bounded (see Path and the package documentation's Cost).
+	Path Path
 	// Type is the Go type the offending value was read into (for BadKey and
 	// Replaced in a key, the key's type; for UnknownField, the struct the
 	// key is in; for FoldedKey and DuplicateKey, the type the key's value
@@ -165,6 +165,7 @@ func (p *Plan) checkStd(c *checker, args []byte, issues []Issue) []Issue {
 		is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt}
 		if c.param >= 0 {
 			is.Start = c.argAt
+			is.Path = argPath(c.data, c.steps.arg.ks, c.steps.arg.ke)
 		}
 		return append(c.issues[:n0], is)
 	case c.bad:
@@ -217,7 +218,7 @@ type checker struct {
 
 // pathFor returns the path from the argument to the value the checker is
 // reading (or to the member whose key it is reading).
-func (c *checker) pathFor() string { return c.steps.path(c.data, "") }
+func (c *checker) pathFor() Path { return c.steps.path(c.data, "") }
 
 // add records an issue, or counts it past MaxIssues.
 func (c *checker) add(is Issue) {
@@ -486,6 +487,7 @@ func (c *checker) object(n *node, root bool) bool {
 						child = n.fields.nodes[i]
 						if root {
 							c.param, c.argAt = i, c.pos
+							c.steps.arg = step{ks, ke}
 						}
 						if folded {
 							keyLoss = FoldedKey

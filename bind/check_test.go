@@ -155,9 +155,9 @@ func checkFirstIssues(t *testing.T, plan *bind.Plan, cases []issueCase) {
 		if tc.param != "" {
 			param = idx[tc.param]
 		}
-		if got.Kind != tc.kind || got.Param != param || string(args[got.Start:got.End]) != tc.sent || got.Path != tc.path {
+		if got.Kind != tc.kind || got.Param != param || string(args[got.Start:got.End]) != tc.sent || got.Path.String() != tc.path {
 			t.Errorf("%s (%s): got %v in %d, %q at %q; want %v in %d, %q at %q", tc.args, tc.why,
-				got.Kind, got.Param, args[got.Start:got.End], got.Path, tc.kind, param, tc.sent, tc.path)
+				got.Kind, got.Param, args[got.Start:got.End], got.Path.String(), tc.kind, param, tc.sent, tc.path)
 		}
 	}
 }

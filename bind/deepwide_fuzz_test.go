@@ -88,8 +88,8 @@ func FuzzCheck_DeepAndWide(f *testing.F) {
 		args := []byte(deepWideCall(field, d, w, kinds, leaf))
 		for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
 			for _, is := range checkAgainst(t, plans[b.Name()], args) {
-				if len(is.Path) > 5000 {
-					t.Fatalf("%s: a path of %d bytes for a call nested %d deep", b.Name(), len(is.Path), d)
+				if len(is.Path.String()) > 5000 {
+					t.Fatalf("%s: a path of %d bytes for a call nested %d deep", b.Name(), len(is.Path.String()), d)
 				}
 			}
 			w0 := bind.WorkDone()

@@ -175,7 +175,11 @@
 // 40 characters (and only that much of it read), so however deep and
 // however long the keys, a path holds at most 12 steps of at most 40
 // characters of a key each: under 5,000 bytes once quoted, whatever the
-// input. Memory is
+// input. Its JSON Pointer (Path.Pointer) names the same value from the
+// root of the arguments ("/a/b/c"), and is empty where those bounds cut the
+// path short: a pointer is never cut to name another place. A path to an
+// argument's own value allocates nothing (it keeps the key as the
+// arguments hold it); one inside it allocates once. Memory is
 // bounded by the input too: besides the issues, Std's checker allocates
 // only for the keys of maps' and interfaces' objects (a map of its own for
 // an object past 16 keys, and 8 bytes a key past the 48 the objects open

@@ -251,8 +251,8 @@ func TestCheck_PathsAreBounded(t *testing.T) {
 			plan := growthPlan(t, b, sh.required)
 			args := []byte(sh.args(100))
 			for _, is := range plan.Check(args, nil) {
-				if len(is.Path) > 12*(len(`[""]`)+40*len(`\U0001f600`)+len("…"))+len("[…]") {
-					t.Errorf("%s/%s: a path of %d bytes: %.200s…", b.Name(), sh.name, len(is.Path), is.Path)
+				if len(is.Path.String()) > 12*(len(`[""]`)+40*len(`\U0001f600`)+len("…"))+len("[…]") {
+					t.Errorf("%s/%s: a path of %d bytes: %.200s…", b.Name(), sh.name, len(is.Path.String()), is.Path.String())
 				}
 			}
 		}
@@ -352,7 +352,7 @@ func TestCheck_BoundedPathAfterADeeperBranch(t *testing.T) {
 	want := ".k0.k1.k2.k3[…].k13.k14.k15.k16.k17.k18.k19[1]"
 	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
 		issues := growthPlan(t, b, false).Check(args, nil)
-		if len(issues) != 1 || issues[0].Kind != bind.Rounded || issues[0].Path != want {
+		if len(issues) != 1 || issues[0].Kind != bind.Rounded || issues[0].Path.String() != want {
 			t.Errorf("%s: %+v, want one Rounded at %s", b.Name(), issues, want)
 		}
 	}

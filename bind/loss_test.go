@@ -312,7 +312,7 @@ func checkLossCase(t *testing.T, plan *bind.Plan, tc lossCase) {
 	issues := plan.Check(args, nil)
 	got := make([]lossWant, 0, len(issues))
 	for _, is := range issues {
-		g := lossWant{kind: is.Kind, path: is.Path, n: is.N, typ: is.Type, quotedOption: is.Quoted}
+		g := lossWant{kind: is.Kind, path: is.Path.String(), n: is.N, typ: is.Type, quotedOption: is.Quoted}
 		if is.Param >= 0 {
 			g.param = plan.Params()[is.Param].Name
 		}
@@ -391,7 +391,7 @@ func TestCheck_Missing(t *testing.T) {
 			issues := plan.Check(args, nil)
 			var got []lossWant
 			for _, is := range issues {
-				g := lossWant{kind: is.Kind, path: is.Path}
+				g := lossWant{kind: is.Kind, path: is.Path.String()}
 				if is.Param >= 0 {
 					g.param = plan.Params()[is.Param].Name
 				}

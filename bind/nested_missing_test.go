@@ -58,7 +58,7 @@ func TestCheck_MissingFieldsOfNestedObjects(t *testing.T) {
 				var got []want
 				for _, is := range plan.Check([]byte(tc.args), nil) {
 					if is.Kind == bind.Missing {
-						got = append(got, want{plan.Params()[is.Param].Name, is.Path})
+						got = append(got, want{plan.Params()[is.Param].Name, is.Path.String()})
 					} else if is.Kind.Fails() {
 						t.Fatalf("%s: the binder fails: %+v", tc.args, is)
 					}

@@ -243,7 +243,7 @@ func (p *readerPlan) blame(args []byte, ms []member, add func(Issue)) bool {
 		if _, ok := contain.As[*json.UnmarshalTypeError](err); ok {
 			kind = WrongType
 		}
-		add(Issue{Kind: kind, Param: m.param, Start: m.vs, End: m.ve, Type: p.params[m.param].Type, Err: err})
+		add(Issue{Kind: kind, Param: m.param, Start: m.vs, End: m.ve, Path: argPath(args, m.ks, m.ke), Type: p.params[m.param].Type, Err: err})
 	}
 	return found
 }
@@ -263,7 +263,7 @@ func (p *readerPlan) losses(args []byte, ms []member, got reflect.Value, add fun
 			continue
 		}
 		if count[m.param] > 1 && last[m.param] > 0 {
-			add(Issue{Kind: DuplicateKey, Param: m.param, Start: m.ks, End: m.ke, Type: p.params[m.param].Type})
+			add(Issue{Kind: DuplicateKey, Param: m.param, Start: m.ks, End: m.ke, Path: argPath(args, m.ks, m.ke), Type: p.params[m.param].Type})
 		}
 		last[m.param] = i + 1
 	}
@@ -310,7 +310,7 @@ func (p *readerPlan) losses(args []byte, ms []member, got reflect.Value, add fun
 		}) != nil || same {
 			continue
 		}
-		add(Issue{Kind: Rounded, Param: i, Start: m.vs, End: m.ve})
+		add(Issue{Kind: Rounded, Param: i, Start: m.vs, End: m.ve, Path: argPath(args, m.ks, m.ke)})
 	}
 }
 

@@ -197,10 +197,10 @@ func TestCheck_RecursiveLossesAtDepth(t *testing.T) {
 			// The issue is the leaf's value, 50 levels down; its path is
 			// bounded, so it shows the first steps and the last ones.
 			if want := strings.LastIndex(args, tc.leaf) + strings.Index(tc.leaf, ":") + 1; found.Start != want {
-				t.Errorf("%s %s: %v at offset %d (%q), want the leaf's value at %d", b.Name(), tc.leaf, tc.kind, found.Start, found.Path, want)
+				t.Errorf("%s %s: %v at offset %d (%q), want the leaf's value at %d", b.Name(), tc.leaf, tc.kind, found.Start, found.Path.String(), want)
 			}
-			if !strings.Contains(found.Path, "[…]") {
-				t.Errorf("%s %s: the path %q of a value 50 levels down is not cut", b.Name(), tc.leaf, found.Path)
+			if !strings.Contains(found.Path.String(), "[…]") {
+				t.Errorf("%s %s: the path %q of a value 50 levels down is not cut", b.Name(), tc.leaf, found.Path.String())
 			}
 		}
 	}

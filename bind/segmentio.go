@@ -583,7 +583,7 @@ func (m *segMirror) whole(args []byte, ms []member, err error) Issue {
 	seen := map[int]bool{}
 	for _, mb := range ms {
 		if mb.param >= 0 && seen[mb.param] {
-			return Issue{Kind: Rejected, Param: mb.param, Start: mb.vs, End: mb.ve, Err: err}
+			return Issue{Kind: Rejected, Param: mb.param, Start: mb.vs, End: mb.ve, Path: argPath(args, mb.ks, mb.ke), Err: err}
 		}
 		seen[mb.param] = true
 	}

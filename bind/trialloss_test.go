@@ -663,9 +663,9 @@ func checkLosses(t *testing.T, b bind.Binder, cases []trialLossCase) {
 		if got.Type != nil {
 			typ = got.Type.String()
 		}
-		if got.Kind != tc.kind || got.Param != idx[tc.param] || string(args[got.Start:got.End]) != tc.sent || got.Path != tc.path || typ != tc.typ || got.N != tc.n {
+		if got.Kind != tc.kind || got.Param != idx[tc.param] || string(args[got.Start:got.End]) != tc.sent || got.Path.String() != tc.path || typ != tc.typ || got.N != tc.n {
 			t.Errorf("%s (%s):\n got %v in %d, %q at %q, type %s, n %d\nwant %v in %d, %q at %q, type %s, n %d", tc.args, tc.why,
-				got.Kind, got.Param, args[got.Start:got.End], got.Path, typ, got.N, tc.kind, idx[tc.param], tc.sent, tc.path, tc.typ, tc.n)
+				got.Kind, got.Param, args[got.Start:got.End], got.Path.String(), typ, got.N, tc.kind, idx[tc.param], tc.sent, tc.path, tc.typ, tc.n)
 		}
 	}
 }

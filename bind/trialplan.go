@@ -306,7 +306,7 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 		if m.param < 0 {
 			continue
 		}
-		w.param, w.steps = m.param, pathStack{}
+		w.param, w.steps = m.param, pathStack{arg: step{m.ks, m.ke}}
 		if p.loss.folds != nil {
 			if _, folded := p.loss.match(w.data[m.ks:m.ke]); folded {
 				w.report(Issue{Kind: FoldedKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type})
@@ -350,7 +350,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 	ks, ke := -1, -1
 	t := param.Type
 	var holder reflect.Type // the type of the container the element is in
-	var path pathStack
+	path := pathStack{arg: step{m.ks, m.ke}}
 	for rest := f.path; len(rest) > 0; {
 		base := t
 		for base != nil && base.Kind() == reflect.Pointer && !p.hooks.custom(base) {

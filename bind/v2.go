@@ -355,6 +355,7 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue
 				is.End, is.Err = mb.ke, jsontext.ErrDuplicateName
 				if mb.param >= 0 {
 					is.Kind, is.Param = Rejected, mb.param
+					is.Path = argPath(args, mb.ks, mb.ke)
 				}
 			}
 			if at == mb.ks {

@@ -453,8 +453,8 @@ func TestTrial_DeepFailureIsNamedAtItsDepth(t *testing.T) {
 		}
 		args := nest(tc.depth, "[1,1e400]")
 		is := checkAgainst(t, plan, args)
-		if len(is) != 1 || string(args[is[0].Start:is[0].End]) != "1e400" || is[0].Path != strings.Repeat("[0]", 4)+"[…]"+strings.Repeat("[0]", 7)+"[1]" {
-			t.Errorf("%s: issue %v at %q, want 1e400 at the bottom", tc.b.Name(), is[0].Kind, is[0].Path[max(0, len(is[0].Path)-12):])
+		if len(is) != 1 || string(args[is[0].Start:is[0].End]) != "1e400" || is[0].Path.String() != strings.Repeat("[0]", 4)+"[…]"+strings.Repeat("[0]", 7)+"[1]" {
+			t.Errorf("%s: issue %v at %q, want 1e400 at the bottom", tc.b.Name(), is[0].Kind, is[0].Path.String()[max(0, len(is[0].Path.String())-12):])
 		}
 	}
 }

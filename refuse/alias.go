@@ -259,7 +259,7 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 		if is.Kind.Fails() {
 			return args, nil
 		}
-		folded = folded || is.Kind == bind.FoldedKey && is.Path == "" && is.Param >= 0
+		folded = folded || is.Kind == bind.FoldedKey && is.Path.String() == "" && is.Param >= 0
 	}
 	if !folded || !ms.Object {
 		return args, nil

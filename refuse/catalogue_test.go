@@ -92,6 +92,9 @@ var catalogue = []struct {
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
 
+// structuredArgs is the call whose refusal the catalogue shows in JSON.
+const structuredArgs = `{"HOURS_BACK":"24","waits":["CXPACKET",5],"limt":5}`
+
 const catalogueHead = `# What a refusal says
 
 Every wording a refusal can take, one call each, against the tools in
@@ -108,7 +111,26 @@ and checked by it on every run, so it is the code's own output.
 
 The text is for a caller (a model or a person) to read. Programs should read
 the structured fields of refuse.Refusal and refuse.Problem instead: the
-codes are stable, the wording is not.
+codes are stable, the wording is not. Each call below names its problems'
+codes and, where a problem has a place in the arguments, its JSON Pointer.
+
+## The structured form
+
+A Refusal marshals to JSON (an MCP result's structuredContent) with one
+object per problem: ` + "`argument`" + ` (the parameter, by its declared name), ` + "`path`" + `
+(readable, from the argument's value in, as the text shows it), ` + "`pointer`" + `
+(an RFC 6901 JSON Pointer from the root of the arguments to the offending
+value, its first token the key as the call sent it; for a problem with a
+key, to that key's member; for a missing field, to where it would be),
+` + "`code`" + `, ` + "`takes`" + `, ` + "`sent`" + `, ` + "`element`" + ` (the offending value inside the argument),
+` + "`did_you_mean`" + ` and ` + "`becomes`" + `, each left out when empty. A path is bounded
+(past 12 steps it keeps the first 4 and the last 8, with […] between;
+a key is cut at 40 characters, with … after it); where a bound cuts it
+short, the path shows the cut and the pointer is left out, for a pointer
+cut short would lead to another place. A problem with no place in the
+arguments sent (a parameter left out, the arguments as a whole) has no
+pointer either. For the call ` + "`" + structuredArgs + "`" + `:
+
 `
 
 func TestCatalogue(t *testing.T) {
@@ -125,6 +147,11 @@ func TestCatalogue(t *testing.T) {
 	v2 := v2Registry(t)
 	var b strings.Builder
 	b.WriteString(catalogueHead)
+	js, err := json.MarshalIndent(refuse.Refuse(reg, "get_wait_stats", json.RawMessage(structuredArgs)), "    ", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("    " + string(js) + "\n")
 	for _, c := range catalogue {
 		rg := reg
 		if strings.HasPrefix(c.tool, "v2_") {
@@ -140,7 +167,11 @@ func TestCatalogue(t *testing.T) {
 		}
 		var codes []string
 		for _, p := range r.Problems {
-			codes = append(codes, string(p.Code))
+			if p.Pointer != "" {
+				codes = append(codes, string(p.Code)+" at `"+p.Pointer+"`")
+			} else {
+				codes = append(codes, string(p.Code))
+			}
 		}
 		args := c.args
 		if len(args) > 120 {

@@ -1,8 +1,6 @@
 package refuse
 
 import (
-	"strconv"
-
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/constraint"
@@ -15,10 +13,10 @@ import (
 const maxCompiled = 256
 
 // A breachAt is one argument that breaks its compiled constraints: the
-// parameter, its value, and the value inside it that breaks them.
+// parameter, its key and value, and the value inside it that breaks them.
 type breachAt struct {
-	param     int
-	value, at jsonlex.Span
+	param          int
+	key, value, at jsonlex.Span
 }
 
 // compiledProblems holds each argument of args to tool t's compiled
@@ -82,7 +80,7 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 		case constraint.Unknown:
 			return nil, false
 		case constraint.Fail:
-			breaches = append(breaches, breachAt{j, m.Value, at})
+			breaches = append(breaches, breachAt{j, m.Key, m.Value, at})
 		}
 	}
 	missing := false
@@ -107,37 +105,13 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 				continue
 			}
 			pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema), Sent: quoteSent(args[b.value.Start:b.value.End])}
+			path := spanPath(args, b.key, b.value, b.at)
+			pr.Path, pr.Pointer = path.String(), path.Pointer()
 			if b.at != b.value {
-				pr.Path, pr.Element = spanPath(args, b.value, b.at), quoteSent(args[b.at.Start:b.at.End])
+				pr.Element = quoteSent(args[b.at.Start:b.at.End])
 			}
 			ps = append(ps, pr)
 		}
 	}
 	return ps, true
-}
-
-// spanPath writes the path from the list or map value s to the value at
-// inside it, as breach does: "[i]" per element, keyPath per member.
-func spanPath(d []byte, s, at jsonlex.Span) string {
-	if s == at || s.Start >= len(d) {
-		return ""
-	}
-	inside := func(e jsonlex.Span) bool { return e.Start <= at.Start && at.End <= e.End }
-	switch d[s.Start] {
-	case '[':
-		i := 0
-		for e := range jsonlex.Elements(d, s.Start) {
-			if inside(e) {
-				return "[" + strconv.Itoa(i) + "]" + spanPath(d, e, at)
-			}
-			i++
-		}
-	case '{':
-		for m := range jsonlex.Members(d, s.Start) {
-			if inside(m.Value) {
-				return keyPath(unquoteKey(d[m.Key.Start:m.Key.End])) + spanPath(d, m.Value, at)
-			}
-		}
-	}
-	return ""
 }

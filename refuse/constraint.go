@@ -13,6 +13,7 @@ import (
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -77,7 +78,7 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 		}
 	}
 	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder()}
-	sent := sentValues(t, args, ms)
+	sent, keys := sentValues(t, args, ms)
 	for i, p := range t.Params {
 		if !failed[i] {
 			continue
@@ -88,8 +89,10 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 			continue
 		}
 		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema), Sent: quoteSent(raw)}
-		if path, elem, ok := breach(v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), ""); ok && path != "" {
-			pr.Path, pr.Element = path, quoteSent(elem)
+		arg := jsonpath.ArgPath(keys[i])
+		pr.Pointer = arg.Pointer()
+		if path, elem, ok := breach(v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), arg); ok && path.Inside() {
+			pr.Path, pr.Pointer, pr.Element = path.String(), path.Pointer(), quoteSent(elem)
 		}
 		ps = append(ps, pr)
 	}
@@ -139,16 +142,16 @@ func paramOf(t *typereg.Tool, ns string) int {
 
 // sentValues returns, per parameter, the raw value the binder reads for it
 // from the top-level object args, whose members are ms (the last member
-// bound to it, by the binder's own matching), or nil when the call does
-// not send it.
-func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) [][]byte {
-	sent := make([][]byte, len(t.Params))
+// bound to it, by the binder's own matching), and that member's key, or
+// nil when the call does not send it.
+func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) (sent, keys [][]byte) {
+	sent, keys = make([][]byte, len(t.Params)), make([][]byte, len(t.Params))
 	for _, m := range eachMember(args, ms, t.Plan()) {
 		if i := m.Binds(); i >= 0 && i < len(sent) {
-			sent[i] = args[m.Value.Start:m.Value.End]
+			sent[i], keys[i] = args[m.Value.Start:m.Value.End], args[m.Key.Start:m.Key.End]
 		}
 	}
-	return sent
+	return sent, keys
 }
 
 // levels splits a validate tag at each dive: the tags each level of the
@@ -170,13 +173,13 @@ func levels(tag string) []string {
 // breach finds where value v (sent as raw) first breaks its levels of
 // constraint, in the order sent: the path to it inside the argument and its
 // raw text. It runs the validator on each level, as dive does.
-func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []byte, bool) {
+func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	if lvls[0] != "" && validate().Var(v.Interface(), lvls[0]) != nil {
 		return path, raw, true
 	}
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
-			return "", nil, false
+			return jsonpath.Path{}, nil, false
 		}
 		v = v.Elem()
 	}
@@ -184,10 +187,10 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 		if v.Kind() == reflect.Struct {
 			return fieldBreach(v, raw, path)
 		}
-		return "", nil, false
+		return jsonpath.Path{}, nil, false
 	}
 	var (
-		at    string
+		at    jsonpath.Path
 		elem  []byte
 		found bool
 	)
@@ -198,7 +201,7 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 			if found || i >= v.Len() {
 				break
 			}
-			at, elem, found = breach(v.Index(i), raw[e.Start:e.End], lvls[1:], path+"["+strconv.Itoa(i)+"]")
+			at, elem, found = breach(v.Index(i), raw[e.Start:e.End], lvls[1:], path.Index(i))
 			i++
 		}
 	case reflect.Map:
@@ -228,7 +231,7 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 			if !mv.IsValid() {
 				continue
 			}
-			at, elem, found = breach(mv, raw[m.Value.Start:m.Value.End], lvls[1:], path+keyPath(key))
+			at, elem, found = breach(mv, raw[m.Value.Start:m.Value.End], lvls[1:], path.Name(key))
 		}
 	}
 	return at, elem, found
@@ -237,10 +240,10 @@ func breach(v reflect.Value, raw []byte, lvls []string, path string) (string, []
 // fieldBreach finds where nested struct v (sent as the object raw) first
 // breaks its fields' tags, in the order sent, as the validator walks into
 // it: a field's own tag, or the structs inside an untagged field.
-func fieldBreach(v reflect.Value, raw []byte, path string) (string, []byte, bool) {
+func fieldBreach(v reflect.Value, raw []byte, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	t := v.Type()
 	var (
-		at    string
+		at    jsonpath.Path
 		elem  []byte
 		found bool
 	)
@@ -258,7 +261,7 @@ func fieldBreach(v reflect.Value, raw []byte, path string) (string, []byte, bool
 		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {
 			lvls = levels(tag)
 		}
-		at, elem, found = breach(v.Field(i), raw[m.Value.Start:m.Value.End], lvls, path+keyPath(key))
+		at, elem, found = breach(v.Field(i), raw[m.Value.Start:m.Value.End], lvls, path.Name(key))
 	}
 	return at, elem, found
 }
@@ -312,24 +315,4 @@ func mapKey(kt reflect.Type, key string) (reflect.Value, bool) {
 		return k, false
 	}
 	return k, true
-}
-
-// keyPath writes a map key as bind.Issue.Path does: ".key" for a key of
-// at most 40 ASCII letters, digits and underscores, else the key (cut to 40
-// characters) quoted in brackets.
-func keyPath(key string) string {
-	ident := key != "" && len(key) <= 40
-	for _, c := range []byte(key) {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			ident = false
-			break
-		}
-	}
-	if ident {
-		return "." + key
-	}
-	if r := []rune(key); len(r) > 40 {
-		key = string(r[:40]) + "…"
-	}
-	return "[" + strconv.Quote(key) + "]"
 }

@@ -120,7 +120,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		checked, conflicts = canon, append(conflicts, cs...)
 		issues, *heap = checkMembers(plan, checked, nil)
 	}
-	d := decider{t: t, args: checked, ms: heap, warn: pol.Mode == typereg.Warn}
+	d := decider{t: t, args: checked, sent: args, ms: heap, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)
 }
 
@@ -168,6 +168,7 @@ type decider struct {
 	t    *typereg.Tool
 	args []byte
 	ms   *bindcap.Members // the members of args, as Check read them
+	sent []byte           // the call's own text, which args renames (aliases, folded keys)
 	warn bool             // the tool's mode is Warn
 }
 
@@ -180,7 +181,7 @@ func class(is bind.Issue) int {
 	switch k := is.Kind; {
 	case k.Fails():
 		return 0
-	case k == bind.Missing && is.Path == "":
+	case k == bind.Missing && is.Path.String() == "":
 		return 1
 	case k == bind.UnknownKey:
 		return 4
@@ -275,6 +276,7 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	}
 	b := newProblems(t, d.args)
 	b.ms = d.ms
+	b.rekey(d.sent)
 	if refuses {
 		if d.warn {
 			// Under Warn only the binder's failures refuse, and the
@@ -364,7 +366,7 @@ func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 func nullIsLost(plan *bind.Plan, name string, i int) bool {
 	key, _ := json.Marshal(name)
 	for _, is := range plan.Check([]byte("{"+string(key)+":null}"), nil) {
-		if is.Kind == bind.NullValue && is.Param == i && is.Path == "" {
+		if is.Kind == bind.NullValue && is.Param == i && is.Path.String() == "" {
 			return true
 		}
 	}

@@ -45,8 +45,8 @@
 // 64 characters", "one of crimson, teal, amber", "a list (a JSON array) of
 // whole numbers of at least 1, with 1 to 5 elements"; "(or 0)" where
 // omitempty lets the zero value past); Sent quotes the argument; under dive,
-// and for a tag on a nested struct's field, Path and Element point at the
-// first offending element or field as sent. A oneof is
+// and for a tag on a nested struct's field, Path, Pointer and Element point
+// at the first offending element or field as sent. A oneof is
 // a Constraint too, not NotOneOf, which is the binder's own refusal of a
 // type that lists its values. An argument with another problem is not
 // checked again; a parameter the call leaves out whose zero value breaks
@@ -101,6 +101,21 @@
 // \u2026. No key or value can end the quotes around it, start a line of
 // its own ("Accepted parameters: ...") or fake a cut.
 // docs/refusals.md lists every wording, generated from this package's tests.
+//
+// Where a problem lies, two fields say, from one path (package bind's
+// typed bind.Path, or a schema tool's own): Path, readable and shown in the
+// text ("[2].name" after the argument's name), and Pointer, in the JSON
+// form only, an RFC 6901 JSON Pointer from the root of the arguments to
+// the offending value, its first token the argument's key as the call sent
+// it ("/HOURS_BACK" for a key folded to hours_back, "/waits/2/name"; "~"
+// and "/" in a key written "~0" and "~1"; for a problem with a key, to that
+// key's member; for a missing field, to where it would be). Every problem
+// with a place in the arguments has one; the arguments as a whole and a
+// parameter the call did not send have none. A path is bounded (12 steps,
+// 40 characters of a key); where those bounds cut it short, Path shows the
+// cut ("[…]", "…") and Pointer is empty: a pointer cut short would lead to
+// another place, so a program reading the JSON can trust every pointer it
+// is given to lead to the value quoted.
 //
 // # Bounds
 //

@@ -4,6 +4,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -69,9 +70,10 @@ func (b *problems) duplicate(is bind.Issue) bool {
 		return true
 	}
 	p := b.t.Params[is.Param]
-	pr := Problem{Argument: p.Name, Code: DuplicateName, Sent: quoteSent(key)}
+	pr := Problem{Argument: p.Name, Code: DuplicateName, Pointer: is.Path.Pointer(), Sent: quoteSent(key)}
 	if b.args[is.Start] == '{' { // inside the argument: the object holding the key
-		pr.Path, pr.Takes, pr.Element = is.Path, b.w.takes(p.Type, p.Quoted, p.Schema), pr.Sent
+		pr.Path, pr.Takes, pr.Element = is.Path.String(), b.w.takes(p.Type, p.Quoted, p.Schema), pr.Sent
+		pr.Pointer = bindcap.Path(is.Path).Key(key).Pointer() // the key's member
 		pr.Sent = quoteSent(b.memberValue(is.Start))
 	}
 	b.add(pr)

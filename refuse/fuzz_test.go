@@ -65,6 +65,15 @@ func FuzzRefuse_NamesOnlyTheBadArgument(f *testing.F) {
 			if p.Argument == good {
 				t.Fatalf("%s: the refusal names the good argument %q: %v", args, good, r)
 			}
+			// Every pointer leads, in the call sent, to the value quoted.
+			if p.Pointer != "" {
+				if !strings.HasPrefix(p.Pointer, "/"+bad) {
+					t.Fatalf("%s: the pointer %q is not in the bad argument", args, p.Pointer)
+				}
+				checkPointerIn(t, string(args), string(args), p, false)
+			} else if p.Path != "" && !strings.Contains(p.Path, "…") {
+				t.Fatalf("%s: %s at %s%s: no pointer", args, p.Code, p.Argument, p.Path)
+			}
 		}
 	})
 }

@@ -34,7 +34,7 @@ func becomes(v []byte, is bind.Issue) (s string) {
 // foldedTo names the parameter a top-level key folded to; nested keys name
 // a field the issue does not carry.
 func foldedTo(t *typereg.Tool, is bind.Issue) string {
-	if is.Path != "" {
+	if is.Path.String() != "" {
 		return ""
 	}
 	return t.Params[is.Param].Name

@@ -56,18 +56,18 @@ func TestConstraint_NestedFields(t *testing.T) {
 			{args: `{"window":{"from":"2024-01-01","to":"2024-02-01"},"back":{"from":"2024-03-01"}}`},
 			{
 				args: `{"window":{"from":"2024-1-1"}}`,
-				want: []refuse.Problem{{Argument: "window", Code: refuse.Constraint, Path: ".from", Takes: "an object with fields from, to, days", Sent: `{"from":"2024-1-1"}`, Element: `"2024-1-1"`}},
+				want: []refuse.Problem{{Argument: "window", Code: refuse.Constraint, Path: ".from", Pointer: "/window/from", Takes: "an object with fields from, to, days", Sent: `{"from":"2024-1-1"}`, Element: `"2024-1-1"`}},
 			},
 			{
 				args: `{"window":{"from":"2024-01-01","days":91},"stops":[{"name":"a"},{"name":"too long a name"}]}`,
 				want: []refuse.Problem{
-					{Argument: "window", Code: refuse.Constraint, Path: ".days", Takes: "an object with fields from, to, days", Sent: `{"from":"2024-01-01","days":91}`, Element: "91"},
-					{Argument: "stops", Code: refuse.Constraint, Path: "[1].name", Takes: "a list (a JSON array) of objects with fields name, wait, with at most 3 elements", Sent: `[{"name":"a"},{"name":"too long a name"}… (41 characters)`, Element: `"too long a name"`},
+					{Argument: "window", Code: refuse.Constraint, Path: ".days", Pointer: "/window/days", Takes: "an object with fields from, to, days", Sent: `{"from":"2024-01-01","days":91}`, Element: "91"},
+					{Argument: "stops", Code: refuse.Constraint, Path: "[1].name", Pointer: "/stops/1/name", Takes: "a list (a JSON array) of objects with fields name, wait, with at most 3 elements", Sent: `[{"name":"a"},{"name":"too long a name"}… (41 characters)`, Element: `"too long a name"`},
 				},
 			},
 			{
 				args: `{"window":{"from":"2024-01-01"},"back":{"from":"x","to":"2024-01-01"}}`,
-				want: []refuse.Problem{{Argument: "back", Code: refuse.Constraint, Path: ".from", Takes: "an object with fields from, to, days", Sent: `{"from":"x","to":"2024-01-01"}`, Element: `"x"`}},
+				want: []refuse.Problem{{Argument: "back", Code: refuse.Constraint, Path: ".from", Pointer: "/back/from", Takes: "an object with fields from, to, days", Sent: `{"from":"x","to":"2024-01-01"}`, Element: `"x"`}},
 			},
 		} {
 			r := refuse.Refuse(reg, "trip", []byte(tc.args))

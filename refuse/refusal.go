@@ -115,6 +115,17 @@ type Problem struct {
 	// Path leads from the argument to the offending value inside it, as in
 	// "[2]" or ".a"; empty when the argument itself is the offending value.
 	Path string `json:"path,omitempty"`
+	// Pointer is the RFC 6901 JSON Pointer to the offending value (for a
+	// key, to its member) from the root of the arguments, its first token
+	// the argument's key as the call sent it ("/HOURS_BACK" for a key
+	// folded to hours_back, "/waits/2"; "~" and "/" in a key written "~0"
+	// and "~1"). It is set for every problem with a place in the
+	// arguments, and empty for the others (the arguments as a whole, a
+	// parameter not sent) and where the place is past a path's bounds
+	// (more than 12 steps, or a key past 40 characters, the argument's
+	// own included): Path names it then, and a Pointer is never cut short
+	// to name another place.
+	Pointer string `json:"pointer,omitempty"`
 	// Code says what kind of problem it is.
 	Code Code `json:"code"`
 	// Takes says in words what the parameter takes ("a whole number").
@@ -303,7 +314,6 @@ func cutText(s string, n int) string {
 
 // sentence renders one problem.
 func (p Problem) sentence(tool string) string {
-	p.Path = pathText(p.Path) // a key in it is the caller's
 	switch p.Code {
 	case UnknownTool:
 		s := "Tool '" + tool + "' is not a registered tool"

@@ -3,7 +3,6 @@ package refuse
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
@@ -11,6 +10,7 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -46,10 +46,11 @@ type problems struct {
 	more      int
 	seenParam []bool
 	seenKey   map[string]bool
-	seenDup   map[string]bool // repeated keys outside every argument (DuplicateName)
-	seenWhole bool            // the arguments refused as a whole (bind.Reader)
-
-	ms *bindcap.Members // the members of args, as the plan read them; nil: read when needed
+	seenDup   map[string]bool  // repeated keys outside every argument (DuplicateName)
+	seenWhole bool             // the arguments refused as a whole (bind.Reader)
+	rekeys    []rekey          // per parameter, where its pointers lead in the call (see rekey)
+	sent      []byte           // the call's own text, where b.args renames it, until rekeys are found
+	ms        *bindcap.Members // the members of args, as the plan read them; nil: read when needed
 }
 
 func newProblems(t *typereg.Tool, args []byte) *problems {
@@ -62,6 +63,7 @@ func newProblems(t *typereg.Tool, args []byte) *problems {
 
 func (b *problems) add(ps ...Problem) {
 	for _, p := range ps {
+		p = b.rekeyed(p)
 		if len(b.list) >= MaxProblems-b.held.n {
 			b.more++
 			continue
@@ -87,6 +89,7 @@ type room struct{ n, text, size int }
 func (b *problems) hold(issues []bind.Issue) {
 	c := newProblems(b.t, b.args)
 	c.ms = b.ms
+	c.rekeys, c.sent = b.rekeys, b.sent
 	c.issues(issues)
 	b.held = room{len(c.list), c.text, c.size}
 	if b.held.n >= MaxProblems || b.held.text >= maxProblemText || b.held.size >= maxProblemJSON {
@@ -111,7 +114,7 @@ func jsonSize(p Problem) int {
 	n := len(`{"code":}`) + jsonString(string(p.Code)) + 1
 	for _, f := range [...]struct {
 		name, value string
-	}{{"argument", p.Argument}, {"path", p.Path}, {"takes", p.Takes}, {"sent", p.Sent}, {"element", p.Element}, {"did_you_mean", p.DidYouMean}, {"becomes", p.Becomes}} {
+	}{{"argument", p.Argument}, {"path", p.Path}, {"pointer", p.Pointer}, {"takes", p.Takes}, {"sent", p.Sent}, {"element", p.Element}, {"did_you_mean", p.DidYouMean}, {"becomes", p.Becomes}} {
 		if f.value != "" {
 			n += len(`,"":`) + len(f.name) + jsonString(f.value)
 		}
@@ -181,7 +184,7 @@ func (b *problems) issues(issues []bind.Issue) {
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {
 				tp := t.Params[is.Param]
-				p.Argument, p.Takes = tp.Name, w.takes(tp.Type, tp.Quoted, tp.Schema)
+				p.Argument, p.Takes, p.Pointer = tp.Name, w.takes(tp.Type, tp.Quoted, tp.Schema), is.Path.Pointer()
 				head := args[is.Start:min(len(args), is.Start+4*maxSent)]
 				cut, _ := cutChars(head, maxSent)
 				p.Sent = escapeText(head[:cut]) + "…"
@@ -202,9 +205,10 @@ func (b *problems) issues(issues []bind.Issue) {
 			if len(b.seenKey) <= maxSuggestions {
 				p.DidYouMean = closest(unquoteKey(raw), t.Accepted())
 			}
+			p.Pointer = b.keyPointer(p, raw)
 			b.add(p)
 		case bind.Missing:
-			if is.Path != "" { // a field inside the argument
+			if is.Path.String() != "" { // a field inside the argument
 				if b.claim(is.Param) {
 					b.add(b.missingField(is))
 				}
@@ -217,6 +221,7 @@ func (b *problems) issues(issues []bind.Issue) {
 			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)}
 			if is.End > is.Start { // sent as null, which does not count
 				pr.Sent = quoteSent(args[is.Start:is.End])
+				pr.Pointer = is.Path.Pointer()
 			}
 			b.add(pr)
 		default:
@@ -253,6 +258,7 @@ func (b *problems) refusedOutside(is bind.Issue) {
 		if len(b.seenKey) <= maxSuggestions {
 			p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
 		}
+		p.Pointer = b.keyPointer(p, raw)
 		b.add(p)
 		return
 	}
@@ -267,17 +273,15 @@ func (b *problems) refusedOutside(is bind.Issue) {
 // leaves out: the issue spans the object, and its path ends at the field.
 func (b *problems) missingField(is bind.Issue) Problem {
 	p := b.t.Params[is.Param]
-	// The path's last step is the field: ".name" (a plain name), or
-	// `["name"]`, quoted, where an unescaped `["` cannot occur inside.
+	path := bindcap.Path(is.Path)
 	var name string
-	if strings.HasSuffix(is.Path, `"]`) {
-		name = strings.TrimSuffix(is.Path[strings.LastIndex(is.Path, `["`)+1:], "]")
-	} else {
-		name = strconv.Quote(is.Path[strings.LastIndex(is.Path, ".")+1:])
+	if last, ok := path.Last(); ok && last.IsKey {
+		name = jsonpath.QuoteKey(last.Key, last.Cut)
 	}
 	return Problem{
 		Argument: p.Name,
-		Path:     is.Path,
+		Path:     path.String(),
+		Pointer:  path.Pointer(),
 		Code:     MissingField,
 		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
 		Sent:     quoteSent(b.memberValue(is.Start)),
@@ -288,10 +292,12 @@ func (b *problems) missingField(is bind.Issue) Problem {
 // valueProblem words an issue with one value (or key) inside an argument.
 func (b *problems) valueProblem(is bind.Issue) Problem {
 	p := b.t.Params[is.Param]
+	path := bindcap.Path(is.Path)
 	pr := Problem{
 		Argument: p.Name,
-		Path:     is.Path,
-		Code:     code(is, b.w.resolve(b.w.at(p.Schema, is.Path))),
+		Path:     path.String(),
+		Pointer:  path.Pointer(),
+		Code:     code(is, b.w.resolve(b.w.at(p.Schema, path))),
 		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
 		Sent:     quoteSent(b.args[is.Start:is.End]),
 	}
@@ -310,7 +316,7 @@ func (b *problems) valueProblem(is bind.Issue) Problem {
 	if is.Kind.Loss() {
 		pr.Becomes = becomes(b.args[is.Start:is.End], is)
 	}
-	if is.Path == "" {
+	if pr.Path == "" {
 		return pr // the offending value is the argument's whole value
 	}
 	if whole := b.memberValue(is.Start); whole != nil && len(whole) != is.End-is.Start {
@@ -384,4 +390,21 @@ func unquoteKey(raw []byte) string {
 		return string(text)
 	}
 	return string(raw)
+}
+
+// keyPointer is the JSON Pointer to the top-level member whose key is raw
+// (a JSON string token, as sent): "" for a key past the bound of a path,
+// and for a problem past MaxProblems, which is only counted (a flood of
+// unknown keys costs no pointer each).
+func (b *problems) keyPointer(p Problem, raw []byte) string {
+	if len(b.list) >= MaxProblems-b.held.n || len(b.list) > 0 && b.text+cost(p, b.t.Name) > maxProblemText-b.held.text {
+		return "" // past the refusal's bounds, whatever its JSON: add counts it, unlisted
+	}
+	return keyPointer(raw)
+}
+
+func keyPointer(raw []byte) string {
+	var b jsonpath.Builder
+	b.Arg(raw)
+	return b.Path().Pointer()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // waitStats is the tool the docs use: get_wait_stats(hours_back, limit, ...).
@@ -165,7 +166,7 @@ func TestRefuse(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := refuse.Refuse(reg, tc.tool, json.RawMessage(tc.args))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
+			if diff := cmp.Diff(tc.want, got, noPointer); diff != "" {
 				t.Errorf("Refuse(%s, %s) (-want +got):\n%s", tc.tool, tc.args, diff)
 			}
 		})
@@ -305,6 +306,11 @@ func TestRefuse_ConcurrentWithReRegistration(t *testing.T) {
 	wg.Wait()
 }
 
+// noPointer leaves Problem.Pointer out of a comparison: the tables that
+// pin the other fields predate it, and TestPointer_ResolvesToTheValue pins
+// every pointer against the document sent.
+var noPointer = cmpopts.IgnoreFields(refuse.Problem{}, "Pointer")
+
 func TestRefusal_MarshalsToJSON(t *testing.T) {
 	reg := newRegistry(t)
 	r := refuse.Refuse(reg, "get_wait_stats", json.RawMessage(`{"waits":[1],"hours":2}`))
@@ -313,9 +319,9 @@ func TestRefusal_MarshalsToJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := `{"tool":"get_wait_stats","accepted":["hours_back","limit","database","waits"],"problems":[` +
-		`{"argument":"waits","path":"[0]","code":"wrong_type","takes":"a list (a JSON array) of texts","sent":"[1]","element":"1"},` +
+		`{"argument":"waits","path":"[0]","pointer":"/waits/0","code":"wrong_type","takes":"a list (a JSON array) of texts","sent":"[1]","element":"1"},` +
 		`{"argument":"hours_back","code":"missing_argument","takes":"a whole number"},` +
-		`{"argument":"hours","code":"unknown_argument","sent":"\"hours\"","did_you_mean":"hours_back"}]}`
+		`{"argument":"hours","pointer":"/hours","code":"unknown_argument","sent":"\"hours\"","did_you_mean":"hours_back"}]}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("JSON (-want +got):\n%s", diff)
 	}

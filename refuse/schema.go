@@ -49,7 +49,7 @@ func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage)
 		return Decision{Args: args}
 	}
 	issues := slices.DeleteFunc(res.Issues, func(is schemacheck.Issue) bool {
-		if is.Param >= 0 || is.Path != "" {
+		if is.Param >= 0 || is.Path.Inside() {
 			return false
 		}
 		switch is.Kind {
@@ -135,6 +135,7 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 			if len(b.seenKey) <= maxSuggestions {
 				p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
 			}
+			p.Pointer = b.keyPointer(p, raw)
 			b.add(p)
 		case schemacheck.Missing:
 			// A required name no property describes: it takes any value.
@@ -146,16 +147,21 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 		return
 	}
 	name := b.t.Params[is.Param].Name
-	pr := Problem{Argument: name, Path: is.Path, Takes: sw.takesParam(is.Param)}
+	path := is.Path
+	if is.InKey {
+		path = path.Key(args[is.Start:is.End]) // the pointer leads to the key's member
+	}
+	pr := Problem{Argument: name, Path: is.Path.String(), Pointer: path.Pointer(), Takes: sw.takesParam(is.Param)}
 	switch is.Kind {
 	case schemacheck.Missing:
 		if is.Top {
-			pr.Code = MissingArgument
+			pr.Code, pr.Pointer = MissingArgument, ""
 			b.add(pr)
 			return
 		}
 		pr.Code, pr.Element = MissingField, strconv.Quote(is.Name)
-		pr.Path = is.Path + fieldStep(is.Name)
+		field := is.Path.Name(is.Name)
+		pr.Path, pr.Pointer = field.String(), field.Pointer()
 		pr.Sent = quoteSent(b.memberValue(is.Start))
 		b.add(pr)
 		return
@@ -190,7 +196,7 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 			pr.Becomes = quoteSent(out)
 		}
 	}
-	if is.Path != "" {
+	if is.Path.Inside() {
 		if whole := b.memberValue(is.Start); whole != nil && len(whole) != is.End-is.Start {
 			pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
 		}
@@ -201,20 +207,6 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 func mustQuote(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
-}
-
-// fieldStep is the path step to the member named name, as bind writes it.
-func fieldStep(name string) string {
-	ident := name != "" && len(name) <= 40
-	for _, c := range []byte(name) {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			ident = false
-		}
-	}
-	if ident {
-		return "." + name
-	}
-	return "[" + strconv.Quote(name) + "]"
 }
 
 func schemaCode(is schemacheck.Issue) Code {

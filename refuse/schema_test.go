@@ -48,7 +48,7 @@ func TestDecide_SchemaTool_NamesTheArgumentInTheSchemasWords(t *testing.T) {
 		Accepted: []string{"filter", "labels", "limit", "owner", "repo", "since", "state"},
 		Problems: []refuse.Problem{{Argument: "limit", Code: refuse.NotWholeNumber, Takes: "a whole number from 1 to 100", Sent: "0.5"}},
 	}
-	if diff := cmp.Diff(want, r); diff != "" {
+	if diff := cmp.Diff(want, r, noPointer); diff != "" {
 		t.Fatalf("refusal (-want +got):\n%s", diff)
 	}
 	const text = "Argument 'limit' for tool 'list_issues' takes a whole number from 1 to 100, and the call sent 0.5."
@@ -159,10 +159,10 @@ func TestDecide_SchemaTool(t *testing.T) {
 			if d.Warnings != nil {
 				warned = d.Warnings.Problems
 			}
-			if diff := cmp.Diff(c.refused, refused); diff != "" {
+			if diff := cmp.Diff(c.refused, refused, noPointer); diff != "" {
 				t.Errorf("%s: refused (-want +got):\n%s", c.why, diff)
 			}
-			if diff := cmp.Diff(c.warnings, warned); diff != "" {
+			if diff := cmp.Diff(c.warnings, warned, noPointer); diff != "" {
 				t.Errorf("%s: warnings (-want +got):\n%s", c.why, diff)
 			}
 			if d.Refusal == nil && string(d.Args) != c.args {
@@ -182,7 +182,7 @@ func TestDecide_SchemaTool_RoundedIntegerIsALoss(t *testing.T) {
 	if d.Refusal != nil || d.Warnings == nil {
 		t.Fatalf("decision %+v: want warnings", d)
 	}
-	if diff := cmp.Diff(want, d.Warnings.Problems); diff != "" {
+	if diff := cmp.Diff(want, d.Warnings.Problems, noPointer); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 }
@@ -361,7 +361,7 @@ func TestDecide_SchemaTool_IntReadsNameTheTruncation(t *testing.T) {
 	if d.Refusal != nil || d.Warnings == nil {
 		t.Fatalf("decision %+v: want warnings", d)
 	}
-	if diff := cmp.Diff(want, d.Warnings.Problems); diff != "" {
+	if diff := cmp.Diff(want, d.Warnings.Problems, noPointer); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
 	if d := refuse.Decide(reg, "head", json.RawMessage(`{"lines":2e0}`)); d.Warnings != nil || d.Refusal != nil {
@@ -432,7 +432,7 @@ func TestDecide_SchemaTool_AnyOfOfDistinctTypes(t *testing.T) {
 			t.Errorf("%s passed", args)
 			continue
 		}
-		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems); diff != "" {
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", args, diff)
 		}
 	}

@@ -3,7 +3,6 @@ package refuse
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -115,68 +114,4 @@ func quoteChar(c []byte) string {
 		return `"\\"`
 	}
 	return `"` + escapeText(c) + `"`
-}
-
-// maxPathKey is how many characters of a key a path holds before it is
-// cut with an ellipsis: bind's paths (cutKey) and keyPath cut at 40.
-const maxPathKey = 40
-
-// pathText renders a problem's path (as bind.Issue.Path writes it: .name,
-// [2], or a key quoted in brackets, escaped as strconv.Quote does) for a
-// refusal's text: with the single quote and the ellipsis escaped, as
-// escapeText does, but for the ellipsis that ends a key cut short (one of
-// exactly maxPathKey+1 characters, the last an ellipsis).
-func pathText(path string) string {
-	if !strings.ContainsRune(path, '\'') && !strings.ContainsRune(path, '…') {
-		return path
-	}
-	var b strings.Builder
-	for i := 0; i < len(path); {
-		if strings.HasPrefix(path[i:], `["`) {
-			if end := quotedEnd(path, i+1); end > 0 {
-				seg := path[i+1 : end] // the key, quotes included
-				key, err := strconv.Unquote(seg)
-				cut := err == nil && utf8.RuneCountInString(key) == maxPathKey+1 && strings.HasSuffix(key, "…")
-				b.WriteByte('[')
-				for j, r := range seg {
-					if r == '…' && cut && j == len(seg)-len(`…"`) {
-						b.WriteRune(r)
-					} else {
-						writePathRune(&b, r)
-					}
-				}
-				i = end
-				continue
-			}
-		}
-		r, size := utf8.DecodeRuneInString(path[i:])
-		writePathRune(&b, r)
-		i += size
-	}
-	return b.String()
-}
-
-func writePathRune(b *strings.Builder, r rune) {
-	switch r {
-	case '\'':
-		b.WriteString(`\u0027`)
-	case '…':
-		b.WriteString(`\u2026`)
-	default:
-		b.WriteRune(r)
-	}
-}
-
-// quotedEnd returns the end of the Go-quoted string that starts at s[at],
-// or -1.
-func quotedEnd(s string, at int) int {
-	for j := at + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
 }

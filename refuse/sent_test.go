@@ -51,25 +51,6 @@ func TestQuoteKey_NoQuoteEnds(t *testing.T) {
 	}
 }
 
-func TestPathText(t *testing.T) {
-	cut := `["` + strings.Repeat("a", 40) + `…"]`
-	for _, tc := range []struct{ path, want string }{
-		{`.a[2]`, `.a[2]`},
-		{`["it's"]`, `["it\u0027s"]`},
-		{`["a…b"].c`, `["a\u2026b"].c`},
-		{cut, cut},
-		{cut + `["…x"]`, cut + `["\u2026x"]`},
-		// A short key that ends in an ellipsis is not cut: its own is escaped.
-		{`["x…"]`, `["x\u2026"]`},
-		{`["` + strings.Repeat("a", 39) + `…"]`, `["` + strings.Repeat("a", 39) + `\u2026"]`},
-		{`["a\"…'"].b`, `["a\"\u2026\u0027"].b`},
-	} {
-		if got := pathText(tc.path); got != tc.want {
-			t.Errorf("pathText(%s) = %s, want %s", tc.path, got, tc.want)
-		}
-	}
-}
-
 func TestQuoteChar(t *testing.T) {
 	for _, tc := range []struct{ c, want string }{
 		{`"`, `"\""`}, {`\`, `"\\"`}, {`'`, `"\u0027"`}, {"\n", `"\u000a"`}, {`x`, `"x"`}, {"…", `"\u2026"`},

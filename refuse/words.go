@@ -14,6 +14,7 @@ import (
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 	"github.com/bindguard/bindguard/internal/schemas"
 )
 
@@ -67,50 +68,30 @@ func (w words) resolve(s *jsonschema.Schema) *jsonschema.Schema {
 	return s
 }
 
-// at returns the schema of the value at path (as bind.Issue.Path writes
-// it) inside a value whose schema is s, or nil where it cannot tell.
-func (w words) at(s *jsonschema.Schema, path string) *jsonschema.Schema {
-	for path != "" && s != nil {
-		s = w.resolve(s)
-		if s == nil {
-			return nil
+// at returns the schema of the value at path inside a value whose schema
+// is s, or nil where it cannot tell (past an elided step or a cut key).
+func (w words) at(s *jsonschema.Schema, path jsonpath.Path) *jsonschema.Schema {
+	path.Steps(func(st jsonpath.Step) bool {
+		if s = w.resolve(s); s == nil {
+			return false
 		}
-		var key string
 		switch {
-		case strings.HasPrefix(path, "[\""):
-			end := strings.Index(path, "\"]")
-			if end < 0 {
-				return nil
-			}
-			k, err := strconv.Unquote(path[1 : end+1])
-			if err != nil {
-				return nil
-			}
-			key, path = k, path[end+2:]
-		case path[0] == '[':
-			end := strings.IndexByte(path, ']')
-			if end < 0 {
-				return nil
-			}
-			s, path = s.Items, path[end+1:]
-			continue
-		case path[0] == '.':
-			end := strings.IndexAny(path[1:], ".[")
-			if end < 0 {
-				end = len(path) - 1
-			}
-			key, path = path[1:end+1], path[end+1:]
-		default:
-			return nil
+		case st.Elided, st.Cut:
+			s = nil
+			return false
+		case !st.IsKey:
+			s = s.Items
+			return true
 		}
 		if s.Properties != nil {
-			if ps, ok := s.Properties.Get(key); ok {
+			if ps, ok := s.Properties.Get(st.Key); ok {
 				s = ps
-				continue
+				return true
 			}
 		}
 		s = s.AdditionalProperties
-	}
+		return true
+	})
 	return s
 }
 

@@ -7,6 +7,8 @@
 // holds the rule.
 package bindcap
 
+import "github.com/bindguard/bindguard/internal/jsonpath"
+
 // ReadsLiteral reports whether binder b binds each value as its JSON text
 // reads: true for the binders bind mirrors natively (Std, V2, SegmentIO),
 // false for a server's own function (bind.Reader), whose value may differ
@@ -65,3 +67,7 @@ const (
 	// time.ParseDuration reads ("1s"; segmentio).
 	DurationNanosecondsOrText
 )
+
+// Path returns the steps of a bind.Path, which bind exports only as text
+// (String, Pointer): refuse reads a path's steps, never its text.
+var Path func(p any) jsonpath.Path

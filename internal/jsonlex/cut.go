@@ -17,7 +17,11 @@ func CutString(tok []byte, n int) (cut int, more bool) {
 	i := 0
 	for k := 0; i < len(body) && k < n; k++ {
 		switch {
-		case body[i] == '\\' && body[i+1] == 'u':
+		case body[i] == '\\' && i+1 < len(body) && body[i+1] == 'u':
+			if i+6 > len(body) {
+				i = len(body) // not a token: read no further
+				break
+			}
 			i += 6
 			if i+6 <= len(body) && body[i] == '\\' && body[i+1] == 'u' {
 				if r := hex4(body[i-4 : i]); utf16.IsSurrogate(r) && utf16.DecodeRune(r, hex4(body[i+2:i+6])) != utf8.RuneError {
@@ -33,5 +37,6 @@ func CutString(tok []byte, n int) (cut int, more bool) {
 			i += size
 		}
 	}
+	i = min(i, len(body)) // a token cut short, or changed since it was read
 	return 1 + i, i < len(body)
 }

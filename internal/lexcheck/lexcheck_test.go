@@ -22,7 +22,6 @@ import (
 var pending = map[string]string{
 	"bind/check.go":        "encoding/json's checker walks the bytes itself: moving onto jsonlex with the one walker",
 	"bind/trialplan.go":    "the trial binders' loss walk reads the bytes itself: moving onto jsonlex with the one walker",
-	"bind/path.go":         "a path's key is cut by characters by hand: moving onto typed JSON Pointers (jsonlex.CutString)",
 	"bind/text.go":         "its own unquoter of keys and ,string values: moving onto jsonlex.Unquote",
 	"bind/reader.go":       "a Reader's base object and holdsNumber read bytes by hand: moving onto jsonlex",
 	"bind/v2.go":           "a copy of jsonlex's plain-string table (the rest reads struct tags): moving to the native V2 plan",
@@ -33,8 +32,6 @@ var pending = map[string]string{
 	"refuse/constraint.go": "a list's elements are read by hand: moving to the verdict's decoded value",
 	"refuse/sent.go":       "a problem's quote is read back from the bytes: moving to the verdict's spans",
 	"refuse/refuse.go":     "quotes and keys are read from the arguments' bytes: moving to the verdict's spans",
-	"refuse/compiled.go":   "spanPath tells a list from a map by its first byte: moving to the verdict's typed paths",
-	"refuse/words.go":      "at reads bind's rendered path text back ('[' for an index): moving to typed JSON Pointers",
 }
 
 // notJSON are files whose byte comparisons read text that is not JSON, or

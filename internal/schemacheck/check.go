@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 )
 
 // A Kind says what is wrong with a value, as the map reader and the
@@ -63,9 +64,15 @@ type Issue struct {
 	Param int
 	// Start and End span the offending text (see Kind).
 	Start, End int
-	// Path leads from the member's value to the offending value, in
-	// package bind's form: "[2]", ".name", `["odd key"]`.
-	Path string
+	// Path leads from the arguments to the offending value (for an issue
+	// with a member's key, InKey, to the object holding it), as package
+	// bind's paths do: its String from the member's value in ("[2]",
+	// ".name", `["odd key"]`), its Pointer from the root, starting at the
+	// member's key.
+	Path jsonpath.Path
+	// InKey reports an issue with a member's key (Unknown, Extra and
+	// Duplicate always, Replaced for a key): Start..End span the key.
+	InKey bool
 	// Name names the member Missing reports.
 	Name string
 	// Node is the schema of the offending value; nil for none.
@@ -103,6 +110,7 @@ type checker struct {
 	steps  []step
 	buf    []byte
 	param  int
+	arg    []byte // at the root, the key of the member being read
 }
 
 func class(k Kind) int {
@@ -477,7 +485,7 @@ func (c *checker) object(n *Node, root, open bool) {
 		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted}
 		var child *Node
 		if root {
-			c.param = -1
+			c.param, c.arg = -1, d[i:ke]
 		} else {
 			c.steps[len(c.steps)-1] = step{key: d[i:ke]}
 		}
@@ -516,7 +524,7 @@ func (c *checker) object(n *Node, root, open bool) {
 	end := at // past the closing brace
 	c.pos = end
 	if root {
-		c.param = -1
+		c.param, c.arg = -1, nil
 	} else {
 		c.steps = c.steps[:len(c.steps)-1]
 	}
@@ -563,6 +571,7 @@ func (c *checker) dropped(m *member, root bool) {
 // atObject adds an issue with a member's key, whose path leads to the
 // object holding it, not into the member.
 func (c *checker) atObject(root bool, is Issue) {
+	is.InKey = true
 	if root {
 		c.add(is)
 		return
@@ -615,71 +624,25 @@ func (c *checker) array(n *Node) {
 	}
 }
 
-// Paths: as package bind writes them, bounded the same way: past
-// maxSteps steps, the first pathHead and the last pathTail, with "[…]"
-// between; a key cut at 40 characters.
-const (
-	pathHead = 4
-	pathTail = 8
-	maxSteps = pathHead + pathTail
-	maxKey   = 40
-)
-
-func (c *checker) path() string {
-	if len(c.steps) == 0 {
-		return ""
+// path is the path to the value being read: package jsonpath's, bounded
+// as package bind's paths are (the first Head and the last Tail steps past
+// MaxSteps, a key cut at MaxKey characters, only that much of it read).
+func (c *checker) path() jsonpath.Path {
+	var b jsonpath.Builder
+	if c.arg != nil {
+		b.Arg(c.arg)
 	}
-	var out []byte
-	for d, st := range c.steps {
-		if len(c.steps) > maxSteps && d >= pathHead && d < len(c.steps)-pathTail {
-			if d == pathHead {
-				out = append(out, "[…]"...)
-			}
-			continue
+	n := len(c.steps)
+	for d := 0; d < n; d++ {
+		if n > jsonpath.MaxSteps && d == jsonpath.Head {
+			b.Elide()
+			d = n - jsonpath.Tail
 		}
-		if st.key == nil {
-			out = append(out, '[')
-			out = strconv.AppendInt(out, int64(st.index), 10)
-			out = append(out, ']')
-			continue
-		}
-		// Only the first maxKey characters are shown: only they are read,
-		// so that a long key costs each path the same.
-		head, long := keyHead(st.key)
-		key, _ := jsonlex.Unquote(nil, head)
-		if !long && ident(key) {
-			out = append(append(out, '.'), key...)
-			continue
-		}
-		q := strconv.Quote(string(key))
-		if long {
-			q = q[:len(q)-1] + "…\""
-		}
-		out = append(append(append(out, '['), q...), ']')
-	}
-	return string(out)
-}
-
-// keyHead returns the string token of the first maxKey characters of the
-// key token raw (an escape, a surrogate pair's two, or an invalid byte
-// counting as one), and whether raw holds more.
-func keyHead(raw []byte) (head []byte, long bool) {
-	cut, long := jsonlex.CutString(raw, maxKey)
-	if !long {
-		return raw, false
-	}
-	head = make([]byte, 0, cut+1)
-	return append(append(head, raw[:cut]...), '"'), true
-}
-
-func ident(s []byte) bool {
-	if len(s) == 0 || len(s) > maxKey {
-		return false
-	}
-	for _, c := range s {
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			return false
+		if st := c.steps[d]; st.key == nil {
+			b.Index(st.index)
+		} else {
+			b.Key(st.key)
 		}
 	}
-	return true
+	return b.Path()
 }

@@ -1,0 +1,129 @@
+package refuse
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
+)
+
+// spanPath returns the path to the value at inside the argument whose key
+// is d[key] and whose value is s: "[i]" per element, a key's step per
+// member, bounded as every path is. Each level is read once, up to the
+// element or member holding at.
+func spanPath(d []byte, key, s, at jsonlex.Span) jsonpath.Path {
+	path := jsonpath.ArgPath(d[key.Start:key.End])
+	inside := func(e jsonlex.Span) bool { return e.Start <= at.Start && at.End <= e.End }
+	for s != at && s.Start < len(d) {
+		next := s
+		switch jsonlex.KindAt(d, s.Start) {
+		case jsonlex.KindArray:
+			i := 0
+			for e := range jsonlex.Elements(d, s.Start) {
+				if inside(e) {
+					path, next = path.Index(i), e
+					break
+				}
+				i++
+			}
+		case jsonlex.KindObject:
+			for m := range jsonlex.Members(d, s.Start) {
+				if inside(m.Value) {
+					path, next = path.Key(d[m.Key.Start:m.Key.End]), m.Value
+					break
+				}
+			}
+		}
+		if next == s {
+			break // at is not inside s: the path so far
+		}
+		s = next
+	}
+	return path
+}
+
+// A rekey is, for an argument the text checked names otherwise than the
+// call did (an alias, or a folded key, renamed to the parameter's name),
+// the pointer to it in the text checked (from) and in the call (to).
+type rekey struct {
+	set      bool
+	from, to string
+}
+
+// rekey makes the pointers of the problems found in the text checked,
+// b.args, lead into sent, the call's own text, where the two differ: an
+// argument renamed (aliases, fold conflicts) is found in sent by its
+// value, which renaming copies as it is (any member of the same key and
+// value is as good a place), and its pointers start at the key sent.
+func (b *problems) rekey(sent []byte) {
+	if len(sent) != len(b.args) || len(sent) > 0 && &sent[0] != &b.args[0] {
+		b.sent = sent // read when a problem in an argument has a pointer
+	}
+}
+
+// findRekeys reads, once, where each renamed argument lies in b.sent.
+func (b *problems) findRekeys() {
+	sent := b.sent
+	b.sent = nil
+	b.rekeys = []rekey{} // read: none found yet
+	type member struct{ key, value []byte }
+	kept := make([]member, len(b.t.Params))
+	plan := b.t.Plan()
+	if b.ms == nil {
+		b.ms = lexMembers(b.args)
+	}
+	for _, m := range eachMember(b.args, b.ms, plan) {
+		if i := m.Binds(); i >= 0 && i < len(kept) {
+			kept[i] = member{b.args[m.Key.Start:m.Key.End], b.args[m.Value.Start:m.Value.End]}
+		}
+	}
+	var buf []byte
+	for m := range jsonlex.Members(sent, jsonlex.Space(sent, 0)) {
+		raw := sent[m.Key.Start:m.Key.End]
+		text := raw[1 : len(raw)-1]
+		if _, f, _ := jsonlex.String(raw, 0); f&jsonlex.Escaped != 0 {
+			buf, _ = jsonlex.Unquote(buf[:0], raw) // reused: a key costs no allocation
+			text = buf
+		}
+		i := -1
+		if name, ok := b.t.Policy.Aliases[string(text)]; ok {
+			i = paramIndex(b.t, name)
+		} else if i = plan.Match(raw); i >= len(kept) {
+			i = -1
+		}
+		if i < 0 || kept[i].key == nil || bytes.Equal(kept[i].key, raw) || !bytes.Equal(kept[i].value, sent[m.Value.Start:m.Value.End]) {
+			continue
+		}
+		if len(b.rekeys) == 0 {
+			b.rekeys = make([]rekey, len(kept))
+		}
+		if !b.rekeys[i].set {
+			b.rekeys[i] = rekey{true, jsonpath.ArgPath(kept[i].key).Pointer(), jsonpath.ArgPath(raw).Pointer()}
+		}
+	}
+}
+
+// rekeyed returns p with its pointer leading into the call's own text.
+func (b *problems) rekeyed(p Problem) Problem {
+	if b.sent == nil && len(b.rekeys) == 0 || p.Pointer == "" {
+		return p
+	}
+	i := paramIndex(b.t, p.Argument)
+	if i < 0 {
+		return p
+	}
+	if b.sent != nil {
+		b.findRekeys()
+	}
+	if len(b.rekeys) == 0 || !b.rekeys[i].set || b.rekeys[i].from == "" {
+		return p
+	}
+	if rest, ok := strings.CutPrefix(p.Pointer, b.rekeys[i].from); ok && (rest == "" || rest[0] == '/') {
+		p.Pointer = ""
+		if b.rekeys[i].to != "" {
+			p.Pointer = b.rekeys[i].to + rest
+		}
+	}
+	return p
+}
