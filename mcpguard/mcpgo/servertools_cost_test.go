@@ -1,0 +1,98 @@
+package mcpgo_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/bindguard/bindguard/mcpguard/mcpgo"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// countedSchema is a property schema that counts how often it is read
+// (marshalled): each read is a walk of the tool's schema.
+type countedSchema struct{ reads *atomic.Int64 }
+
+func (c countedSchema) MarshalJSON() ([]byte, error) {
+	c.reads.Add(1)
+	return []byte(`{"type":"integer","maximum":1}`), nil
+}
+
+// A call's cost does not grow with the tools the server has, nor with the
+// calls before it: calling one tool N times reads its schema once, on a
+// server with 1 tool as on one with 1,000.
+func TestMiddleware_ServerTools_CallCostDoesNotGrowWithTheServer(t *testing.T) {
+	const calls = 20
+	reads := func(tools int) int64 {
+		var n atomic.Int64
+		reg := typereg.New()
+		s := server.NewMCPServer("big", "v0", server.WithToolHandlerMiddleware(mcpgo.Middleware(reg, mcpgo.ServerTools())))
+		ok := func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("ok"), nil
+		}
+		counted := mcp.NewTool("t0")
+		counted.InputSchema.Properties = map[string]any{"n": countedSchema{&n}}
+		s.AddTool(counted, ok)
+		for i := 1; i < tools; i++ {
+			s.AddTool(mcp.NewTool(fmt.Sprintf("t%d", i), mcp.WithString("path")), ok)
+		}
+		for i := range calls {
+			r := send(t, s, callFrame("t0", `{"n":2}`))
+			if !r.Result.IsError || !strings.Contains(r.text(t), "at most 1") {
+				t.Fatalf("call %d on %d tools: %+v, want the refusal", i, tools, r.Result)
+			}
+			if i == 0 {
+				n.Store(0) // the first call records the tool: one read
+			}
+		}
+		return n.Load()
+	}
+	if one, many := reads(1), reads(1000); one != 0 || many != 0 {
+		t.Errorf("after the first call, %d more calls read the schema %d times on 1 tool, %d times on 1,000; want 0", calls-1, one, many)
+	}
+}
+
+// A tool the server deletes is forgotten: mcp-go answers its calls itself,
+// before any middleware, so the record goes as the middleware serves other
+// calls, within as many calls as it holds records.
+func TestMiddleware_ServerTools_ForgetsDeletedTools(t *testing.T) {
+	reg := typereg.New()
+	f := newFSServer(reg, mcpgo.ServerTools())
+	var names []string
+	for i := range 10 {
+		name := fmt.Sprintf("gone_%d", i)
+		names = append(names, name)
+		f.srv.AddTool(mcp.NewToolWithRawSchema(name, "", json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)), f.handle)
+		if r := send(t, f.srv, callFrame(name, `{"path":1}`)); !r.Result.IsError {
+			t.Fatalf("%s: %+v, want a refusal", name, r.Result)
+		}
+		if _, ok := reg.Tool(name); !ok {
+			t.Fatalf("%s was not recorded", name)
+		}
+	}
+	f.srv.DeleteTools(names...)
+	for range len(names) + 2 {
+		if r := send(t, f.srv, callFrame("read_file", `{"path":"a"}`)); r.Result.IsError {
+			t.Fatalf("read_file: %+v", r.Result)
+		}
+	}
+	for _, name := range names {
+		if _, ok := reg.Tool(name); ok {
+			t.Errorf("the record of deleted %s stayed", name)
+		}
+	}
+	if _, ok := reg.Tool("read_file"); !ok {
+		t.Errorf("the record of a tool still served went")
+	}
+	// Added again: recorded anew from its new schema.
+	f.srv.AddTool(mcp.NewTool(names[0], mcp.WithString("path", mcp.MaxLength(1))), f.handle)
+	if r := send(t, f.srv, callFrame(names[0], `{"path":"ab"}`)); !r.Result.IsError || !strings.Contains(r.text(t), "at most 1 character") {
+		t.Errorf("a tool added again: %+v", r.Result)
+	}
+}
