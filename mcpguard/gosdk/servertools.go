@@ -1,14 +1,12 @@
 package gosdk
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/bindguard/bindguard/mcpguard/internal/toolcache"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -66,19 +64,7 @@ func ReportUnguarded(f func(tool string, err error)) MiddlewareOption {
 
 // serverTools keeps reg's schema records in step with the server's list.
 type serverTools struct {
-	reg    *typereg.Registry
-	opts   []typereg.Option
-	report func(string, error)
-
-	mu   sync.Mutex
-	seen map[string]seenTool // per tool, the definition its record was made from
-}
-
-type seenTool struct {
-	tool   *mcp.Tool
-	schema any
-	raw    []byte
-	err    error // the registration's failure: the tool is not guarded
+	cache *toolcache.Cache
 }
 
 // maxListPages bounds the pages of tools/list one call reads.
@@ -88,58 +74,18 @@ const maxListPages = 1000
 // lists now.
 func (st *serverTools) refresh(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) {
 	name := call.Params.Name
-	if rec, ok := st.reg.Tool(name); ok && rec.Published() == nil {
-		return // a struct record: its own
+	if st.cache.StructRecord(name) {
+		return
 	}
 	tl := listed(ctx, next, call, name)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.seen == nil {
-		st.seen = map[string]seenTool{}
-	}
-	prev, had := st.seen[name]
 	if tl == nil {
-		if had {
-			delete(st.seen, name)
-			st.removeSchemaRecord(name)
-		}
+		st.cache.Gone(name)
 		return
 	}
-	if had && prev.tool == tl && sameValue(prev.schema, tl.InputSchema) {
-		return
-	}
-	raw, err := json.Marshal(tl.InputSchema)
-	if had && err == nil && bytes.Equal(raw, prev.raw) {
-		st.seen[name] = seenTool{tool: tl, schema: tl.InputSchema, raw: raw, err: prev.err}
-		return
-	}
-	if err == nil {
-		err = st.reg.RegisterSchema(name, raw, st.opts...)
-	}
-	if err != nil {
-		st.removeSchemaRecord(name)
-		if st.report != nil {
-			st.report(name, err)
-		}
-	}
-	st.seen[name] = seenTool{tool: tl, schema: tl.InputSchema, raw: raw, err: err}
-}
-
-func (st *serverTools) removeSchemaRecord(name string) {
-	if rec, ok := st.reg.Tool(name); ok && rec.Published() != nil {
-		st.reg.Remove(name)
-	}
-}
-
-// sameValue reports whether a schema value is the one seen before: the
-// same pointer (a *jsonschema.Schema is not changed once added); any
-// other value is compared by its JSON.
-func sameValue(a, b any) bool {
-	switch a.(type) {
-	case *jsonschema.Schema:
-		return a == b
-	}
-	return false // compared by their JSON
+	// The tool (go-sdk keeps the *mcp.Tool it was given) and its schema
+	// value: a schema value replaced on the same tool is a new definition.
+	id := toolcache.Identity(tl, tl.InputSchema)
+	st.cache.Served(name, id, false, func() ([]byte, error) { return json.Marshal(tl.InputSchema) })
 }
 
 // listed returns the server's current definition of tool name, reading
