@@ -35,9 +35,18 @@ type middlewareConfig struct {
 // tools/list request sent down the middleware chain, page by page) and
 // records the tool again when its definition has changed since (added,
 // replaced with Server.AddTool, or its schema value replaced), or removes
-// the record when the server no longer lists the tool. A call costs, on
-// top of the guard, a walk of the server's tool list; a schema is compiled
-// once per definition.
+// the record when the server no longer lists the tool. The list is read on
+// every such call because go-sdk (v1.6 to v1.8, the versions this
+// adapter supports) offers nothing cheaper that is exact: no lookup of one tool, and no synchronous word of a change
+// (notifications/tools/list_changed is sent 10ms after the last change,
+// only to the sessions open then, and not at all when the server's
+// capabilities turn it off). So a call costs, on top of the guard, a walk
+// of the server's tool list: it grows with the number of tools the server
+// has, not with the call. A definition is known by its listed *mcp.Tool
+// and the identity of its schema value, so a schema is read (marshalled)
+// once per definition and compiled only when its JSON changes; a schema value changed in place after AddTool (a map
+// edited) is not seen, as it would race with go-sdk's own reads: add the
+// tool again.
 //
 // A tool whose schema the guard cannot check (a keyword it does not read,
 // such as allOf; see typereg.RegisterSchema) is not guarded: its calls go
