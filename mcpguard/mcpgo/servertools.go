@@ -51,7 +51,9 @@ type middlewareConfig struct {
 // serves other calls: each call looks up two of the tools it records, in
 // turn, and the record of a tool the server no longer has goes. A deleted
 // tool's record is gone within as many calls as there are records, and a
-// tool added again is recorded anew from its new schema. A session's own
+// tool added again is recorded anew from its new schema. A call in flight
+// when its tool is deleted is judged by the tool's last record, or goes on
+// unguarded when that is already forgotten. A session's own
 // tools (SessionWithTools) are forgotten only when a call of the session
 // finds the tool gone.
 //
@@ -110,7 +112,9 @@ func (st *serverTools) refresh(ctx context.Context, name string) {
 	}
 	tool, ofSession := servedTool(ctx, s, name)
 	if tool == nil {
-		st.cache.Gone(name)
+		// mcp-go found the tool before the middleware ran: it was deleted
+		// since, and the call is judged by the definition last recorded,
+		// the one mcp-go found or one before it; Sweep forgets it.
 		return
 	}
 	id := toolcache.Identity(tool.InputSchema, tool.RawInputSchema)
