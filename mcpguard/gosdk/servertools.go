@@ -42,7 +42,10 @@ type middlewareConfig struct {
 // only to the sessions open then, and not at all when the server's
 // capabilities turn it off). So a call costs, on top of the guard, a walk
 // of the server's tool list: it grows with the number of tools the server
-// has, not with the call. A definition is known by its listed *mcp.Tool
+// has, not with the call (a server that must not pay it records each
+// tool where it adds it, with typereg.RegisterSchema beside Server.AddTool
+// and Registry.Remove beside RemoveTools, and uses Middleware without
+// ServerTools). A definition is known by its listed *mcp.Tool
 // and the identity of its schema value, so a schema is read (marshalled)
 // once per definition and compiled only when its JSON changes; a schema value changed in place after AddTool (a map
 // edited) is not seen, as it would race with go-sdk's own reads: add the
