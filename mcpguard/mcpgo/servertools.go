@@ -53,9 +53,10 @@ type middlewareConfig struct {
 // tool's record is gone within as many calls as there are records, and a
 // tool added again is recorded anew from its new schema. A call in flight
 // when its tool is deleted is judged by the tool's last record, or goes on
-// unguarded when that is already forgotten. A session's own
-// tools (SessionWithTools) are forgotten only when a call of the session
-// finds the tool gone.
+// unguarded when that is already forgotten. The record of a session's own
+// tool (SessionWithTools) is not swept, since another session's call cannot
+// see that tool: it stays until the server itself serves a tool of that
+// name, so such records are bounded by the session tool names ever called.
 //
 // A tool whose schema the guard cannot check (a keyword it does not read,
 // such as allOf; see typereg.RegisterSchema) is not guarded: its calls go
