@@ -165,3 +165,66 @@ func TestMiddleware_ServerTools_ToolsDeletedDuringCalls(t *testing.T) {
 		t.Errorf("the record of deleted flip stayed")
 	}
 }
+
+// toolSession is a session with tools of its own (SessionWithTools), as
+// mcp-go's transports make them.
+type toolSession struct {
+	id    string
+	mu    sync.Mutex
+	tools map[string]server.ServerTool
+	ch    chan mcp.JSONRPCNotification
+}
+
+func (s *toolSession) Initialize()                                         {}
+func (s *toolSession) Initialized() bool                                   { return true }
+func (s *toolSession) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.ch }
+func (s *toolSession) SessionID() string                                   { return s.id }
+func (s *toolSession) GetSessionTools() map[string]server.ServerTool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tools
+}
+func (s *toolSession) SetSessionTools(tools map[string]server.ServerTool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tools = tools
+}
+
+// A session's own tool is guarded by its schema on that session's calls,
+// and its record is not swept by other calls, which cannot see the tool.
+func TestMiddleware_ServerTools_SessionTools(t *testing.T) {
+	reg := typereg.New()
+	f := newFSServer(reg, mcpgo.ServerTools())
+	sess := &toolSession{id: "s1", ch: make(chan mcp.JSONRPCNotification, 16)}
+	if err := f.srv.RegisterSession(context.Background(), sess); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.srv.AddSessionTool("s1", mcp.NewTool("probe", mcp.WithString("path", mcp.MaxLength(1))), f.handle); err != nil {
+		t.Fatal(err)
+	}
+	ctx := f.srv.WithContext(context.Background(), sess)
+	inSession := func(args string) reply {
+		t.Helper()
+		out, err := json.Marshal(f.srv.HandleMessage(ctx, callFrame("probe", args)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r reply
+		if err := json.Unmarshal(out, &r); err != nil || r.Result == nil {
+			t.Fatalf("%s: %s (%v)", args, out, err)
+		}
+		return r
+	}
+	if r := inSession(`{"path":"ab"}`); !r.Result.IsError || !strings.Contains(r.text(t), "at most 1 character") {
+		t.Errorf("a session tool: %+v, want its schema's refusal", r.Result)
+	}
+	for range 6 { // calls without the session: they sweep the records
+		send(t, f.srv, callFrame("read_file", `{"path":"a"}`))
+	}
+	if _, ok := reg.Tool("probe"); !ok {
+		t.Errorf("the session tool's record was swept by calls that cannot see it")
+	}
+	if r := inSession(`{"path":"a"}`); r.Result.IsError {
+		t.Errorf("a call the session tool serves: %+v", r.Result)
+	}
+}
