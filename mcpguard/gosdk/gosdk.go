@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/mcpguard/internal/toolcache"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -217,7 +218,7 @@ func Middleware(reg *typereg.Registry, opts ...MiddlewareOption) mcp.Middleware 
 	}
 	var st *serverTools
 	if cfg.serverTools {
-		st = &serverTools{reg: reg, opts: cfg.toolOpts, report: cfg.report}
+		st = &serverTools{cache: toolcache.New(reg, cfg.toolOpts, cfg.report)}
 	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {

@@ -1,14 +1,12 @@
 package gosdk
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"sync"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/bindguard/bindguard/mcpguard/internal/toolcache"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -37,9 +35,21 @@ type middlewareConfig struct {
 // tools/list request sent down the middleware chain, page by page) and
 // records the tool again when its definition has changed since (added,
 // replaced with Server.AddTool, or its schema value replaced), or removes
-// the record when the server no longer lists the tool. A call costs, on
-// top of the guard, a walk of the server's tool list; a schema is compiled
-// once per definition.
+// the record when the server no longer lists the tool. The list is read on
+// every such call because go-sdk (v1.6 to v1.8, the versions this
+// adapter supports) offers nothing cheaper that is exact: no lookup of one tool, and no synchronous word of a change
+// (notifications/tools/list_changed is sent 10ms after the last change,
+// only to the sessions open then, and not at all when the server's
+// capabilities turn it off). So a call costs, on top of the guard, a walk
+// of the server's tool list: it grows with the number of tools the server
+// has, not with the call (a server that must not pay it records each
+// tool where it adds it, with typereg.RegisterSchema beside Server.AddTool
+// and Registry.Remove beside RemoveTools, and uses Middleware without
+// ServerTools). A definition is known by its listed *mcp.Tool
+// and the identity of its schema value, so a schema is read (marshalled)
+// once per definition and compiled only when its JSON changes; a schema value changed in place after AddTool (a map
+// edited) is not seen, as it would race with go-sdk's own reads: add the
+// tool again.
 //
 // A tool whose schema the guard cannot check (a keyword it does not read,
 // such as allOf; see typereg.RegisterSchema) is not guarded: its calls go
@@ -66,19 +76,7 @@ func ReportUnguarded(f func(tool string, err error)) MiddlewareOption {
 
 // serverTools keeps reg's schema records in step with the server's list.
 type serverTools struct {
-	reg    *typereg.Registry
-	opts   []typereg.Option
-	report func(string, error)
-
-	mu   sync.Mutex
-	seen map[string]seenTool // per tool, the definition its record was made from
-}
-
-type seenTool struct {
-	tool   *mcp.Tool
-	schema any
-	raw    []byte
-	err    error // the registration's failure: the tool is not guarded
+	cache *toolcache.Cache
 }
 
 // maxListPages bounds the pages of tools/list one call reads.
@@ -88,58 +86,18 @@ const maxListPages = 1000
 // lists now.
 func (st *serverTools) refresh(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) {
 	name := call.Params.Name
-	if rec, ok := st.reg.Tool(name); ok && rec.Published() == nil {
-		return // a struct record: its own
+	if st.cache.StructRecord(name) {
+		return
 	}
 	tl := listed(ctx, next, call, name)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.seen == nil {
-		st.seen = map[string]seenTool{}
-	}
-	prev, had := st.seen[name]
 	if tl == nil {
-		if had {
-			delete(st.seen, name)
-			st.removeSchemaRecord(name)
-		}
+		st.cache.Gone(name)
 		return
 	}
-	if had && prev.tool == tl && sameValue(prev.schema, tl.InputSchema) {
-		return
-	}
-	raw, err := json.Marshal(tl.InputSchema)
-	if had && err == nil && bytes.Equal(raw, prev.raw) {
-		st.seen[name] = seenTool{tool: tl, schema: tl.InputSchema, raw: raw, err: prev.err}
-		return
-	}
-	if err == nil {
-		err = st.reg.RegisterSchema(name, raw, st.opts...)
-	}
-	if err != nil {
-		st.removeSchemaRecord(name)
-		if st.report != nil {
-			st.report(name, err)
-		}
-	}
-	st.seen[name] = seenTool{tool: tl, schema: tl.InputSchema, raw: raw, err: err}
-}
-
-func (st *serverTools) removeSchemaRecord(name string) {
-	if rec, ok := st.reg.Tool(name); ok && rec.Published() != nil {
-		st.reg.Remove(name)
-	}
-}
-
-// sameValue reports whether a schema value is the one seen before: the
-// same pointer (a *jsonschema.Schema is not changed once added); any
-// other value is compared by its JSON.
-func sameValue(a, b any) bool {
-	switch a.(type) {
-	case *jsonschema.Schema:
-		return a == b
-	}
-	return false // compared by their JSON
+	// The tool (go-sdk keeps the *mcp.Tool it was given) and its schema
+	// value: a schema value replaced on the same tool is a new definition.
+	id := toolcache.Identity(tl, tl.InputSchema)
+	st.cache.Served(name, id, false, func() ([]byte, error) { return json.Marshal(tl.InputSchema) })
 }
 
 // listed returns the server's current definition of tool name, reading

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/mcpguard/internal/toolcache"
 	"github.com/bindguard/bindguard/mcpguard/internal/warnings"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -232,7 +233,7 @@ func Middleware(reg *typereg.Registry, opts ...MiddlewareOption) server.ToolHand
 	}
 	var st *serverTools
 	if cfg.serverTools {
-		st = &serverTools{reg: reg, opts: cfg.toolOpts, report: cfg.report}
+		st = &serverTools{cache: toolcache.New(reg, cfg.toolOpts, cfg.report)}
 	}
 	return func(next server.ToolHandlerFunc) server.ToolHandlerFunc {
 		return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {

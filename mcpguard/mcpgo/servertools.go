@@ -1,14 +1,13 @@
 package mcpgo
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/bindguard/bindguard/mcpguard/internal/toolcache"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -37,11 +36,27 @@ type middlewareConfig struct {
 // The records follow the server: on each call of a tool without a struct
 // record, the middleware looks the tool up as mcp-go does (the session's
 // tools, then the server's: MCPServer.GetTool) and records it again when
-// its schema has changed since (compared as JSON). mcp-go answers a call
-// of a tool it no longer has before any middleware runs, so the record of
-// a deleted tool stays in reg, unused, until a tool of that name is
-// served again, when it is recorded anew. A schema is compiled once per change; a call
-// costs, on top of the guard, one marshal of the tool's schema.
+// its definition has changed since. A definition is known by the identity
+// of its schema's values (maps, slices and strings by address, as mcp-go
+// keeps them), so a call of a tool whose definition has not changed reads
+// nothing of its schema: a call costs, on top of the guard, a few map
+// lookups, whatever the number of tools and the size of their schemas. A
+// schema is marshalled once per new definition value (AddTool), and
+// compiled only when its JSON differs from the one recorded. A schema
+// value changed in place after AddTool (a map edited) is not seen, as it
+// would race with mcp-go's own reads: add the tool again.
+//
+// mcp-go answers a call of a tool it no longer has (DeleteTools) before
+// any middleware runs, so the middleware forgets deleted tools as it
+// serves other calls: each call looks up two of the tools it records, in
+// turn, and the record of a tool the server no longer has goes. A deleted
+// tool's record is gone within as many calls as there are records, and a
+// tool added again is recorded anew from its new schema. A call in flight
+// when its tool is deleted is judged by the tool's last record, or goes on
+// unguarded when that is already forgotten. The record of a session's own
+// tool (SessionWithTools) is not swept, since another session's call cannot
+// see that tool: it stays until the server itself serves a tool of that
+// name, so such records are bounded by the session tool names ever called.
 //
 // A tool whose schema the guard cannot check (a keyword it does not read,
 // such as allOf; see typereg.RegisterSchema) is not guarded: its calls go
@@ -77,82 +92,54 @@ func ReportUnguarded(f func(tool string, err error)) MiddlewareOption {
 	return MiddlewareOption{func(c *middlewareConfig) { c.report = f }}
 }
 
+// sweepPerCall is how many recorded tools each call looks up (see
+// toolcache.Cache.Sweep): more than the one record a call can add, so
+// that the records of deleted tools do not pile up.
+const sweepPerCall = 2
+
 type serverTools struct {
-	reg    *typereg.Registry
-	opts   []typereg.Option
-	report func(string, error)
-
-	mu   sync.Mutex
-	seen map[string]seenSchema // per tool, the schema its record was made from
+	cache *toolcache.Cache
 }
 
-type seenSchema struct {
-	raw []byte
-	err error
-}
-
-// refresh makes reg's record of tool name the one the server serves now.
+// refresh makes reg's record of tool name the one the server serves now,
+// and forgets, a few at a time, the tools the server no longer serves.
 func (st *serverTools) refresh(ctx context.Context, name string) {
-	if rec, ok := st.reg.Tool(name); ok && rec.Published() == nil {
-		return // a struct record: its own
+	s := server.ServerFromContext(ctx)
+	if s != nil {
+		st.cache.Sweep(sweepPerCall, func(n string) bool { return s.GetTool(n) != nil })
 	}
-	raw, found, err := servedInputSchema(ctx, name)
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	if st.seen == nil {
-		st.seen = map[string]seenSchema{}
-	}
-	prev, had := st.seen[name]
-	if !found {
-		if had {
-			delete(st.seen, name)
-			st.removeSchemaRecord(name)
-		}
+	if st.cache.StructRecord(name) {
 		return
 	}
-	if had && err == nil && bytes.Equal(raw, prev.raw) {
+	tool, ofSession := servedTool(ctx, s, name)
+	if tool == nil {
+		// mcp-go found the tool before the middleware ran: it was deleted
+		// since, and the call is judged by the definition last recorded,
+		// the one mcp-go found or one before it; Sweep forgets it.
 		return
 	}
-	if err == nil {
-		err = st.reg.RegisterSchema(name, raw, st.opts...)
-	}
-	if err != nil {
-		st.removeSchemaRecord(name)
-		if st.report != nil {
-			st.report(name, err)
+	id := toolcache.Identity(tool.InputSchema, tool.RawInputSchema)
+	st.cache.Served(name, id, ofSession, func() ([]byte, error) {
+		if len(tool.RawInputSchema) > 0 {
+			return tool.RawInputSchema, nil
 		}
-	}
-	st.seen[name] = seenSchema{raw: raw, err: err}
+		return json.Marshal(tool.InputSchema)
+	})
 }
 
-func (st *serverTools) removeSchemaRecord(name string) {
-	if rec, ok := st.reg.Tool(name); ok && rec.Published() != nil {
-		st.reg.Remove(name)
-	}
-}
-
-// servedInputSchema returns the input schema of the tool the call reaches,
-// looked up as mcp-go looks it up (the session's tools first), as JSON.
-func servedInputSchema(ctx context.Context, name string) (json.RawMessage, bool, error) {
-	var tool *mcp.Tool
+// servedTool returns the tool a call of name reaches, looked up as mcp-go
+// looks it up (the session's tools first), and whether it is the
+// session's; nil when there is none.
+func servedTool(ctx context.Context, s *server.MCPServer, name string) (*mcp.Tool, bool) {
 	if cs, ok := server.ClientSessionFromContext(ctx).(server.SessionWithTools); ok {
 		if st, ok := cs.GetSessionTools()[name]; ok {
-			tool = &st.Tool
+			return &st.Tool, true
 		}
 	}
-	if tool == nil {
-		if s := server.ServerFromContext(ctx); s != nil {
-			if st := s.GetTool(name); st != nil {
-				tool = &st.Tool
-			}
+	if s != nil {
+		if st := s.GetTool(name); st != nil {
+			return &st.Tool, false
 		}
 	}
-	if tool == nil {
-		return nil, false, nil
-	}
-	if len(tool.RawInputSchema) > 0 {
-		return tool.RawInputSchema, true, nil
-	}
-	raw, err := json.Marshal(tool.InputSchema)
-	return raw, true, err
+	return nil, false
 }
