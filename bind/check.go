@@ -127,8 +127,9 @@ const MaxDepth = 10000
 // the binder would fail on, plus each top-level key it would drop
 // (UnknownKey). Empty args read as {}; null reads as no arguments. When
 // args are not valid JSON, the result holds a single Syntax issue. Check
-// allocates nothing when it finds nothing, for Std; binders mirrored by
-// trial (V2, SegmentIO) decode the arguments once with the binder.
+// allocates nothing when it finds nothing, for Std, and for V2 and
+// SegmentIO on a call their one pass proves clean; on any other call
+// those two decode the arguments once with the binder (see V2).
 //
 // For Std, Check also reports what the binder reads without failing but
 // not as sent (see the package documentation for the rules): each
@@ -142,10 +143,14 @@ const MaxDepth = 10000
 // issues (see MaxIssues).
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
+		if p.root != nil && p.clean(args) {
+			return issues // proven clean by the binder's own rules
+		}
 		return p.check(args, p.required, p.nested, issues)
 	}
 	var c checker // set field by field: a composite literal this size is built, then copied
 	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
+	c.depthLimit = MaxDepth
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	n0 := len(issues)
@@ -182,6 +187,13 @@ type checker struct {
 	badAt  int
 	deep   bool // the syntax error is nesting past MaxDepth
 
+	// depthLimit is the deepest nesting read (see rules.depth); prove,
+	// that the pass only proves a call clean for its binder (see
+	// rules.prove): declined, that it does not.
+	depthLimit int
+	prove      bool
+	declined   bool
+
 	n0    int   // len(issues) at the start: the issues before are the caller's
 	tally tally // which issues are listed, and the count of the rest
 
@@ -216,7 +228,17 @@ func (c *checker) add(is Issue) {
 // admit reports whether an issue of kind in argument param is listed, and
 // counts it when it is not.
 func (c *checker) admit(kind IssueKind, param int) bool {
+	if c.prove {
+		c.declined = true // an issue: the call is not clean
+		return false
+	}
 	return c.tally.admit(c.issues[c.n0:], kind, param)
+}
+
+// decline ends a proving pass that meets what it does not model.
+func (c *checker) decline() bool {
+	c.declined = true
+	return c.fail(c.pos)
 }
 
 var anyNode = &node{kind: kAny, typ: reflect.TypeFor[any]()}
@@ -337,13 +359,21 @@ func (c *checker) value(n *node) bool {
 	b := c.data[c.pos]
 	for n != nil && n.kind == kPtr {
 		if b == 'n' {
+			if c.prove {
+				return c.decline()
+			}
 			return c.literal("null") // null sets the pointer to nil
 		}
 		n = n.elem
 	}
 	if n != nil {
 		switch n.kind {
+		case kDecline:
+			return c.decline()
 		case kTrial:
+			if c.prove {
+				return c.decline()
+			}
 			start := c.pos
 			if !c.value(nil) {
 				return false
@@ -378,6 +408,9 @@ func (c *checker) value(n *node) bool {
 	case 'n':
 		// null leaves every other kind as it was: a loss, where the
 		// position cannot hold null.
+		if c.prove {
+			return c.decline() // each binder its own way
+		}
 		start := c.pos
 		if !c.literal("null") {
 			return false
@@ -407,7 +440,8 @@ func (c *checker) literal(lit string) bool {
 func (c *checker) object(n *node, root bool) bool {
 	start := c.pos
 	c.depth++
-	if c.depth > MaxDepth {
+	if c.depth > c.depthLimit {
+		c.declined = c.prove
 		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
@@ -451,6 +485,9 @@ func (c *checker) object(n *node, root bool) bool {
 				return false
 			}
 			ke := c.pos
+			if c.prove && (esc || hi) {
+				return c.decline()
+			}
 			if !root {
 				c.steps.set(step{ks, ke})
 			}
@@ -729,7 +766,8 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 func (c *checker) array(n *node) bool {
 	start := c.pos
 	c.depth++
-	if c.depth > MaxDepth {
+	if c.depth > c.depthLimit {
+		c.declined = c.prove
 		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
@@ -978,6 +1016,9 @@ func (c *checker) number(n *node) bool {
 	c.pos = i
 	if n == nil {
 		return true
+	}
+	if c.prove && (n.kind == kFloat || n.kind == kAny) && (exp || i-digits > 15) {
+		return c.decline() // may round, or pass the float's range, each binder its own way
 	}
 	var kind IssueKind
 	switch n.kind {
@@ -1283,6 +1324,9 @@ func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 	}
 	if i, ok := fs.exact[string(key)]; ok {
 		return i, false
+	}
+	if fs.folded == nil {
+		return -1, false // the binder binds exact names only
 	}
 	var fb [64]byte
 	if i, ok := fs.folded[string(foldName(fb[:0], key))]; ok {
