@@ -848,14 +848,44 @@ func (c *checker) str() (esc, hi, ok bool) {
 	d := c.data
 	i := c.pos + 1
 	for {
-		if !hi {
+		for {
+			// Eight bytes at a time while none ends the run: a quote, a
+			// backslash, a control character, or (until the first) a byte
+			// past ASCII.
+			var ascii uint64 = 0x8080808080808080
+			if hi {
+				ascii = 0
+			}
+			for i+16 <= len(d) {
+				x, y := binary.LittleEndian.Uint64(d[i:]), binary.LittleEndian.Uint64(d[i+8:])
+				if (strStops(x)|strStops(y)|(x|y)&ascii) != 0 {
+					break
+				}
+				i += 16
+			}
+			for i+8 <= len(d) {
+				x := binary.LittleEndian.Uint64(d[i:])
+				stop := strStops(x)
+				if !hi {
+					stop |= x & 0x8080808080808080
+				}
+				if stop != 0 {
+					break
+				}
+				i += 8
+			}
+			if hi {
+				for i < len(d) && strPlain[d[i]] {
+					i++
+				}
+				break
+			}
 			for i < len(d) && strASCII[d[i]] {
 				i++
 			}
-			hi = i < len(d) && d[i] >= utf8.RuneSelf
-		}
-		for i < len(d) && strPlain[d[i]] {
-			i++
+			if hi = i < len(d) && d[i] >= utf8.RuneSelf; !hi {
+				break
+			}
 		}
 		if i >= len(d) {
 			return esc, hi, c.fail(i)
@@ -887,6 +917,17 @@ func (c *checker) str() (esc, hi, ok bool) {
 			return esc, hi, c.fail(i)
 		}
 	}
+}
+
+// strStops returns a word whose high bits mark (at least the first of)
+// the bytes of x that are a quote, a backslash or a control character, 0
+// when none is: the exact tests for a zero byte and a byte below 0x20
+// (the high bit of each byte below the first such byte is clear).
+func strStops(x uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & high
 }
 
 // replacedText reports whether encoding/json, reading the string token
