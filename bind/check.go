@@ -858,7 +858,7 @@ func (c *checker) str() (esc, hi, ok bool) {
 			}
 			for i+16 <= len(d) {
 				x, y := binary.LittleEndian.Uint64(d[i:]), binary.LittleEndian.Uint64(d[i+8:])
-				if (strStops(x)|strStops(y)|(x|y)&ascii) != 0 {
+				if (strStops(x) | strStops(y) | (x|y)&ascii) != 0 {
 					break
 				}
 				i += 16
