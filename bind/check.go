@@ -1103,12 +1103,18 @@ func intVerdict(neg bool, digits []byte, bits int, signed bool) IssueKind {
 		return past
 	}
 	var m uint64
-	for _, ch := range digits {
-		d := uint64(ch - '0')
-		if m > (math.MaxUint64-d)/10 {
-			return past
+	if len(digits) < 20 { // below 10^19: no overflow
+		for _, ch := range digits {
+			m = m*10 + uint64(ch-'0')
 		}
-		m = m*10 + d
+	} else {
+		for _, ch := range digits {
+			d := uint64(ch - '0')
+			if m > (math.MaxUint64-d)/10 {
+				return past
+			}
+			m = m*10 + d
+		}
 	}
 	if signed {
 		limit := uint64(1) << (bits - 1)
