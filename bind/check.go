@@ -359,9 +359,6 @@ func (c *checker) value(n *node) bool {
 	b := c.data[c.pos]
 	for n != nil && n.kind == kPtr {
 		if b == 'n' {
-			if c.prove {
-				return c.decline()
-			}
 			return c.literal("null") // null sets the pointer to nil
 		}
 		n = n.elem
@@ -408,9 +405,6 @@ func (c *checker) value(n *node) bool {
 	case 'n':
 		// null leaves every other kind as it was: a loss, where the
 		// position cannot hold null.
-		if c.prove {
-			return c.decline() // each binder its own way
-		}
 		start := c.pos
 		if !c.literal("null") {
 			return false

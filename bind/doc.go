@@ -127,15 +127,17 @@
 // the trial check reports, no unknown key, no loss, nothing missing, is
 // there), and Check returns no issue without calling the binder; or it
 // declines. It declines on any issue, and on everything its rules do not
-// model exactly for that binder: null anywhere, an escape or a byte past
-// ASCII in a key, a repeated key, text the binder replaces or fails on, a
-// number for a float or any with an exponent or more than 15 digits, a
-// fixed-size array, a byte slice, a map but of plain string keys, a type
-// that decodes itself or that the binder reads by rules of its own
-// (time.Time, time.Duration, json.Number, raw values), a ,string or
-// format: field, two fields of one name, nesting within 100 (SegmentIO) or
-// 1,000 (V2) levels of the binder's limit. Where it declines, the trial
-// check below runs unchanged, so the verdict is always the trial check's.
+// model exactly for that binder: null for a position with no nil (null for
+// a pointer, a slice, a map or any sets nil in every binder), an escape or
+// a byte past ASCII in a key, a repeated key, text the binder replaces or
+// fails on, a number for a float or any with an exponent or more than 15
+// digits, a fixed-size array, a byte slice, a map but of plain string
+// keys, a type that decodes itself or that the binder reads by rules of
+// its own (time.Time, time.Duration, json.Number, raw values), a ,string
+// or format: field, two fields of one name, nesting within 100
+// (SegmentIO) or 1,000 (V2) levels of the binder's limit. Where it
+// declines, the trial check below runs unchanged, so the verdict is always
+// the trial check's.
 //
 // The trial check lists the keys each binder binds by its own rules, scans
 // the arguments for their members, and lets the binder itself give the

@@ -14,7 +14,10 @@ type rules struct {
 	// the pass does not model exactly for the binder, and every issue, it
 	// declines, and the trial check decides. A proving pass reads only
 	// positions it models (declines marks the rest) and declines on: any
-	// issue; null anywhere; an escape or a byte past ASCII in a key; a
+	// issue (null for a position with no nil is one: NullValue; null for a
+	// pointer, a slice, a map or any sets nil, in V2 and segmentio as in
+	// Std, a fresh value's nil, since a repeated key is an issue); an
+	// escape or a byte past ASCII in a key; a
 	// number for a float or an empty interface with an exponent or more
 	// than 15 digits; nesting deeper than depth.
 	prove bool
