@@ -843,43 +843,39 @@ func (c *checker) str() (esc, hi, ok bool) {
 	i := c.pos + 1
 	for {
 		for {
-			// Eight bytes at a time while none ends the run: a quote, a
-			// backslash, a control character, or (until the first) a byte
-			// past ASCII.
-			var ascii uint64 = 0x8080808080808080
+			// The run of plain bytes: byte by byte for a short one (most
+			// keys and values), then sixteen and eight bytes at a time
+			// while none ends it: a quote, a backslash, a control
+			// character, or (until the first) a byte past ASCII.
+			tbl, wide := &strASCII, uint64(0x8080808080808080)
 			if hi {
-				ascii = 0
+				tbl, wide = &strPlain, 0
 			}
-			for i+16 <= len(d) {
-				x, y := binary.LittleEndian.Uint64(d[i:]), binary.LittleEndian.Uint64(d[i+8:])
-				if (strStops(x) | strStops(y) | (x|y)&ascii) != 0 {
-					break
-				}
-				i += 16
-			}
-			for i+8 <= len(d) {
-				x := binary.LittleEndian.Uint64(d[i:])
-				stop := strStops(x)
-				if !hi {
-					stop |= x & 0x8080808080808080
-				}
-				if stop != 0 {
-					break
-				}
-				i += 8
-			}
-			if hi {
-				for i < len(d) && strPlain[d[i]] {
-					i++
-				}
-				break
-			}
-			for i < len(d) && strASCII[d[i]] {
+			end := min(i+16, len(d))
+			for i < end && tbl[d[i]] {
 				i++
 			}
-			if hi = i < len(d) && d[i] >= utf8.RuneSelf; !hi {
+			if i == end && end < len(d) {
+				for i+16 <= len(d) {
+					x, y := binary.LittleEndian.Uint64(d[i:]), binary.LittleEndian.Uint64(d[i+8:])
+					if (strStops(x) | strStops(y) | (x|y)&wide) != 0 {
+						break
+					}
+					i += 16
+				}
+				for i+8 <= len(d) {
+					x := binary.LittleEndian.Uint64(d[i:])
+					if (strStops(x) | x&wide) != 0 {
+						break
+					}
+					i += 8
+				}
+				continue // byte by byte to the byte that ends the run
+			}
+			if hi || i >= len(d) || d[i] < utf8.RuneSelf {
 				break
 			}
+			hi = true
 		}
 		if i >= len(d) {
 			return esc, hi, c.fail(i)
@@ -1012,12 +1008,15 @@ func (c *checker) number(n *node) bool {
 		return c.fail(i)
 	}
 	digits := i
+	var m uint64 // the value of the integer part's digits, below 20 of them
 	switch {
 	case d[i] == '0':
 		i++
 	case '1' <= d[i] && d[i] <= '9':
+		m = uint64(d[i] - '0')
 		i++
 		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			m = m*10 + uint64(d[i]-'0')
 			i++
 		}
 	default:
@@ -1059,9 +1058,12 @@ func (c *checker) number(n *node) bool {
 	switch n.kind {
 	case kNumber:
 	case kInt, kUint:
-		if frac || exp {
+		switch {
+		case frac || exp:
 			kind = NotWhole
-		} else {
+		case intEnd-digits < 20:
+			kind = intBounds(neg, m, n.bits, n.kind == kInt)
+		default:
 			kind = intVerdict(neg, d[digits:intEnd], n.bits, n.kind == kInt)
 		}
 	case kFloat:
@@ -1109,6 +1111,16 @@ func intVerdict(neg bool, digits []byte, bits int, signed bool) IssueKind {
 			}
 			m = m*10 + d
 		}
+	}
+	return intBounds(neg, m, bits, signed)
+}
+
+// intBounds judges the whole number of sign neg and magnitude m for an
+// integer type of the given size.
+func intBounds(neg bool, m uint64, bits int, signed bool) IssueKind {
+	past := TooLarge
+	if neg {
+		past = TooSmall
 	}
 	if signed {
 		limit := uint64(1) << (bits - 1)
