@@ -1375,7 +1375,7 @@ func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 	if esc || !ascii(key) { // escapes, or UTF-8 the binder may replace
 		key, _ = unquote(buf[:0], raw)
 	}
-	if i, ok := fs.exact[string(key)]; ok {
+	if i := fs.find(key); i >= 0 {
 		return i, false
 	}
 	if fs.folded == nil {

@@ -403,6 +403,37 @@ type fieldSet struct {
 	nodes  []*node
 	exact  map[string]int
 	folded map[string]int
+	// slots is exact as an open-addressing table (see slot): index+1 of
+	// the field whose name a key's slot, or a later one in its run, holds;
+	// 0 for none. Fixed at compile time, so a key's probes are bounded by
+	// the plan, not the input.
+	slots []int32
+	shift uint8
+}
+
+// slot returns where the name key starts its probes in a table of
+// 1<<(32-shift) slots: from its length and three of its bytes, mixed.
+func slot(key []byte, shift uint8) uint32 {
+	h := uint32(len(key))
+	if len(key) > 0 {
+		h = (h*31+uint32(key[0]))*31 + uint32(key[len(key)-1])
+		h = h*31 + uint32(key[len(key)/2])
+	}
+	return (h * 0x9e3779b1) >> shift
+}
+
+// find returns the index of the field named key exactly, or -1.
+func (fs *fieldSet) find(key []byte) int {
+	mask := uint32(len(fs.slots) - 1)
+	for h := slot(key, fs.shift); ; h = (h + 1) & mask {
+		s := fs.slots[h]
+		if s == 0 {
+			return -1
+		}
+		if fs.params[s-1].Name == string(key) {
+			return int(s - 1)
+		}
+	}
 }
 
 func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
@@ -447,6 +478,19 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		if _, ok := fs.folded[f]; !ok && !stdCaseStrict(p.Tag) {
 			fs.folded[f] = i
 		}
+	}
+	bits := uint8(2) // four slots a field at least: short runs
+	for 1<<bits < 4*len(fs.exact) {
+		bits++
+	}
+	fs.slots, fs.shift = make([]int32, 1<<bits), 32-bits
+	mask := uint32(len(fs.slots) - 1)
+	for name, i := range fs.exact {
+		h := slot([]byte(name), fs.shift)
+		for fs.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		fs.slots[h] = int32(i + 1)
 	}
 	return fs, nil
 }

@@ -2,6 +2,9 @@ package bind
 
 import (
 	"encoding/binary"
+	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -21,6 +24,44 @@ func TestStrStops(t *testing.T) {
 				got := strStops(binary.LittleEndian.Uint64(w[:])) != 0
 				if want := !strPlain[b]; got != want {
 					t.Fatalf("fill %#x, byte %#x at %d: strStops says %v, want %v", fill, b, p, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestFieldSetFind: the field table finds every field by its exact name,
+// in field sets of 1 to 300 fields whose names agree in length and in the
+// bytes the slot reads, and finds nothing for the names' near misses.
+func TestFieldSetFind(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 8, 9, 64, 65, 300} {
+		fields := make([]reflect.StructField, n)
+		for i := range fields {
+			// aXa, aXXa...: one length, one first, middle and last byte
+			// for many; and names of every length.
+			name := "a" + strings.Repeat("b", i%5) + strconv.Itoa(i) + strings.Repeat("b", i%5) + "a"
+			fields[i] = reflect.StructField{Name: "F" + strconv.Itoa(i), Type: reflect.TypeFor[int](), Tag: reflect.StructTag(`json:"` + name + `"`)}
+		}
+		for _, b := range []Binder{Std, V2, SegmentIO} {
+			p, err := b.Compile(reflect.StructOf(fields))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fs *fieldSet
+			if p.root != nil {
+				fs = p.root.fields
+			}
+			if fs == nil {
+				t.Fatalf("%s: no field set", b.Name())
+			}
+			for i, prm := range fs.params {
+				if got := fs.find([]byte(prm.Name)); got != i {
+					t.Errorf("%s, %d fields: find(%q) = %d, want %d", b.Name(), n, prm.Name, got, i)
+				}
+				for _, miss := range []string{prm.Name + "a", prm.Name[1:], strings.ToUpper(prm.Name), ""} {
+					if got := fs.find([]byte(miss)); got >= 0 && fs.params[got].Name != miss {
+						t.Errorf("%s: find(%q) = %d (%q)", b.Name(), miss, got, fs.params[got].Name)
+					}
 				}
 			}
 		}
