@@ -39,7 +39,7 @@ type nativeEmbedded struct {
 var nativeTypes = append(append([]reflect.Type{}, shapeTypes...),
 	reflect.TypeFor[nativeLeaf](), reflect.TypeFor[probe.Nested](), reflect.TypeFor[map[int]string](),
 	reflect.TypeFor[uint8](), reflect.TypeFor[int32](), reflect.TypeFor[uint](), reflect.TypeFor[map[string]any](),
-	reflect.TypeFor[[]any](), reflect.TypeFor[time.Duration](),
+	reflect.TypeFor[[]any](), reflect.TypeFor[time.Duration](), reflect.TypeFor[uintptr](), reflect.TypeFor[namedAny](),
 )
 
 // nativeOptions are the tag options a native shape's field carries.
@@ -95,7 +95,12 @@ type nativeOwn struct {
 	Q   int               `json:"q,string"`
 	MC  map[string]string `json:"mc"`
 	S   string            `json:"s"`
+	U   uintptr           `json:"u"`
+	NA  namedAny          `json:"na"`
 }
+
+// namedAny is an empty interface of a name of its own.
+type namedAny interface{}
 
 // nativeFixed are whole tools the native fuzz target also reads, chosen
 // by a shape of one byte.
@@ -235,6 +240,8 @@ var nativeDeclines = []nativeDecline{
 	{6, `{"c":"teal"}`, "a type with UnmarshalText", ""},
 	{6, `{"f":1}`, "a type with UnmarshalJSON", ""},
 	{6, `{"q":"1"}`, "a ,string field", ""},
+	{6, `{"u":1}`, "a uintptr", ""},
+	{6, `{"na":1}`, "a named empty interface", ""},
 	{6, "{\"mc\":{\"\xc3\xa9\":\"x\"}}", "a map key past ASCII", ""},
 	{6, `{"mc":{"\u0061":"x"}}`, "an escaped map key", ""},
 	{0, `[1]`, "not an object", ""},

@@ -116,18 +116,19 @@ var segRules = &rules{
 // provedKind reports a type whose kind a proving pass does not read: fixed
 // arrays (V2 takes exactly their length, segmentio v0.5 fails on []),
 // byte slices (base64, each binder its own), maps but those of plain
-// string keys, interfaces with methods, and kinds no binder reads.
+// string keys, interfaces but any itself, uintptr, and kinds no binder
+// reads.
 func provedKind(t reflect.Type) bool {
 	switch t.Kind() {
 	case reflect.Bool, reflect.String, reflect.Pointer, reflect.Struct,
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
 		reflect.Float32, reflect.Float64:
 		return false
 	case reflect.Slice:
 		return t.Elem().Kind() == reflect.Uint8
 	case reflect.Interface:
-		return t.NumMethod() != 0
+		return t != goAny // a named or non-empty interface: each binder its own way
 	case reflect.Map:
 		kt := t.Key()
 		return kt.Kind() != reflect.String || kt.NumMethod() != 0 || reflect.PointerTo(kt).NumMethod() != 0
