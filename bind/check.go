@@ -1051,9 +1051,6 @@ func (c *checker) number(n *node) bool {
 	if n == nil {
 		return true
 	}
-	if c.prove && (n.kind == kFloat || n.kind == kAny) && (exp || i-digits > 15) {
-		return c.decline() // may round, or pass the float's range, each binder its own way
-	}
 	var kind IssueKind
 	switch n.kind {
 	case kNumber:

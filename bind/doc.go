@@ -130,8 +130,7 @@
 // model exactly for that binder: null for a position with no nil (null for
 // a pointer, a slice, a map or any sets nil in every binder), an escape or
 // a byte past ASCII in a key, a repeated key, text the binder replaces or
-// fails on, a number for a float or any with an exponent or more than 15
-// digits, a fixed-size array, a byte slice, a map but of plain string
+// fails on, a fixed-size array, a byte slice, a map but of plain string
 // keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string
 // or format: field, two fields of one name, nesting within 100
