@@ -412,12 +412,12 @@ type fieldSet struct {
 }
 
 // slot returns where the name key starts its probes in a table of
-// 1<<(32-shift) slots: from its length and three of its bytes, mixed.
+// 1<<(32-shift) slots: its FNV-1a hash (every byte, so that names alike
+// but for a few bytes still spread), mixed.
 func slot(key []byte, shift uint8) uint32 {
-	h := uint32(len(key))
-	if len(key) > 0 {
-		h = (h*31+uint32(key[0]))*31 + uint32(key[len(key)-1])
-		h = h*31 + uint32(key[len(key)/2])
+	h := uint32(2166136261)
+	for _, b := range key {
+		h = (h ^ uint32(b)) * 16777619
 	}
 	return (h * 0x9e3779b1) >> shift
 }
