@@ -50,8 +50,9 @@ var stdRules = &rules{
 	fields: func(t reflect.Type) ([]Param, []bool) { return stdFields(t), nil },
 }
 
-// proveDepth is the nesting a proving pass reads below each binder's
-// limit (V2: 10,000, SegmentIO: 1,000): deeper, it declines.
+// v2ProveDepth and segProveDepth are the nesting a proving pass reads,
+// below each binder's limit (V2: 10,000, SegmentIO: 1,000): deeper, it
+// declines.
 const (
 	v2ProveDepth  = 9000
 	segProveDepth = 900
