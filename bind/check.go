@@ -128,8 +128,9 @@ const MaxDepth = 10000
 // the binder would fail on, plus each top-level key it would drop
 // (UnknownKey). Empty args read as {}; null reads as no arguments. When
 // args are not valid JSON, the result holds a single Syntax issue. Check
-// allocates nothing when it finds nothing, for Std; binders mirrored by
-// trial (V2, SegmentIO) decode the arguments once with the binder.
+// allocates nothing when it finds nothing, for Std, and for V2 and
+// SegmentIO on a call their one pass proves clean; on any other call
+// those two decode the arguments once with the binder (see V2).
 //
 // For Std, Check also reports what the binder reads without failing but
 // not as sent (see the package documentation for the rules): each
@@ -143,6 +144,10 @@ const MaxDepth = 10000
 // issues (see MaxIssues).
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
+		var c checker
+		if p.root != nil && p.prove(&c, args) {
+			return issues // proven clean by the binder's own rules
+		}
 		return p.check(args, p.required, p.nested, issues, nil)
 	}
 	var c checker // set field by field: a composite literal this size is built, then copied
@@ -153,6 +158,7 @@ func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 // checker c, zero but for c.record.
 func (p *Plan) checkStd(c *checker, args []byte, issues []Issue) []Issue {
 	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
+	c.depthLimit = MaxDepth
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	n0 := len(issues)
@@ -193,6 +199,13 @@ type checker struct {
 	badAt  int
 	deep   bool // the syntax error is nesting past MaxDepth
 
+	// depthLimit is the deepest nesting read (see rules.depth); prove,
+	// that the pass only proves a call clean for its binder (see
+	// rules.prove): declined, that it does not.
+	depthLimit int
+	prove      bool
+	declined   bool
+
 	n0    int   // len(issues) at the start: the issues before are the caller's
 	tally tally // which issues are listed, and the count of the rest
 
@@ -230,7 +243,17 @@ func (c *checker) add(is Issue) {
 // admit reports whether an issue of kind in argument param is listed, and
 // counts it when it is not.
 func (c *checker) admit(kind IssueKind, param int) bool {
+	if c.prove {
+		c.declined = true // an issue: the call is not clean
+		return false
+	}
 	return c.tally.admit(c.issues[c.n0:], kind, param)
+}
+
+// decline ends a proving pass that meets what it does not model.
+func (c *checker) decline() bool {
+	c.declined = true
+	return c.fail(c.pos)
 }
 
 var anyNode = &node{kind: kAny, typ: reflect.TypeFor[any]()}
@@ -357,7 +380,12 @@ func (c *checker) value(n *node) bool {
 	}
 	if n != nil {
 		switch n.kind {
+		case kDecline:
+			return c.decline()
 		case kTrial:
+			if c.prove {
+				return c.decline()
+			}
 			start := c.pos
 			if !c.value(nil) {
 				return false
@@ -421,7 +449,8 @@ func (c *checker) literal(lit string) bool {
 func (c *checker) object(n *node, root bool) bool {
 	start := c.pos
 	c.depth++
-	if c.depth > MaxDepth {
+	if c.depth > c.depthLimit {
+		c.declined = c.prove
 		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
@@ -465,6 +494,9 @@ func (c *checker) object(n *node, root bool) bool {
 				return false
 			}
 			ke := c.pos
+			if c.prove && (esc || hi) {
+				return c.decline()
+			}
 			if !root {
 				c.steps.set(step{ks, ke})
 			}
@@ -748,7 +780,8 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 func (c *checker) array(n *node) bool {
 	start := c.pos
 	c.depth++
-	if c.depth > MaxDepth {
+	if c.depth > c.depthLimit {
+		c.declined = c.prove
 		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
@@ -829,14 +862,40 @@ func (c *checker) str() (esc, hi, ok bool) {
 	d := c.data
 	i := c.pos + 1
 	for {
-		if !hi {
-			for i < len(d) && strASCII[d[i]] {
+		for {
+			// The run of plain bytes: byte by byte for a short one (most
+			// keys and values), then sixteen and eight bytes at a time
+			// while none ends it: a quote, a backslash, a control
+			// character, or (until the first) a byte past ASCII.
+			tbl, wide := &strASCII, uint64(0x8080808080808080)
+			if hi {
+				tbl, wide = &strPlain, 0
+			}
+			end := min(i+16, len(d))
+			for i < end && tbl[d[i]] {
 				i++
 			}
-			hi = i < len(d) && d[i] >= utf8.RuneSelf
-		}
-		for i < len(d) && strPlain[d[i]] {
-			i++
+			if i == end && end < len(d) {
+				for i+16 <= len(d) {
+					x, y := binary.LittleEndian.Uint64(d[i:]), binary.LittleEndian.Uint64(d[i+8:])
+					if (strStops(x) | strStops(y) | (x|y)&wide) != 0 {
+						break
+					}
+					i += 16
+				}
+				for i+8 <= len(d) {
+					x := binary.LittleEndian.Uint64(d[i:])
+					if (strStops(x) | x&wide) != 0 {
+						break
+					}
+					i += 8
+				}
+				continue // byte by byte to the byte that ends the run
+			}
+			if hi || i >= len(d) || d[i] < utf8.RuneSelf {
+				break
+			}
+			hi = true
 		}
 		if i >= len(d) {
 			return esc, hi, c.fail(i)
@@ -868,6 +927,17 @@ func (c *checker) str() (esc, hi, ok bool) {
 			return esc, hi, c.fail(i)
 		}
 	}
+}
+
+// strStops returns a word whose high bits mark (at least the first of)
+// the bytes of x that are a quote, a backslash or a control character, 0
+// when none is: the exact tests for a zero byte and a byte below 0x20
+// (the high bit of each byte below the first such byte is clear).
+func strStops(x uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & high
 }
 
 // replacedText reports whether encoding/json, reading the string token
@@ -958,12 +1028,15 @@ func (c *checker) number(n *node) bool {
 		return c.fail(i)
 	}
 	digits := i
+	var m uint64 // the value of the integer part's digits, below 20 of them
 	switch {
 	case d[i] == '0':
 		i++
 	case '1' <= d[i] && d[i] <= '9':
+		m = uint64(d[i] - '0')
 		i++
 		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			m = m*10 + uint64(d[i]-'0')
 			i++
 		}
 	default:
@@ -1002,9 +1075,12 @@ func (c *checker) number(n *node) bool {
 	switch n.kind {
 	case kNumber:
 	case kInt, kUint:
-		if frac || exp {
+		switch {
+		case frac || exp:
 			kind = NotWhole
-		} else {
+		case intEnd-digits < 20:
+			kind = intBounds(neg, m, n.bits, n.kind == kInt)
+		default:
 			kind = intVerdict(neg, d[digits:intEnd], n.bits, n.kind == kInt)
 		}
 	case kFloat:
@@ -1040,12 +1116,28 @@ func intVerdict(neg bool, digits []byte, bits int, signed bool) IssueKind {
 		return past
 	}
 	var m uint64
-	for _, ch := range digits {
-		d := uint64(ch - '0')
-		if m > (math.MaxUint64-d)/10 {
-			return past
+	if len(digits) < 20 { // below 10^19: no overflow
+		for _, ch := range digits {
+			m = m*10 + uint64(ch-'0')
 		}
-		m = m*10 + d
+	} else {
+		for _, ch := range digits {
+			d := uint64(ch - '0')
+			if m > (math.MaxUint64-d)/10 {
+				return past
+			}
+			m = m*10 + d
+		}
+	}
+	return intBounds(neg, m, bits, signed)
+}
+
+// intBounds judges the whole number of sign neg and magnitude m for an
+// integer type of the given size.
+func intBounds(neg bool, m uint64, bits int, signed bool) IssueKind {
+	past := TooLarge
+	if neg {
+		past = TooSmall
 	}
 	if signed {
 		limit := uint64(1) << (bits - 1)
@@ -1300,8 +1392,11 @@ func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 	if esc || !ascii(key) { // escapes, or UTF-8 the binder may replace
 		key, _ = unquote(buf[:0], raw)
 	}
-	if i, ok := fs.exact[string(key)]; ok {
+	if i := fs.find(key); i >= 0 {
 		return i, false
+	}
+	if fs.folded == nil {
+		return -1, false // the binder binds exact names only
 	}
 	var fb [64]byte
 	if i, ok := fs.folded[string(foldName(fb[:0], key))]; ok {

@@ -117,14 +117,33 @@
 // reported as an issue carrying a *PanicError: the binder would have
 // panicked on the same value.
 //
-// # Binders mirrored by trial
+// # V2 and SegmentIO: native first, trial where the pass declines
 //
-// V2 and SegmentIO are not read natively: their plans list the keys each
-// binds by its own rules, scan the arguments for their members, and let the
-// binder itself give the verdict, decoding the whole arguments once (and,
-// only when that fails, each argument alone, to name the ones it fails on).
-// Their verdicts are exact by construction; the cost is about one extra
-// decode per call.
+// A V2 or SegmentIO plan compiles the same positions Std's does, from that
+// binder's own field rules (V2's makeStructFields, segmentio's field list,
+// exact names only), and Check runs the same walker over them first, in a
+// proving mode: it reads the arguments once and either proves the call
+// clean for the binder (the binder decodes it without error, and nothing
+// the trial check reports, no unknown key, no loss, nothing missing, is
+// there), and Check returns no issue without calling the binder; or it
+// declines. It declines on any issue, and on everything its rules do not
+// model exactly for that binder: null for a position with no nil (null for
+// a pointer, a slice, a map or any sets nil in every binder), an escape or
+// a byte past ASCII in a key, a repeated key, text the binder replaces or
+// fails on, a fixed-size array, a byte slice, a map but of plain string
+// keys, a type that decodes itself or that the binder reads by rules of
+// its own (time.Time, time.Duration, json.Number, raw values), a ,string
+// or format: field, two fields of one name, nesting within 100
+// (SegmentIO) or 1,000 (V2) levels of the binder's limit. Where it
+// declines, the trial check below runs unchanged, so the verdict is always
+// the trial check's.
+//
+// The trial check lists the keys each binder binds by its own rules, scans
+// the arguments for their members, and lets the binder itself give the
+// verdict, decoding the whole arguments once (and, only when that fails,
+// each argument alone, to name the ones it fails on), then walks the text
+// for the silent losses. Its verdicts are exact by construction; the cost
+// is about one extra decode per call.
 //
 // # A server's own reader
 //
@@ -185,7 +204,9 @@
 // an object past 16 keys, and 8 bytes a key past the 48 the objects open
 // at once hold in the checker).
 //
-// The binders mirrored by trial add the binder's own decodes: the whole
+// A call V2's or SegmentIO's pass proves clean costs that one pass, and
+// allocates as Std's does. A call it declines costs the pass up to where
+// it declines, then the trial check's: the binder's own decodes, the whole
 // call once and, when it fails, each argument alone, but only those the
 // binder may have failed on (V2 reads the members in order and stops at
 // its first failure, whose offset it gives, so the members before it are

@@ -21,7 +21,12 @@ func init() {
 // six times past them, whatever the call's size.
 func checkMembers(p *Plan, args []byte, issues []Issue) ([]Issue, bindcap.Members) {
 	if p.check != nil {
-		ms := new(bindcap.Members) // a binder mirrored by trial allocates anyway
+		var c checker
+		c.record = true
+		if p.root != nil && p.prove(&c, args) {
+			return issues, c.members // proven clean by the binder's own rules
+		}
+		ms := new(bindcap.Members) // the trial check allocates anyway
 		issues = p.check(args, p.required, p.nested, issues, ms)
 		return issues, *ms
 	}

@@ -18,7 +18,8 @@ type Plan struct {
 	binder Binder
 	typ    reflect.Type
 	params []Param
-	root   *node // the compiled positions, for binders Check mirrors natively
+	root   *node // the compiled positions: Std's verdict, or V2's and SegmentIO's proving pass
+	rules  *rules
 
 	// required marks, per param, the ones Check reports Missing when the
 	// arguments do not name them (see WithRequired); nil: none.
@@ -149,21 +150,22 @@ const selfPointerWhy = "the pointer type %v points to itself, so the binder, rea
 type nodeKind uint8
 
 const (
-	kAny    nodeKind = iota // empty interface: any value; numbers must fit a float64
-	kRaw                    // json.RawMessage: any value
-	kBool                   // bool kinds
-	kInt                    // signed integer kinds
-	kUint                   // unsigned integer kinds
-	kFloat                  // float kinds
-	kString                 // string kinds
-	kNumber                 // json.Number: a number, or a string holding one
-	kSlice                  // slices; a string is base64 when the element kind is uint8
-	kArray                  // fixed-size arrays: extra elements are dropped
-	kMap                    // maps with string, integer or unsigned keys
-	kStruct                 // structs: keys bound by the field set
-	kPtr                    // pointers: null sets nil, anything else reads the element
-	kQuoted                 // a ,string field of bool, integer or float kind
-	kTrial                  // the binder's own decode decides (custom unmarshalers, time.Time)
+	kAny     nodeKind = iota // empty interface: any value; numbers must fit a float64
+	kRaw                     // json.RawMessage: any value
+	kBool                    // bool kinds
+	kInt                     // signed integer kinds
+	kUint                    // unsigned integer kinds
+	kFloat                   // float kinds
+	kString                  // string kinds
+	kNumber                  // json.Number: a number, or a string holding one
+	kSlice                   // slices; a string is base64 when the element kind is uint8
+	kArray                   // fixed-size arrays: extra elements are dropped
+	kMap                     // maps with string, integer or unsigned keys
+	kStruct                  // structs: keys bound by the field set
+	kPtr                     // pointers: null sets nil, anything else reads the element
+	kQuoted                  // a ,string field of bool, integer or float kind
+	kTrial                   // the binder's own decode decides (custom unmarshalers, time.Time)
+	kDecline                 // a proving pass does not model the binder here: it declines (see rules)
 )
 
 type node struct {
@@ -210,6 +212,7 @@ func (e *FieldError) Error() string {
 
 type compiler struct {
 	binder Binder
+	rules  *rules
 	root   reflect.Type
 	nodes  map[reflect.Type]*node
 	path   []string // Go field path, for errors
@@ -222,12 +225,18 @@ func compile(b Binder, t reflect.Type) (*Plan, error) {
 	if decodesItself(t) {
 		return nil, fmt.Errorf("bind: %v decodes itself (it has an UnmarshalJSON or UnmarshalText method), so its parameters cannot be recorded", t)
 	}
-	c := &compiler{binder: b, root: t, nodes: map[reflect.Type]*node{}}
-	root, err := c.node(t, false)
+	root, err := compileNodes(b, stdRules, t)
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{binder: b, typ: t, params: root.fields.params, root: root}, nil
+	return &Plan{binder: b, typ: t, params: root.fields.params, root: root, rules: stdRules}, nil
+}
+
+// compileNodes compiles the positions of struct type t under binder b's
+// rules.
+func compileNodes(b Binder, r *rules, t reflect.Type) (*node, error) {
+	c := &compiler{binder: b, rules: r, root: t, nodes: map[reflect.Type]*node{}}
+	return c.node(t, false)
 }
 
 func (c *compiler) fail(why string, args ...any) error {
@@ -237,6 +246,9 @@ func (c *compiler) fail(why string, args ...any) error {
 // node compiles the value position of type t. quoted is the ,string option
 // of the field the position belongs to.
 func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
+	if quoted && c.rules.prove {
+		return &node{kind: kDecline, typ: t, quoted: true}, nil
+	}
 	if quoted && !selfPointer(t) {
 		return c.quoted(t)
 	}
@@ -253,11 +265,15 @@ func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
 }
 
 func (c *compiler) fill(n *node, t reflect.Type) error {
+	if c.rules.prove && c.rules.declines(t) {
+		n.kind = kDecline
+		return nil
+	}
 	if t == rawMessageType {
 		n.kind = kRaw
 		return nil
 	}
-	if decodesItself(t) {
+	if c.rules.custom(t) {
 		n.kind = kTrial
 		n.trial = wrapper(t, false)
 		return nil
@@ -390,24 +406,64 @@ type fieldSet struct {
 	nodes  []*node
 	exact  map[string]int
 	folded map[string]int
+	// slots is exact as an open-addressing table (see slot): index+1 of
+	// the field whose name a key's slot, or a later one in its run, holds;
+	// 0 for none. Fixed at compile time, so a key's probes are bounded by
+	// the plan, not the input.
+	slots []int32
+	shift uint8
+}
+
+// slot returns where the name key starts its probes in a table of
+// 1<<(32-shift) slots: its FNV-1a hash (every byte, so that names alike
+// but for a few bytes still spread), mixed.
+func slot(key []byte, shift uint8) uint32 {
+	h := uint32(2166136261)
+	for _, b := range key {
+		h = (h ^ uint32(b)) * 16777619
+	}
+	return (h * 0x9e3779b1) >> shift
+}
+
+// find returns the index of the field named key exactly, or -1.
+func (fs *fieldSet) find(key []byte) int {
+	mask := uint32(len(fs.slots) - 1)
+	for h := slot(key, fs.shift); ; h = (h + 1) & mask {
+		s := fs.slots[h]
+		if s == 0 {
+			return -1
+		}
+		if fs.params[s-1].Name == string(key) {
+			return int(s - 1)
+		}
+	}
 }
 
 func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
-	params := stdFields(t)
+	params, declined := c.rules.fields(t)
 	fs := &fieldSet{
 		params: params,
 		nodes:  make([]*node, len(params)),
 		exact:  make(map[string]int, len(params)),
-		folded: make(map[string]int, len(params)),
+	}
+	if c.rules.fold {
+		fs.folded = make(map[string]int, len(params))
 	}
 	for i, p := range params {
+		fs.exact[p.Name] = i
+		if declined != nil && declined[i] {
+			fs.nodes[i] = &node{kind: kDecline, typ: p.Type}
+			continue
+		}
 		c.path = append(c.path, p.GoName)
-		if p.unsettable != "" {
+		// A proving pass's binder has checked its fields in its own
+		// Compile; these are encoding/json's.
+		if p.unsettable != "" && !c.rules.prove {
 			err := c.fail("it is promoted through the embedded pointer %s to an unexported struct type, which the binder cannot allocate, so every value sent for %q fails", p.unsettable, p.Name)
 			c.path = c.path[:len(c.path)-1]
 			return nil, err
 		}
-		if why := stdTagUnsupported(p.Tag); why != "" {
+		if why := stdTagUnsupported(p.Tag); why != "" && !c.rules.prove {
 			err := c.fail("%s", why)
 			c.path = c.path[:len(c.path)-1]
 			return nil, err
@@ -418,11 +474,26 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 			return nil, err
 		}
 		fs.nodes[i] = n
-		fs.exact[p.Name] = i
+		if !c.rules.fold {
+			continue
+		}
 		f := string(foldName(nil, []byte(p.Name)))
 		if _, ok := fs.folded[f]; !ok && !stdCaseStrict(p.Tag) {
 			fs.folded[f] = i
 		}
+	}
+	bits := uint8(2) // four slots a field at least: short runs
+	for 1<<bits < 4*len(fs.exact) {
+		bits++
+	}
+	fs.slots, fs.shift = make([]int32, 1<<bits), 32-bits
+	mask := uint32(len(fs.slots) - 1)
+	for name, i := range fs.exact {
+		h := slot([]byte(name), fs.shift)
+		for fs.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		fs.slots[h] = int32(i + 1)
 	}
 	return fs, nil
 }

@@ -101,10 +101,14 @@ const SegmentIOMaxDepth = 1000
 // SegmentIO has no FoldedKey: keys bind by exact name only. A parameter
 // Plan.WithRequired names is Missing unless a top-level key names it.
 //
-// The guard mirrors SegmentIO by trial rather than by rules: Check decodes
-// the arguments with SegmentIO.Unmarshal itself, once, into a fresh value
-// of the tool's struct, so the verdict is segmentio's own and costs about
-// one extra decode. Only when it fails does Check decode each argument
+// Check reads the arguments first with segmentio's own rules (its field
+// list, exact names as go-sdk sets it, SegmentIOMaxDepth), in one pass
+// that proves a call clean or declines (see the package documentation): a
+// call it proves clean segmentio reads without error and without loss,
+// and Check returns no issue without decoding. Every other call is
+// mirrored by trial: Check decodes the arguments with SegmentIO.Unmarshal
+// itself, once, into a fresh value of the tool's struct, so the verdict is
+// segmentio's own and costs about one extra decode. Only when it fails does Check decode each argument
 // alone (into a one-field struct of the field's type and tag options) to
 // name the ones it fails on. Nesting past SegmentIOMaxDepth is one TooDeep
 // issue, in the argument it happens in. segmentio's own error text quotes
@@ -270,7 +274,9 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 	}
 	p.loss = buildLoss(segLoss{}, t)
 	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true}
-	return &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match}, nil
+	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: segRules}
+	plan.root = nativeRoot(b, segRules, t, p.params)
+	return plan, nil
 }
 
 // segLoop fails, naming the field, on a type segmentio would reach from

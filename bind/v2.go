@@ -85,9 +85,14 @@ import (
 // failure. A parameter Plan.WithRequired names is Missing unless a
 // top-level key binds to it by V2's matching (a case:ignore fold counts).
 //
-// The guard mirrors V2 by trial rather than by rules: Check decodes the
-// arguments with V2 itself, once, into a fresh value of the tool's struct,
-// so the verdict is V2's own at the cost of about one extra decode. Only
+// Check reads the arguments first with V2's own rules (its field set,
+// exact names, V2's limits), in one pass that proves a call clean or
+// declines (see the package documentation): a call it proves clean V2
+// reads without error and without loss, and Check returns no issue
+// without decoding. Every other call is mirrored by trial: Check decodes
+// the arguments with V2 itself, once, into a fresh value of the tool's
+// struct, so the verdict is V2's own at the cost of about one extra
+// decode. Only
 // when V2 fails does Check decode each argument alone, into a one-field
 // struct of the field's type and tag options, to name the ones it fails on
 // (V2's error points to the innermost offending value). A repeated or
@@ -196,7 +201,9 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 	}
 	v2FoldFirst(m.byFold, fs.flattened)
 	p.loss = buildLoss(v2Loss{}, t)
-	return &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match}, nil
+	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: v2Rules}
+	plan.root = nativeRoot(b, v2Rules, t, p.params)
+	return plan, nil
 }
 
 // v2Loss is what V2's silent losses need to know of its rules.

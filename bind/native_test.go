@@ -1,0 +1,645 @@
+package bind_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/probe"
+)
+
+// The proving pass of V2 and SegmentIO plans: the binder's own field and
+// value rules, read by the one walker, which says a call is clean (no
+// issue of any kind, the binder reads it) or declines, and the trial check
+// decides. These tests hold that every clean it says is proven.
+
+// nativeLeaf is a struct a native shape nests: recursion through a
+// pointer, a list and a map.
+type nativeLeaf struct {
+	V    int                    `json:"v"`
+	S    string                 `json:"s"`
+	F    float32                `json:"f"`
+	Next *nativeLeaf            `json:"next"`
+	Kids []nativeLeaf           `json:"kids"`
+	M    map[string]*nativeLeaf `json:"m"`
+}
+
+type nativeEmbedded struct {
+	E  int    `json:"e"`
+	A  string `json:"a"`
+	In int
+}
+
+// nativeTypes are the types a native shape draws its fields from: the
+// shapes' vocabulary, and nested structs.
+var nativeTypes = append(append([]reflect.Type{}, shapeTypes...),
+	reflect.TypeFor[nativeLeaf](), reflect.TypeFor[probe.Nested](), reflect.TypeFor[map[int]string](),
+	reflect.TypeFor[uint8](), reflect.TypeFor[int32](), reflect.TypeFor[uint](), reflect.TypeFor[map[string]any](),
+	reflect.TypeFor[[]any](), reflect.TypeFor[time.Duration](), reflect.TypeFor[uintptr](), reflect.TypeFor[namedAny](),
+)
+
+// nativeOptions are the tag options a native shape's field carries.
+var nativeOptions = []string{"", "", ",omitempty", ",string", ",case:ignore", ",omitzero", ",case:strict", ",format:RFC3339"}
+
+// nativeShapeOf builds a struct type from shape as shapeOf does, with the
+// native vocabulary, options and, by the first byte, an embedded struct.
+func nativeShapeOf(shape []byte) reflect.Type {
+	var fields []reflect.StructField
+	if len(shape) > 0 && shape[0]&1 == 1 {
+		fields = append(fields, reflect.StructField{Name: "NativeEmbedded", Type: reflect.TypeFor[nativeEmbedded](), Anonymous: true})
+		shape = shape[1:]
+	}
+	for i := 0; i+2 < len(shape) && len(fields) < 6; i += 3 {
+		t := nativeTypes[int(shape[i])%len(nativeTypes)]
+		switch shape[i] / 64 {
+		case 1:
+			t = reflect.PointerTo(t)
+		case 2:
+			t = reflect.SliceOf(t)
+		case 3:
+			if shape[i+2]&1 == 0 {
+				t = reflect.ArrayOf(2, t)
+			} else {
+				t = reflect.MapOf(reflect.TypeFor[string](), t)
+			}
+		}
+		name := shapeNames[int(shape[i+1])%len(shapeNames)]
+		tag := name + nativeOptions[int(shape[i+2]/2)%len(nativeOptions)]
+		fields = append(fields, reflect.StructField{
+			Name: "F" + strconv.Itoa(len(fields)),
+			Type: t,
+			Tag:  reflect.StructTag(`json:"` + tag + `"`),
+		})
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	return reflect.StructOf(fields)
+}
+
+// nativeOwn holds the types each binder reads by rules of its own, which
+// the pass declines.
+type nativeOwn struct {
+	T   time.Time         `json:"t"`
+	D   time.Duration     `json:"d"`
+	N   json.Number       `json:"n"`
+	B   []byte            `json:"b"`
+	MI  map[int]string    `json:"mi"`
+	Raw json.RawMessage   `json:"raw"`
+	C   probe.Color       `json:"c"`
+	F   probe.Flex        `json:"f"`
+	Q   int               `json:"q,string"`
+	MC  map[string]string `json:"mc"`
+	S   string            `json:"s"`
+	U   uintptr           `json:"u"`
+	NA  namedAny          `json:"na"`
+}
+
+// namedAny is an empty interface of a name of its own.
+type namedAny interface{}
+
+// nativeFixed are whole tools the native fuzz target also reads, chosen
+// by a shape of one byte.
+var nativeFixed = []reflect.Type{
+	reflect.TypeFor[benchTypical](), reflect.TypeFor[trialArgs](), reflect.TypeFor[nativeLeaf](),
+	reflect.TypeFor[benchStrings](), reflect.TypeFor[benchInts](), reflect.TypeFor[fuzzLossArgs](),
+	reflect.TypeFor[nativeOwn](),
+}
+
+// checkProven is the oracle: when the proving pass says args are clean,
+// the real binder decodes them without error and the trial check (the
+// verdict before the pass) reports no issue of any kind; and Check, which
+// runs the pass first, says what the trial check says.
+func checkProven(t *testing.T, plan *bind.Plan, args []byte) {
+	t.Helper()
+	trial := bind.TrialCheck(plan, args, nil)
+	if got := plan.Check(args, nil); len(got) != len(trial) {
+		t.Fatalf("%s %v %q: Check says %+v, the trial check %+v", plan.Binder().Name(), plan.Type(), args, got, trial)
+	}
+	if !bind.ProvesClean(plan, args) {
+		return
+	}
+	if err := plan.Binder().Unmarshal(args, reflect.New(plan.Type()).Interface()); err != nil && len(args) > 0 {
+		t.Fatalf("%s %v %q: the pass proves it clean, the binder fails: %v", plan.Binder().Name(), plan.Type(), args, err)
+	}
+	if len(trial) != 0 {
+		t.Fatalf("%s %v %q: the pass proves it clean, the trial check says %+v", plan.Binder().Name(), plan.Type(), args, trial)
+	}
+}
+
+// nestedRequired is a WithRequired fields function: every field of every
+// struct type below the top level is required.
+func nestedRequired(t reflect.Type) []string {
+	var names []string
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "" {
+			name = t.Field(i).Name
+		}
+		names = append(names, name)
+	}
+	return names
+}
+
+// FuzzNative: for V2 and SegmentIO, over random struct shapes (fields of
+// every kind, wrapped in pointers, lists, arrays and maps, names that
+// collide by case, tag options, an embedded struct) and whole tools, with
+// and without required parameters and nested fields: every call the
+// proving pass says is clean, the binder reads and the trial check finds
+// nothing in (checkProven).
+func FuzzNative(f *testing.F) {
+	for i := range nativeFixed {
+		f.Add([]byte{byte(i)}, []byte(benchCalls[0].args)) // the typical call
+	}
+	f.Add([]byte{3}, []byte(`{"items":["a","b\n","\u00e9"]}`))
+	f.Add([]byte{4}, []byte(`{"values":[1,-2,9223372036854775807,-9223372036854775808]}`))
+	for _, s := range lossSeeds {
+		f.Add([]byte{1}, []byte(s))
+	}
+	for _, s := range nativeDeclines {
+		f.Add([]byte{byte(s.fixed)}, []byte(s.args))
+	}
+	f.Add([]byte{0, 0, 0, 8, 1, 0}, []byte(`{"a":1,"A":"x"}`))
+	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte(`{"e":1,"a":"x","In":2,"b":{"v":1,"kids":[{"s":"y"}],"m":{"k":{"v":2}}}}`))
+	f.Add([]byte{70, 2, 2, 200, 3, 1}, []byte(`{"b":"5","B":{"k":[1]}}`))
+	f.Add([]byte{8, 0, 8, 9, 3, 0}, []byte(`{"a":"x","HOURS":1,"b":true}`))
+	f.Add([]byte{6, 0, 0, 5, 2, 0}, []byte(`{"a":123456789012345,"b":1.5}`))
+	f.Fuzz(func(t *testing.T, shape, args []byte) {
+		typ := nativeShapeOf(shape)
+		if len(shape) == 1 {
+			typ = nativeFixed[int(shape[0])%len(nativeFixed)]
+		}
+		if typ == nil {
+			return
+		}
+		for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+			plan, err := b.Compile(typ)
+			if err != nil {
+				continue // a type the binder does not read
+			}
+			checkProven(t, plan, args)
+			var names []string
+			for i, p := range plan.Params() {
+				if len(shape) > 0 && shape[len(shape)-1]>>(i%8)&1 == 1 {
+					names = append(names, p.Name)
+				}
+			}
+			checkProven(t, plan.WithRequired(names, nestedRequired), args)
+		}
+	})
+}
+
+// nativeDecline is a call the proving pass must decline, and why: the
+// binder reads it in a way the pass does not model, or there is an issue.
+type nativeDecline struct {
+	fixed int // index in nativeFixed
+	args  string
+	why   string
+	only  string // the binder's name, when the row is about one
+}
+
+// nativeDeclines are table rows for each reason the pass declines. Each
+// runs on both binders; the trial check's verdict stands.
+var nativeDeclines = []nativeDecline{
+	{1, `{"m":{"k":null}}`, "null in a map value of no nil (segmentio stores the zero value)", ""},
+	{1, `{"sl":[null]}`, "null for a string element", ""},
+	{1, `{"n":null}`, "null for a struct", ""},
+	{0, `{"count":null}`, "null for a number", ""},
+	{1, `{"i":1,"i":2}`, "a repeated key (V2 fails, segmentio keeps the last)", ""},
+	{1, `{"n":{"x":1,"x":2}}`, "a repeated key in a nested struct", ""},
+	{1, `{"m":{"k":1,"k":2}}`, "a repeated map key", ""},
+	{1, "{\"s\":\"a\xffb\"}", "invalid UTF-8 in a string (V2 fails, segmentio replaces)", ""},
+	{1, `{"s":"\ud800"}`, "a lone surrogate escape", ""},
+	{0, `{"QUERY":"x"}`, "a case variant of a key (both bind exact names)", ""},
+	{1, `{"HOURS_BACK":3}`, "a fold V2's case:ignore binds", ""},
+	{0, `{"q\u0075ery":"x"}`, "an escape in a key", ""},
+	{0, `{"a\u0000":1}`, "an escaped NUL in a key (segmentio's keyset pads keys with NUL)", ""},
+	{0, "{\"qu\u00e9ry\":\"x\"}", "a key past ASCII", ""},
+	{0, `{"zzz":1}`, "an unknown key", ""},
+	{1, `{"n":{"zz":1}}`, "an unknown nested field", ""},
+	{1, `{"q":"2.5"}`, "a ,string field", ""},
+	{1, `{"arr":[1,2]}`, "a fixed-size array", ""},
+	{1, `{"f":9007199254740993}`, "an integer a float rounds", ""},
+	{1, `{"a":123456789012345678}`, "an integer any rounds", ""},
+	{1, `{"f32":1e39}`, "a number past float32", ""},
+	{1, `{"a":-1e309}`, "a number past float64, into any", ""},
+	{2, `{"next":` + strings.Repeat(`{"next":`, 950) + `{}` + strings.Repeat(`}`, 950) + `}`, "nesting near segmentio's limit", "segmentio"},
+	{1, `{"u8":256}`, "an integer past its type", ""},
+	{1, `{"i":1.5}`, "a fraction for an integer", ""},
+	{1, `{"s":1}`, "a wrong JSON kind", ""},
+	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
+	{6, `{"d":1000}`, "time.Duration (V2 reads none, segmentio reads a string too)", ""},
+	{6, `{"n":1}`, "json.Number (a string type to V2)", ""},
+	{6, `{"b":"YQ=="}`, "a []byte (base64, each binder its own)", ""},
+	{6, `{"mi":{"1":"a"}}`, "a map of integer keys", ""},
+	{6, `{"raw":{"a":1}}`, "a raw value (V2 validates it)", ""},
+	{6, `{"c":"teal"}`, "a type with UnmarshalText", ""},
+	{6, `{"f":1}`, "a type with UnmarshalJSON", ""},
+	{6, `{"q":"1"}`, "a ,string field", ""},
+	{6, `{"u":1}`, "a uintptr", ""},
+	{6, `{"na":1}`, "a named empty interface", ""},
+	{6, "{\"mc\":{\"\xc3\xa9\":\"x\"}}", "a map key past ASCII", ""},
+	{6, `{"mc":{"\u0061":"x"}}`, "an escaped map key", ""},
+	{0, `[1]`, "not an object", ""},
+	{0, `{"count":1`, "not JSON", ""},
+}
+
+// TestNative_Declines: the proving pass declines each row on both binders
+// and Check's verdict is the trial check's.
+func TestNative_Declines(t *testing.T) {
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, tc := range nativeDeclines {
+			if tc.only != "" && tc.only != b.Name() {
+				continue
+			}
+			plan, err := b.Compile(nativeFixed[tc.fixed])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bind.HasProvingPass(plan) {
+				t.Fatalf("%s %v: no proving pass", b.Name(), plan.Type())
+			}
+			args := []byte(tc.args)
+			checkProven(t, plan, args)
+			if bind.ProvesClean(plan, args) {
+				t.Errorf("%s %.60q (%s): the pass proves it clean", b.Name(), tc.args, tc.why)
+			}
+		}
+	}
+}
+
+// TestNative_ProvesTypicalCalls: the pass proves clean the calls it is
+// for, the typical call, lists of strings and of ints, nested structs,
+// maps, big strings, on both binders; and the parameters they send,
+// required, keep them clean.
+func TestNative_ProvesTypicalCalls(t *testing.T) {
+	calls := []struct {
+		fixed int
+		args  string
+	}{
+		{2, `{"v":1,"s":"x","f":0.5,"next":{"v":2,"kids":[{"v":3},{"s":"é\n"}]},"m":{"a":{"v":4},"b":{}}}`},
+		{1, `{"i":-3,"u8":255,"f":-0.125,"f32":1.5,"s":"x","b":false,"p":7,"a":[1,"x",{"k":true}],"sl":["a","b"],"m":{"k":1.5},"n":{"x":1,"y":"y","z":[1.5]},"ns":[{"in":{"x":2}}],"hours_back":3}`},
+		{0, `{"query":"` + strings.Repeat("plain text, \\\"quoted\\\", ünïcode ", 30000) + `"}`},
+		{0, ` { "count" : 1 , "tags" : [ ] } `},
+		{0, ``},
+		{0, `{}`},
+		{0, `null`},
+		{1, `{"f":1e2,"f32":-3.4e38,"a":[1234567890123456,1E-400,0.1e1],"m":{"k":9007199254740992}}`},
+		{6, `{"mc":{"a":"x","b":"é"},"s":"x"}`},
+		{0, `{"cursor":null,"tags":null,"query":"x"}`},
+		{1, `{"p":null,"a":[null,{"k":null}],"sl":null,"m":null,"np":null,"ns":[{"in":null,"z":null}]}`},
+		{2, `{"next":null,"kids":null,"m":{"a":null}}`},
+	}
+	for _, c := range benchCalls {
+		calls = append(calls, struct {
+			fixed int
+			args  string
+		}{map[string]int{"Typical": 0, "Strings200": 3, "Ints10k": 4}[c.name], c.args})
+	}
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, c := range calls {
+			plan, err := b.Compile(nativeFixed[c.fixed])
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sent []string // the params the call sends: required, they stay clean
+			var members map[string]json.RawMessage
+			_ = json.Unmarshal([]byte(c.args), &members)
+			for _, p := range plan.Params() {
+				if _, ok := members[p.Name]; ok {
+					sent = append(sent, p.Name)
+				}
+			}
+			for _, p := range []*bind.Plan{plan, plan.WithRequired(sent, nil)} {
+				args := []byte(c.args)
+				checkProven(t, p, args)
+				if !bind.ProvesClean(p, args) {
+					t.Errorf("%s %v %.80q: the pass declines", b.Name(), p.Type(), c.args)
+				}
+			}
+		}
+	}
+}
+
+// TestNative_RequiredDeclines: a required parameter or nested field the
+// call leaves out is an issue (Missing): the pass declines.
+func TestNative_RequiredDeclines(t *testing.T) {
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		plan, err := b.Compile(reflect.TypeFor[nativeLeaf]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			plan *bind.Plan
+			args string
+		}{
+			{plan.WithRequired([]string{"s"}, nil), `{"v":1}`},
+			{plan.WithRequired(nil, func(reflect.Type) []string { return []string{"s"} }), `{"s":"x","next":{"v":1}}`},
+			{plan.WithRequired([]string{"s"}, nil), ``},
+		} {
+			checkProven(t, tc.plan, []byte(tc.args))
+			if bind.ProvesClean(tc.plan, []byte(tc.args)) {
+				t.Errorf("%s %q: a required field is missing, and the pass proves it clean", b.Name(), tc.args)
+			}
+		}
+	}
+}
+
+// TestNative_DeclinesDepth: nesting the pass does not read (within 100 of
+// the binder's limit) declines; below, it proves.
+func TestNative_DeclinesDepth(t *testing.T) {
+	nest := func(n int) []byte {
+		return []byte(`{"next":` + strings.Repeat(`{"next":`, n-2) + `{}` + strings.Repeat(`}`, n-2) + `}`)
+	}
+	for _, tc := range []struct {
+		b          bind.Binder
+		prove, not int
+	}{{bind.SegmentIO, 800, 950}, {bind.V2, 8000, 9950}} {
+		plan, err := tc.b.Compile(reflect.TypeFor[nativeLeaf]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bind.ProvesClean(plan, nest(tc.prove)) {
+			t.Errorf("%s: depth %d declined", tc.b.Name(), tc.prove)
+		}
+		if bind.ProvesClean(plan, nest(tc.not)) {
+			t.Errorf("%s: depth %d proved", tc.b.Name(), tc.not)
+		}
+		checkProven(t, plan, nest(tc.not))
+		checkProven(t, plan, nest(tc.prove))
+	}
+}
+
+// taggedTypical is benchTypical with validate tags: bind reads the tags
+// of no field, so the plan and its pass are the untagged tool's.
+type taggedTypical struct {
+	Count  int32    `json:"count" validate:"min=1,max=100"`
+	Limit  int      `json:"limit" validate:"gte=1,lte=500"`
+	Query  string   `json:"query" validate:"required,max=200"`
+	Tags   []string `json:"tags" validate:"max=10,dive,min=1"`
+	Score  float64  `json:"score" validate:"gte=0,lte=1"`
+	Exact  bool     `json:"exact"`
+	Cursor *string  `json:"cursor" validate:"omitempty,min=4"`
+	Window struct {
+		From string `json:"from" validate:"required"`
+		To   string `json:"to" validate:"required"`
+	} `json:"window"`
+}
+
+// TestNative_TypicalCallAllocatesNothing: Check on the typical clean call,
+// for V2 and SegmentIO, with and without validate tags, with its required
+// params, allocates nothing: the pass proves it clean without the
+// binder's decode.
+func TestNative_TypicalCallAllocatesNothing(t *testing.T) {
+	args := []byte(benchCalls[0].args)
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, typ := range []reflect.Type{reflect.TypeFor[benchTypical](), reflect.TypeFor[taggedTypical]()} {
+			plan, err := b.Compile(typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan = plan.WithRequired([]string{"query", "window"}, func(reflect.Type) []string { return []string{"from"} })
+			if is := plan.Check(args, nil); len(is) != 0 {
+				t.Fatalf("%s %v: %+v", b.Name(), typ, is)
+			}
+			if n := testing.AllocsPerRun(100, func() { plan.Check(args, nil) }); n != 0 {
+				t.Errorf("%s %v: Check allocated %v times on the typical call, want 0", b.Name(), typ, n)
+			}
+		}
+	}
+}
+
+// nativeGrowth are clean calls of scale k the pass reads: the benchmark
+// suite's payloads and nested structs, maps, long lists and big strings.
+// big: an object of more than 16 keys of a map or an interface, whose keys
+// the checker holds in a map of their own (see keySet), allocated.
+var nativeGrowth = []struct {
+	name string
+	typ  reflect.Type
+	args func(k int) string
+	big  bool
+}{
+	{"strings", reflect.TypeFor[benchStrings](), func(k int) string {
+		return `{"items":[` + rep(`"an item of some forty bytes, plain text"`, 20*k, ",") + `]}`
+	}, false},
+	{"ints", reflect.TypeFor[benchInts](), func(k int) string { return `{"values":[` + rep(`123456789`, 100*k, ",") + `]}` }, false},
+	{"text", reflect.TypeFor[benchTypical](), func(k int) string { return `{"query":"` + strings.Repeat(`text é \" `, 1000*k) + `"}` }, false},
+	{"nested", reflect.TypeFor[nativeLeaf](), func(k int) string {
+		return `{"kids":[` + rep(`{"v":1,"s":"x","next":{"v":2,"m":{"a":{"v":3},"b":{"f":0.5}}}}`, 10*k, ",") + `]}`
+	}, false},
+	{"deep", reflect.TypeFor[nativeLeaf](), func(k int) string {
+		return strings.Repeat(`{"next":`, 8*k) + `{"v":1}` + strings.Repeat(`}`, 8*k)
+	}, false},
+	{"maps", reflect.TypeFor[trialArgs](), func(k int) string {
+		return `{"a":[` + rep(`{"a":1.5,"b":[1,"x"],"c":{"d":true}}`, 10*k, ",") + `],"m":{"a":1,"b":2}}`
+	}, false},
+	{"big map", reflect.TypeFor[trialArgs](), func(k int) string {
+		return `{"m":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":1.5` }) + `},"a":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":[1,"x"]` }) + `}}`
+	}, true},
+}
+
+// TestNative_CostGrowsLinearly: on clean calls of 1x, 10x and 100x, for
+// V2 and SegmentIO, Check is the pass alone: it proves each clean, reads
+// each byte once (the work counter counts the input, and the keys of maps
+// again, which are hashed: at most twice the input; no trial decode's),
+// its work, allocations and bytes per byte of input stay flat, and it
+// allocates nothing but for objects of more than 16 map keys.
+func TestNative_CostGrowsLinearly(t *testing.T) {
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, g := range nativeGrowth {
+			plan, err := b.Compile(g.typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scales := growthScales
+			if testing.Short() {
+				scales = scales[:2]
+			}
+			var costs []growthCost
+			for _, k := range scales {
+				args := []byte(g.args(k))
+				if !bind.ProvesClean(plan, args) {
+					t.Fatalf("%s %s %dx: the pass declines", b.Name(), g.name, k)
+				}
+				w0 := bind.WorkDone()
+				if is := plan.Check(args, nil); len(is) != 0 {
+					t.Fatalf("%s %s %dx: %+v", b.Name(), g.name, k, is)
+				}
+				c := growthCost{size: len(args), work: bind.WorkDone() - w0}
+				if c.work > 2*int64(len(args)) {
+					t.Errorf("%s %s %dx: work %d for %d bytes, want one pass", b.Name(), g.name, k, c.work, len(args))
+				}
+				allocs, bytes := memCost(func() { plan.Check(args, nil) })
+				c.allocs, c.bytes = float64(allocs), bytes
+				if n := testing.AllocsPerRun(10, func() { plan.Check(args, nil) }); !g.big && n != 0 {
+					t.Errorf("%s %s %dx (%d bytes): %v allocations, want 0", b.Name(), g.name, k, len(args), n)
+				}
+				costs = append(costs, c)
+			}
+			assertLinear(t, costs, scales)
+		}
+	}
+}
+
+// A valueGen writes a JSON value for a Go type, each choice drawn from
+// its bytes: choice 0 (and every choice once the bytes run out) is a value
+// the type reads as sent, the others are the edges the binders differ on.
+type valueGen struct {
+	b     []byte
+	depth int
+}
+
+func (g *valueGen) pick(n int) int {
+	if len(g.b) == 0 {
+		return 0
+	}
+	c := int(g.b[0]) % n
+	g.b = g.b[1:]
+	return c
+}
+
+var (
+	genInts    = []string{"1", "0", "-1", "127", "128", "-129", "255", "256", "-0", "1.0", "1e2", "9223372036854775807", "9223372036854775808", "-9223372036854775808", "18446744073709551615", "18446744073709551616", `"1"`, "null", "true"}
+	genFloats  = []string{"0.5", "-2", "123456789012345", "1234567890123456", "9007199254740993", "16777217", "1e2", "1E-7", "-0", "3.4e38", "3.5e38", "1e309", "0.1", `"1"`, "null", "1.7976931348623157e308"}
+	genStrings = []string{`"x"`, `""`, `"é"`, `"a\nb"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", "\"\xed\xa0\x80\"", `"\u0000"`, `"\/"`, "1", "null", `["x"]`}
+	genKeys    = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz"}
+)
+
+// value writes a value for t.
+func (g *valueGen) value(t reflect.Type) string {
+	g.depth++
+	defer func() { g.depth-- }()
+	if g.depth > 6 {
+		return "null"
+	}
+	switch g.pick(12) {
+	case 1:
+		return "null"
+	case 2:
+		return `{}`
+	case 3:
+		return `[]`
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return g.value(t.Elem())
+	case reflect.Bool:
+		return []string{"true", "false", `"true"`, "1"}[g.pick(4)]
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return genInts[g.pick(len(genInts))]
+	case reflect.Float32, reflect.Float64:
+		return genFloats[g.pick(len(genFloats))]
+	case reflect.String:
+		return genStrings[g.pick(len(genStrings))]
+	case reflect.Interface:
+		switch g.pick(5) {
+		case 1:
+			return genFloats[g.pick(len(genFloats))]
+		case 2:
+			return `[` + g.value(t) + `,` + g.value(t) + `]`
+		case 3:
+			return `{"a":` + g.value(t) + `,"b":` + g.value(t) + `}`
+		case 4:
+			return `{"a":1,"a":2}`
+		}
+		return genStrings[g.pick(len(genStrings))]
+	case reflect.Slice, reflect.Array:
+		n := g.pick(4)
+		if t.Kind() == reflect.Array && g.pick(2) == 0 {
+			n = t.Len()
+		}
+		var parts []string
+		for range n {
+			parts = append(parts, g.value(t.Elem()))
+		}
+		return `[` + strings.Join(parts, ",") + `]`
+	case reflect.Map:
+		var parts []string
+		for i := range g.pick(4) {
+			key := "k" + strconv.Itoa(i)
+			if t.Key().Kind() != reflect.String {
+				key = strconv.Itoa(i)
+			}
+			switch g.pick(6) {
+			case 1:
+				key = genKeys[g.pick(len(genKeys))]
+			case 2:
+				key = "k0" // a repeat
+			}
+			parts = append(parts, `"`+key+`":`+g.value(t.Elem()))
+		}
+		return `{` + strings.Join(parts, ",") + `}`
+	case reflect.Struct:
+		if t == reflect.TypeFor[time.Time]() {
+			return []string{`"2026-01-02T03:04:05Z"`, `"2026-01-02"`, `"x"`}[g.pick(3)]
+		}
+		var parts []string
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() || g.pick(4) == 3 {
+				continue // left out
+			}
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "" {
+				name = f.Name
+			}
+			if f.Anonymous && f.Tag.Get("json") == "" {
+				name = "e" // a promoted field's
+			}
+			switch g.pick(8) {
+			case 1:
+				name = strings.ToUpper(name)
+			case 2:
+				name = genKeys[g.pick(len(genKeys))] + name
+			case 3:
+				parts = append(parts, `"`+name+`":`+g.value(f.Type)) // a repeat
+			}
+			parts = append(parts, `"`+name+`":`+g.value(f.Type))
+		}
+		return `{` + strings.Join(parts, ",") + `}`
+	}
+	return "null"
+}
+
+// FuzzNativeValues is FuzzNative with calls written for the shape's type
+// (valueGen): mostly values the type reads, so that the pass proves many of
+// them clean, with the edges each binder reads its own way (bounds, -0,
+// exponents, long numbers, escapes and invalid text, nulls, case variants,
+// repeated and escaped keys, fixed-array lengths).
+func FuzzNativeValues(f *testing.F) {
+	f.Add([]byte{0}, []byte{})
+	f.Add([]byte{1}, []byte{0, 0, 0, 5, 0, 0, 1})
+	f.Add([]byte{2}, []byte{0, 0, 0, 0, 0, 0, 0, 0, 4, 2})
+	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte{})
+	f.Add([]byte{70, 2, 2, 200, 3, 1, 9, 4, 0}, []byte{0, 0, 7})
+	f.Fuzz(func(t *testing.T, shape, choices []byte) {
+		typ := nativeShapeOf(shape)
+		if len(shape) == 1 {
+			typ = nativeFixed[int(shape[0])%len(nativeFixed)]
+		}
+		if typ == nil {
+			return
+		}
+		g := &valueGen{b: choices}
+		args := []byte(g.value(typ))
+		for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+			plan, err := b.Compile(typ)
+			if err != nil {
+				continue
+			}
+			checkProven(t, plan, args)
+			if len(shape) > 1 && shape[1]&1 == 1 {
+				var names []string
+				for _, p := range plan.Params() {
+					names = append(names, p.Name)
+				}
+				checkProven(t, plan.WithRequired(names, nestedRequired), args)
+			}
+		}
+	})
+}

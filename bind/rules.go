@@ -1,0 +1,178 @@
+package bind
+
+import (
+	"reflect"
+)
+
+// rules are one binder's field and value rules as the compiled positions
+// (node) and the one walker (checker) read them. Std's pass is its
+// verdict; V2's and SegmentIO's passes prove (see prove).
+type rules struct {
+	// prove: the pass decides only whether the call is clean for the
+	// binder: the binder decodes it without error, and its trial check
+	// (trialPlan) would report nothing, no issue of any kind. Anything
+	// the pass does not model exactly for the binder, and every issue, it
+	// declines, and the trial check decides. A proving pass reads only
+	// positions it models (declines marks the rest) and declines on: any
+	// issue (null for a position with no nil is one: NullValue; null for a
+	// pointer, a slice, a map or any sets nil, in V2 and segmentio as in
+	// Std, a fresh value's nil, since a repeated key is an issue); an
+	// escape or a byte past ASCII in a key; nesting deeper than depth.
+	// Numbers for a float or any are read as in Std: V2 and segmentio
+	// both parse them with strconv.ParseFloat (V2's arshal_default.go and
+	// arshal_any.go, segmentio's decodeFloat32/64 and decodeInterface), so
+	// Std's range (TooLarge, TooSmall) and Rounded rules are theirs.
+	prove bool
+	// fold: a key no field names exactly binds by encoding/json's case
+	// folding (Std). Otherwise keys bind by exact name only.
+	fold bool
+	// depth is the deepest nesting of arrays and objects the pass reads:
+	// past it Std fails (TooDeep), a proving pass declines.
+	depth int
+	// custom reports that the binder reads t by a method of t's own (Std:
+	// the binder's trial decode of the value decides).
+	custom func(t reflect.Type) bool
+	// declines reports, for a proving pass, a type the binder reads by
+	// rules the pass does not model.
+	declines func(t reflect.Type) bool
+	// fields lists the fields of struct type t as the binder binds them,
+	// in the binder's order; declined, when not nil, marks fields the
+	// pass does not model (a ,string option, a format, a name two fields
+	// share).
+	fields func(t reflect.Type) (params []Param, declined []bool)
+}
+
+// stdRules are encoding/json's.
+var stdRules = &rules{
+	fold:   true,
+	depth:  MaxDepth,
+	custom: decodesItself,
+	fields: func(t reflect.Type) ([]Param, []bool) { return stdFields(t), nil },
+}
+
+// v2ProveDepth and segProveDepth are the nesting a proving pass reads,
+// below each binder's limit (V2: 10,000, SegmentIO: 1,000): deeper, it
+// declines.
+const (
+	v2ProveDepth  = 9000
+	segProveDepth = 900
+)
+
+// v2Rules are V2's, from its field set (v2StructFields).
+var v2Rules = &rules{
+	prove:  true,
+	depth:  v2ProveDepth,
+	custom: v2Custom,
+	declines: func(t reflect.Type) bool {
+		switch t {
+		case goTime, goDuration, goNumber, goJSONTextValue, goRawMessage:
+			return true // read natively by V2's own rules (Duration: never)
+		}
+		return v2Custom(t) || provedKind(t)
+	},
+	fields: func(t reflect.Type) ([]Param, []bool) {
+		fs := v2StructFields(t)
+		params := make([]Param, len(fs.flattened))
+		declined := make([]bool, len(fs.flattened))
+		for i, f := range fs.flattened {
+			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, true), Type: f.typ, Index: f.index}
+			// ,string, format: and case options are V2's own; an exact
+			// name binds a case:ignore field too, a folded one is an
+			// unknown key to the pass, which declines.
+			declined[i] = f.str || f.format != ""
+		}
+		return params, declined
+	},
+}
+
+// segRules are SegmentIO's, from its field set (segStructFields), exact
+// names only (go-sdk sets DontMatchCaseInsensitiveStructFields).
+var segRules = &rules{
+	prove:  true,
+	depth:  segProveDepth,
+	custom: segCustom,
+	declines: func(t reflect.Type) bool {
+		switch t {
+		case goTime, goDuration, goNumber, goRawMessage, goBytes:
+			return true // read natively by segmentio's own rules
+		}
+		return segCustom(t) || provedKind(t)
+	},
+	fields: func(t reflect.Type) ([]Param, []bool) {
+		fields := segStructFields(t, map[reflect.Type]*segStruct{}).fields
+		params := make([]Param, len(fields))
+		declined := make([]bool, len(fields))
+		count := map[string]int{}
+		for _, f := range fields {
+			count[f.name]++
+		}
+		for i, f := range fields {
+			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, false), Type: f.typ, Index: f.index}
+			// Two fields of one name: which one a key binds depends on
+			// the CPU (segIndex).
+			declined[i] = f.stringify || count[f.name] > 1
+		}
+		return params, declined
+	},
+}
+
+// provedKind reports a type whose kind a proving pass does not read: fixed
+// arrays (V2 takes exactly their length, segmentio v0.5 fails on []),
+// byte slices (base64, each binder its own), maps but those of plain
+// string keys, interfaces but any itself, uintptr, and kinds no binder
+// reads.
+func provedKind(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Pointer, reflect.Struct,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return false
+	case reflect.Slice:
+		return t.Elem().Kind() == reflect.Uint8
+	case reflect.Interface:
+		return t != goAny // a named or non-empty interface: each binder its own way
+	case reflect.Map:
+		kt := t.Key()
+		return kt.Kind() != reflect.String || kt.NumMethod() != 0 || reflect.PointerTo(kt).NumMethod() != 0
+	}
+	return true
+}
+
+// nativeRoot compiles the positions of a V2 or SegmentIO plan's struct
+// type under the binder's rules, for its proving pass; nil when the pass
+// cannot read the type (then the trial check decides every call).
+func nativeRoot(b Binder, r *rules, t reflect.Type, params []Param) *node {
+	root, err := compileNodes(b, r, t)
+	if err != nil || root.kind != kStruct || len(root.fields.params) != len(params) {
+		return nil
+	}
+	for i, p := range root.fields.params {
+		if p.Name != params[i].Name {
+			return nil // the required params are the plan's, by index
+		}
+	}
+	return root
+}
+
+// prove runs the proving pass of a plan mirrored by trial with checker c
+// (zero but for c.record): true only when the call is proven clean for the
+// binder (see rules.prove), so Check returns no issue without calling the
+// binder.
+func (p *Plan) prove(c *checker, args []byte) bool {
+	c.data, c.binder, c.param = args, p.binder, -1
+	c.prove, c.depthLimit = true, p.rules.depth
+	c.nested = p.nestedStd
+	c.run(p.root)
+	if c.bad || c.declined {
+		return false
+	}
+	if !c.notObject {
+		for i, req := range p.required {
+			if req && !c.rootSeen.has(i) {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,96 @@
+package bind
+
+import (
+	"encoding/binary"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestStrStops: the eight-byte test of str says a word holds a byte that
+// ends a string's plain run exactly when one of its bytes does, for every
+// byte at every position, among plain bytes of every kind (ASCII, past
+// ASCII, the largest and the smallest plain ones).
+func TestStrStops(t *testing.T) {
+	for _, fill := range []byte{'a', 0x20, 0x7f, 0x80, 0xff, '"' + 1, '\\' - 1, '\\' + 1, '#', '!'} {
+		for b := range 256 {
+			for p := range 8 {
+				w := [8]byte{}
+				for i := range w {
+					w[i] = fill
+				}
+				w[p] = byte(b)
+				got := strStops(binary.LittleEndian.Uint64(w[:])) != 0
+				if want := !strPlain[b]; got != want {
+					t.Fatalf("fill %#x, byte %#x at %d: strStops says %v, want %v", fill, b, p, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestFieldSetFind: the field table finds every field by its exact name,
+// in field sets of 1 to 300 fields whose names agree in length and in most
+// of their bytes, and finds nothing for the names' near misses; and for
+// 1,000 fields named alike (param_0000...), no key probes more than a few
+// slots.
+func TestFieldSetFind(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 8, 9, 64, 65, 300} {
+		fields := make([]reflect.StructField, n)
+		for i := range fields {
+			// aXa, aXXa...: one length, one first, middle and last byte
+			// for many; and names of every length.
+			name := "a" + strings.Repeat("b", i%5) + strconv.Itoa(i) + strings.Repeat("b", i%5) + "a"
+			fields[i] = reflect.StructField{Name: "F" + strconv.Itoa(i), Type: reflect.TypeFor[int](), Tag: reflect.StructTag(`json:"` + name + `"`)}
+		}
+		for _, b := range []Binder{Std, V2, SegmentIO} {
+			p, err := b.Compile(reflect.StructOf(fields))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fs *fieldSet
+			if p.root != nil {
+				fs = p.root.fields
+			}
+			if fs == nil {
+				t.Fatalf("%s: no field set", b.Name())
+			}
+			for i, prm := range fs.params {
+				if got := fs.find([]byte(prm.Name)); got != i {
+					t.Errorf("%s, %d fields: find(%q) = %d, want %d", b.Name(), n, prm.Name, got, i)
+				}
+				for _, miss := range []string{prm.Name + "a", prm.Name[1:], strings.ToUpper(prm.Name), ""} {
+					if got := fs.find([]byte(miss)); got >= 0 && fs.params[got].Name != miss {
+						t.Errorf("%s: find(%q) = %d (%q)", b.Name(), miss, got, fs.params[got].Name)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestFieldSetFind_ShortRuns(t *testing.T) {
+	fields := make([]reflect.StructField, 1000)
+	for i := range fields {
+		fields[i] = reflect.StructField{Name: "F" + strconv.Itoa(i), Type: reflect.TypeFor[int](), Tag: reflect.StructTag(fmt.Sprintf(`json:"param_%04d"`, i))}
+	}
+	p, err := Std.Compile(reflect.StructOf(fields))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := p.root.fields
+	run, longest := 0, 0 // the longest run of filled slots: the most probes a key makes
+	for _, s := range append(fs.slots, fs.slots...) {
+		if s == 0 {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	if longest > 16 {
+		t.Errorf("a run of %d filled slots in %d: a key probes up to %d names", longest, len(fs.slots), longest)
+	}
+}
