@@ -49,6 +49,32 @@ func TestDecide_TaggedCleanCallIsOnePass(t *testing.T) {
 	}
 }
 
+// TestDecide_TaggedCleanCall_EveryBinder: under V2 and SegmentIO too, a
+// clean call of a tool with validate tags is one pass with no allocation:
+// the binder's proving pass reads it, records the members, and the
+// compiled constraints read those (no trial decode, no second read).
+func TestDecide_TaggedCleanCall_EveryBinder(t *testing.T) {
+	deep := strings.Repeat("[", 500) + "1" + strings.Repeat("]", 500)
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[onePassArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range []string{
+			`{"limit":5,"name":"ab"}`,
+			`{"any":` + deep + `,"limit":5,"name":"ab","hours":3}`,
+		} {
+			raw := json.RawMessage(args)
+			if d := refuse.Decide(reg, "t", raw); d.Refusal != nil || d.Warnings != nil {
+				t.Fatalf("%s %.40s: %+v", b.Name(), args, d)
+			}
+			if n := testing.AllocsPerRun(20, func() { refuse.Decide(reg, "t", raw) }); n != 0 {
+				t.Errorf("%s %.40s…: Decide allocated %v times on a clean call, want 0", b.Name(), args, n)
+			}
+		}
+	}
+}
+
 // TestDecide_AliasAndDeepValue_RenamedOnce: a call that uses an alias, on
 // every binder, is renamed once and its verdict is the renamed text's,
 // with a deep value before it (as deep as segmentio reads).
