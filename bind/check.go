@@ -762,7 +762,7 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 	var buf [64]byte
 	key := raw[1 : len(raw)-1]
 	if esc || !ascii(key) {
-		key, _ = unquote(buf[:0], raw)
+		key, _ = jsonlex.Unquote(buf[:0], raw)
 	}
 	s := unsafeString(key)
 	if stdNullKey && s == "null" {
@@ -987,7 +987,7 @@ func (c *checker) stringValue(n *node) bool {
 		var buf [64]byte
 		content := c.data[start+1 : c.pos-1]
 		if esc {
-			content, ok = unquote(buf[:0], c.data[start:c.pos])
+			content, ok = jsonlex.Unquote(buf[:0], c.data[start:c.pos])
 			if !ok {
 				kind = WrongType
 				break
@@ -1012,7 +1012,7 @@ func withText(s []byte, esc bool, ok func([]byte) bool) bool {
 		return ok(s[1 : len(s)-1])
 	}
 	var buf [64]byte
-	t, _ := unquote(buf[:0], s)
+	t, _ := jsonlex.Unquote(buf[:0], s)
 	return ok(t)
 }
 
@@ -1390,7 +1390,7 @@ func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 	var buf [64]byte
 	key := raw[1 : len(raw)-1]
 	if esc || !ascii(key) { // escapes, or UTF-8 the binder may replace
-		key, _ = unquote(buf[:0], raw)
+		key, _ = jsonlex.Unquote(buf[:0], raw)
 	}
 	if i := fs.find(key); i >= 0 {
 		return i, false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"strconv"
 	"testing"
 )
@@ -96,22 +97,6 @@ func FuzzBase64Valid(f *testing.F) {
 	})
 }
 
-func FuzzUnquote(f *testing.F) {
-	for _, s := range []string{`""`, `"a"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud800"`, `"\ud800\u0041"`, "\"\xff\"", `"\/\b\f\n\r\t\\\""`} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, s []byte) {
-		var want string
-		if json.Unmarshal(s, &want) != nil || s[0] != '"' || s[len(s)-1] != '"' {
-			return // only string tokens (no space around) reach unquote outside ,string values
-		}
-		got, ok := unquote(nil, s)
-		if !ok || string(got) != want {
-			t.Errorf("unquote(%q) = %q, %v; encoding/json reads %q", s, got, ok, want)
-		}
-	})
-}
-
 func FuzzFoldName(f *testing.F) {
 	f.Add([]byte("hours_back"), []byte("HOURS_BACK"))
 	f.Add([]byte("k"), []byte("\u212a"))
@@ -165,7 +150,7 @@ func FuzzQuotedVerdict(f *testing.F) {
 			err, base, bits = json.Unmarshal([]byte(`{"F":`+string(raw)+`}`), &v), kBool, 0
 		}
 		// The checker reads content the way encoding/json's valueQuoted does.
-		text, _ := unquote(nil, raw)
+		text, _ := jsonlex.Unquote(nil, raw)
 		if got := quotedVerdictOf(text, base, bits); (got != 0) != (err != nil) {
 			t.Errorf("quotedVerdictOf(%q, %v/%d) = %v; encoding/json says %v", content, base, bits, got, err)
 		}

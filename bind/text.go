@@ -2,7 +2,6 @@ package bind
 
 import (
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -35,97 +34,6 @@ func foldRune(r rune) rune {
 		}
 		r = r2
 	}
-}
-
-// unquote appends to dst the text of the JSON string s (quotes included),
-// as encoding/json's unquoteBytes reads it: escapes resolved, invalid UTF-8
-// and unpaired surrogates replaced by U+FFFD. It reports false where
-// unquoteBytes would fail. The scanner has already checked s, so outside a
-// ,string value it never fails.
-func unquote(dst, s []byte) ([]byte, bool) {
-	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
-		return dst, false
-	}
-	s = s[1 : len(s)-1]
-	for r := 0; r < len(s); {
-		switch c := s[r]; {
-		case c == '\\':
-			r++
-			if r >= len(s) {
-				return dst, false
-			}
-			switch s[r] {
-			default:
-				return dst, false
-			case '"', '\\', '/', '\'':
-				dst = append(dst, s[r])
-				r++
-			case 'b':
-				dst = append(dst, '\b')
-				r++
-			case 'f':
-				dst = append(dst, '\f')
-				r++
-			case 'n':
-				dst = append(dst, '\n')
-				r++
-			case 'r':
-				dst = append(dst, '\r')
-				r++
-			case 't':
-				dst = append(dst, '\t')
-				r++
-			case 'u':
-				r--
-				rr := getu4(s[r:])
-				if rr < 0 {
-					return dst, false
-				}
-				r += 6
-				if utf16.IsSurrogate(rr) {
-					rr1 := getu4(s[r:])
-					if dec := utf16.DecodeRune(rr, rr1); dec != unicode.ReplacementChar {
-						r += 6
-						dst = utf8.AppendRune(dst, dec)
-						break
-					}
-					rr = unicode.ReplacementChar
-				}
-				dst = utf8.AppendRune(dst, rr)
-			}
-		case c == '"', c < ' ':
-			return dst, false
-		case c < utf8.RuneSelf:
-			dst = append(dst, c)
-			r++
-		default:
-			rr, size := utf8.DecodeRune(s[r:])
-			r += size
-			dst = utf8.AppendRune(dst, rr)
-		}
-	}
-	return dst, true
-}
-
-func getu4(s []byte) rune {
-	if len(s) < 6 || s[0] != '\\' || s[1] != 'u' {
-		return -1
-	}
-	var r rune
-	for _, c := range s[2:6] {
-		switch {
-		case '0' <= c && c <= '9':
-			c = c - '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return -1
-		}
-		r = r*16 + rune(c)
-	}
-	return r
 }
 
 // isValidNumber reports whether s is a JSON number: encoding/json's rule for

@@ -3,6 +3,7 @@ package bind
 import (
 	"bytes"
 	"fmt"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"hash/maphash"
 	"math"
 	"math/big"
@@ -429,7 +430,7 @@ func textKind(t reflect.Type, text []byte, quoted bool, custom func(reflect.Type
 		if j != '"' {
 			return WrongType
 		}
-		s, ok := unquote(nil, text)
+		s, ok := jsonlex.Unquote(nil, text)
 		if !ok || !isValidNumber(s) {
 			return WrongType
 		}
@@ -550,7 +551,7 @@ func keyText(dst, raw []byte) []byte {
 	in := raw[1 : len(raw)-1]
 	for _, c := range in {
 		if c == '\\' || c >= utf8.RuneSelf {
-			t, _ := unquote(dst, raw)
+			t, _ := jsonlex.Unquote(dst, raw)
 			return t
 		}
 	}
@@ -1259,7 +1260,7 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 // quoted checks the ,string value data[s:e], a JSON string.
 func (w *lossWalk) quoted(n *lossNode, s, e int) {
 	var buf [64]byte
-	inner, _ := unquote(buf[:0], w.data[s:e])
+	inner, _ := jsonlex.Unquote(buf[:0], w.data[s:e])
 	is := Issue{Start: s, End: e, Type: n.typ, Quoted: true}
 	switch {
 	case w.rules.nullQuoted && string(inner) == "null":
@@ -1503,40 +1504,8 @@ func keyIdentity(dst, raw []byte, kind lossKey) []byte {
 // raw (quotes included) with U+FFFD: invalid UTF-8, or a \u escape of a
 // surrogate that is not the first of a pair followed by the second.
 func replaces(raw []byte) bool {
-	s := raw[1 : len(raw)-1]
-	for i := 0; i < len(s); {
-		switch c := s[i]; {
-		case c == '\\':
-			if i+1 < len(s) && s[i+1] == 'u' {
-				r := getu4(s[i:])
-				switch {
-				case 0xD800 <= r && r < 0xDC00:
-					if i+12 > len(s) || s[i+6] != '\\' || s[i+7] != 'u' {
-						return true
-					}
-					if r2 := getu4(s[i+6:]); r2 < 0xDC00 || r2 > 0xDFFF {
-						return true
-					}
-					i += 12
-				case 0xDC00 <= r && r <= 0xDFFF:
-					return true
-				default:
-					i += 6
-				}
-				continue
-			}
-			i += 2
-		case c < utf8.RuneSelf:
-			i++
-		default:
-			r, n := utf8.DecodeRune(s[i:])
-			if r == utf8.RuneError && n == 1 {
-				return true
-			}
-			i += n
-		}
-	}
-	return false
+	_, f, _ := jsonlex.String(raw, 0)
+	return jsonlex.Replaced(raw, f)
 }
 
 // rounds reports whether the JSON number lit is an integer a float of the
