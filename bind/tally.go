@@ -1,7 +1,7 @@
 package bind
 
 import (
-	"bytes"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"slices"
 )
 
@@ -104,7 +104,8 @@ func (t *tally) omitted(issues []Issue) []Issue {
 // ambiguous (it binds none, and V2 fails on it). It lets a caller judge
 // the keys past MaxIssues that Check only counts.
 func (p *Plan) Match(raw []byte) int {
-	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+	end, f, ok := jsonlex.String(raw, 0)
+	if len(raw) < 2 || jsonlex.KindAt(raw, 0) != jsonlex.KindString || !ok || end != len(raw) {
 		return -1
 	}
 	if p.match != nil {
@@ -113,6 +114,6 @@ func (p *Plan) Match(raw []byte) int {
 	if p.root == nil || p.root.fields == nil {
 		return -1
 	}
-	i, _ := p.root.fields.lookup(raw, bytes.IndexByte(raw, '\\') >= 0)
+	i, _ := p.root.fields.lookup(raw, f&jsonlex.Escaped != 0)
 	return max(i, -1)
 }

@@ -59,8 +59,8 @@ func deepMembers(args []byte, plan *bind.Plan) bindcap.Members {
 	}
 	if end >= 0 {
 		// Read to the end when the object closes after the last member.
-		j := jsonlex.Space(args, end)
-		ms.Object = j < len(args) && args[j] == '}' && jsonlex.Space(args, j+1) == len(args)
+		at, more, ok := jsonlex.Next(args, end, jsonlex.KindObject)
+		ms.Object = ok && !more && jsonlex.Space(args, at) == len(args)
 	}
 	return ms
 }
