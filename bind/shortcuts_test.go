@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"github.com/bindguard/bindguard/internal/jsonlex"
 	"strconv"
 	"testing"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // The fuzz targets here prove each shortcut equal to what the binder does,

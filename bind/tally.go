@@ -1,8 +1,9 @@
 package bind
 
 import (
-	"github.com/bindguard/bindguard/internal/jsonlex"
 	"slices"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // The classes of issue Check bounds separately, so that a flood of one

@@ -3,7 +3,6 @@ package bind
 import (
 	"bytes"
 	"fmt"
-	"github.com/bindguard/bindguard/internal/jsonlex"
 	"hash/maphash"
 	"math"
 	"math/big"
@@ -15,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // The trial plan: the check of binders mirrored by trial decodes with the
