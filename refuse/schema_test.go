@@ -191,14 +191,13 @@ func TestRegisterSchema_FailsNamingTheKeyword(t *testing.T) {
 	cases := []struct {
 		schema, keyword, path string
 	}{
-		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string","maxLength":3},{"type":"string","pattern":"^a"}]}}}`, "anyOf", "/properties/x"},
-		{`{"type":"object","properties":{"x":{"oneOf":[{"type":"integer"},{"type":"number"}]}}}`, "oneOf", "/properties/x"},
-		{`{"type":"object","properties":{"x":{"type":"string","anyOf":[{"maxLength":3}]}}}`, "anyOf", "/properties/x"},
-		{`{"type":"object","properties":{"x":{"allOf":[{"type":"string"}]}}}`, "allOf", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"string"}]}}}`, "anyOf", "/properties/x"},
+		{`{"type":"object","allOf":[{"required":["x"]}]}`, "allOf", ""},
+		{`{"type":"object","$defs":{"t":{"allOf":[{"type":"object","properties":{"n":{"$ref":"#/$defs/t"}}}]}},"properties":{"x":{"$ref":"#/$defs/t"}}}`, "allOf", "/$defs/t"},
 		{`{"type":"object","properties":{"x":{"type":"array","uniqueItems":true}}}`, "uniqueItems", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"type":"string","pattern":"(?<=a)b"}}}`, "pattern", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/x"},
-		{`{"type":"object","$defs":{"d":{"not":{"type":"string"}}}}`, "not", "/$defs/d"},
+		{`{"type":"object","$defs":{"d":{"not":{"type":"array","uniqueItems":true}}}}`, "uniqueItems", "/$defs/d/not"},
 		{`{"type":"object","properties":{"x":{"enum":[[1]]}}}`, "enum", "/properties/x"},
 		{`{"type":"array"}`, "type", ""},
 	}
@@ -428,6 +427,49 @@ func TestDecide_SchemaTool_AnyOfOfDistinctTypes(t *testing.T) {
 		`{"q":1}`:      {Argument: "q", Code: refuse.WrongType, Takes: "text of at most 3 characters or null", Sent: "1"},
 	} {
 		r := refuse.Refuse(reg, "search", json.RawMessage(args))
+		if r == nil {
+			t.Errorf("%s passed", args)
+			continue
+		}
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+	}
+}
+
+// TestDecide_SchemaTool_BranchKeywordsNameTheClosestProblem: allOf, anyOf
+// and oneOf whose branches overlap, not and if/then/else are refused with
+// the problem of the branch the value breaks (for anyOf and oneOf, the
+// branch that came closest), or as a constraint where the value passes a
+// branch it must not; Takes words each keyword.
+func TestDecide_SchemaTool_BranchKeywordsNameTheClosestProblem(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","properties":{
+		"a":{"allOf":[{"type":"object","properties":{"x":{"type":"integer"}}},{"required":["y"]}]},
+		"s":{"type":"string","allOf":[{"maxLength":3},{"pattern":"^a"}]},
+		"o":{"oneOf":[{"type":"object","required":["x"]},{"type":"object","properties":{"y":{"type":"integer"}},"required":["y"]}]},
+		"n":{"not":{"type":"string"}},
+		"i":{"if":{"type":"integer"},"then":{"minimum":3}}}}`
+	if err := reg.RegisterSchema("t", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"a":{"x":1,"y":"v"}}`, `{"s":"ab"}`, `{"o":{"x":1}}`, `{"o":{"y":1}}`, `{"n":1}`, `{"i":3}`, `{"i":"s"}`} {
+		if r := refuse.Refuse(reg, "t", json.RawMessage(ok)); r != nil {
+			t.Errorf("%s: %v", ok, r)
+		}
+	}
+	const a, s, o = "an object with fields x", "text, and text of at most 3 characters, and text matching the pattern ^a", "exactly one of: an object; an object with fields y"
+	for args, want := range map[string]refuse.Problem{
+		`{"a":{"x":1.5,"y":1}}`: {Argument: "a", Path: ".x", Code: refuse.NotWholeNumber, Takes: a, Sent: `{"x":1.5,"y":1}`, Element: "1.5"},
+		`{"a":{"x":1}}`:         {Argument: "a", Path: ".y", Code: refuse.MissingField, Takes: a, Sent: `{"x":1}`, Element: `"y"`},
+		`{"s":"bc"}`:            {Argument: "s", Code: refuse.Constraint, Takes: s, Sent: `"bc"`},
+		`{"o":{"x":1,"y":1}}`:   {Argument: "o", Code: refuse.Constraint, Takes: o, Sent: `{"x":1,"y":1}`},
+		`{"o":{"y":1.5}}`:       {Argument: "o", Path: ".x", Code: refuse.MissingField, Takes: o, Sent: `{"y":1.5}`, Element: `"x"`},
+		`{"o":{"y":"z","z":1}}`: {Argument: "o", Path: ".x", Code: refuse.MissingField, Takes: o, Sent: `{"y":"z","z":1}`, Element: `"x"`},
+		`{"n":"x"}`:             {Argument: "n", Code: refuse.Constraint, Takes: "any JSON value but not text", Sent: `"x"`},
+		`{"i":2}`:               {Argument: "i", Code: refuse.Constraint, Takes: "any JSON value (if a whole number, then a whole number of at least 3)", Sent: "2"},
+	} {
+		r := refuse.Refuse(reg, "t", json.RawMessage(args))
 		if r == nil {
 			t.Errorf("%s passed", args)
 			continue

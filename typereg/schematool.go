@@ -32,17 +32,27 @@ import (
 // false or a schema), minProperties and maxProperties, and local $ref
 // ("#", "#/$defs/...", "#/definitions/..."; alone, or beside "type" as
 // jsonschema-go's inference writes a named type), recursive ones included,
-// and anyOf or oneOf alone whose branches take values of distinct JSON
-// types (integer and number counting as one: {"anyOf": [{"type":
-// "string"}, {"type": "null"}]}).
+// anyOf and oneOf, allOf, not, and if/then/else, below the root. A value
+// breaking a branch it must pass is refused with that branch's problem
+// (for anyOf and oneOf, the branch that came closest: the fewest problems);
+// one passing a branch it must not (not, a second branch of oneOf) is a
+// Constraint problem at the value. Where branches overlap (anyOf and
+// oneOf over branches a value of one type may pass, allOf, not, if), the
+// guard reads the value once per branch: it bounds that at registration,
+// so that no call costs more than 256 times its size (see below).
 // Annotations (title, description, default, examples, format...) check
 // nothing, as in jsonschema-go.
 //
 // Registration fails, naming the keyword and the JSON Pointer of the
-// schema holding it, for any other keyword that constrains a value (allOf,
-// anyOf or oneOf over branches of one type, not, if, uniqueItems, patternProperties, prefixItems, a
-// remote $ref, $ref beside keywords other than type...): the guard would pass what
-// the schema refuses. It fails when the root is not of type "object"
+// schema holding it, for any other keyword that constrains a value
+// (uniqueItems, patternProperties, prefixItems, contains, propertyNames,
+// dependentRequired, dependentSchemas, unevaluated*, a remote $ref, $ref
+// beside keywords other than type, anyOf beside oneOf...): the guard
+// would pass what the schema refuses. It fails too for allOf, anyOf or
+// oneOf over overlapping branches, not and if at the root (whose
+// properties are the tool's parameters), and where such keywords nest so
+// deep that a value would be read more than 256 times, or hold themselves
+// through a $ref (a value nested n deep would be read n times). It fails when the root is not of type "object"
 // alone, when the text is not JSON Schema, and for aliases (WithAlias),
 // which rename struct fields. A registration that fails changes nothing.
 //

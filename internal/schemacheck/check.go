@@ -95,6 +95,8 @@ type step struct {
 }
 
 type checker struct {
+	// reads counts the values read, for the tests of cost.
+	reads  int
 	s      *Schema
 	d      []byte
 	pos    int
@@ -103,6 +105,9 @@ type checker struct {
 	steps  []step
 	buf    []byte
 	param  int
+	// quiet counts the quiet trials being read (see try): within one,
+	// issues are only counted, the schema's verdicts in quietFails.
+	quiet, quietFails int
 }
 
 func class(k Kind) int {
@@ -117,6 +122,12 @@ func class(k Kind) int {
 
 func (c *checker) add(is Issue) {
 	cl := class(is.Kind)
+	if c.quiet > 0 {
+		if cl == 1 {
+			c.quietFails++
+		}
+		return
+	}
 	if c.counts[cl] >= MaxIssues {
 		c.res.Omitted[cl]++
 		return
@@ -133,7 +144,18 @@ func (c *checker) add(is Issue) {
 // the text is valid JSON before anything is judged, as encoding/json
 // does), and no value nests past jsonlex.MaxDepth.
 func (s *Schema) Check(args []byte) Result {
+	res, _ := s.check(args)
+	return res
+}
+
+// check is Check, and how many values it read.
+func (s *Schema) check(args []byte) (Result, int) {
 	c := &checker{s: s, d: args, param: -1}
+	return c.run(), c.reads
+}
+
+func (c *checker) run() Result {
+	s, args := c.s, c.d
 	i := jsonlex.Space(args, 0)
 	if i == len(args) {
 		c.rootMissing(s.Root, nil, i, i)
@@ -192,6 +214,7 @@ func (c *checker) missing(n *Node, has map[string]bool, start, end int) {
 // typeOfValue returns the JSON Schema type of the value at d[i].
 func (c *checker) value(n *Node) {
 	d, i := c.d, c.pos
+	c.reads++
 	for hops := 0; n != nil && (n.Ref != nil || n.AnyOf != nil); hops++ {
 		jt := c.typeAt(i)
 		next := n.Ref
@@ -224,6 +247,9 @@ func (c *checker) value(n *Node) {
 		c.add(Issue{Kind: Invalid, Keyword: "false", Start: i, End: end, Node: n})
 		c.skipChecked(i)
 		return
+	}
+	if n != nil && rereads(n) {
+		c.branches(n, i)
 	}
 	switch jsonlex.KindAt(d, i) {
 	case jsonlex.KindObject:
@@ -448,6 +474,8 @@ type member struct {
 	// omitted and omittedUpto are res.Omitted before and after its value:
 	// what its value had past MaxIssues.
 	omitted, omittedUpto [3]int
+	// quietFrom and quietUpto are quietFails before and after its value.
+	quietFrom, quietUpto int
 	param                int // at the root, the property it names, or -1
 }
 
@@ -474,7 +502,7 @@ func (c *checker) object(n *Node, root, open bool) {
 			c.buf, _ = jsonlex.Unquote(c.buf[:0], d[i:ke])
 			key = string(c.buf)
 		}
-		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted}
+		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted, quietFrom: c.quietFails}
 		var child *Node
 		if root {
 			c.param = -1
@@ -506,6 +534,7 @@ func (c *checker) object(n *Node, root, open bool) {
 		c.value(child)
 		m.upto = len(c.res.Issues)
 		m.omittedUpto = c.res.Omitted
+		m.quietUpto = c.quietFails
 		if prev, ok := last[key]; ok {
 			c.dropped(&ms[prev], root)
 		}
@@ -554,6 +583,7 @@ func (c *checker) dropped(m *member, root bool) {
 	for cl := 1; cl < 3; cl++ { // what was only counted goes too
 		c.res.Omitted[cl] -= m.omittedUpto[cl] - m.omitted[cl]
 	}
+	c.quietFails -= m.quietUpto - m.quietFrom
 	if root && m.param < 0 {
 		return // a key no parameter names: the key is the problem, if any
 	}
@@ -682,4 +712,132 @@ func ident(s []byte) bool {
 		}
 	}
 	return true
+}
+
+// A trial is the state of a check before a branch is read: what the
+// branch finds is then taken back (undo), or kept (keepVerdicts).
+type trial struct {
+	pos, issues     int
+	counts, omitted [3]int
+}
+
+// try reads the value at i against branch b, as a trial, and returns how
+// many of the schema's verdicts it found (0: the value passes b). A quiet
+// trial (and every trial within one) lists nothing, only counts: where
+// only whether the value passes matters, a clean call allocates nothing
+// for it. Otherwise the branch's issues are c.res.Issues[t.issues:] until
+// undo or keepVerdicts.
+func (c *checker) try(b *Node, i int, quiet bool) (t trial, failed int) {
+	t = trial{pos: c.pos, issues: len(c.res.Issues), counts: c.counts, omitted: c.res.Omitted}
+	if quiet || c.quiet > 0 {
+		saved := c.quietFails
+		c.quiet++
+		c.quietFails = 0
+		c.pos = i
+		c.value(b)
+		failed = c.quietFails
+		c.quiet--
+		c.quietFails = saved
+		return t, failed
+	}
+	c.counts = [3]int{} // a branch's issues are listed, up to MaxIssues
+	c.pos = i
+	c.value(b)
+	for _, is := range c.res.Issues[t.issues:] {
+		if is.Kind != 0 && class(is.Kind) == 1 {
+			failed++
+		}
+	}
+	return t, failed + c.res.Omitted[1] - t.omitted[1]
+}
+
+func (c *checker) undo(t trial) {
+	c.res.Issues = c.res.Issues[:t.issues]
+	c.counts, c.res.Omitted, c.pos = t.counts, t.omitted, t.pos
+}
+
+// keepVerdicts undoes trial t, which found failed verdicts, keeping them
+// (its losses and failures the value's own read finds again); within a
+// quiet trial, counting them.
+func (c *checker) keepVerdicts(t trial, failed int) {
+	if c.quiet > 0 {
+		c.undo(t)
+		c.quietFails += failed
+		return
+	}
+	var kept []Issue
+	for _, is := range c.res.Issues[t.issues:] {
+		if is.Kind != 0 && class(is.Kind) == 1 {
+			kept = append(kept, is)
+		}
+	}
+	c.undo(t)
+	for _, is := range kept {
+		if c.counts[1] >= MaxIssues {
+			c.res.Omitted[1]++
+			continue
+		}
+		c.counts[1]++
+		c.res.Issues = append(c.res.Issues, is)
+	}
+}
+
+// branches reads the value at i against n's allOf, anyOf or oneOf (Some),
+// not and if/then/else, and adds what the value breaks: a branch's own
+// issues where it must pass one (for Some, the branch that came closest:
+// the fewest issues, the first of them on a tie, read once more to list
+// them); an Invalid issue, at the keyword, where it passes a branch it
+// must not (not, or a second branch of oneOf). c.pos is left at i.
+func (c *checker) branches(n *Node, i int) {
+	pos := c.pos
+	defer func() { c.pos = pos }()
+	must := func(b *Node) {
+		if t, failed := c.try(b, i, false); failed > 0 {
+			c.keepVerdicts(t, failed)
+		} else {
+			c.undo(t)
+		}
+	}
+	passes := func(b *Node) bool {
+		t, failed := c.try(b, i, true)
+		c.undo(t)
+		return failed == 0
+	}
+	invalid := func(kw string) {
+		end, _ := jsonlex.Skip(c.d, i, jsonlex.MaxDepth)
+		c.add(Issue{Kind: Invalid, Keyword: kw, Start: i, End: end, Node: n})
+	}
+	for _, b := range n.AllOf {
+		must(b)
+	}
+	if n.Some != nil {
+		passed, best, closest := 0, -1, 0
+		for j, b := range n.Some {
+			t, failed := c.try(b, i, true)
+			c.undo(t)
+			if failed == 0 {
+				passed++
+			} else if best < 0 || failed < best {
+				best, closest = failed, j
+			}
+		}
+		switch {
+		case passed == 0:
+			must(n.Some[closest])
+		case passed > 1 && n.SomeOne:
+			invalid("oneOf")
+		}
+	}
+	if n.Not != nil && passes(n.Not) {
+		invalid("not")
+	}
+	if n.If != nil {
+		next := n.Else
+		if passes(n.If) {
+			next = n.Then
+		}
+		if next != nil {
+			must(next)
+		}
+	}
 }

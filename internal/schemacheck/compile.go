@@ -7,6 +7,15 @@
 // Compile takes only the keywords the checker checks exactly as
 // jsonschema-go validates them; any other keyword that constrains a value
 // fails it, naming the keyword and where it is (see KeywordError).
+//
+// Branches: anyOf or oneOf over branches of distinct JSON types, alone, is
+// read once (the branch of the value's type). Any other anyOf or oneOf,
+// allOf, not and if/then/else read the value once more per branch, as a
+// trial whose issues are taken back or kept (see Node.AllOf): Compile
+// bounds how many times one byte is read, through their nesting, to
+// maxReads, and refuses such a keyword that holds itself through a $ref,
+// so that Check costs at most maxReads times the size of its input. They
+// are refused at the root, whose properties are the tool's parameters.
 // Annotations (title, description, default, examples, format, $comment,
 // deprecated, readOnly, writeOnly, content*, unknown keywords) constrain
 // nothing and are ignored, as jsonschema-go ignores them.
@@ -75,6 +84,17 @@ type Node struct {
 	// branch of its type (Types is their union).
 	AnyOf []*Node
 	OneOf bool
+	// AllOf, Some (anyOf, or oneOf with SomeOne set, whose branches take
+	// values of one type or stand beside other keywords), Not and If
+	// (with Then and Else) are schemas the value is read against again,
+	// once per branch, before it is read against the node's own keywords:
+	// the value passes every AllOf, at least one of Some (exactly one,
+	// SomeOne set), not Not, and Then when it passes If, Else when not.
+	// Compile bounds how often they make a value be read (see maxReads).
+	AllOf, Some    []*Node
+	SomeOne        bool
+	Not            *Node
+	If, Then, Else *Node
 	// Types are the types the value may be (AnyType when the schema
 	// states none).
 	Types Types
@@ -171,7 +191,7 @@ func CompileSchema(s *jsonschema.Schema) (*Schema, error) {
 	if s == nil {
 		return nil, errors.New("the schema is nil")
 	}
-	c := &compiler{root: s, done: map[*jsonschema.Schema]*Node{}}
+	c := &compiler{root: s, done: map[*jsonschema.Schema]*Node{}, paths: map[*Node]string{}}
 	root, err := c.node(s, "")
 	if err != nil {
 		return nil, err
@@ -179,12 +199,98 @@ func CompileSchema(s *jsonschema.Schema) (*Schema, error) {
 	if root.False || root.Types != Object {
 		return nil, &KeywordError{Path: "", Keyword: "type", Why: `an input schema's root must be of type "object" alone`}
 	}
+	if rereads(root) {
+		return nil, &KeywordError{Path: "", Keyword: rereadWord(root), Why: "the guard checks it below the root only: the root's properties are the tool's parameters"}
+	}
+	if err := c.bound(); err != nil {
+		return nil, err
+	}
 	return &Schema{Root: root, Open: root.Additional == nil && !root.Closed}, nil
 }
 
 type compiler struct {
-	root *jsonschema.Schema
-	done map[*jsonschema.Schema]*Node // a schema compiled once: $ref may recur
+	root  *jsonschema.Schema
+	done  map[*jsonschema.Schema]*Node // a schema compiled once: $ref may recur
+	paths map[*Node]string             // where each node is, for bound's error
+}
+
+// maxReads bounds how many times Check reads one byte of a value: once,
+// and once more for each branch of allOf, anyOf and oneOf (where they
+// read the value again), not, if, then and else around it, multiplied
+// through their nesting. Past it, or where such a keyword holds itself
+// (a value nested n deep would be read n times), Compile refuses the
+// schema: a call then costs at most maxReads times its size.
+const maxReads = 256
+
+// bound computes, for every node, reads: how many times Check reads a
+// byte of a value checked against it, at most (a fixpoint: a node's reads
+// are its own read, its children's, and each branch's, added), and
+// refuses the schema where they pass maxReads.
+func (c *compiler) bound() error {
+	reads := make(map[*Node]int, len(c.done))
+	for _, n := range c.done {
+		reads[n] = 1
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, n := range c.done {
+			r := nodeReads(n, reads)
+			if r <= reads[n] {
+				continue
+			}
+			if r > maxReads {
+				return &KeywordError{Path: c.paths[n], Keyword: rereadWord(n), Why: fmt.Sprintf(
+					"branches that read a value more than %d times, nested in one another or holding themselves", maxReads)}
+			}
+			reads[n], changed = r, true
+		}
+	}
+	return nil
+}
+
+// nodeReads is n's reads, from its neighbours' as reads holds them.
+func nodeReads(n *Node, reads map[*Node]int) int {
+	own := 1
+	for _, m := range [...]*Node{n.Ref, n.Items, n.Additional} {
+		if m != nil {
+			own = max(own, reads[m])
+		}
+	}
+	for _, b := range n.AnyOf {
+		own = max(own, reads[b])
+	}
+	for _, p := range n.Properties {
+		own = max(own, reads[p.Node])
+	}
+	most := 0 // the closest branch of Some is read once more, to list its issues
+	for _, group := range [...][]*Node{n.AllOf, n.Some, {n.Not, n.If, n.Then, n.Else}} {
+		for _, b := range group {
+			if b != nil {
+				own += reads[b]
+			}
+		}
+	}
+	for _, b := range n.Some {
+		most = max(most, reads[b])
+	}
+	return own + most
+}
+
+// rereadWord names the first keyword of n that reads a value again.
+func rereadWord(n *Node) string {
+	switch {
+	case n.AllOf != nil:
+		return "allOf"
+	case n.Some != nil && n.SomeOne:
+		return "oneOf"
+	case n.Some != nil:
+		return "anyOf"
+	case n.Not != nil:
+		return "not"
+	case n.If != nil:
+		return "if"
+	}
+	return "$ref"
 }
 
 // isFalse reports the schema false, which jsonschema-go reads as
@@ -236,6 +342,7 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		if typed {
 			n := &Node{}
 			c.done[s] = n
+			c.paths[n] = path
 			t, err := types(s, path)
 			if err != nil {
 				return nil, err
@@ -253,6 +360,7 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 	}
 	n := &Node{Types: AnyType}
 	c.done[s] = n
+	c.paths[n] = path
 	if isFalse(s) {
 		n.False = true
 		return n, nil
@@ -276,8 +384,7 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		{"unevaluatedItems", s.UnevaluatedItems != nil}, {"dependentRequired", s.DependentRequired != nil},
 		{"patternProperties", s.PatternProperties != nil}, {"propertyNames", s.PropertyNames != nil},
 		{"unevaluatedProperties", s.UnevaluatedProperties != nil},
-		{"allOf", s.AllOf != nil}, {"anyOf", s.AnyOf != nil && s.OneOf != nil}, {"not", s.Not != nil},
-		{"if", s.If != nil}, {"then", s.Then != nil}, {"else", s.Else != nil},
+		{"anyOf", s.AnyOf != nil && s.OneOf != nil},
 		{"dependentSchemas", s.DependentSchemas != nil},
 	} {
 		if err := unsupported(u.kw, u.set); err != nil {
@@ -391,6 +498,9 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 			n.Additional = an
 		}
 	}
+	if err := c.branches(n, s, path); err != nil {
+		return nil, err
+	}
 	if s.AnyOf != nil || s.OneOf != nil {
 		if err := c.alternatives(n, s, path); err != nil {
 			return nil, err
@@ -399,23 +509,62 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 	return n, nil
 }
 
-// alternatives compiles anyOf (or oneOf) into n: a node that stands for
-// its branches alone. The guard takes only branches of distinct JSON types
-// (integer and number counting as one), as in {"anyOf": [{"type":
-// "string"}, {"type": "null"}]}: a value can then pass only the branch of
-// its type, so anyOf and oneOf are both that branch's verdict, read once.
+// branches compiles allOf, not and if/then/else into n. A then or else
+// without if constrains nothing: jsonschema-go reads them only beside if.
+func (c *compiler) branches(n *Node, s *jsonschema.Schema, path string) error {
+	if s.AllOf != nil {
+		if len(s.AllOf) == 0 {
+			return &KeywordError{Path: path, Keyword: "allOf", Why: "an empty list"}
+		}
+		for i, b := range s.AllOf {
+			bn, err := c.node(b, path+"/allOf/"+strconv.Itoa(i))
+			if err != nil {
+				return err
+			}
+			n.AllOf = append(n.AllOf, bn)
+		}
+	}
+	var err error
+	if s.Not != nil {
+		if n.Not, err = c.node(s.Not, path+"/not"); err != nil {
+			return err
+		}
+	}
+	if s.If != nil {
+		if n.If, err = c.node(s.If, path+"/if"); err != nil {
+			return err
+		}
+		if s.Then != nil {
+			if n.Then, err = c.node(s.Then, path+"/then"); err != nil {
+				return err
+			}
+		}
+		if s.Else != nil {
+			if n.Else, err = c.node(s.Else, path+"/else"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// alternatives compiles anyOf (or oneOf) into n. Branches of distinct
+// JSON types (integer and number counting as one) with no other keyword
+// beside them, as in {"anyOf": [{"type": "string"}, {"type": "null"}]},
+// make a node that stands for its branches alone: a value can then pass
+// only the branch of its type, so anyOf and oneOf are both that branch's
+// verdict, read once. Any others are Some, read once per branch.
 func (c *compiler) alternatives(n *Node, s *jsonschema.Schema, path string) error {
 	kw, branches := "anyOf", s.AnyOf
 	if s.OneOf != nil {
 		kw, branches = "oneOf", s.OneOf
 	}
-	if n.Types != AnyType || n.Enum != nil || hasRules(n) {
-		return &KeywordError{Path: path, Keyword: kw, Why: "the guard checks " + kw + " only with no other keyword that constrains a value beside it"}
-	}
 	if len(branches) == 0 {
 		return &KeywordError{Path: path, Keyword: kw, Why: "an empty list"}
 	}
 	var seen Types
+	var bns []*Node
+	distinct := n.Types == AnyType && n.Enum == nil && !hasRules(n)
 	for i, b := range branches {
 		bn, err := c.node(b, path+"/"+kw+"/"+strconv.Itoa(i))
 		if err != nil {
@@ -423,11 +572,18 @@ func (c *compiler) alternatives(n *Node, s *jsonschema.Schema, path string) erro
 		}
 		t := typeClass(branchTypes(bn))
 		if t&seen != 0 {
-			return &KeywordError{Path: path, Keyword: kw, Why: "branches that take values of one JSON type; the guard checks only branches of distinct types"}
+			distinct = false
 		}
 		seen |= t
-		n.AnyOf = append(n.AnyOf, bn)
+		bns = append(bns, bn)
 	}
+	if !distinct {
+		// Branches a value of one type may pass, or keywords beside them:
+		// each branch reads the value again.
+		n.Some, n.SomeOne = bns, kw == "oneOf"
+		return nil
+	}
+	n.AnyOf = bns
 	n.OneOf = kw == "oneOf"
 	n.Types = 0
 	for _, b := range n.AnyOf {
@@ -508,10 +664,15 @@ func types(s *jsonschema.Schema, path string) (Types, error) {
 
 // hasRules reports whether n constrains a value beyond its types.
 func hasRules(n *Node) bool {
-	return n.False || n.Ref != nil || n.AnyOf != nil || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
+	return n.False || n.Ref != nil || n.AnyOf != nil || rereads(n) || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
 		n.ExclusiveMaximum != nil || n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil ||
 		n.Pattern != nil || n.Items != nil || n.MinItems != nil || n.MaxItems != nil || n.Properties != nil ||
 		n.Required != nil || n.Additional != nil || n.Closed || n.MinProperties != nil || n.MaxProperties != nil
+}
+
+// rereads reports whether n reads a value again per branch.
+func rereads(n *Node) bool {
+	return n.AllOf != nil || n.Some != nil || n.Not != nil || n.If != nil
 }
 
 func validDraft(u string) bool {

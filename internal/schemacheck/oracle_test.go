@@ -113,6 +113,39 @@ func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
 		{`{"type":"object","$defs":{"c":{"type":["object","null"]}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":null}`},
 		{`{"type":"object","$defs":{"c":{"type":["object","null"],"properties":{"k":{"$ref":"#/$defs/c","type":["object","null"]}}}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"k":{"k":null}}}`},
 		{`{"type":"object","$defs":{"c":{"type":["object","null"],"properties":{"k":{"$ref":"#/$defs/c","type":["object"]}}}},"properties":{"a":{"$ref":"#/$defs/c","type":"object"}}}`, `{"a":{"k":{"k":null}}}`},
+		// allOf, not, if/then/else, and anyOf/oneOf whose branches overlap:
+		// each branch reads the value again.
+		{`{"type":"object","properties":{"a":{"allOf":[{"type":"object","properties":{"x":{"type":"integer"}}},{"required":["y"]}]}}}`, `{"a":{"x":1,"y":2}}`},
+		{`{"type":"object","properties":{"a":{"allOf":[{"type":"object","properties":{"x":{"type":"integer"}}},{"required":["y"]}]}}}`, `{"a":{"x":1.5,"y":2}}`},
+		{`{"type":"object","properties":{"a":{"allOf":[{"type":"object","properties":{"x":{"type":"integer"}}},{"required":["y"]}]}}}`, `{"a":{"x":1}}`},
+		{`{"type":"object","properties":{"a":{"type":"string","allOf":[{"maxLength":3},{"pattern":"^a"}]}}}`, `{"a":"abc"}`},
+		{`{"type":"object","properties":{"a":{"type":"string","allOf":[{"maxLength":3},{"pattern":"^a"}]}}}`, `{"a":"bc"}`},
+		{`{"type":"object","properties":{"a":{"type":"string","allOf":[{"maxLength":3},{"pattern":"^a"}]}}}`, `{"a":1}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"object","required":["x"]},{"type":"object","required":["y"]}]}}}`, `{"a":{"y":1}}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"object","required":["x"]},{"type":"object","required":["y"]}]}}}`, `{"a":{"z":1}}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"object","required":["x"]},{"type":"object","required":["y"]}]}}}`, `{"a":{"x":1,"y":1}}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"object","required":["x"]},{"type":"object","required":["y"]}]}}}`, `{"a":{"x":1}}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"integer"},{"type":"number"}]}}}`, `{"a":1}`},
+		{`{"type":"object","properties":{"a":{"oneOf":[{"type":"integer"},{"type":"number"}]}}}`, `{"a":1.5}`},
+		{`{"type":"object","properties":{"a":{"type":"integer","anyOf":[{"minimum":5},{"maximum":0}]}}}`, `{"a":3}`},
+		{`{"type":"object","properties":{"a":{"type":"integer","anyOf":[{"minimum":5},{"maximum":0}]}}}`, `{"a":-3}`},
+		{`{"type":"object","properties":{"a":{"not":{"type":"string"}}}}`, `{"a":"x"}`},
+		{`{"type":"object","properties":{"a":{"not":{"type":"string"}}}}`, `{"a":1}`},
+		{`{"type":"object","properties":{"a":{"not":{"enum":[1,2]}}}}`, `{"a":2.0}`},
+		{`{"type":"object","properties":{"a":{"if":{"type":"object","required":["k"]},"then":{"required":["v"]},"else":{"type":"string"}}}}`, `{"a":{"k":1}}`},
+		{`{"type":"object","properties":{"a":{"if":{"type":"object","required":["k"]},"then":{"required":["v"]},"else":{"type":"string"}}}}`, `{"a":{"k":1,"v":2}}`},
+		{`{"type":"object","properties":{"a":{"if":{"type":"object","required":["k"]},"then":{"required":["v"]},"else":{"type":"string"}}}}`, `{"a":{"v":2}}`},
+		{`{"type":"object","properties":{"a":{"if":{"type":"object","required":["k"]},"then":{"required":["v"]},"else":{"type":"string"}}}}`, `{"a":"s"}`},
+		{`{"type":"object","properties":{"a":{"if":{"type":"integer"},"then":{"minimum":3}}}}`, `{"a":"s"}`},
+		{`{"type":"object","properties":{"a":{"if":{"type":"integer"},"then":{"minimum":3}}}}`, `{"a":2}`},
+		{`{"type":"object","properties":{"a":{"then":{"type":"integer"},"else":{"type":"integer"}}}}`, `{"a":"s"}`},
+		// A branch reads the map's value: a repeated key's last.
+		{`{"type":"object","properties":{"a":{"allOf":[{"type":"object","properties":{"x":{"type":"integer"}}}]}}}`, `{"a":{"x":"s","x":1}}`},
+		{`{"type":"object","properties":{"a":{"not":{"type":"object","properties":{"x":{"type":"integer"}}}}}}`, `{"a":{"x":1,"x":"s"}}`},
+		{`{"type":"object","properties":{"a":{"allOf":[{"type":"object","properties":{"x":{"type":"integer"}}}]}}}`, `{"a":{"x":1e400}}`},
+		{`{"type":"object","properties":{"a":{"not":{"type":"object","properties":{"x":{"type":"integer"}}}}}}`, `{"a":{"x":"s","x":1}}`},
+		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"object","properties":{"x":{"type":"integer"}}},{"required":["y"]}]}}}`, `{"a":{"x":"s","x":1}}`},
+		{`{"type":"object","properties":{"a":{"if":{"properties":{"x":{"type":"integer"}}},"then":{"required":["y"]}}}}`, `{"a":{"x":"s","x":1}}`},
 		{`{"type":"object"}`, `[1]`},
 		{`{"type":"object"}`, `{"a":`},
 	}
@@ -160,9 +193,14 @@ func genObjectRules(rng *rand.Rand) string {
 
 // genDef generates the schema $defs/d: not itself a reference, which
 // would be a chain that does not end.
+// Nor one whose branches hold it: Compile refuses those (see maxReads).
 func genDef(rng *rand.Rand) string {
 	for {
-		if d := genSchema(rng, 2); !strings.HasPrefix(d, `{"$ref"`) {
+		d := genSchema(rng, 2)
+		if strings.HasPrefix(d, `{"$ref"`) {
+			continue
+		}
+		if _, err := Compile([]byte(`{"type":"object","$defs":{"d":` + d + `},"properties":{"a":{"$ref":"#/$defs/d"}}}`)); err == nil {
 			return d
 		}
 	}
@@ -178,6 +216,10 @@ func genSchema(rng *rand.Rand, depth int) string {
 	case 2:
 		if depth > 0 {
 			return genAlternatives(rng, depth)
+		}
+	case 3, 4:
+		if depth > 0 {
+			return genBranches(rng, depth)
 		}
 	}
 	var parts []string
@@ -209,6 +251,42 @@ func genAlternatives(rng *rand.Rand, depth int) string {
 		bs = append(bs, "{"+strings.Join(append([]string{`"type":` + ty}, genRules(rng, depth-1)...), ",")+"}")
 	}
 	return `{"` + kw + `":[` + strings.Join(bs, ",") + `]}`
+}
+
+// genBranches generates allOf, anyOf or oneOf over any branches, not, or
+// if/then/else, sometimes beside a type and rules of its own.
+func genBranches(rng *rand.Rand, depth int) string {
+	list := func() string {
+		var bs []string
+		for range 1 + rng.IntN(3) {
+			bs = append(bs, genSchema(rng, depth-1))
+		}
+		return "[" + strings.Join(bs, ",") + "]"
+	}
+	var parts []string
+	switch rng.IntN(5) {
+	case 0:
+		parts = append(parts, `"allOf":`+list())
+	case 1:
+		parts = append(parts, `"anyOf":`+list())
+	case 2:
+		parts = append(parts, `"oneOf":`+list())
+	case 3:
+		parts = append(parts, `"not":`+genSchema(rng, depth-1))
+	default:
+		parts = append(parts, `"if":`+genSchema(rng, depth-1))
+		if rng.IntN(3) > 0 {
+			parts = append(parts, `"then":`+genSchema(rng, depth-1))
+		}
+		if rng.IntN(3) > 0 {
+			parts = append(parts, `"else":`+genSchema(rng, depth-1))
+		}
+	}
+	if rng.IntN(3) == 0 {
+		parts = append(parts, `"type":`+[]string{`"integer"`, `"string"`, `"object"`, `"array"`, `["string","null"]`}[rng.IntN(5)])
+		parts = append(parts, genRules(rng, depth-1)...)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
 }
 
 func genRules(rng *rand.Rand, depth int) []string {
