@@ -499,6 +499,9 @@ func enumValueWord(v schemacheck.Value) string {
 		return strconv.FormatBool(v.Bool)
 	case schemacheck.Number:
 		return strconv.FormatFloat(v.Num, 'f', -1, 64)
+	case schemacheck.Array, schemacheck.Object:
+		out, _ := json.Marshal(v.JSON)
+		return string(out)
 	}
 	return v.Text
 }

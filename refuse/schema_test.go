@@ -198,7 +198,7 @@ func TestRegisterSchema_FailsNamingTheKeyword(t *testing.T) {
 		{`{"type":"object","properties":{"x":{"type":"string","pattern":"(?<=a)b"}}}`, "pattern", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/x"},
 		{`{"type":"object","$defs":{"d":{"not":{"type":"array","uniqueItems":true}}}}`, "uniqueItems", "/$defs/d/not"},
-		{`{"type":"object","properties":{"x":{"enum":[[1]]}}}`, "enum", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"type":"object","unevaluatedProperties":false}}}`, "unevaluatedProperties", "/properties/x"},
 		{`{"type":"array"}`, "type", ""},
 	}
 	for _, c := range cases {
@@ -468,6 +468,35 @@ func TestDecide_SchemaTool_BranchKeywordsNameTheClosestProblem(t *testing.T) {
 		`{"o":{"y":"z","z":1}}`: {Argument: "o", Path: ".x", Code: refuse.MissingField, Takes: o, Sent: `{"y":"z","z":1}`, Element: `"x"`},
 		`{"n":"x"}`:             {Argument: "n", Code: refuse.Constraint, Takes: "any JSON value but not text", Sent: `"x"`},
 		`{"i":2}`:               {Argument: "i", Code: refuse.Constraint, Takes: "any JSON value (if a whole number, then a whole number of at least 3)", Sent: "2"},
+	} {
+		r := refuse.Refuse(reg, "t", json.RawMessage(args))
+		if r == nil {
+			t.Errorf("%s passed", args)
+			continue
+		}
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+	}
+}
+
+// TestDecide_SchemaTool_EnumOfObjectsNamesTheValues: enum and const with
+// arrays or objects compare the value as the map reader reads it, and
+// Takes quotes them as JSON.
+func TestDecide_SchemaTool_EnumOfObjectsNamesTheValues(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","properties":{"mode":{"const":{"speed":"fast"}},"pair":{"enum":[[1,2],"none"]}}}`
+	if err := reg.RegisterSchema("t", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"mode":{"speed":"fast"}}`, `{"mode":{"speed":"slow","speed":"fast"}}`, `{"pair":[1.0,2]}`, `{"pair":"none"}`} {
+		if r := refuse.Refuse(reg, "t", json.RawMessage(ok)); r != nil {
+			t.Errorf("%s: %v", ok, r)
+		}
+	}
+	for args, want := range map[string]refuse.Problem{
+		`{"mode":{"speed":"slow"}}`: {Argument: "mode", Code: refuse.NotOneOf, Takes: `exactly {"speed":"fast"}`, Sent: `{"speed":"slow"}`},
+		`{"pair":[2,1]}`:            {Argument: "pair", Code: refuse.NotOneOf, Takes: `one of [1,2], none`, Sent: `[2,1]`},
 	} {
 		r := refuse.Refuse(reg, "t", json.RawMessage(args))
 		if r == nil {

@@ -25,7 +25,8 @@ import (
 // silent loss, RoundedNumber; a number past float64's range fails the
 // reader). The verdict on each value is the published schema's, as
 // github.com/google/jsonschema-go validates it: its type (a list of types,
-// "null" among them), enum and const (of scalar values), minimum, maximum,
+// "null" among them), enum and const (arrays and objects compared as the
+// map reader reads them, numbers by value; const beside enum), minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum and multipleOf, minLength, maxLength
 // and pattern (Go's regexp, as jsonschema-go compiles it), items,
 // minItems and maxItems, properties, required, additionalProperties (true,

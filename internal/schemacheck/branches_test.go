@@ -17,6 +17,7 @@ func TestCheck_BranchesReadEachValueABoundedNumberOfTimes(t *testing.T) {
 		{"oneOf", `{"oneOf":[{"type":"object","required":["k"]},{"type":"object","required":["v"]}]}`},
 		{"not", `{"not":{"type":"object","required":["z"]}}`},
 		{"if", `{"if":{"type":"object","required":["k"]},"then":` + item + `,"else":{"required":["v"]}}`},
+		{"enum", `{"enum":[{"k":1,"v":"x"},{"k":"x"},[1]]}`},
 		{"nested", `{"allOf":[{"anyOf":[{"not":` + item + `},{"oneOf":[` + item + `,{"if":` + item + `,"then":` + item + `}]}]},` + item + `]}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package schemacheck
 
 import (
+	"encoding/json"
 	"math"
 	"math/big"
 	"slices"
@@ -257,7 +258,7 @@ func (c *checker) value(n *Node) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
 			n = nil
-		} else if n != nil && n.Enum != nil {
+		} else if n != nil && n.Enum != nil && !c.inEnumJSON(n.Enum, Object, i) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
 			n = nil
@@ -268,7 +269,7 @@ func (c *checker) value(n *Node) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
 			n = nil
-		} else if n != nil && n.Enum != nil {
+		} else if n != nil && n.Enum != nil && !c.inEnumJSON(n.Enum, Array, i) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
 			n = nil
@@ -338,6 +339,26 @@ func enumWord(n *Node) string {
 		return "const"
 	}
 	return "enum"
+}
+
+// inEnumJSON reports whether the valid array or object (kind) at d[i],
+// as the map reader reads it into any, is one enum lists. Only then is
+// it read into any: an enum of scalars takes none.
+func (c *checker) inEnumJSON(enum []Value, kind Types, i int) bool {
+	if !slices.ContainsFunc(enum, func(v Value) bool { return v.Kind == kind }) {
+		return false
+	}
+	end, _ := jsonlex.Skip(c.d, i, jsonlex.MaxDepth)
+	var v any
+	if json.Unmarshal(c.d[i:end], &v) != nil {
+		return false // the reader fails on it: the value's own read says so
+	}
+	for _, e := range enum {
+		if e.Kind == kind && equalJSON(e.JSON, v) {
+			return true
+		}
+	}
+	return false
 }
 
 func inEnum(enum []Value, v Value) bool {

@@ -58,12 +58,14 @@ var typeNames = [...]struct {
 // Has reports whether s holds every type of t.
 func (s Types) Has(t Types) bool { return s&t == t }
 
-// A Value is a scalar JSON value an enum or const lists.
+// A Value is a JSON value an enum or const lists.
 type Value struct {
-	Kind Types // Null, Boolean, Number or String
+	Kind Types // Null, Boolean, Number, String, Array or Object
 	Bool bool
 	Num  float64
 	Text string
+	// JSON is an array or object as encoding/json reads it into any.
+	JSON any
 }
 
 // A Bound is a number bound, with the text it is worded by.
@@ -262,6 +264,9 @@ func nodeReads(n *Node, reads map[*Node]int) int {
 	for _, p := range n.Properties {
 		own = max(own, reads[p.Node])
 	}
+	if composite(n.Enum) {
+		own++ // the value is read once more into any, to compare
+	}
 	most := 0 // the closest branch of Some is read once more, to list its issues
 	for _, group := range [...][]*Node{n.AllOf, n.Some, {n.Not, n.If, n.Then, n.Else}} {
 		for _, b := range group {
@@ -404,9 +409,9 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 	n.Types = t
 	if s.Enum != nil {
 		for i, e := range s.Enum {
-			v, ok := scalar(e)
-			if !ok {
-				return nil, &KeywordError{Path: path, Keyword: "enum", Why: fmt.Sprintf("value %d is an array or object, which the guard does not compare", i)}
+			v, err := enumValue(e)
+			if err != nil {
+				return nil, &KeywordError{Path: path, Keyword: "enum", Why: fmt.Sprintf("value %d is %s", i, err)}
 			}
 			n.Enum = append(n.Enum, v)
 		}
@@ -415,12 +420,14 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		}
 	}
 	if s.Const != nil {
-		if s.Enum != nil {
-			return nil, &KeywordError{Path: path, Keyword: "const", Why: "the guard does not check const beside enum"}
+		v, err := enumValue(*s.Const)
+		if err != nil {
+			return nil, &KeywordError{Path: path, Keyword: "const", Why: err.Error()}
 		}
-		v, ok := scalar(*s.Const)
-		if !ok {
-			return nil, &KeywordError{Path: path, Keyword: "const", Why: "an array or object, which the guard does not compare"}
+		// Beside enum, a value must equal const and be in enum: const,
+		// where enum lists it; no value, where it does not.
+		if s.Enum != nil && !slices.ContainsFunc(n.Enum, func(e Value) bool { return equalValue(e, v) }) {
+			n.False = true
 		}
 		n.Enum, n.Const = []Value{v}, true
 	}
@@ -670,6 +677,11 @@ func hasRules(n *Node) bool {
 		n.Required != nil || n.Additional != nil || n.Closed || n.MinProperties != nil || n.MaxProperties != nil
 }
 
+// composite reports whether enum lists an array or object.
+func composite(enum []Value) bool {
+	return slices.ContainsFunc(enum, func(v Value) bool { return v.Kind&(Object|Array) != 0 })
+}
+
 // rereads reports whether n reads a value again per branch.
 func rereads(n *Node) bool {
 	return n.AllOf != nil || n.Some != nil || n.Not != nil || n.If != nil
@@ -698,6 +710,82 @@ func TypeNames(t Types) []string {
 		}
 	}
 	return out
+}
+
+// enumValue reads an enum's or const's value as the map reader reads a
+// value: what it marshals to, read back into any (a schema built in Go
+// may hold an int, or a struct). A value that does not read back as it
+// was (a number float64 cannot hold, text that is not UTF-8) fails.
+func enumValue(e any) (Value, error) {
+	raw, err := json.Marshal(e)
+	if err != nil {
+		return Value{}, fmt.Errorf("not a JSON value: %v", err)
+	}
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return Value{}, fmt.Errorf("not a JSON value: %v", err)
+	}
+	if again, err := json.Marshal(v); err != nil || string(again) != string(raw) {
+		return Value{}, errors.New("not what a call's value reads as (a number float64 cannot hold, or text that is not UTF-8)")
+	}
+	if sv, ok := scalar(v); ok {
+		return sv, nil
+	}
+	if _, ok := v.(map[string]any); ok {
+		return Value{Kind: Object, JSON: v}, nil
+	}
+	return Value{Kind: Array, JSON: v}, nil
+}
+
+// equalValue reports whether enum values a and b are equal, as
+// jsonschema-go compares values (numbers by value, -0 equal to 0).
+func equalValue(a, b Value) bool {
+	if a.Kind&(Object|Array) != 0 || b.Kind&(Object|Array) != 0 {
+		return a.Kind == b.Kind && equalJSON(a.JSON, b.JSON)
+	}
+	return a.Kind == b.Kind && a.Bool == b.Bool && a.Num == b.Num && a.Text == b.Text
+}
+
+// equalJSON reports whether two values as encoding/json reads them into
+// any are equal. Its cost is linear in the smaller.
+func equalJSON(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		bb, ok := b.(bool)
+		return ok && a == bb
+	case float64:
+		bf, ok := b.(float64)
+		return ok && a == bf
+	case string:
+		bs, ok := b.(string)
+		return ok && a == bs
+	case []any:
+		bl, ok := b.([]any)
+		if !ok || len(a) != len(bl) {
+			return false
+		}
+		for i := range a {
+			if !equalJSON(a[i], bl[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok || len(a) != len(bm) {
+			return false
+		}
+		for k, av := range a {
+			bv, ok := bm[k]
+			if !ok || !equalJSON(av, bv) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func scalar(v any) (Value, bool) {

@@ -146,6 +146,24 @@ func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"not":{"type":"object","properties":{"x":{"type":"integer"}}}}}}`, `{"a":{"x":"s","x":1}}`},
 		{`{"type":"object","properties":{"a":{"anyOf":[{"type":"object","properties":{"x":{"type":"integer"}}},{"required":["y"]}]}}}`, `{"a":{"x":"s","x":1}}`},
 		{`{"type":"object","properties":{"a":{"if":{"properties":{"x":{"type":"integer"}}},"then":{"required":["y"]}}}}`, `{"a":{"x":"s","x":1}}`},
+		// enum and const with arrays and objects, const beside enum.
+		{`{"type":"object","properties":{"a":{"enum":[{"k":1,"v":[1,"x"]},[1,2],"s"]}}}`, `{"a":{"v":[1.0,"x"],"k":1}}`},
+		{`{"type":"object","properties":{"a":{"enum":[{"k":1,"v":[1,"x"]},[1,2],"s"]}}}`, `{"a":{"v":[1,"x"],"k":1,"z":null}}`},
+		{`{"type":"object","properties":{"a":{"enum":[{"k":1,"v":[1,"x"]},[1,2],"s"]}}}`, `{"a":{"k":2,"k":1,"v":[1,"x"]}}`},
+		{`{"type":"object","properties":{"a":{"enum":[{"k":1,"v":[1,"x"]},[1,2],"s"]}}}`, `{"a":[1,2]}`},
+		{`{"type":"object","properties":{"a":{"enum":[{"k":1,"v":[1,"x"]},[1,2],"s"]}}}`, `{"a":[2,1]}`},
+		{`{"type":"object","properties":{"a":{"enum":[{"k":1,"v":[1,"x"]},[1,2],"s"]}}}`, `{"a":"s"}`},
+		{`{"type":"object","properties":{"a":{"enum":[[0],{"e":"\u00e9"}]}}}`, `{"a":[-0]}`},
+		{`{"type":"object","properties":{"a":{"enum":[[0],{"e":"\u00e9"}]}}}`, `{"a":{"e":"\u00e9"}}`},
+		{`{"type":"object","properties":{"a":{"enum":[[null],{}]}}}`, `{"a":[]}`},
+		{`{"type":"object","properties":{"a":{"enum":[[null],{}]}}}`, `{"a":{}}`},
+		{`{"type":"object","properties":{"a":{"const":{"mode":"fast"}}}}`, `{"a":{"mode":"fast"}}`},
+		{`{"type":"object","properties":{"a":{"const":{"mode":"fast"}}}}`, `{"a":{"mode":"slow"}}`},
+		{`{"type":"object","properties":{"a":{"const":[]}}}`, `{"a":[[]]}`},
+		{`{"type":"object","properties":{"a":{"const":"x","enum":["x","y"]}}}`, `{"a":"x"}`},
+		{`{"type":"object","properties":{"a":{"const":"x","enum":["x","y"]}}}`, `{"a":"y"}`},
+		{`{"type":"object","properties":{"a":{"const":"z","enum":["x","y"]}}}`, `{"a":"z"}`},
+		{`{"type":"object","properties":{"a":{"const":[1],"enum":[[1],2]}}}`, `{"a":[1]}`},
 		{`{"type":"object"}`, `[1]`},
 		{`{"type":"object"}`, `{"a":`},
 	}
@@ -308,8 +326,16 @@ func genRules(rng *rand.Rand, depth int) []string {
 	if rng.IntN(8) == 0 {
 		parts = append(parts, `"pattern":"^[a-c]*$"`)
 	}
-	if rng.IntN(6) == 0 {
+	switch rng.IntN(12) {
+	case 0, 1:
 		parts = append(parts, `"enum":["a","x",1,2.5,null,true,-0]`)
+	case 2:
+		parts = append(parts, `"enum":[{"a":1},{"a":"x","x":[]},[1,"x"],[],{},"a",null]`)
+	case 3:
+		parts = append(parts, []string{`"const":{"a":1}`, `"const":[1,"x"]`, `"const":"a"`, `"const":null`}[rng.IntN(4)])
+		if rng.IntN(2) == 0 {
+			parts = append(parts, `"enum":[{"a":1},"a",[1,"x"]]`)
+		}
 	}
 	if depth > 0 && rng.IntN(3) == 0 {
 		parts = append(parts, `"items":`+genSchema(rng, depth-1))
