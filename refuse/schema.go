@@ -373,7 +373,7 @@ func narrow(b *schemacheck.Node, ctx schemacheck.Types) *schemacheck.Node {
 		if b.MinLength != nil || b.MaxLength != nil || b.Pattern != nil {
 			t |= schemacheck.String
 		}
-		if b.Items != nil || b.MinItems != nil || b.MaxItems != nil {
+		if b.Items != nil || b.MinItems != nil || b.MaxItems != nil || b.Unique {
 			t |= schemacheck.Array
 		}
 		if b.Properties != nil || b.Additional != nil || b.Closed || b.MinProperties != nil || b.MaxProperties != nil {
@@ -390,7 +390,7 @@ func narrow(b *schemacheck.Node, ctx schemacheck.Types) *schemacheck.Node {
 
 func hasRulesWorded(n *schemacheck.Node) bool {
 	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
-		n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.Items != nil ||
+		n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.Items != nil || n.Unique ||
 		n.MinItems != nil || n.MaxItems != nil || n.Properties != nil || n.Additional != nil || n.Closed || n.AnyOf != nil
 }
 
@@ -421,6 +421,9 @@ func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one,
 	case "array":
 		_, elems := nodeWords(n.Items, within)
 		count := countClause(u64(n.MinItems), u64(n.MaxItems), "element")
+		if n.Unique {
+			count += ", no two equal"
+		}
 		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
 	}
 	// object

@@ -194,10 +194,10 @@ func TestRegisterSchema_FailsNamingTheKeyword(t *testing.T) {
 		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"string"}]}}}`, "anyOf", "/properties/x"},
 		{`{"type":"object","allOf":[{"required":["x"]}]}`, "allOf", ""},
 		{`{"type":"object","$defs":{"t":{"allOf":[{"type":"object","properties":{"n":{"$ref":"#/$defs/t"}}}]}},"properties":{"x":{"$ref":"#/$defs/t"}}}`, "allOf", "/$defs/t"},
-		{`{"type":"object","properties":{"x":{"type":"array","uniqueItems":true}}}`, "uniqueItems", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"type":"object","propertyNames":{"maxLength":3}}}}`, "propertyNames", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"type":"string","pattern":"(?<=a)b"}}}`, "pattern", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/x"},
-		{`{"type":"object","$defs":{"d":{"not":{"type":"array","uniqueItems":true}}}}`, "uniqueItems", "/$defs/d/not"},
+		{`{"type":"object","$defs":{"d":{"not":{"type":"array","contains":{}}}}}`, "contains", "/$defs/d/not"},
 		{`{"type":"object","properties":{"x":{"type":"object","unevaluatedProperties":false}}}`, "unevaluatedProperties", "/properties/x"},
 		{`{"type":"array"}`, "type", ""},
 	}
@@ -506,5 +506,26 @@ func TestDecide_SchemaTool_EnumOfObjectsNamesTheValues(t *testing.T) {
 		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", args, diff)
 		}
+	}
+}
+
+// TestDecide_SchemaTool_UniqueItemsIsAConstraint: an array with two equal
+// elements (as jsonschema-go compares them) where uniqueItems refuses it is
+// a constraint problem at the array.
+func TestDecide_SchemaTool_UniqueItemsIsAConstraint(t *testing.T) {
+	reg := typereg.New()
+	if err := reg.RegisterSchema("t", json.RawMessage(`{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if r := refuse.Refuse(reg, "t", json.RawMessage(`{"tags":["a","b"]}`)); r != nil {
+		t.Errorf("distinct tags: %v", r)
+	}
+	r := refuse.Refuse(reg, "t", json.RawMessage(`{"tags":["a","b","a"]}`))
+	want := []refuse.Problem{{Argument: "tags", Code: refuse.Constraint, Takes: "a list (a JSON array) of texts, no two equal", Sent: `["a","b","a"]`}}
+	if r == nil {
+		t.Fatal("repeated tags passed")
+	}
+	if diff := cmp.Diff(want, r.Problems); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -29,7 +29,7 @@ import (
 // map reader reads them, numbers by value; const beside enum), minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum and multipleOf, minLength, maxLength
 // and pattern (Go's regexp, as jsonschema-go compiles it), items,
-// minItems and maxItems, properties, required, additionalProperties (true,
+// minItems, maxItems and uniqueItems (a Constraint problem at the array), properties, required, additionalProperties (true,
 // false or a schema), minProperties and maxProperties, and local $ref
 // ("#", "#/$defs/...", "#/definitions/..."; alone, or beside "type" as
 // jsonschema-go's inference writes a named type), recursive ones included,
@@ -46,7 +46,7 @@ import (
 //
 // Registration fails, naming the keyword and the JSON Pointer of the
 // schema holding it, for any other keyword that constrains a value
-// (uniqueItems, patternProperties, prefixItems, contains, propertyNames,
+// (patternProperties, prefixItems, contains, propertyNames,
 // dependentRequired, dependentSchemas, unevaluated*, a remote $ref, $ref
 // beside keywords other than type, anyOf beside oneOf...): the guard
 // would pass what the schema refuses. It fails too for allOf, anyOf or

@@ -2,9 +2,18 @@ package schemacheck
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+func seq(n int, f func(int) string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = f(i)
+	}
+	return strings.Join(parts, ",")
+}
 
 // TestCheck_BranchesReadEachValueABoundedNumberOfTimes: at 1x, 10x and 100x
 // of a payload under each keyword that reads a value again per branch, the
@@ -18,6 +27,7 @@ func TestCheck_BranchesReadEachValueABoundedNumberOfTimes(t *testing.T) {
 		{"not", `{"not":{"type":"object","required":["z"]}}`},
 		{"if", `{"if":{"type":"object","required":["k"]},"then":` + item + `,"else":{"required":["v"]}}`},
 		{"enum", `{"enum":[{"k":1,"v":"x"},{"k":"x"},[1]]}`},
+		{"uniqueItems", `{"type":"array","uniqueItems":true}`},
 		{"nested", `{"allOf":[{"anyOf":[{"not":` + item + `},{"oneOf":[` + item + `,{"if":` + item + `,"then":` + item + `}]}]},` + item + `]}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -28,6 +38,9 @@ func TestCheck_BranchesReadEachValueABoundedNumberOfTimes(t *testing.T) {
 			for _, shape := range []func(k int) string{
 				func(k int) string { return `{"l":[` + strings.Repeat(`{"k":1,"v":"x"},`, 100*k) + `{"k":1.5}]}` },
 				func(k int) string { return `{"l":[` + strings.Repeat(`{"k":"x","z":[[[1e400]]]},`, 100*k) + `{}]}` },
+				func(k int) string {
+					return `{"d":[` + seq(100*k, func(i int) string { return `{"k":` + strconv.Itoa(i) + `}` }) + `,{"k":0}]}`
+				},
 				func(k int) string {
 					return `{"d":{"k":1,"z":` + strings.Repeat(`[`, 50*k) + strings.Repeat(`]`, 50*k) + `}}`
 				},

@@ -1,7 +1,9 @@
 package schemacheck
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"hash/maphash"
 	"math"
 	"math/big"
 	"slices"
@@ -31,7 +33,8 @@ const (
 	Count      // an array's or object's size past min/maxItems, min/maxProperties
 	Missing    // a required member left out: Name names it, Start..End the object
 	Unknown    // a member additionalProperties false (or the root, closed) refuses: Start..End its key
-	Invalid    // a value where the schema is false
+	Invalid    // a value where the schema is false, or one not (or a second branch of oneOf) takes
+	NotUnique  // an array with two equal elements where uniqueItems refuses it: Start..End the array
 
 	// Silent losses: the map reader reads the value but changes it.
 	Duplicate // a key repeated in one object: Start..End the earlier key, whose value is dropped
@@ -663,6 +666,89 @@ func (c *checker) array(n *Node) {
 		c.add(Issue{Kind: Count, Keyword: "minItems", Start: start, End: end, Node: n})
 	case n.MaxItems != nil && count > *n.MaxItems:
 		c.add(Issue{Kind: Count, Keyword: "maxItems", Start: start, End: end, Node: n})
+	}
+	if n.Unique && count > 1 && c.repeats(c.d[start:end]) {
+		c.add(Issue{Kind: NotUnique, Keyword: "uniqueItems", Start: start, End: end, Node: n})
+	}
+}
+
+// repeats reports whether the valid array raw, as the map reader reads
+// it, holds two equal elements (compared as jsonschema-go compares). Each
+// element is hashed (an object's members in any order); only elements of
+// one hash are compared, so the cost is linear in len(raw), expected.
+func (c *checker) repeats(raw []byte) bool {
+	var l []any
+	if json.Unmarshal(raw, &l) != nil {
+		return false // the reader fails on it: the elements' own reads say so
+	}
+	seed := maphash.MakeSeed()
+	seen := make(map[uint64][]int, len(l))
+	for i, e := range l {
+		h := hashJSON(seed, e)
+		c.reads++
+		for _, j := range seen[h] {
+			c.reads++
+			if equalJSON(l[j], e) {
+				return true
+			}
+		}
+		seen[h] = append(seen[h], i)
+	}
+	return false
+}
+
+// hashJSON hashes a value as encoding/json reads it into any, equal
+// values (equalJSON) alike.
+func hashJSON(seed maphash.Seed, v any) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var num [8]byte
+	writeJSONHash(&h, seed, v, num[:])
+	return h.Sum64()
+}
+
+func writeJSONHash(h *maphash.Hash, seed maphash.Seed, v any, num []byte) {
+	switch v := v.(type) {
+	case nil:
+		h.WriteByte('n')
+	case bool:
+		h.WriteByte('b')
+		if v {
+			h.WriteByte(1)
+		}
+	case float64:
+		if v == 0 {
+			v = 0 // -0 is 0
+		}
+		h.WriteByte('d')
+		binary.LittleEndian.PutUint64(num, math.Float64bits(v))
+		h.Write(num)
+	case string:
+		h.WriteByte('s')
+		binary.LittleEndian.PutUint64(num, uint64(len(v)))
+		h.Write(num)
+		h.WriteString(v)
+	case []any:
+		h.WriteByte('[')
+		binary.LittleEndian.PutUint64(num, uint64(len(v)))
+		h.Write(num)
+		for _, e := range v {
+			writeJSONHash(h, seed, e, num)
+		}
+	case map[string]any:
+		// Members in any order: the sum of each member's own hash.
+		var sum uint64
+		for k, e := range v {
+			var m maphash.Hash
+			m.SetSeed(seed)
+			m.WriteString(k)
+			m.WriteByte(0)
+			writeJSONHash(&m, seed, e, num)
+			sum += m.Sum64()
+		}
+		h.WriteByte('{')
+		binary.LittleEndian.PutUint64(num, sum)
+		h.Write(num)
 	}
 }
 

@@ -112,6 +112,8 @@ type Node struct {
 
 	Items              *Node // nil: any element
 	MinItems, MaxItems *int
+	// Unique: uniqueItems true, no two elements equal.
+	Unique bool
 
 	// Properties are the object's named members, sorted by name.
 	Properties []Property
@@ -264,7 +266,7 @@ func nodeReads(n *Node, reads map[*Node]int) int {
 	for _, p := range n.Properties {
 		own = max(own, reads[p.Node])
 	}
-	if composite(n.Enum) {
+	if composite(n.Enum) || n.Unique {
 		own++ // the value is read once more into any, to compare
 	}
 	most := 0 // the closest branch of Some is read once more, to list its issues
@@ -384,7 +386,7 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		{"$id", s.ID != "" && s != c.root}, {"$anchor", s.Anchor != ""},
 		{"dependencies", s.DependencySchemas != nil || s.DependencyStrings != nil},
 		{"prefixItems", s.PrefixItems != nil}, {"items", s.ItemsArray != nil},
-		{"additionalItems", s.AdditionalItems != nil}, {"uniqueItems", s.UniqueItems},
+		{"additionalItems", s.AdditionalItems != nil},
 		{"contains", s.Contains != nil}, {"minContains", s.MinContains != nil}, {"maxContains", s.MaxContains != nil},
 		{"unevaluatedItems", s.UnevaluatedItems != nil}, {"dependentRequired", s.DependentRequired != nil},
 		{"patternProperties", s.PatternProperties != nil}, {"propertyNames", s.PropertyNames != nil},
@@ -470,6 +472,7 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		}
 		n.Pattern = re
 	}
+	n.Unique = s.UniqueItems
 	if s.Items != nil {
 		it, err := c.node(s.Items, path+"/items")
 		if err != nil {
@@ -673,7 +676,7 @@ func types(s *jsonschema.Schema, path string) (Types, error) {
 func hasRules(n *Node) bool {
 	return n.False || n.Ref != nil || n.AnyOf != nil || rereads(n) || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
 		n.ExclusiveMaximum != nil || n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil ||
-		n.Pattern != nil || n.Items != nil || n.MinItems != nil || n.MaxItems != nil || n.Properties != nil ||
+		n.Pattern != nil || n.Items != nil || n.MinItems != nil || n.MaxItems != nil || n.Unique || n.Properties != nil ||
 		n.Required != nil || n.Additional != nil || n.Closed || n.MinProperties != nil || n.MaxProperties != nil
 }
 

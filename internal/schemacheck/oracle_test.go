@@ -164,6 +164,18 @@ func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"const":"x","enum":["x","y"]}}}`, `{"a":"y"}`},
 		{`{"type":"object","properties":{"a":{"const":"z","enum":["x","y"]}}}`, `{"a":"z"}`},
 		{`{"type":"object","properties":{"a":{"const":[1],"enum":[[1],2]}}}`, `{"a":[1]}`},
+		// uniqueItems, as jsonschema-go compares elements.
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[1,"1",true,null,[],{}]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[1,2,1.0]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[0,-0]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[{"x":1,"y":[2]},{"y":[2],"x":1}]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[{"x":1},{"x":1,"y":null}]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[{"x":2,"x":1},{"x":1}]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":["\ud800","\udbff"]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[[1,[2]],[1,[2.0]]]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[[1,2],[2,1]]}`},
+		{`{"type":"object","properties":{"a":{"uniqueItems":true}}}`, `{"a":"aa"}`},
+		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":false}}}`, `{"a":[1,1]}`},
 		{`{"type":"object"}`, `[1]`},
 		{`{"type":"object"}`, `{"a":`},
 	}
@@ -317,6 +329,9 @@ func genRules(rng *rand.Rand, depth int) []string {
 	}
 	if rng.IntN(6) == 0 {
 		parts = append(parts, fmt.Sprintf(`"multipleOf":%s`, []string{"1", "2", "0.5", "3", "0.1"}[rng.IntN(5)]))
+	}
+	if rng.IntN(6) == 0 {
+		parts = append(parts, `"uniqueItems":true`)
 	}
 	for _, kw := range []string{"minLength", "maxLength", "minItems", "maxItems"} {
 		if rng.IntN(6) == 0 {
