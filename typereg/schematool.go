@@ -29,7 +29,11 @@ import (
 // map reader reads them, numbers by value; const beside enum), minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum and multipleOf, minLength, maxLength
 // and pattern (Go's regexp, as jsonschema-go compiles it), items,
-// minItems, maxItems and uniqueItems (a Constraint problem at the array), properties, required, additionalProperties (true,
+// minItems, maxItems and uniqueItems (a Constraint problem at the array),
+// prefixItems (draft 2020-12: draft-07 has none, and jsonschema-go ignores
+// it there), properties, patternProperties (below the root: a member
+// whose key matches is held to each pattern's schema, and is not an
+// additional property), required, additionalProperties (true,
 // false or a schema), minProperties and maxProperties, and local $ref
 // ("#", "#/$defs/...", "#/definitions/..."; alone, or beside "type" as
 // jsonschema-go's inference writes a named type), recursive ones included,
@@ -46,11 +50,11 @@ import (
 //
 // Registration fails, naming the keyword and the JSON Pointer of the
 // schema holding it, for any other keyword that constrains a value
-// (patternProperties, prefixItems, contains, propertyNames,
+// (contains, propertyNames,
 // dependentRequired, dependentSchemas, unevaluated*, a remote $ref, $ref
 // beside keywords other than type, anyOf beside oneOf...): the guard
 // would pass what the schema refuses. It fails too for allOf, anyOf or
-// oneOf over overlapping branches, not and if at the root (whose
+// oneOf over overlapping branches, not, if and patternProperties at the root (whose
 // properties are the tool's parameters), and where such keywords nest so
 // deep that a value would be read more than 256 times, or hold themselves
 // through a $ref (a value nested n deep would be read n times). It fails when the root is not of type "object"

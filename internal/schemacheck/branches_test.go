@@ -28,6 +28,8 @@ func TestCheck_BranchesReadEachValueABoundedNumberOfTimes(t *testing.T) {
 		{"if", `{"if":{"type":"object","required":["k"]},"then":` + item + `,"else":{"required":["v"]}}`},
 		{"enum", `{"enum":[{"k":1,"v":"x"},{"k":"x"},[1]]}`},
 		{"uniqueItems", `{"type":"array","uniqueItems":true}`},
+		{"patternProperties", `{"type":"object","patternProperties":{"^k":{"type":"integer"},"":{"not":{"type":"null"}},"v|k":{"anyOf":[{"type":"string"},{"minimum":0}]}}}`},
+		{"prefixItems", `{"type":"array","prefixItems":[` + item + `,{"allOf":[` + item + `]}],"items":` + item + `}`},
 		{"nested", `{"allOf":[{"anyOf":[{"not":` + item + `},{"oneOf":[` + item + `,{"if":` + item + `,"then":` + item + `}]}]},` + item + `]}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,6 +78,8 @@ func TestCompile_RefusesBranchesPastTheBound(t *testing.T) {
 		{`{"type":"object","$defs":{"t":{"type":"array","items":{"not":{"$ref":"#/$defs/t"}}}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, "not", "/$defs/t/items"},
 		{`{"type":"object","properties":{"a":` + deep + `}}`, "anyOf", ""},
 		{`{"type":"object","allOf":[{"required":["a"]}]}`, "allOf", ""},
+		{`{"type":"object","patternProperties":{"^a":{"type":"string"}}}`, "patternProperties", ""},
+		{`{"type":"object","$defs":{"t":{"type":"object","patternProperties":{"^n":{"$ref":"#/$defs/t"},"":{"type":"object"}}}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, "patternProperties", "/$defs/t"},
 	} {
 		_, err := Compile([]byte(c.schema))
 		var ke *KeywordError

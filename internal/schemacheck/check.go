@@ -533,6 +533,10 @@ func (c *checker) object(n *Node, root, open bool) {
 		} else {
 			c.steps[len(c.steps)-1] = step{key: d[i:ke]}
 		}
+		var matched *Node
+		if n != nil && n.Patterns != nil {
+			matched = c.patterns(n, key, vs, n.Property(key) < 0)
+		}
 		if n != nil {
 			if j := n.Property(key); j >= 0 {
 				child = n.Properties[j].Node
@@ -541,6 +545,8 @@ func (c *checker) object(n *Node, root, open bool) {
 				}
 			} else if root && slices.Contains(c.s.Exempt, key) {
 				// an exempt key: never unknown
+			} else if matched != nil {
+				child = matched // a key patternProperties describes: never additional
 			} else if n.Closed {
 				c.atObject(root, Issue{Kind: Unknown, Keyword: "additionalProperties", Start: i, End: ke, Node: n})
 			} else if root && n.Additional == nil && open && !c.s.OpenRoot {
@@ -651,7 +657,11 @@ func (c *checker) array(n *Node) {
 	for more {
 		c.steps[len(c.steps)-1] = step{index: count}
 		c.pos = i
-		c.value(items)
+		if n != nil && count < len(n.Prefix) {
+			c.value(n.Prefix[count])
+		} else {
+			c.value(items)
+		}
 		count++
 		i, more, _ = jsonlex.Next(d, c.pos, jsonlex.KindArray)
 	}
@@ -889,6 +899,39 @@ func (c *checker) keepVerdicts(t trial, failed int) {
 	}
 }
 
+// must reads the value at i against branch b, which it must pass, keeping
+// what b finds wrong with it.
+func (c *checker) must(b *Node, i int) {
+	if t, failed := c.try(b, i, false); failed > 0 {
+		c.keepVerdicts(t, failed)
+	} else {
+		c.undo(t)
+	}
+}
+
+// patterns reads the member value at i, of key key, against the schema of
+// each of n's patternProperties its key matches, and returns the first
+// that does (nil: none). With first set (a key no property names), that
+// one is not read here: it is the schema the member's own read uses.
+// c.pos is left at i.
+func (c *checker) patterns(n *Node, key string, i int, first bool) (matched *Node) {
+	pos := c.pos
+	for _, p := range n.Patterns {
+		if !p.Re.MatchString(key) {
+			continue
+		}
+		if matched == nil {
+			matched = p.Node
+			if first {
+				continue
+			}
+		}
+		c.must(p.Node, i)
+	}
+	c.pos = pos
+	return matched
+}
+
 // branches reads the value at i against n's allOf, anyOf or oneOf (Some),
 // not and if/then/else, and adds what the value breaks: a branch's own
 // issues where it must pass one (for Some, the branch that came closest:
@@ -898,13 +941,7 @@ func (c *checker) keepVerdicts(t trial, failed int) {
 func (c *checker) branches(n *Node, i int) {
 	pos := c.pos
 	defer func() { c.pos = pos }()
-	must := func(b *Node) {
-		if t, failed := c.try(b, i, false); failed > 0 {
-			c.keepVerdicts(t, failed)
-		} else {
-			c.undo(t)
-		}
-	}
+	must := func(b *Node) { c.must(b, i) }
 	passes := func(b *Node) bool {
 		t, failed := c.try(b, i, true)
 		c.undo(t)

@@ -110,13 +110,20 @@ type Node struct {
 	MinLength, MaxLength *int
 	Pattern              *regexp.Regexp
 
-	Items              *Node // nil: any element
+	Items *Node // nil: any element
+	// Prefix are the schemas of the first elements (prefixItems); Items
+	// is then the schema of the rest.
+	Prefix             []*Node
 	MinItems, MaxItems *int
 	// Unique: uniqueItems true, no two elements equal.
 	Unique bool
 
 	// Properties are the object's named members, sorted by name.
 	Properties []Property
+	// Patterns are patternProperties: a member whose key matches one is
+	// read against its schema too (once more per pattern it matches), and
+	// is not a member Additional describes.
+	Patterns []Pattern
 	// Required lists the names the object must hold.
 	Required []string
 	// Additional is the schema of a member Properties does not name (nil:
@@ -124,6 +131,12 @@ type Node struct {
 	Additional                   *Node
 	Closed                       bool
 	MinProperties, MaxProperties *int
+}
+
+// A Pattern is one member of patternProperties.
+type Pattern struct {
+	Re   *regexp.Regexp
+	Node *Node
 }
 
 // A Property is one named member of an object schema.
@@ -195,7 +208,8 @@ func CompileSchema(s *jsonschema.Schema) (*Schema, error) {
 	if s == nil {
 		return nil, errors.New("the schema is nil")
 	}
-	c := &compiler{root: s, done: map[*jsonschema.Schema]*Node{}, paths: map[*Node]string{}}
+	c := &compiler{root: s, done: map[*jsonschema.Schema]*Node{}, paths: map[*Node]string{},
+		draft7: s.Schema == "http://json-schema.org/draft-07/schema#" || s.Schema == "https://json-schema.org/draft-07/schema#"}
 	root, err := c.node(s, "")
 	if err != nil {
 		return nil, err
@@ -205,6 +219,9 @@ func CompileSchema(s *jsonschema.Schema) (*Schema, error) {
 	}
 	if rereads(root) {
 		return nil, &KeywordError{Path: "", Keyword: rereadWord(root), Why: "the guard checks it below the root only: the root's properties are the tool's parameters"}
+	}
+	if root.Patterns != nil {
+		return nil, &KeywordError{Path: "", Keyword: "patternProperties", Why: "the guard checks it below the root only: the root's properties are the tool's parameters"}
 	}
 	if err := c.bound(); err != nil {
 		return nil, err
@@ -216,6 +233,8 @@ type compiler struct {
 	root  *jsonschema.Schema
 	done  map[*jsonschema.Schema]*Node // a schema compiled once: $ref may recur
 	paths map[*Node]string             // where each node is, for bound's error
+	// draft7: the root's $schema is draft-07, as jsonschema-go tells it.
+	draft7 bool
 }
 
 // maxReads bounds how many times Check reads one byte of a value: once,
@@ -263,8 +282,25 @@ func nodeReads(n *Node, reads map[*Node]int) int {
 	for _, b := range n.AnyOf {
 		own = max(own, reads[b])
 	}
+	// A member's value is read against its property's schema and each
+	// pattern's it matches; a key no property names, against each
+	// pattern's (or else Additional's).
+	patterns, props := 0, 0
+	for _, p := range n.Patterns {
+		patterns += reads[p.Node]
+	}
 	for _, p := range n.Properties {
-		own = max(own, reads[p.Node])
+		props = max(props, reads[p.Node])
+	}
+	if n.Properties != nil {
+		own = max(own, props+patterns)
+	}
+	own = max(own, patterns)
+	if n.Additional != nil {
+		own = max(own, reads[n.Additional])
+	}
+	for _, p := range n.Prefix {
+		own = max(own, reads[p])
 	}
 	if composite(n.Enum) || n.Unique {
 		own++ // the value is read once more into any, to compare
@@ -296,6 +332,8 @@ func rereadWord(n *Node) string {
 		return "not"
 	case n.If != nil:
 		return "if"
+	case n.Patterns != nil:
+		return "patternProperties"
 	}
 	return "$ref"
 }
@@ -385,11 +423,11 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		{"$dynamicRef", s.DynamicRef != ""}, {"$dynamicAnchor", s.DynamicAnchor != ""},
 		{"$id", s.ID != "" && s != c.root}, {"$anchor", s.Anchor != ""},
 		{"dependencies", s.DependencySchemas != nil || s.DependencyStrings != nil},
-		{"prefixItems", s.PrefixItems != nil}, {"items", s.ItemsArray != nil},
+		{"items", s.ItemsArray != nil},
 		{"additionalItems", s.AdditionalItems != nil},
 		{"contains", s.Contains != nil}, {"minContains", s.MinContains != nil}, {"maxContains", s.MaxContains != nil},
 		{"unevaluatedItems", s.UnevaluatedItems != nil}, {"dependentRequired", s.DependentRequired != nil},
-		{"patternProperties", s.PatternProperties != nil}, {"propertyNames", s.PropertyNames != nil},
+		{"propertyNames", s.PropertyNames != nil},
 		{"unevaluatedProperties", s.UnevaluatedProperties != nil},
 		{"anyOf", s.AnyOf != nil && s.OneOf != nil},
 		{"dependentSchemas", s.DependentSchemas != nil},
@@ -473,6 +511,33 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		n.Pattern = re
 	}
 	n.Unique = s.UniqueItems
+	if s.PrefixItems != nil && !c.draft7 { // draft-07 has no prefixItems: jsonschema-go ignores it there
+		for i, p := range s.PrefixItems {
+			pn, err := c.node(p, path+"/prefixItems/"+strconv.Itoa(i))
+			if err != nil {
+				return nil, err
+			}
+			n.Prefix = append(n.Prefix, pn)
+		}
+	}
+	if s.PatternProperties != nil {
+		res := make([]string, 0, len(s.PatternProperties))
+		for re := range s.PatternProperties {
+			res = append(res, re)
+		}
+		slices.Sort(res)
+		for _, re := range res {
+			r, err := regexp.Compile(re)
+			if err != nil {
+				return nil, &KeywordError{Path: path, Keyword: "patternProperties", Why: "not a regular expression Go's regexp reads, as jsonschema-go compiles it: " + err.Error()}
+			}
+			pn, err := c.node(s.PatternProperties[re], path+"/patternProperties/"+escapePointer(re))
+			if err != nil {
+				return nil, err
+			}
+			n.Patterns = append(n.Patterns, Pattern{Re: r, Node: pn})
+		}
+	}
 	if s.Items != nil {
 		it, err := c.node(s.Items, path+"/items")
 		if err != nil {
@@ -676,7 +741,7 @@ func types(s *jsonschema.Schema, path string) (Types, error) {
 func hasRules(n *Node) bool {
 	return n.False || n.Ref != nil || n.AnyOf != nil || rereads(n) || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
 		n.ExclusiveMaximum != nil || n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil ||
-		n.Pattern != nil || n.Items != nil || n.MinItems != nil || n.MaxItems != nil || n.Unique || n.Properties != nil ||
+		n.Pattern != nil || n.Items != nil || n.Prefix != nil || n.MinItems != nil || n.MaxItems != nil || n.Unique || n.Properties != nil || n.Patterns != nil ||
 		n.Required != nil || n.Additional != nil || n.Closed || n.MinProperties != nil || n.MaxProperties != nil
 }
 

@@ -176,6 +176,27 @@ func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":true}}}`, `{"a":[[1,2],[2,1]]}`},
 		{`{"type":"object","properties":{"a":{"uniqueItems":true}}}`, `{"a":"aa"}`},
 		{`{"type":"object","properties":{"a":{"type":"array","uniqueItems":false}}}`, `{"a":[1,1]}`},
+		// patternProperties and prefixItems.
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"id":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"},"n$":{"maximum":3}},"additionalProperties":false}}}`, `{"a":{"x-n":3,"id":"s"}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"id":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"},"n$":{"maximum":3}},"additionalProperties":false}}}`, `{"a":{"x-n":4}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"id":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"},"n$":{"maximum":3}},"additionalProperties":false}}}`, `{"a":{"x-a":"s"}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"id":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"},"n$":{"maximum":3}},"additionalProperties":false}}}`, `{"a":{"y":1}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"id":{"type":"string"}},"patternProperties":{"^x-":{"type":"integer"},"n$":{"maximum":3}},"additionalProperties":false}}}`, `{"a":{"idn":4}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","properties":{"xn":{"type":"string"}},"patternProperties":{"n$":{"type":"string","maxLength":1}}}}}`, `{"a":{"xn":"ab"}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","patternProperties":{"^a":{"type":"integer"}},"additionalProperties":{"type":"string"}}}}`, `{"a":{"ab":1,"b":"x"}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","patternProperties":{"^a":{"type":"integer"}},"additionalProperties":{"type":"string"}}}}`, `{"a":{"ab":"x"}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","patternProperties":{"^a":{"type":"integer"}}}}}`, `{"a":{"ab":"x","ab":1}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","patternProperties":{"\\?":{"type":"integer"}}}}}`, `{"a":{"\ud800":"x"}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","patternProperties":{"\ufffd":{"type":"integer"}}}}}`, `{"a":{"\ud800":"x"}}`},
+		{`{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}}}`, `{"a":["s",1,true,false]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}}}`, `{"a":["s",true]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}}}`, `{"a":["s",1,2]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}]}}}`, `{"a":["s"]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string"}]}}}`, `{"a":[1]}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string"}]}}}`, `{"a":[1]}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema","type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string"}]}}}`, `{"a":[1]}`},
+		{`{"type":"object","$defs":{"t":{"type":"object","patternProperties":{"^n":{"$ref":"#/$defs/t"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, `{"a":{"n1":{"n2":{"m":1}}}}`},
+		{`{"type":"object","$defs":{"t":{"type":"object","patternProperties":{"^n":{"$ref":"#/$defs/t"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, `{"a":{"n1":{"n2":{}}}}`},
 		{`{"type":"object"}`, `[1]`},
 		{`{"type":"object"}`, `{"a":`},
 	}
@@ -354,6 +375,12 @@ func genRules(rng *rand.Rand, depth int) []string {
 	}
 	if depth > 0 && rng.IntN(3) == 0 {
 		parts = append(parts, `"items":`+genSchema(rng, depth-1))
+	}
+	if depth > 0 && rng.IntN(6) == 0 {
+		parts = append(parts, `"prefixItems":[`+genSchema(rng, depth-1)+`,`+genSchema(rng, depth-1)+`]`)
+	}
+	if depth > 0 && rng.IntN(6) == 0 {
+		parts = append(parts, `"patternProperties":{"^a":`+genSchema(rng, depth-1)+`,"x":`+genSchema(rng, depth-1)+`}`)
 	}
 	if depth > 0 && rng.IntN(3) == 0 {
 		parts = append(parts, fmt.Sprintf(`"properties":{"a":%s,"x":%s}`, genSchema(rng, depth-1), genSchema(rng, depth-1)))
