@@ -3,6 +3,7 @@ package refuse
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -373,10 +374,11 @@ func narrow(b *schemacheck.Node, ctx schemacheck.Types) *schemacheck.Node {
 		if b.MinLength != nil || b.MaxLength != nil || b.Pattern != nil {
 			t |= schemacheck.String
 		}
-		if b.Items != nil || b.MinItems != nil || b.MaxItems != nil || b.Unique {
+		if b.Items != nil || b.Prefix != nil || b.MinItems != nil || b.MaxItems != nil || b.Unique || b.Contains != nil {
 			t |= schemacheck.Array
 		}
-		if b.Properties != nil || b.Additional != nil || b.Closed || b.MinProperties != nil || b.MaxProperties != nil {
+		if b.Properties != nil || b.Additional != nil || b.Closed || b.MinProperties != nil || b.MaxProperties != nil ||
+			b.Patterns != nil || b.PropertyNames != nil || b.DependentRequired != nil || b.DependentSchemas != nil {
 			t |= schemacheck.Object
 		}
 		if t == 0 {
@@ -424,10 +426,29 @@ func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one,
 		if n.Unique {
 			count += ", no two equal"
 		}
+		if n.Contains != nil {
+			o, _ := nodeWords(narrow(n.Contains, schemacheck.AnyType), within)
+			least := 1
+			if n.MinContains != nil {
+				least = *n.MinContains
+			}
+			switch {
+			case least > 0 && n.MaxContains != nil:
+				count += fmt.Sprintf(", at least %d and at most %d of them %s", least, *n.MaxContains, o)
+			case least > 0:
+				count += fmt.Sprintf(", at least %d of them %s", least, o)
+			case n.MaxContains != nil:
+				count += fmt.Sprintf(", at most %d of them %s", *n.MaxContains, o)
+			}
+		}
 		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
 	}
 	// object
 	count := countClause(u64(n.MinProperties), u64(n.MaxProperties), "key")
+	if n.PropertyNames != nil {
+		o, _ := nodeWords(narrow(n.PropertyNames, schemacheck.String), within)
+		count += ", each key " + o
+	}
 	if len(n.Properties) > 0 {
 		names := make([]string, len(n.Properties))
 		for i, p := range n.Properties {

@@ -194,10 +194,10 @@ func TestRegisterSchema_FailsNamingTheKeyword(t *testing.T) {
 		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"string"}]}}}`, "anyOf", "/properties/x"},
 		{`{"type":"object","allOf":[{"required":["x"]}]}`, "allOf", ""},
 		{`{"type":"object","$defs":{"t":{"allOf":[{"type":"object","properties":{"n":{"$ref":"#/$defs/t"}}}]}},"properties":{"x":{"$ref":"#/$defs/t"}}}`, "allOf", "/$defs/t"},
-		{`{"type":"object","properties":{"x":{"type":"object","propertyNames":{"maxLength":3}}}}`, "propertyNames", "/properties/x"},
+		{`{"type":"object","propertyNames":{"maxLength":3}}`, "propertyNames", ""},
 		{`{"type":"object","properties":{"x":{"type":"string","pattern":"(?<=a)b"}}}`, "pattern", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/x"},
-		{`{"type":"object","$defs":{"d":{"not":{"type":"array","contains":{}}}}}`, "contains", "/$defs/d/not"},
+		{`{"type":"object","$defs":{"d":{"not":{"type":"array","unevaluatedItems":{}}}}}`, "unevaluatedItems", "/$defs/d/not"},
 		{`{"type":"object","properties":{"x":{"type":"object","unevaluatedProperties":false}}}`, "unevaluatedProperties", "/properties/x"},
 		{`{"type":"array"}`, "type", ""},
 	}
@@ -527,5 +527,43 @@ func TestDecide_SchemaTool_UniqueItemsIsAConstraint(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, r.Problems); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestDecide_SchemaTool_ArrayAndObjectKeywordsAreWorded: contains,
+// propertyNames, dependentRequired, dependentSchemas and patternProperties
+// are refused in the words of the rule broken.
+func TestDecide_SchemaTool_ArrayAndObjectKeywordsAreWorded(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","dependentRequired":{"since":["until"]},"properties":{"since":{"type":"string"},"until":{"type":"string"},
+		"l":{"type":"array","contains":{"type":"integer"},"maxContains":2},
+		"m":{"type":"object","propertyNames":{"maxLength":2}},
+		"d":{"type":"object","dependentSchemas":{"x":{"required":["y"]}}},
+		"p":{"type":"object","patternProperties":{"^x":{"type":"integer"}}}}}`
+	if err := reg.RegisterSchema("t", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"since":"a","until":"b"}`, `{"l":["x",1]}`, `{"m":{"ab":1}}`, `{"d":{"x":1,"y":2}}`, `{"p":{"xa":1,"y":"s"}}`} {
+		if r := refuse.Refuse(reg, "t", json.RawMessage(ok)); r != nil {
+			t.Errorf("%s: %v", ok, r)
+		}
+	}
+	const l = "a list (a JSON array) of JSON values, at least 1 and at most 2 of them a whole number"
+	for args, want := range map[string]refuse.Problem{
+		`{"since":"a"}`:    {Argument: "until", Code: refuse.MissingArgument, Takes: "text"},
+		`{"l":["x"]}`:      {Argument: "l", Code: refuse.Constraint, Takes: l, Sent: `["x"]`},
+		`{"l":[1,2,3]}`:    {Argument: "l", Code: refuse.Constraint, Takes: l, Sent: `[1,2,3]`},
+		`{"m":{"abc":1}}`:  {Argument: "m", Path: ".abc", Code: refuse.Constraint, Takes: "an object, each key text of at most 2 characters", Sent: `{"abc":1}`, Element: `"abc"`},
+		`{"d":{"x":1}}`:    {Argument: "d", Path: ".y", Code: refuse.MissingField, Takes: "an object", Sent: `{"x":1}`, Element: `"y"`},
+		`{"p":{"xa":"s"}}`: {Argument: "p", Path: ".xa", Code: refuse.WrongType, Takes: "an object", Sent: `{"xa":"s"}`, Element: `"s"`},
+	} {
+		r := refuse.Refuse(reg, "t", json.RawMessage(args))
+		if r == nil {
+			t.Errorf("%s passed", args)
+			continue
+		}
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
 	}
 }

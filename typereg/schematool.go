@@ -24,40 +24,50 @@ import (
 // numbers read as float64 (an integer float64 cannot hold exactly is a
 // silent loss, RoundedNumber; a number past float64's range fails the
 // reader). The verdict on each value is the published schema's, as
-// github.com/google/jsonschema-go validates it: its type (a list of types,
-// "null" among them), enum and const (arrays and objects compared as the
-// map reader reads them, numbers by value; const beside enum), minimum, maximum,
-// exclusiveMinimum, exclusiveMaximum and multipleOf, minLength, maxLength
-// and pattern (Go's regexp, as jsonschema-go compiles it), items,
-// minItems, maxItems and uniqueItems (a Constraint problem at the array),
-// prefixItems (draft 2020-12: draft-07 has none, and jsonschema-go ignores
-// it there), properties, patternProperties (below the root: a member
-// whose key matches is held to each pattern's schema, and is not an
-// additional property), required, additionalProperties (true,
-// false or a schema), minProperties and maxProperties, and local $ref
-// ("#", "#/$defs/...", "#/definitions/..."; alone, or beside "type" as
-// jsonschema-go's inference writes a named type), recursive ones included,
-// anyOf and oneOf, allOf, not, and if/then/else, below the root. A value
-// breaking a branch it must pass is refused with that branch's problem
-// (for anyOf and oneOf, the branch that came closest: the fewest problems);
-// one passing a branch it must not (not, a second branch of oneOf) is a
-// Constraint problem at the value. Where branches overlap (anyOf and
-// oneOf over branches a value of one type may pass, allOf, not, if), the
-// guard reads the value once per branch: it bounds that at registration,
-// so that no call costs more than 256 times its size (see below).
-// Annotations (title, description, default, examples, format...) check
-// nothing, as in jsonschema-go.
+// github.com/google/jsonschema-go validates it:
+//   - values: type (a list of types, "null" among them), enum and const
+//     (arrays and objects too, compared as the map reader reads them,
+//     numbers by value; const beside enum), minimum, maximum,
+//     exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength
+//     and pattern (Go's regexp, as jsonschema-go compiles it);
+//   - arrays: items, prefixItems (draft 2020-12 only, as jsonschema-go
+//     reads it), minItems, maxItems, uniqueItems, contains, minContains
+//     and maxContains;
+//   - objects: properties, required, additionalProperties (true, false or
+//     a schema), minProperties, maxProperties, dependentRequired, and,
+//     below the root, patternProperties, propertyNames and
+//     dependentSchemas (draft 2020-12 only);
+//   - local $ref ("#", "#/$defs/...", "#/definitions/..."; alone, or beside
+//     "type" as jsonschema-go's inference writes a named type), recursive
+//     ones included;
+//   - branches: anyOf and oneOf (anywhere, when their branches take values
+//     of distinct JSON types and nothing stands beside them, as in
+//     {"anyOf": [{"type": "string"}, {"type": "null"}]}), and, below the
+//     root, any anyOf and oneOf, allOf, not and if/then/else.
+//
+// A value that breaks a branch it must pass is refused with that branch's
+// problem (for anyOf and oneOf, the branch that came closest: the fewest
+// problems); one that passes a branch it must not (not, a second branch
+// of oneOf) is a Constraint problem at the value. Annotations (title,
+// description, default, examples, format...) check nothing, as in
+// jsonschema-go.
+//
+// Overlapping branches, patterns, contains, propertyNames,
+// dependentSchemas, uniqueItems and an enum of arrays or objects read a
+// value more than once; registration bounds how often, through their
+// nesting, so that no call costs more than 256 times its size.
 //
 // Registration fails, naming the keyword and the JSON Pointer of the
 // schema holding it, for any other keyword that constrains a value
-// (contains, propertyNames,
-// dependentRequired, dependentSchemas, unevaluated*, a remote $ref, $ref
-// beside keywords other than type, anyOf beside oneOf...): the guard
-// would pass what the schema refuses. It fails too for allOf, anyOf or
-// oneOf over overlapping branches, not, if and patternProperties at the root (whose
-// properties are the tool's parameters), and where such keywords nest so
-// deep that a value would be read more than 256 times, or hold themselves
-// through a $ref (a value nested n deep would be read n times). It fails when the root is not of type "object"
+// (unevaluatedItems, unevaluatedProperties, dependencies, an items array,
+// additionalItems, $dynamicRef, a remote $ref, $ref beside keywords other
+// than type, anyOf beside oneOf...): the guard would pass what the schema
+// refuses. It fails too for a keyword above that the guard checks below
+// the root only, at the root (whose properties are the tool's
+// parameters), and where keywords that read a value again nest so that a
+// value would be read more than 256 times, or hold themselves through a
+// $ref (a value nested n deep would be read n times). It fails when the
+// root is not of type "object"
 // alone, when the text is not JSON Schema, and for aliases (WithAlias),
 // which rename struct fields. A registration that fails changes nothing.
 //

@@ -29,6 +29,9 @@ func TestCheck_BranchesReadEachValueABoundedNumberOfTimes(t *testing.T) {
 		{"enum", `{"enum":[{"k":1,"v":"x"},{"k":"x"},[1]]}`},
 		{"uniqueItems", `{"type":"array","uniqueItems":true}`},
 		{"patternProperties", `{"type":"object","patternProperties":{"^k":{"type":"integer"},"":{"not":{"type":"null"}},"v|k":{"anyOf":[{"type":"string"},{"minimum":0}]}}}`},
+		{"contains", `{"type":"array","contains":{"allOf":[` + item + `]},"maxContains":2}`},
+		{"propertyNames", `{"type":"object","propertyNames":{"anyOf":[{"maxLength":1},{"pattern":"^v"}]}}`},
+		{"dependentSchemas", `{"type":"object","dependentSchemas":{"k":` + item + `,"v":{"required":["z"]}}}`},
 		{"prefixItems", `{"type":"array","prefixItems":[` + item + `,{"allOf":[` + item + `]}],"items":` + item + `}`},
 		{"nested", `{"allOf":[{"anyOf":[{"not":` + item + `},{"oneOf":[` + item + `,{"if":` + item + `,"then":` + item + `}]}]},` + item + `]}`},
 	} {

@@ -533,6 +533,9 @@ func (c *checker) object(n *Node, root, open bool) {
 		} else {
 			c.steps[len(c.steps)-1] = step{key: d[i:ke]}
 		}
+		if n != nil && n.PropertyNames != nil {
+			c.must(n.PropertyNames, i) // the key, a string
+		}
 		var matched *Node
 		if n != nil && n.Patterns != nil {
 			matched = c.patterns(n, key, vs, n.Property(key) < 0)
@@ -597,6 +600,26 @@ func (c *checker) object(n *Node, root, open bool) {
 	case n.MaxProperties != nil && len(last) > *n.MaxProperties:
 		c.add(Issue{Kind: Count, Keyword: "maxProperties", Start: start, End: end, Node: n})
 	}
+	for _, dr := range n.DependentRequired {
+		if !has[dr.Name] {
+			continue
+		}
+		for _, r := range dr.Required {
+			if has[r] {
+				continue
+			}
+			if root {
+				c.param = n.Property(r)
+			}
+			c.add(Issue{Kind: Missing, Keyword: "dependentRequired", Start: start, End: end, Name: r, Node: n, Top: root})
+			c.param = -1
+		}
+	}
+	for _, ds := range n.DependentSchemas {
+		if has[ds.Name] {
+			c.must(ds.Node, start)
+		}
+	}
 }
 
 // dropped marks the issues of member m, whose value a later member of
@@ -652,11 +675,14 @@ func (c *checker) array(n *Node) {
 	if n != nil {
 		items = n.Items
 	}
-	count := 0
+	count, contained := 0, 0
 	c.steps = append(c.steps, step{})
 	for more {
 		c.steps[len(c.steps)-1] = step{index: count}
 		c.pos = i
+		if n != nil && n.Contains != nil && c.passes(n.Contains, i) {
+			contained++
+		}
 		if n != nil && count < len(n.Prefix) {
 			c.value(n.Prefix[count])
 		} else {
@@ -676,6 +702,20 @@ func (c *checker) array(n *Node) {
 		c.add(Issue{Kind: Count, Keyword: "minItems", Start: start, End: end, Node: n})
 	case n.MaxItems != nil && count > *n.MaxItems:
 		c.add(Issue{Kind: Count, Keyword: "maxItems", Start: start, End: end, Node: n})
+	}
+	if n.Contains != nil {
+		kw := ""
+		switch {
+		case contained == 0 && (n.MinContains == nil || *n.MinContains > 0):
+			kw = "contains"
+		case n.MinContains != nil && contained < *n.MinContains:
+			kw = "minContains"
+		case n.MaxContains != nil && contained > *n.MaxContains:
+			kw = "maxContains"
+		}
+		if kw != "" {
+			c.add(Issue{Kind: Count, Keyword: kw, Start: start, End: end, Node: n})
+		}
 	}
 	if n.Unique && count > 1 && c.repeats(c.d[start:end]) {
 		c.add(Issue{Kind: NotUnique, Keyword: "uniqueItems", Start: start, End: end, Node: n})
@@ -909,6 +949,14 @@ func (c *checker) must(b *Node, i int) {
 	}
 }
 
+// passes reads the value at i against b as a quiet trial, and reports
+// whether it passes.
+func (c *checker) passes(b *Node, i int) bool {
+	t, failed := c.try(b, i, true)
+	c.undo(t)
+	return failed == 0
+}
+
 // patterns reads the member value at i, of key key, against the schema of
 // each of n's patternProperties its key matches, and returns the first
 // that does (nil: none). With first set (a key no property names), that
@@ -942,11 +990,7 @@ func (c *checker) branches(n *Node, i int) {
 	pos := c.pos
 	defer func() { c.pos = pos }()
 	must := func(b *Node) { c.must(b, i) }
-	passes := func(b *Node) bool {
-		t, failed := c.try(b, i, true)
-		c.undo(t)
-		return failed == 0
-	}
+	passes := func(b *Node) bool { return c.passes(b, i) }
 	invalid := func(kw string) {
 		end, _ := jsonlex.Skip(c.d, i, jsonlex.MaxDepth)
 		c.add(Issue{Kind: Invalid, Keyword: kw, Start: i, End: end, Node: n})

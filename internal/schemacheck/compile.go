@@ -16,6 +16,14 @@
 // maxReads, and refuses such a keyword that holds itself through a $ref,
 // so that Check costs at most maxReads times the size of its input. They
 // are refused at the root, whose properties are the tool's parameters.
+// So are patternProperties (a member read once more per pattern it
+// matches), propertyNames (each key read as a string) and
+// dependentSchemas (the object read again); contains (each element read
+// once more), uniqueItems and an enum of arrays or objects (the value
+// read into any, as the map reader reads it) count in the same bound.
+// Draft-07 (the root's $schema, exactly as jsonschema-go tells it) has no
+// prefixItems, dependentRequired or dependentSchemas: they are ignored
+// there, as jsonschema-go ignores them.
 // Annotations (title, description, default, examples, format, $comment,
 // deprecated, readOnly, writeOnly, content*, unknown keywords) constrain
 // nothing and are ignored, as jsonschema-go ignores them.
@@ -117,6 +125,11 @@ type Node struct {
 	MinItems, MaxItems *int
 	// Unique: uniqueItems true, no two elements equal.
 	Unique bool
+	// Contains, when not nil, is the schema elements are counted against
+	// (each read once more): at least one must pass it, or MinContains,
+	// and at most MaxContains.
+	Contains                 *Node
+	MinContains, MaxContains *int
 
 	// Properties are the object's named members, sorted by name.
 	Properties []Property
@@ -131,6 +144,21 @@ type Node struct {
 	Additional                   *Node
 	Closed                       bool
 	MinProperties, MaxProperties *int
+	// PropertyNames, when not nil, is the schema each key is read against
+	// as a string (once more).
+	PropertyNames *Node
+	// DependentRequired and DependentSchemas (draft 2020-12) apply where
+	// the object holds the member Name: the names it must hold too, the
+	// schema the object is read against once more.
+	DependentRequired []Dependent
+	DependentSchemas  []Dependent
+}
+
+// A Dependent is one member of dependentRequired or dependentSchemas.
+type Dependent struct {
+	Name     string
+	Required []string
+	Node     *Node
 }
 
 // A Pattern is one member of patternProperties.
@@ -220,8 +248,13 @@ func CompileSchema(s *jsonschema.Schema) (*Schema, error) {
 	if rereads(root) {
 		return nil, &KeywordError{Path: "", Keyword: rereadWord(root), Why: "the guard checks it below the root only: the root's properties are the tool's parameters"}
 	}
-	if root.Patterns != nil {
-		return nil, &KeywordError{Path: "", Keyword: "patternProperties", Why: "the guard checks it below the root only: the root's properties are the tool's parameters"}
+	for _, kw := range [...]struct {
+		name string
+		set  bool
+	}{{"patternProperties", root.Patterns != nil}, {"propertyNames", root.PropertyNames != nil}, {"dependentSchemas", root.DependentSchemas != nil}} {
+		if kw.set {
+			return nil, &KeywordError{Path: "", Keyword: kw.name, Why: "the guard checks it below the root only: the root's properties are the tool's parameters"}
+		}
 	}
 	if err := c.bound(); err != nil {
 		return nil, err
@@ -299,8 +332,22 @@ func nodeReads(n *Node, reads map[*Node]int) int {
 	if n.Additional != nil {
 		own = max(own, reads[n.Additional])
 	}
+	elems := 1
+	if n.Items != nil {
+		elems = reads[n.Items]
+	}
 	for _, p := range n.Prefix {
-		own = max(own, reads[p])
+		elems = max(elems, reads[p])
+	}
+	if n.Contains != nil {
+		elems += reads[n.Contains]
+	}
+	own = max(own, elems)
+	if n.PropertyNames != nil {
+		own = max(own, 1+reads[n.PropertyNames]) // a key: read, then read against it
+	}
+	for _, d := range n.DependentSchemas {
+		own += reads[d.Node]
 	}
 	if composite(n.Enum) || n.Unique {
 		own++ // the value is read once more into any, to compare
@@ -334,6 +381,12 @@ func rereadWord(n *Node) string {
 		return "if"
 	case n.Patterns != nil:
 		return "patternProperties"
+	case n.DependentSchemas != nil:
+		return "dependentSchemas"
+	case n.Contains != nil:
+		return "contains"
+	case n.PropertyNames != nil:
+		return "propertyNames"
 	}
 	return "$ref"
 }
@@ -425,12 +478,9 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 		{"dependencies", s.DependencySchemas != nil || s.DependencyStrings != nil},
 		{"items", s.ItemsArray != nil},
 		{"additionalItems", s.AdditionalItems != nil},
-		{"contains", s.Contains != nil}, {"minContains", s.MinContains != nil}, {"maxContains", s.MaxContains != nil},
-		{"unevaluatedItems", s.UnevaluatedItems != nil}, {"dependentRequired", s.DependentRequired != nil},
-		{"propertyNames", s.PropertyNames != nil},
+		{"unevaluatedItems", s.UnevaluatedItems != nil},
 		{"unevaluatedProperties", s.UnevaluatedProperties != nil},
 		{"anyOf", s.AnyOf != nil && s.OneOf != nil},
-		{"dependentSchemas", s.DependentSchemas != nil},
 	} {
 		if err := unsupported(u.kw, u.set); err != nil {
 			return nil, err
@@ -518,6 +568,38 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 				return nil, err
 			}
 			n.Prefix = append(n.Prefix, pn)
+		}
+	}
+	if s.Contains != nil {
+		cn, err := c.node(s.Contains, path+"/contains")
+		if err != nil {
+			return nil, err
+		}
+		n.Contains, n.MinContains, n.MaxContains = cn, s.MinContains, s.MaxContains
+		for _, l := range [...]struct {
+			kw string
+			v  *int
+		}{{"minContains", s.MinContains}, {"maxContains", s.MaxContains}} {
+			if l.v != nil && *l.v < 0 {
+				return nil, &KeywordError{Path: path, Keyword: l.kw, Why: "a negative count"}
+			}
+		}
+	} // minContains and maxContains without contains constrain nothing
+	if s.PropertyNames != nil {
+		if n.PropertyNames, err = c.node(s.PropertyNames, path+"/propertyNames"); err != nil {
+			return nil, err
+		}
+	}
+	if !c.draft7 { // draft-07 reads dependencies instead: jsonschema-go ignores these there
+		for _, name := range sortedKeys(s.DependentRequired) {
+			n.DependentRequired = append(n.DependentRequired, Dependent{Name: name, Required: s.DependentRequired[name]})
+		}
+		for _, name := range sortedKeys(s.DependentSchemas) {
+			dn, err := c.node(s.DependentSchemas[name], path+"/dependentSchemas/"+escapePointer(name))
+			if err != nil {
+				return nil, err
+			}
+			n.DependentSchemas = append(n.DependentSchemas, Dependent{Name: name, Node: dn})
 		}
 	}
 	if s.PatternProperties != nil {
@@ -742,6 +824,7 @@ func hasRules(n *Node) bool {
 	return n.False || n.Ref != nil || n.AnyOf != nil || rereads(n) || n.Enum != nil || n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil ||
 		n.ExclusiveMaximum != nil || n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil ||
 		n.Pattern != nil || n.Items != nil || n.Prefix != nil || n.MinItems != nil || n.MaxItems != nil || n.Unique || n.Properties != nil || n.Patterns != nil ||
+		n.Contains != nil || n.PropertyNames != nil || n.DependentRequired != nil || n.DependentSchemas != nil ||
 		n.Required != nil || n.Additional != nil || n.Closed || n.MinProperties != nil || n.MaxProperties != nil
 }
 
@@ -778,6 +861,15 @@ func TypeNames(t Types) []string {
 		}
 	}
 	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // enumValue reads an enum's or const's value as the map reader reads a

@@ -197,6 +197,31 @@ func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
 		{`{"$schema":"http://json-schema.org/draft-07/schema","type":"object","properties":{"a":{"type":"array","prefixItems":[{"type":"string"}]}}}`, `{"a":[1]}`},
 		{`{"type":"object","$defs":{"t":{"type":"object","patternProperties":{"^n":{"$ref":"#/$defs/t"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, `{"a":{"n1":{"n2":{"m":1}}}}`},
 		{`{"type":"object","$defs":{"t":{"type":"object","patternProperties":{"^n":{"$ref":"#/$defs/t"}},"additionalProperties":false}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, `{"a":{"n1":{"n2":{}}}}`},
+		// contains, minContains, maxContains; propertyNames; dependentRequired, dependentSchemas.
+		{`{"type":"object","properties":{"a":{"type":"array","contains":{"type":"integer","minimum":2}}}}`, `{"a":[1,"x",2]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","contains":{"type":"integer","minimum":2}}}}`, `{"a":[1,"x"]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","contains":{"type":"integer","minimum":2}}}}`, `{"a":[]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","contains":{"type":"integer"},"minContains":0}}}`, `{"a":["x"]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","contains":{"type":"integer"},"minContains":2,"maxContains":3}}}`, `{"a":[1,"x"]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","contains":{"type":"integer"},"minContains":2,"maxContains":3}}}`, `{"a":[1,2,3,4]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","contains":{"type":"integer"},"minContains":2,"maxContains":3}}}`, `{"a":[1,2.0,"x"]}`},
+		{`{"type":"object","properties":{"a":{"type":"array","minContains":2}}}`, `{"a":[]}`},
+		{`{"type":"object","properties":{"a":{"contains":{"type":"integer"}}}}`, `{"a":"s"}`},
+		{`{"type":"object","properties":{"a":{"type":"object","propertyNames":{"maxLength":2,"pattern":"^[a-z]+$"}}}}`, `{"a":{"ab":1,"c":2}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","propertyNames":{"maxLength":2,"pattern":"^[a-z]+$"}}}}`, `{"a":{"abc":1}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","propertyNames":{"maxLength":2,"pattern":"^[a-z]+$"}}}}`, `{"a":{"A":1}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","propertyNames":{"maxLength":1}}}}`, `{"a":{"\u00e9":1}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","propertyNames":{"enum":["x","\ufffd"]}}}}`, `{"a":{"\udc00":1}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","propertyNames":{"not":{"const":"x"}}}}}`, `{"a":{"x":1}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","dependentRequired":{"x":["y","z"]}}}}`, `{"a":{"x":1,"y":2}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","dependentRequired":{"x":["y","z"]}}}}`, `{"a":{"x":1,"y":2,"z":3}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","dependentRequired":{"x":["y","z"]}}}}`, `{"a":{"y":2}}`},
+		{`{"type":"object","dependentRequired":{"x":["y"]},"properties":{"x":{},"y":{}}}`, `{"x":1}`},
+		{`{"type":"object","dependentRequired":{"x":["q"]},"properties":{"x":{}}}`, `{"x":1}`},
+		{`{"type":"object","properties":{"a":{"type":"object","dependentSchemas":{"x":{"properties":{"y":{"type":"integer"}},"required":["y"]}}}}}`, `{"a":{"x":1,"y":2}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","dependentSchemas":{"x":{"properties":{"y":{"type":"integer"}},"required":["y"]}}}}}`, `{"a":{"x":1,"y":"s"}}`},
+		{`{"type":"object","properties":{"a":{"type":"object","dependentSchemas":{"x":{"properties":{"y":{"type":"integer"}},"required":["y"]}}}}}`, `{"a":{"y":"s"}}`},
+		{`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"object","dependentRequired":{"x":["y"]}}}}`, `{"a":{"x":1}}`},
 		{`{"type":"object"}`, `[1]`},
 		{`{"type":"object"}`, `{"a":`},
 	}
@@ -235,6 +260,9 @@ func genObjectRules(rng *rand.Rand) string {
 	}
 	if rng.IntN(4) == 0 {
 		parts = append(parts, fmt.Sprintf(`"maxProperties":%d`, rng.IntN(3)))
+	}
+	if rng.IntN(5) == 0 {
+		parts = append(parts, `"dependentRequired":{"a":["b"]}`)
 	}
 	if len(parts) == 0 {
 		return ""
@@ -378,6 +406,24 @@ func genRules(rng *rand.Rand, depth int) []string {
 	}
 	if depth > 0 && rng.IntN(6) == 0 {
 		parts = append(parts, `"prefixItems":[`+genSchema(rng, depth-1)+`,`+genSchema(rng, depth-1)+`]`)
+	}
+	if depth > 0 && rng.IntN(8) == 0 {
+		parts = append(parts, `"contains":`+genSchema(rng, depth-1))
+		if rng.IntN(2) == 0 {
+			parts = append(parts, fmt.Sprintf(`"minContains":%d`, rng.IntN(3)))
+		}
+		if rng.IntN(2) == 0 {
+			parts = append(parts, fmt.Sprintf(`"maxContains":%d`, rng.IntN(3)))
+		}
+	}
+	if depth > 0 && rng.IntN(8) == 0 {
+		parts = append(parts, `"propertyNames":`+genSchema(rng, depth-1))
+	}
+	if rng.IntN(8) == 0 {
+		parts = append(parts, `"dependentRequired":{"a":["x"],"x":["b"]}`)
+	}
+	if depth > 0 && rng.IntN(8) == 0 {
+		parts = append(parts, `"dependentSchemas":{"a":`+genSchema(rng, depth-1)+`}`)
 	}
 	if depth > 0 && rng.IntN(6) == 0 {
 		parts = append(parts, `"patternProperties":{"^a":`+genSchema(rng, depth-1)+`,"x":`+genSchema(rng, depth-1)+`}`)
