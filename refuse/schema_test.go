@@ -270,7 +270,8 @@ func FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails(f *testing.F) {
 // stays within twice what it allocates at 1x.
 func TestDecide_SchemaTool_CostGrowsLinearly(t *testing.T) {
 	const schema = `{"type":"object","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"v":{"type":"integer","maximum":1}},"additionalProperties":false}},
-		"properties":{"any":{},"node":{"$ref":"#/$defs/n"},"ints":{"type":"array","items":{"type":"integer"}},"name":{"type":"string","maxLength":3},"meta":{"type":"object","additionalProperties":{"type":"string"}}}}`
+		"properties":{"any":{},"node":{"$ref":"#/$defs/n"},"ints":{"type":"array","items":{"type":"integer"}},"name":{"type":"string","maxLength":3},"meta":{"type":"object","additionalProperties":{"type":"string"}},
+		"br":{"type":"array","uniqueItems":true,"items":{"allOf":[{"type":"object","properties":{"k":{"type":"integer"}}}],"anyOf":[{"required":["k"]},{"required":["v"]}],"not":{"required":["z"]},"if":{"required":["k"]},"then":{"properties":{"v":{"type":"string"}}}}}}}`
 	shapes := []struct {
 		name string
 		args func(k int) string
@@ -284,6 +285,12 @@ func TestDecide_SchemaTool_CostGrowsLinearly(t *testing.T) {
 		}},
 		{"many unknown keys", func(k int) string {
 			return `{` + seq(100*k, func(i int) string { return `"u` + strconv.Itoa(i) + `":1` }) + `}`
+		}},
+		{"branches, bad elements", func(k int) string {
+			return `{"br":[` + seq(100*k, func(i int) string { return `{"k":` + strconv.Itoa(i) + `.5,"v":1,"z":[]}` }) + `]}`
+		}},
+		{"branches, clean elements", func(k int) string {
+			return `{"br":[` + seq(100*k, func(i int) string { return `{"k":` + strconv.Itoa(i) + `,"v":"x"}` }) + `]}`
 		}},
 		{"repeated key", func(k int) string { return `{` + rep(`"name":"xxxx"`, 100*k, ",") + `}` }},
 		{"repeated nested keys", func(k int) string { return `{"meta":{` + rep(`"a":1`, 100*k, ",") + `}}` }},

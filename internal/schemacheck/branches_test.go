@@ -70,7 +70,8 @@ func TestCheck_BranchesReadEachValueABoundedNumberOfTimes(t *testing.T) {
 // TestCompile_RefusesBranchesPastTheBound: a branch keyword that holds
 // itself (a value nested n deep would be read n times), or nesting that
 // would read a value more than maxReads times, fails Compile naming the
-// keyword and where it is.
+// keyword and where it is; so does a keyword checked below the root only,
+// at the root.
 func TestCompile_RefusesBranchesPastTheBound(t *testing.T) {
 	deep := `{"type":"integer"}`
 	for range 7 {
@@ -82,6 +83,9 @@ func TestCompile_RefusesBranchesPastTheBound(t *testing.T) {
 		{`{"type":"object","properties":{"a":` + deep + `}}`, "anyOf", ""},
 		{`{"type":"object","allOf":[{"required":["a"]}]}`, "allOf", ""},
 		{`{"type":"object","patternProperties":{"^a":{"type":"string"}}}`, "patternProperties", ""},
+		{`{"type":"object","enum":[{"a":1}]}`, "enum", ""},
+		{`{"type":"object","const":{"a":1}}`, "const", ""},
+		{`{"type":"object","enum":["a"]}`, "enum", ""},
 		{`{"type":"object","$defs":{"t":{"type":"object","patternProperties":{"^n":{"$ref":"#/$defs/t"},"":{"type":"object"}}}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, "patternProperties", "/$defs/t"},
 	} {
 		_, err := Compile([]byte(c.schema))

@@ -251,7 +251,8 @@ func CompileSchema(s *jsonschema.Schema) (*Schema, error) {
 	for _, kw := range [...]struct {
 		name string
 		set  bool
-	}{{"patternProperties", root.Patterns != nil}, {"propertyNames", root.PropertyNames != nil}, {"dependentSchemas", root.DependentSchemas != nil}} {
+	}{{"patternProperties", root.Patterns != nil}, {"propertyNames", root.PropertyNames != nil}, {"dependentSchemas", root.DependentSchemas != nil},
+		{enumWord(root), root.Enum != nil}} {
 		if kw.set {
 			return nil, &KeywordError{Path: "", Keyword: kw.name, Why: "the guard checks it below the root only: the root's properties are the tool's parameters"}
 		}
