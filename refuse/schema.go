@@ -422,6 +422,14 @@ func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one,
 		return "null", "nulls"
 	case "array":
 		_, elems := nodeWords(n.Items, within)
+		if n.Prefix != nil {
+			var firsts []string
+			for _, p := range n.Prefix {
+				o, _ := nodeWords(p, within)
+				firsts = append(firsts, o)
+			}
+			elems = "values starting with " + strings.Join(firsts, ", ") + ", then " + elems
+		}
 		count := countClause(u64(n.MinItems), u64(n.MaxItems), "element")
 		if n.Unique {
 			count += ", no two equal"
@@ -448,6 +456,10 @@ func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one,
 	if n.PropertyNames != nil {
 		o, _ := nodeWords(narrow(n.PropertyNames, schemacheck.String), within)
 		count += ", each key " + o
+	}
+	for _, p := range n.Patterns {
+		_, vals := nodeWords(p.Node, within)
+		count += ", keys matching " + p.Re.String() + " holding " + vals
 	}
 	if len(n.Properties) > 0 {
 		names := make([]string, len(n.Properties))

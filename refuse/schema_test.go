@@ -538,31 +538,33 @@ func TestDecide_SchemaTool_UniqueItemsIsAConstraint(t *testing.T) {
 }
 
 // TestDecide_SchemaTool_ArrayAndObjectKeywordsAreWorded: contains,
-// propertyNames, dependentRequired, dependentSchemas and patternProperties
-// are refused in the words of the rule broken.
+// propertyNames, dependentRequired, dependentSchemas, patternProperties and
+// prefixItems are refused in the words of the rule broken.
 func TestDecide_SchemaTool_ArrayAndObjectKeywordsAreWorded(t *testing.T) {
 	reg := typereg.New()
 	const schema = `{"type":"object","dependentRequired":{"since":["until"]},"properties":{"since":{"type":"string"},"until":{"type":"string"},
 		"l":{"type":"array","contains":{"type":"integer"},"maxContains":2},
 		"m":{"type":"object","propertyNames":{"maxLength":2}},
 		"d":{"type":"object","dependentSchemas":{"x":{"required":["y"]}}},
-		"p":{"type":"object","patternProperties":{"^x":{"type":"integer"}}}}}`
+		"p":{"type":"object","patternProperties":{"^x":{"type":"integer"}}},
+		"pre":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}}}`
 	if err := reg.RegisterSchema("t", json.RawMessage(schema)); err != nil {
 		t.Fatal(err)
 	}
-	for _, ok := range []string{`{"since":"a","until":"b"}`, `{"l":["x",1]}`, `{"m":{"ab":1}}`, `{"d":{"x":1,"y":2}}`, `{"p":{"xa":1,"y":"s"}}`} {
+	for _, ok := range []string{`{"pre":["a",1,true]}`, `{"since":"a","until":"b"}`, `{"l":["x",1]}`, `{"m":{"ab":1}}`, `{"d":{"x":1,"y":2}}`, `{"p":{"xa":1,"y":"s"}}`} {
 		if r := refuse.Refuse(reg, "t", json.RawMessage(ok)); r != nil {
 			t.Errorf("%s: %v", ok, r)
 		}
 	}
 	const l = "a list (a JSON array) of JSON values, at least 1 and at most 2 of them a whole number"
 	for args, want := range map[string]refuse.Problem{
-		`{"since":"a"}`:    {Argument: "until", Code: refuse.MissingArgument, Takes: "text"},
-		`{"l":["x"]}`:      {Argument: "l", Code: refuse.Constraint, Takes: l, Sent: `["x"]`},
-		`{"l":[1,2,3]}`:    {Argument: "l", Code: refuse.Constraint, Takes: l, Sent: `[1,2,3]`},
-		`{"m":{"abc":1}}`:  {Argument: "m", Path: ".abc", Code: refuse.Constraint, Takes: "an object, each key text of at most 2 characters", Sent: `{"abc":1}`, Element: `"abc"`},
-		`{"d":{"x":1}}`:    {Argument: "d", Path: ".y", Code: refuse.MissingField, Takes: "an object", Sent: `{"x":1}`, Element: `"y"`},
-		`{"p":{"xa":"s"}}`: {Argument: "p", Path: ".xa", Code: refuse.WrongType, Takes: "an object", Sent: `{"xa":"s"}`, Element: `"s"`},
+		`{"since":"a"}`:     {Argument: "until", Code: refuse.MissingArgument, Takes: "text"},
+		`{"l":["x"]}`:       {Argument: "l", Code: refuse.Constraint, Takes: l, Sent: `["x"]`},
+		`{"l":[1,2,3]}`:     {Argument: "l", Code: refuse.Constraint, Takes: l, Sent: `[1,2,3]`},
+		`{"m":{"abc":1}}`:   {Argument: "m", Path: ".abc", Code: refuse.Constraint, Takes: "an object, each key text of at most 2 characters", Sent: `{"abc":1}`, Element: `"abc"`},
+		`{"d":{"x":1}}`:     {Argument: "d", Path: ".y", Code: refuse.MissingField, Takes: "an object", Sent: `{"x":1}`, Element: `"y"`},
+		`{"p":{"xa":"s"}}`:  {Argument: "p", Path: ".xa", Code: refuse.WrongType, Takes: "an object, keys matching ^x holding whole numbers", Sent: `{"xa":"s"}`, Element: `"s"`},
+		`{"pre":["a","b"]}`: {Argument: "pre", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of values starting with text, a whole number, then true or false values", Sent: `["a","b"]`, Element: `"b"`},
 	} {
 		r := refuse.Refuse(reg, "t", json.RawMessage(args))
 		if r == nil {
