@@ -84,6 +84,8 @@ func TestCompile_RefusesBranchesPastTheBound(t *testing.T) {
 		{`{"type":"object","allOf":[{"required":["a"]}]}`, "allOf", ""},
 		{`{"type":"object","patternProperties":{"^a":{"type":"string"}}}`, "patternProperties", ""},
 		{`{"type":"object","enum":[{"a":1}]}`, "enum", ""},
+		{`{"type":"object","$defs":{"d":{"anyOf":[{"$ref":"#/$defs/d"}]}},"properties":{"a":{"$ref":"#/$defs/d"}}}`, "anyOf", "/$defs/d"},
+		{`{"type":"object","$defs":{"d":{"oneOf":[{"type":"null"},{"$ref":"#/$defs/e","type":"string"}]},"e":{"$ref":"#/$defs/d","type":"string"}},"properties":{"a":{"$ref":"#/$defs/d"}}}`, "oneOf", "/$defs/d"},
 		{`{"type":"object","const":{"a":1}}`, "const", ""},
 		{`{"type":"object","enum":["a"]}`, "enum", ""},
 		{`{"type":"object","$defs":{"t":{"type":"object","patternProperties":{"^n":{"$ref":"#/$defs/t"},"":{"type":"object"}}}},"properties":{"a":{"$ref":"#/$defs/t"}}}`, "patternProperties", "/$defs/t"},

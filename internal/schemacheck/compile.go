@@ -284,13 +284,21 @@ const maxReads = 256
 // are its own read, its children's, and each branch's, added), and
 // refuses the schema where they pass maxReads.
 func (c *compiler) bound() error {
-	reads := make(map[*Node]int, len(c.done))
+	nodes := make([]*Node, 0, len(c.done))
 	for _, n := range c.done {
+		nodes = append(nodes, n)
+	}
+	slices.SortFunc(nodes, func(a, b *Node) int { return strings.Compare(c.paths[a], c.paths[b]) }) // the same error every time
+	if err := c.loops(nodes); err != nil {
+		return err
+	}
+	reads := make(map[*Node]int, len(nodes))
+	for _, n := range nodes {
 		reads[n] = 1
 	}
 	for changed := true; changed; {
 		changed = false
-		for _, n := range c.done {
+		for _, n := range nodes {
 			r := nodeReads(n, reads)
 			if r <= reads[n] {
 				continue
@@ -300,6 +308,53 @@ func (c *compiler) bound() error {
 					"branches that read a value more than %d times, nested in one another or holding themselves", maxReads)}
 			}
 			reads[n], changed = r, true
+		}
+	}
+	return nil
+}
+
+// loops refuses a node that leads back to itself through a $ref beside
+// "type" or an anyOf read by type, without reading into the value: such
+// a schema is a chain that does not end (jsonschema-go recurses on it
+// until its stack overflows).
+func (c *compiler) loops(nodes []*Node) error {
+	const (
+		unseen = iota
+		open
+		done
+	)
+	state := make(map[*Node]int, len(c.done))
+	var visit func(n *Node) *Node
+	visit = func(n *Node) *Node {
+		switch state[n] {
+		case open:
+			return n
+		case done:
+			return nil
+		}
+		state[n] = open
+		next := n.AnyOf
+		if n.Ref != nil {
+			next = []*Node{n.Ref}
+		}
+		for _, m := range next {
+			if at := visit(m); at != nil {
+				return at
+			}
+		}
+		state[n] = done
+		return nil
+	}
+	for _, n := range nodes {
+		if at := visit(n); at != nil {
+			kw := "$ref"
+			if at.AnyOf != nil {
+				kw = "anyOf"
+				if at.OneOf {
+					kw = "oneOf"
+				}
+			}
+			return &KeywordError{Path: c.paths[at], Keyword: kw, Why: "a chain of references that does not end"}
 		}
 	}
 	return nil

@@ -439,3 +439,48 @@ func genRules(rng *rand.Rand, depth int) []string {
 	}
 	return parts
 }
+
+// TestCheck_AgreesWithJSONSchemaGo_Generated: the fuzz target's property on
+// generated schemas and generated arguments (keys the schemas name, values
+// of every type), so that every run compares branches, patterns and enums
+// against jsonschema-go on values that reach them.
+func TestCheck_AgreesWithJSONSchemaGo_Generated(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	for seed := range uint64(n) {
+		rng := rand.New(rand.NewPCG(seed, 99))
+		schema := fmt.Sprintf(`{"type":"object","$defs":{"d":%s},"properties":{"a":%s,"b":%s}%s}`, genDef(rng), genSchema(rng, 3), genSchema(rng, 3), genObjectRules(rng))
+		for range 4 {
+			agree(t, schema, genObject(rng, 3))
+		}
+		if t.Failed() {
+			t.Fatalf("seed %d", seed)
+		}
+	}
+}
+
+func genObject(rng *rand.Rand, depth int) string {
+	keys := []string{"a", "b", "x", "ab", "xa"}
+	var ms []string
+	for range rng.IntN(4) {
+		ms = append(ms, fmt.Sprintf("%q:%s", keys[rng.IntN(len(keys))], genValue(rng, depth-1)))
+	}
+	return "{" + strings.Join(ms, ",") + "}"
+}
+
+func genValue(rng *rand.Rand, depth int) string {
+	scalars := []string{`1`, `2.5`, `-0`, `0`, `3`, `100`, `"a"`, `"x"`, `"abc"`, `"ca"`, `""`, `null`, `true`, `false`, `9007199254740993`, `0.1`}
+	if depth <= 0 || rng.IntN(3) > 0 {
+		return scalars[rng.IntN(len(scalars))]
+	}
+	if rng.IntN(2) == 0 {
+		return genObject(rng, depth)
+	}
+	var es []string
+	for range rng.IntN(4) {
+		es = append(es, genValue(rng, depth-1))
+	}
+	return "[" + strings.Join(es, ",") + "]"
+}
