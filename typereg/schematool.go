@@ -63,10 +63,12 @@ import (
 // additionalItems, $dynamicRef, a remote $ref, $ref beside keywords other
 // than type, anyOf beside oneOf...): the guard would pass what the schema
 // refuses. It fails too for a keyword above that the guard checks below
-// the root only, at the root (whose properties are the tool's
+// the root only, and for enum and const, at the root (whose properties are the tool's
 // parameters), and where keywords that read a value again nest so that a
 // value would be read more than 256 times, or hold themselves through a
-// $ref (a value nested n deep would be read n times). It fails when the
+// $ref (a value nested n deep would be read n times), and for a chain of
+// $ref or anyOf that leads back to itself without reading into the value
+// (on which jsonschema-go recurses without end). It fails when the
 // root is not of type "object"
 // alone, when the text is not JSON Schema, and for aliases (WithAlias),
 // which rename struct fields. A registration that fails changes nothing.

@@ -230,7 +230,8 @@ func TestCheck_AgreesWithJSONSchemaGo(t *testing.T) {
 	}
 }
 
-// FuzzCheck_AgreesWithJSONSchemaGo: on generated schemas and arguments,
+// FuzzCheck_AgreesWithJSONSchemaGo: on generated schemas and arguments
+// (the fuzzed ones, and ones generated with the schema),
 // the guard fails exactly when the map reader does, and refuses exactly
 // when jsonschema-go's validator does.
 func FuzzCheck_AgreesWithJSONSchemaGo(f *testing.F) {
@@ -244,6 +245,7 @@ func FuzzCheck_AgreesWithJSONSchemaGo(f *testing.F) {
 			t.Fatalf("generated schema %s does not compile: %v", schema, err)
 		}
 		agree(t, schema, args)
+		agree(t, schema, genObject(rng, 3)) // arguments that reach the schema's keys
 	})
 }
 
