@@ -267,6 +267,7 @@ type compiler struct {
 	root  *jsonschema.Schema
 	done  map[*jsonschema.Schema]*Node // a schema compiled once: $ref may recur
 	paths map[*Node]string             // where each node is, for bound's error
+	order []*Node                      // every node, in the order compiled
 	// draft7: the root's $schema is draft-07, as jsonschema-go tells it.
 	draft7 bool
 }
@@ -284,11 +285,7 @@ const maxReads = 256
 // are its own read, its children's, and each branch's, added), and
 // refuses the schema where they pass maxReads.
 func (c *compiler) bound() error {
-	nodes := make([]*Node, 0, len(c.done))
-	for _, n := range c.done {
-		nodes = append(nodes, n)
-	}
-	slices.SortFunc(nodes, func(a, b *Node) int { return strings.Compare(c.paths[a], c.paths[b]) }) // the same error every time
+	nodes := c.order // in the order compiled: the same error every time
 	if err := c.loops(nodes); err != nil {
 		return err
 	}
@@ -296,9 +293,12 @@ func (c *compiler) bound() error {
 	for _, n := range nodes {
 		reads[n] = 1
 	}
+	// Last compiled first: a node's children are compiled after it, so
+	// that they are mostly computed before it and a tree settles in one
+	// pass.
 	for changed := true; changed; {
 		changed = false
-		for _, n := range nodes {
+		for _, n := range slices.Backward(nodes) {
 			r := nodeReads(n, reads)
 			if r <= reads[n] {
 				continue
@@ -497,6 +497,7 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 			n := &Node{}
 			c.done[s] = n
 			c.paths[n] = path
+			c.order = append(c.order, n)
 			t, err := types(s, path)
 			if err != nil {
 				return nil, err
@@ -515,6 +516,7 @@ func (c *compiler) node(s *jsonschema.Schema, path string) (*Node, error) {
 	n := &Node{Types: AnyType}
 	c.done[s] = n
 	c.paths[n] = path
+	c.order = append(c.order, n)
 	if isFalse(s) {
 		n.False = true
 		return n, nil
