@@ -3,6 +3,7 @@ package refuse
 import (
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -262,6 +263,9 @@ func nodeWords(n *schemacheck.Node, within []*schemacheck.Node) (one, many strin
 		}
 		return strings.Join(ones, " or "), strings.Join(manys, " or ")
 	}
+	if n.AllOf != nil || n.Some != nil || n.Not != nil || n.If != nil {
+		return branchWords(n, within)
+	}
 	if len(n.Enum) > 0 {
 		var vs []string
 		for _, v := range n.Enum {
@@ -284,9 +288,103 @@ func nodeWords(n *schemacheck.Node, within []*schemacheck.Node) (one, many strin
 	return strings.Join(ones, " or "), strings.Join(manys, " or ")
 }
 
+// branchWords words a node with allOf, anyOf or oneOf read per branch,
+// not or if: its own words (none where it takes any value), then each
+// keyword's: "and" before each allOf branch that says more than "any JSON
+// value", the branches of anyOf joined by "or", of oneOf after "exactly
+// one of", "but not" before not's, and if/then/else in parentheses.
+func branchWords(n *schemacheck.Node, within []*schemacheck.Node) (one, many string) {
+	own := *n
+	own.AllOf, own.Some, own.Not, own.If, own.Then, own.Else = nil, nil, nil, nil, nil, nil
+	one, many = nodeWords(&own, within)
+	if one == "any JSON value" {
+		one, many = "", ""
+	}
+	join := func(sep, o, m string) {
+		if one == "" {
+			one, many = o, m
+			return
+		}
+		one, many = one+sep+o, many+sep+m
+	}
+	words := func(b *schemacheck.Node, ctx schemacheck.Types) (string, string) {
+		return nodeWords(narrow(b, ctx), within)
+	}
+	for _, b := range n.AllOf {
+		if o, m := words(b, n.Types); o != "any JSON value" {
+			join(", and ", o, m)
+		}
+	}
+	if n.Some != nil {
+		var ones, manys []string
+		for _, b := range n.Some {
+			o, m := words(b, n.Types)
+			ones, manys = append(ones, o), append(manys, m)
+		}
+		o, m := strings.Join(ones, " or "), strings.Join(manys, " or ")
+		if n.SomeOne {
+			o, m = "exactly one of: "+strings.Join(ones, "; "), "values, each exactly one of: "+strings.Join(manys, "; ")
+		}
+		join(", and ", o, m)
+	}
+	if one == "" {
+		one, many = "any JSON value", "JSON values"
+	}
+	if n.Not != nil {
+		o, m := words(n.Not, n.Types)
+		one, many = one+" but not "+o, many+" but not "+m
+	}
+	if n.If != nil {
+		o, _ := words(n.If, n.Types)
+		cond := " (if " + o
+		if n.Then != nil {
+			t, _ := words(n.Then, narrow(n.If, n.Types).Types)
+			cond += ", then " + t
+		}
+		if n.Else != nil {
+			e, _ := words(n.Else, n.Types)
+			cond += ", else " + e
+		}
+		one, many = one+cond+")", many+cond+")"
+	}
+	return one, many
+}
+
+// narrow returns branch b as worded where a value of types ctx is read:
+// a branch without a type of its own takes the types ctx names, or else
+// those its rules apply to (numbers for a bound, text for a length).
+func narrow(b *schemacheck.Node, ctx schemacheck.Types) *schemacheck.Node {
+	if b == nil || b.Types != schemacheck.AnyType || b.Ref != nil || b.AnyOf != nil {
+		return b
+	}
+	t := ctx
+	if t == schemacheck.AnyType {
+		t = 0
+		if b.Minimum != nil || b.Maximum != nil || b.ExclusiveMinimum != nil || b.ExclusiveMaximum != nil || b.MultipleOf != nil {
+			t |= schemacheck.Number | schemacheck.Integer
+		}
+		if b.MinLength != nil || b.MaxLength != nil || b.Pattern != nil {
+			t |= schemacheck.String
+		}
+		if b.Items != nil || b.Prefix != nil || b.MinItems != nil || b.MaxItems != nil || b.Unique || b.Contains != nil {
+			t |= schemacheck.Array
+		}
+		if b.Properties != nil || b.Additional != nil || b.Closed || b.MinProperties != nil || b.MaxProperties != nil ||
+			b.Patterns != nil || b.PropertyNames != nil || b.DependentRequired != nil || b.DependentSchemas != nil {
+			t |= schemacheck.Object
+		}
+		if t == 0 {
+			return b
+		}
+	}
+	c := *b
+	c.Types = t
+	return &c
+}
+
 func hasRulesWorded(n *schemacheck.Node) bool {
 	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
-		n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.Items != nil ||
+		n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.Items != nil || n.Unique ||
 		n.MinItems != nil || n.MaxItems != nil || n.Properties != nil || n.Additional != nil || n.Closed || n.AnyOf != nil
 }
 
@@ -316,11 +414,45 @@ func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one,
 		return "null", "nulls"
 	case "array":
 		_, elems := nodeWords(n.Items, within)
+		if n.Prefix != nil {
+			var firsts []string
+			for _, p := range n.Prefix {
+				o, _ := nodeWords(p, within)
+				firsts = append(firsts, o)
+			}
+			elems = "values starting with " + strings.Join(firsts, ", ") + ", then " + elems
+		}
 		count := countClause(u64(n.MinItems), u64(n.MaxItems), "element")
+		if n.Unique {
+			count += ", no two equal"
+		}
+		if n.Contains != nil {
+			o, _ := nodeWords(narrow(n.Contains, schemacheck.AnyType), within)
+			least := 1
+			if n.MinContains != nil {
+				least = *n.MinContains
+			}
+			switch {
+			case least > 0 && n.MaxContains != nil:
+				count += fmt.Sprintf(", at least %d and at most %d of them %s", least, *n.MaxContains, o)
+			case least > 0:
+				count += fmt.Sprintf(", at least %d of them %s", least, o)
+			case n.MaxContains != nil:
+				count += fmt.Sprintf(", at most %d of them %s", *n.MaxContains, o)
+			}
+		}
 		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
 	}
 	// object
 	count := countClause(u64(n.MinProperties), u64(n.MaxProperties), "key")
+	if n.PropertyNames != nil {
+		o, _ := nodeWords(narrow(n.PropertyNames, schemacheck.String), within)
+		count += ", each key " + o
+	}
+	for _, p := range n.Patterns {
+		_, vals := nodeWords(p.Node, within)
+		count += ", keys matching " + p.Re.String() + " holding " + vals
+	}
 	if len(n.Properties) > 0 {
 		names := make([]string, len(n.Properties))
 		for i, p := range n.Properties {
@@ -395,6 +527,9 @@ func enumValueWord(v schemacheck.Value) string {
 		return strconv.FormatBool(v.Bool)
 	case schemacheck.Number:
 		return strconv.FormatFloat(v.Num, 'f', -1, 64)
+	case schemacheck.Array, schemacheck.Object:
+		out, _ := json.Marshal(v.JSON)
+		return string(out)
 	}
 	return v.Text
 }

@@ -191,15 +191,14 @@ func TestRegisterSchema_FailsNamingTheKeyword(t *testing.T) {
 	cases := []struct {
 		schema, keyword, path string
 	}{
-		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string","maxLength":3},{"type":"string","pattern":"^a"}]}}}`, "anyOf", "/properties/x"},
-		{`{"type":"object","properties":{"x":{"oneOf":[{"type":"integer"},{"type":"number"}]}}}`, "oneOf", "/properties/x"},
-		{`{"type":"object","properties":{"x":{"type":"string","anyOf":[{"maxLength":3}]}}}`, "anyOf", "/properties/x"},
-		{`{"type":"object","properties":{"x":{"allOf":[{"type":"string"}]}}}`, "allOf", "/properties/x"},
-		{`{"type":"object","properties":{"x":{"type":"array","uniqueItems":true}}}`, "uniqueItems", "/properties/x"},
+		{`{"type":"object","properties":{"x":{"anyOf":[{"type":"string"}],"oneOf":[{"type":"string"}]}}}`, "anyOf", "/properties/x"},
+		{`{"type":"object","allOf":[{"required":["x"]}]}`, "allOf", ""},
+		{`{"type":"object","$defs":{"t":{"allOf":[{"type":"object","properties":{"n":{"$ref":"#/$defs/t"}}}]}},"properties":{"x":{"$ref":"#/$defs/t"}}}`, "allOf", "/$defs/t"},
+		{`{"type":"object","propertyNames":{"maxLength":3}}`, "propertyNames", ""},
 		{`{"type":"object","properties":{"x":{"type":"string","pattern":"(?<=a)b"}}}`, "pattern", "/properties/x"},
 		{`{"type":"object","properties":{"x":{"$ref":"https://example.com/s.json"}}}`, "$ref", "/properties/x"},
-		{`{"type":"object","$defs":{"d":{"not":{"type":"string"}}}}`, "not", "/$defs/d"},
-		{`{"type":"object","properties":{"x":{"enum":[[1]]}}}`, "enum", "/properties/x"},
+		{`{"type":"object","$defs":{"d":{"not":{"type":"array","unevaluatedItems":{}}}}}`, "unevaluatedItems", "/$defs/d/not"},
+		{`{"type":"object","properties":{"x":{"type":"object","unevaluatedProperties":false}}}`, "unevaluatedProperties", "/properties/x"},
 		{`{"type":"array"}`, "type", ""},
 	}
 	for _, c := range cases {
@@ -271,7 +270,8 @@ func FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails(f *testing.F) {
 // stays within twice what it allocates at 1x.
 func TestDecide_SchemaTool_CostGrowsLinearly(t *testing.T) {
 	const schema = `{"type":"object","$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"},"v":{"type":"integer","maximum":1}},"additionalProperties":false}},
-		"properties":{"any":{},"node":{"$ref":"#/$defs/n"},"ints":{"type":"array","items":{"type":"integer"}},"name":{"type":"string","maxLength":3},"meta":{"type":"object","additionalProperties":{"type":"string"}}}}`
+		"properties":{"any":{},"node":{"$ref":"#/$defs/n"},"ints":{"type":"array","items":{"type":"integer"}},"name":{"type":"string","maxLength":3},"meta":{"type":"object","additionalProperties":{"type":"string"}},
+		"br":{"type":"array","uniqueItems":true,"items":{"allOf":[{"type":"object","properties":{"k":{"type":"integer"}}}],"anyOf":[{"required":["k"]},{"required":["v"]}],"not":{"required":["z"]},"if":{"required":["k"]},"then":{"properties":{"v":{"type":"string"}}}}}}}`
 	shapes := []struct {
 		name string
 		args func(k int) string
@@ -285,6 +285,12 @@ func TestDecide_SchemaTool_CostGrowsLinearly(t *testing.T) {
 		}},
 		{"many unknown keys", func(k int) string {
 			return `{` + seq(100*k, func(i int) string { return `"u` + strconv.Itoa(i) + `":1` }) + `}`
+		}},
+		{"branches, bad elements", func(k int) string {
+			return `{"br":[` + seq(100*k, func(i int) string { return `{"k":` + strconv.Itoa(i) + `.5,"v":1,"z":[]}` }) + `]}`
+		}},
+		{"branches, clean elements", func(k int) string {
+			return `{"br":[` + seq(100*k, func(i int) string { return `{"k":` + strconv.Itoa(i) + `,"v":"x"}` }) + `]}`
 		}},
 		{"repeated key", func(k int) string { return `{` + rep(`"name":"xxxx"`, 100*k, ",") + `}` }},
 		{"repeated nested keys", func(k int) string { return `{"meta":{` + rep(`"a":1`, 100*k, ",") + `}}` }},
@@ -434,6 +440,166 @@ func TestDecide_SchemaTool_AnyOfOfDistinctTypes(t *testing.T) {
 		}
 		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+		for _, p := range r.Problems {
+			if p.Pointer != "" {
+				checkPointer(t, args, args, p)
+			}
+		}
+	}
+}
+
+// TestDecide_SchemaTool_BranchKeywordsNameTheClosestProblem: allOf, anyOf
+// and oneOf whose branches overlap, not and if/then/else are refused with
+// the problem of the branch the value breaks (for anyOf and oneOf, the
+// branch that came closest), or as a constraint where the value passes a
+// branch it must not; Takes words each keyword.
+func TestDecide_SchemaTool_BranchKeywordsNameTheClosestProblem(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","properties":{
+		"a":{"allOf":[{"type":"object","properties":{"x":{"type":"integer"}}},{"required":["y"]}]},
+		"s":{"type":"string","allOf":[{"maxLength":3},{"pattern":"^a"}]},
+		"o":{"oneOf":[{"type":"object","required":["x"]},{"type":"object","properties":{"y":{"type":"integer"}},"required":["y"]}]},
+		"n":{"not":{"type":"string"}},
+		"i":{"if":{"type":"integer"},"then":{"minimum":3}}}}`
+	if err := reg.RegisterSchema("t", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"a":{"x":1,"y":"v"}}`, `{"s":"ab"}`, `{"o":{"x":1}}`, `{"o":{"y":1}}`, `{"n":1}`, `{"i":3}`, `{"i":"s"}`} {
+		if r := refuse.Refuse(reg, "t", json.RawMessage(ok)); r != nil {
+			t.Errorf("%s: %v", ok, r)
+		}
+	}
+	const a, s, o = "an object with fields x", "text, and text of at most 3 characters, and text matching the pattern ^a", "exactly one of: an object; an object with fields y"
+	for args, want := range map[string]refuse.Problem{
+		`{"a":{"x":1.5,"y":1}}`: {Argument: "a", Path: ".x", Code: refuse.NotWholeNumber, Takes: a, Sent: `{"x":1.5,"y":1}`, Element: "1.5"},
+		`{"a":{"x":1}}`:         {Argument: "a", Path: ".y", Code: refuse.MissingField, Takes: a, Sent: `{"x":1}`, Element: `"y"`},
+		`{"s":"bc"}`:            {Argument: "s", Code: refuse.Constraint, Takes: s, Sent: `"bc"`},
+		`{"o":{"x":1,"y":1}}`:   {Argument: "o", Code: refuse.Constraint, Takes: o, Sent: `{"x":1,"y":1}`},
+		`{"o":{"y":1.5}}`:       {Argument: "o", Path: ".x", Code: refuse.MissingField, Takes: o, Sent: `{"y":1.5}`, Element: `"x"`},
+		`{"o":{"y":"z","z":1}}`: {Argument: "o", Path: ".x", Code: refuse.MissingField, Takes: o, Sent: `{"y":"z","z":1}`, Element: `"x"`},
+		`{"n":"x"}`:             {Argument: "n", Code: refuse.Constraint, Takes: "any JSON value but not text", Sent: `"x"`},
+		`{"i":2}`:               {Argument: "i", Code: refuse.Constraint, Takes: "any JSON value (if a whole number, then a whole number of at least 3)", Sent: "2"},
+	} {
+		r := refuse.Refuse(reg, "t", json.RawMessage(args))
+		if r == nil {
+			t.Errorf("%s passed", args)
+			continue
+		}
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+		for _, p := range r.Problems {
+			if p.Pointer != "" {
+				checkPointer(t, args, args, p)
+			}
+		}
+	}
+}
+
+// TestDecide_SchemaTool_EnumOfObjectsNamesTheValues: enum and const with
+// arrays or objects compare the value as the map reader reads it, and
+// Takes quotes them as JSON.
+func TestDecide_SchemaTool_EnumOfObjectsNamesTheValues(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","properties":{"mode":{"const":{"speed":"fast"}},"pair":{"enum":[[1,2],"none"]}}}`
+	if err := reg.RegisterSchema("t", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"mode":{"speed":"fast"}}`, `{"mode":{"speed":"slow","speed":"fast"}}`, `{"pair":[1.0,2]}`, `{"pair":"none"}`} {
+		if r := refuse.Refuse(reg, "t", json.RawMessage(ok)); r != nil {
+			t.Errorf("%s: %v", ok, r)
+		}
+	}
+	for args, want := range map[string]refuse.Problem{
+		`{"mode":{"speed":"slow"}}`: {Argument: "mode", Code: refuse.NotOneOf, Takes: `exactly {"speed":"fast"}`, Sent: `{"speed":"slow"}`},
+		`{"pair":[2,1]}`:            {Argument: "pair", Code: refuse.NotOneOf, Takes: `one of [1,2], none`, Sent: `[2,1]`},
+	} {
+		r := refuse.Refuse(reg, "t", json.RawMessage(args))
+		if r == nil {
+			t.Errorf("%s passed", args)
+			continue
+		}
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+		for _, p := range r.Problems {
+			if p.Pointer != "" {
+				checkPointer(t, args, args, p)
+			}
+		}
+	}
+}
+
+// TestDecide_SchemaTool_UniqueItemsIsAConstraint: an array with two equal
+// elements (as jsonschema-go compares them) where uniqueItems refuses it is
+// a constraint problem at the array.
+func TestDecide_SchemaTool_UniqueItemsIsAConstraint(t *testing.T) {
+	reg := typereg.New()
+	if err := reg.RegisterSchema("t", json.RawMessage(`{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"},"uniqueItems":true}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if r := refuse.Refuse(reg, "t", json.RawMessage(`{"tags":["a","b"]}`)); r != nil {
+		t.Errorf("distinct tags: %v", r)
+	}
+	r := refuse.Refuse(reg, "t", json.RawMessage(`{"tags":["a","b","a"]}`))
+	want := []refuse.Problem{{Argument: "tags", Code: refuse.Constraint, Takes: "a list (a JSON array) of texts, no two equal", Sent: `["a","b","a"]`}}
+	if r == nil {
+		t.Fatal("repeated tags passed")
+	}
+	if diff := cmp.Diff(want, r.Problems, noPointer); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestDecide_SchemaTool_ArrayAndObjectKeywordsAreWorded: contains,
+// propertyNames, dependentRequired, dependentSchemas, patternProperties and
+// prefixItems are refused in the words of the rule broken.
+func TestDecide_SchemaTool_ArrayAndObjectKeywordsAreWorded(t *testing.T) {
+	reg := typereg.New()
+	const schema = `{"type":"object","dependentRequired":{"since":["until"]},"properties":{"since":{"type":"string"},"until":{"type":"string"},
+		"l":{"type":"array","contains":{"type":"integer"},"maxContains":2},
+		"m":{"type":"object","propertyNames":{"maxLength":2}},
+		"d":{"type":"object","dependentSchemas":{"x":{"required":["y"]}}},
+		"p":{"type":"object","patternProperties":{"^x":{"type":"integer"}}},
+		"pre":{"type":"array","prefixItems":[{"type":"string"},{"type":"integer"}],"items":{"type":"boolean"}}}}`
+	if err := reg.RegisterSchema("t", json.RawMessage(schema)); err != nil {
+		t.Fatal(err)
+	}
+	for _, ok := range []string{`{"pre":["a",1,true]}`, `{"since":"a","until":"b"}`, `{"l":["x",1]}`, `{"m":{"ab":1}}`, `{"d":{"x":1,"y":2}}`, `{"p":{"xa":1,"y":"s"}}`} {
+		if r := refuse.Refuse(reg, "t", json.RawMessage(ok)); r != nil {
+			t.Errorf("%s: %v", ok, r)
+		}
+	}
+	const l = "a list (a JSON array) of JSON values, at least 1 and at most 2 of them a whole number"
+	for args, want := range map[string]refuse.Problem{
+		`{"since":"a"}`:     {Argument: "until", Code: refuse.MissingArgument, Takes: "text"},
+		`{"l":["x"]}`:       {Argument: "l", Code: refuse.Constraint, Takes: l, Sent: `["x"]`},
+		`{"l":[1,2,3]}`:     {Argument: "l", Code: refuse.Constraint, Takes: l, Sent: `[1,2,3]`},
+		`{"m":{"abc":1}}`:   {Argument: "m", Path: ".abc", Code: refuse.Constraint, Takes: "an object, each key text of at most 2 characters", Sent: `{"abc":1}`, Element: `"abc"`},
+		`{"d":{"x":1}}`:     {Argument: "d", Path: ".y", Code: refuse.MissingField, Takes: "an object", Sent: `{"x":1}`, Element: `"y"`},
+		`{"p":{"xa":"s"}}`:  {Argument: "p", Path: ".xa", Code: refuse.WrongType, Takes: "an object, keys matching ^x holding whole numbers", Sent: `{"xa":"s"}`, Element: `"s"`},
+		`{"pre":["a","b"]}`: {Argument: "pre", Path: "[1]", Code: refuse.WrongType, Takes: "a list (a JSON array) of values starting with text, a whole number, then true or false values", Sent: `["a","b"]`, Element: `"b"`},
+	} {
+		r := refuse.Refuse(reg, "t", json.RawMessage(args))
+		if r == nil {
+			t.Errorf("%s passed", args)
+			continue
+		}
+		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", args, diff)
+		}
+		for _, p := range r.Problems {
+			switch {
+			case args == `{"m":{"abc":1}}`:
+				// A key's constraint (propertyNames) points at the key's
+				// member, as every problem with a key does.
+				if p.Pointer != "/m/abc" {
+					t.Errorf("%s: pointer %q, want /m/abc", args, p.Pointer)
+				}
+			case p.Pointer != "":
+				checkPointer(t, args, args, p)
+			}
 		}
 	}
 }

@@ -24,25 +24,52 @@ import (
 // numbers read as float64 (an integer float64 cannot hold exactly is a
 // silent loss, RoundedNumber; a number past float64's range fails the
 // reader). The verdict on each value is the published schema's, as
-// github.com/google/jsonschema-go validates it: its type (a list of types,
-// "null" among them), enum and const (of scalar values), minimum, maximum,
-// exclusiveMinimum, exclusiveMaximum and multipleOf, minLength, maxLength
-// and pattern (Go's regexp, as jsonschema-go compiles it), items,
-// minItems and maxItems, properties, required, additionalProperties (true,
-// false or a schema), minProperties and maxProperties, and local $ref
-// ("#", "#/$defs/...", "#/definitions/..."; alone, or beside "type" as
-// jsonschema-go's inference writes a named type), recursive ones included,
-// and anyOf or oneOf alone whose branches take values of distinct JSON
-// types (integer and number counting as one: {"anyOf": [{"type":
-// "string"}, {"type": "null"}]}).
-// Annotations (title, description, default, examples, format...) check
-// nothing, as in jsonschema-go.
+// github.com/google/jsonschema-go validates it:
+//   - values: type (a list of types, "null" among them), enum and const
+//     (arrays and objects too, compared as the map reader reads them,
+//     numbers by value; const beside enum), minimum, maximum,
+//     exclusiveMinimum, exclusiveMaximum, multipleOf, minLength, maxLength
+//     and pattern (Go's regexp, as jsonschema-go compiles it);
+//   - arrays: items, prefixItems (draft 2020-12 only, as jsonschema-go
+//     reads it), minItems, maxItems, uniqueItems, contains, minContains
+//     and maxContains;
+//   - objects: properties, required, additionalProperties (true, false or
+//     a schema), minProperties, maxProperties, dependentRequired, and,
+//     below the root, patternProperties, propertyNames and
+//     dependentSchemas (draft 2020-12 only);
+//   - local $ref ("#", "#/$defs/...", "#/definitions/..."; alone, or beside
+//     "type" as jsonschema-go's inference writes a named type), recursive
+//     ones included;
+//   - branches: anyOf and oneOf (anywhere, when their branches take values
+//     of distinct JSON types and nothing stands beside them, as in
+//     {"anyOf": [{"type": "string"}, {"type": "null"}]}), and, below the
+//     root, any anyOf and oneOf, allOf, not and if/then/else.
+//
+// A value that breaks a branch it must pass is refused with that branch's
+// problem (for anyOf and oneOf, the branch that came closest: the fewest
+// problems); one that passes a branch it must not (not, a second branch
+// of oneOf) is a Constraint problem at the value. Annotations (title,
+// description, default, examples, format...) check nothing, as in
+// jsonschema-go.
+//
+// Overlapping branches, patterns, contains, propertyNames,
+// dependentSchemas, uniqueItems and an enum of arrays or objects read a
+// value more than once; registration bounds how often, through their
+// nesting, so that no call costs more than 256 times its size.
 //
 // Registration fails, naming the keyword and the JSON Pointer of the
-// schema holding it, for any other keyword that constrains a value (allOf,
-// anyOf or oneOf over branches of one type, not, if, uniqueItems, patternProperties, prefixItems, a
-// remote $ref, $ref beside keywords other than type...): the guard would pass what
-// the schema refuses. It fails when the root is not of type "object"
+// schema holding it, for any other keyword that constrains a value
+// (unevaluatedItems, unevaluatedProperties, dependencies, an items array,
+// additionalItems, $dynamicRef, a remote $ref, $ref beside keywords other
+// than type, anyOf beside oneOf...): the guard would pass what the schema
+// refuses. It fails too for a keyword above that the guard checks below
+// the root only, and for enum and const, at the root (whose properties are the tool's
+// parameters), and where keywords that read a value again nest so that a
+// value would be read more than 256 times, or hold themselves through a
+// $ref (a value nested n deep would be read n times), and for a chain of
+// $ref or anyOf that leads back to itself without reading into the value
+// (on which jsonschema-go recurses without end). It fails when the
+// root is not of type "object"
 // alone, when the text is not JSON Schema, and for aliases (WithAlias),
 // which rename struct fields. A registration that fails changes nothing.
 //

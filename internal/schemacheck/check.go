@@ -1,6 +1,9 @@
 package schemacheck
 
 import (
+	"encoding/binary"
+	"encoding/json"
+	"hash/maphash"
 	"math"
 	"math/big"
 	"slices"
@@ -31,7 +34,8 @@ const (
 	Count      // an array's or object's size past min/maxItems, min/maxProperties
 	Missing    // a required member left out: Name names it, Start..End the object
 	Unknown    // a member additionalProperties false (or the root, closed) refuses: Start..End its key
-	Invalid    // a value where the schema is false
+	Invalid    // a value where the schema is false, or one not (or a second branch of oneOf) takes
+	NotUnique  // an array with two equal elements where uniqueItems refuses it: Start..End the array
 
 	// Silent losses: the map reader reads the value but changes it.
 	Duplicate // a key repeated in one object: Start..End the earlier key, whose value is dropped
@@ -102,6 +106,8 @@ type step struct {
 }
 
 type checker struct {
+	// reads counts the values read, for the tests of cost.
+	reads  int
 	s      *Schema
 	d      []byte
 	pos    int
@@ -111,6 +117,9 @@ type checker struct {
 	buf    []byte
 	param  int
 	arg    []byte // at the root, the key of the member being read
+	// quiet counts the quiet trials being read (see try): within one,
+	// issues are only counted, the schema's verdicts in quietFails.
+	quiet, quietFails int
 }
 
 func class(k Kind) int {
@@ -125,6 +134,12 @@ func class(k Kind) int {
 
 func (c *checker) add(is Issue) {
 	cl := class(is.Kind)
+	if c.quiet > 0 {
+		if cl == 1 {
+			c.quietFails++
+		}
+		return
+	}
 	if c.counts[cl] >= MaxIssues {
 		c.res.Omitted[cl]++
 		return
@@ -141,7 +156,18 @@ func (c *checker) add(is Issue) {
 // the text is valid JSON before anything is judged, as encoding/json
 // does), and no value nests past jsonlex.MaxDepth.
 func (s *Schema) Check(args []byte) Result {
+	res, _ := s.check(args)
+	return res
+}
+
+// check is Check, and how many values it read.
+func (s *Schema) check(args []byte) (Result, int) {
 	c := &checker{s: s, d: args, param: -1}
+	return c.run(), c.reads
+}
+
+func (c *checker) run() Result {
+	s, args := c.s, c.d
 	i := jsonlex.Space(args, 0)
 	if i == len(args) {
 		c.rootMissing(s.Root, nil, i, i)
@@ -200,6 +226,7 @@ func (c *checker) missing(n *Node, has map[string]bool, start, end int) {
 // typeOfValue returns the JSON Schema type of the value at d[i].
 func (c *checker) value(n *Node) {
 	d, i := c.d, c.pos
+	c.reads++
 	for hops := 0; n != nil && (n.Ref != nil || n.AnyOf != nil); hops++ {
 		jt := c.typeAt(i)
 		next := n.Ref
@@ -233,13 +260,16 @@ func (c *checker) value(n *Node) {
 		c.skipChecked(i)
 		return
 	}
+	if n != nil && rereads(n) {
+		c.branches(n, i)
+	}
 	switch jsonlex.KindAt(d, i) {
 	case jsonlex.KindObject:
 		if n != nil && n.Types&Object == 0 {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
 			n = nil
-		} else if n != nil && n.Enum != nil {
+		} else if n != nil && n.Enum != nil && !c.inEnumJSON(n.Enum, Object, i) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
 			n = nil
@@ -250,7 +280,7 @@ func (c *checker) value(n *Node) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
 			n = nil
-		} else if n != nil && n.Enum != nil {
+		} else if n != nil && n.Enum != nil && !c.inEnumJSON(n.Enum, Array, i) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
 			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
 			n = nil
@@ -320,6 +350,26 @@ func enumWord(n *Node) string {
 		return "const"
 	}
 	return "enum"
+}
+
+// inEnumJSON reports whether the valid array or object (kind) at d[i],
+// as the map reader reads it into any, is one enum lists. Only then is
+// it read into any: an enum of scalars takes none.
+func (c *checker) inEnumJSON(enum []Value, kind Types, i int) bool {
+	if !slices.ContainsFunc(enum, func(v Value) bool { return v.Kind == kind }) {
+		return false
+	}
+	end, _ := jsonlex.Skip(c.d, i, jsonlex.MaxDepth)
+	var v any
+	if json.Unmarshal(c.d[i:end], &v) != nil {
+		return false // the reader fails on it: the value's own read says so
+	}
+	for _, e := range enum {
+		if e.Kind == kind && equalJSON(e.JSON, v) {
+			return true
+		}
+	}
+	return false
 }
 
 func inEnum(enum []Value, v Value) bool {
@@ -456,6 +506,8 @@ type member struct {
 	// omitted and omittedUpto are res.Omitted before and after its value:
 	// what its value had past MaxIssues.
 	omitted, omittedUpto [3]int
+	// quietFrom and quietUpto are quietFails before and after its value.
+	quietFrom, quietUpto int
 	param                int // at the root, the property it names, or -1
 }
 
@@ -482,12 +534,19 @@ func (c *checker) object(n *Node, root, open bool) {
 			c.buf, _ = jsonlex.Unquote(c.buf[:0], d[i:ke])
 			key = string(c.buf)
 		}
-		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted}
+		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted, quietFrom: c.quietFails}
 		var child *Node
 		if root {
 			c.param, c.arg = -1, d[i:ke]
 		} else {
 			c.steps[len(c.steps)-1] = step{key: d[i:ke]}
+		}
+		if n != nil && n.PropertyNames != nil {
+			c.must(n.PropertyNames, i) // the key, a string
+		}
+		var matched *Node
+		if n != nil && n.Patterns != nil {
+			matched = c.patterns(n, key, vs, n.Property(key) < 0)
 		}
 		if n != nil {
 			if j := n.Property(key); j >= 0 {
@@ -497,6 +556,8 @@ func (c *checker) object(n *Node, root, open bool) {
 				}
 			} else if root && slices.Contains(c.s.Exempt, key) {
 				// an exempt key: never unknown
+			} else if matched != nil {
+				child = matched // a key patternProperties describes: never additional
 			} else if n.Closed {
 				c.atObject(root, Issue{Kind: Unknown, Keyword: "additionalProperties", Start: i, End: ke, Node: n})
 			} else if root && n.Additional == nil && open && !c.s.OpenRoot {
@@ -514,6 +575,7 @@ func (c *checker) object(n *Node, root, open bool) {
 		c.value(child)
 		m.upto = len(c.res.Issues)
 		m.omittedUpto = c.res.Omitted
+		m.quietUpto = c.quietFails
 		if prev, ok := last[key]; ok {
 			c.dropped(&ms[prev], root)
 		}
@@ -546,6 +608,26 @@ func (c *checker) object(n *Node, root, open bool) {
 	case n.MaxProperties != nil && len(last) > *n.MaxProperties:
 		c.add(Issue{Kind: Count, Keyword: "maxProperties", Start: start, End: end, Node: n})
 	}
+	for _, dr := range n.DependentRequired {
+		if !has[dr.Name] {
+			continue
+		}
+		for _, r := range dr.Required {
+			if has[r] {
+				continue
+			}
+			if root {
+				c.param = n.Property(r)
+			}
+			c.add(Issue{Kind: Missing, Keyword: "dependentRequired", Start: start, End: end, Name: r, Node: n, Top: root})
+			c.param = -1
+		}
+	}
+	for _, ds := range n.DependentSchemas {
+		if has[ds.Name] {
+			c.must(ds.Node, start)
+		}
+	}
 }
 
 // dropped marks the issues of member m, whose value a later member of
@@ -562,6 +644,7 @@ func (c *checker) dropped(m *member, root bool) {
 	for cl := 1; cl < 3; cl++ { // what was only counted goes too
 		c.res.Omitted[cl] -= m.omittedUpto[cl] - m.omitted[cl]
 	}
+	c.quietFails -= m.quietUpto - m.quietFrom
 	if root && m.param < 0 {
 		return // a key no parameter names: the key is the problem, if any
 	}
@@ -601,12 +684,19 @@ func (c *checker) array(n *Node) {
 	if n != nil {
 		items = n.Items
 	}
-	count := 0
+	count, contained := 0, 0
 	c.steps = append(c.steps, step{})
 	for more {
 		c.steps[len(c.steps)-1] = step{index: count}
 		c.pos = i
-		c.value(items)
+		if n != nil && n.Contains != nil && c.passes(n.Contains, i) {
+			contained++
+		}
+		if n != nil && count < len(n.Prefix) {
+			c.value(n.Prefix[count])
+		} else {
+			c.value(items)
+		}
 		count++
 		i, more, _ = jsonlex.Next(d, c.pos, jsonlex.KindArray)
 	}
@@ -621,6 +711,103 @@ func (c *checker) array(n *Node) {
 		c.add(Issue{Kind: Count, Keyword: "minItems", Start: start, End: end, Node: n})
 	case n.MaxItems != nil && count > *n.MaxItems:
 		c.add(Issue{Kind: Count, Keyword: "maxItems", Start: start, End: end, Node: n})
+	}
+	if n.Contains != nil {
+		kw := ""
+		switch {
+		case contained == 0 && (n.MinContains == nil || *n.MinContains > 0):
+			kw = "contains"
+		case n.MinContains != nil && contained < *n.MinContains:
+			kw = "minContains"
+		case n.MaxContains != nil && contained > *n.MaxContains:
+			kw = "maxContains"
+		}
+		if kw != "" {
+			c.add(Issue{Kind: Count, Keyword: kw, Start: start, End: end, Node: n})
+		}
+	}
+	if n.Unique && count > 1 && c.repeats(c.d[start:end]) {
+		c.add(Issue{Kind: NotUnique, Keyword: "uniqueItems", Start: start, End: end, Node: n})
+	}
+}
+
+// repeats reports whether the valid array raw, as the map reader reads
+// it, holds two equal elements (compared as jsonschema-go compares). Each
+// element is hashed (an object's members in any order); only elements of
+// one hash are compared, so the cost is linear in len(raw), expected.
+func (c *checker) repeats(raw []byte) bool {
+	var l []any
+	if json.Unmarshal(raw, &l) != nil {
+		return false // the reader fails on it: the elements' own reads say so
+	}
+	seed := maphash.MakeSeed()
+	seen := make(map[uint64][]int, len(l))
+	for i, e := range l {
+		h := hashJSON(seed, e)
+		c.reads++
+		for _, j := range seen[h] {
+			c.reads++
+			if equalJSON(l[j], e) {
+				return true
+			}
+		}
+		seen[h] = append(seen[h], i)
+	}
+	return false
+}
+
+// hashJSON hashes a value as encoding/json reads it into any, equal
+// values (equalJSON) alike.
+func hashJSON(seed maphash.Seed, v any) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	var num [8]byte
+	writeJSONHash(&h, seed, v, num[:])
+	return h.Sum64()
+}
+
+func writeJSONHash(h *maphash.Hash, seed maphash.Seed, v any, num []byte) {
+	switch v := v.(type) {
+	case nil:
+		h.WriteByte('n')
+	case bool:
+		h.WriteByte('b')
+		if v {
+			h.WriteByte(1)
+		}
+	case float64:
+		if v == 0 {
+			v = 0 // -0 is 0
+		}
+		h.WriteByte('d')
+		binary.LittleEndian.PutUint64(num, math.Float64bits(v))
+		h.Write(num)
+	case string:
+		h.WriteByte('s')
+		binary.LittleEndian.PutUint64(num, uint64(len(v)))
+		h.Write(num)
+		h.WriteString(v)
+	case []any:
+		h.WriteByte('[')
+		binary.LittleEndian.PutUint64(num, uint64(len(v)))
+		h.Write(num)
+		for _, e := range v {
+			writeJSONHash(h, seed, e, num)
+		}
+	case map[string]any:
+		// Members in any order: the sum of each member's own hash.
+		var sum uint64
+		for k, e := range v {
+			var m maphash.Hash
+			m.SetSeed(seed)
+			m.WriteString(k)
+			m.WriteByte(0)
+			writeJSONHash(&m, seed, e, num)
+			sum += m.Sum64()
+		}
+		h.WriteByte('{')
+		binary.LittleEndian.PutUint64(num, sum)
+		h.Write(num)
 	}
 }
 
@@ -645,4 +832,163 @@ func (c *checker) path() jsonpath.Path {
 		}
 	}
 	return b.Path()
+}
+
+// A trial is the state of a check before a branch is read: what the
+// branch finds is then taken back (undo), or kept (keepVerdicts).
+type trial struct {
+	pos, issues     int
+	counts, omitted [3]int
+}
+
+// try reads the value at i against branch b, as a trial, and returns how
+// many of the schema's verdicts it found (0: the value passes b). A quiet
+// trial (and every trial within one) lists nothing, only counts: where
+// only whether the value passes matters, a clean call allocates nothing
+// for it. Otherwise the branch's issues are c.res.Issues[t.issues:] until
+// undo or keepVerdicts.
+func (c *checker) try(b *Node, i int, quiet bool) (t trial, failed int) {
+	t = trial{pos: c.pos, issues: len(c.res.Issues), counts: c.counts, omitted: c.res.Omitted}
+	if quiet || c.quiet > 0 {
+		saved := c.quietFails
+		c.quiet++
+		c.quietFails = 0
+		c.pos = i
+		c.value(b)
+		failed = c.quietFails
+		c.quiet--
+		c.quietFails = saved
+		return t, failed
+	}
+	c.counts = [3]int{} // a branch's issues are listed, up to MaxIssues
+	c.pos = i
+	c.value(b)
+	for _, is := range c.res.Issues[t.issues:] {
+		if is.Kind != 0 && class(is.Kind) == 1 {
+			failed++
+		}
+	}
+	return t, failed + c.res.Omitted[1] - t.omitted[1]
+}
+
+func (c *checker) undo(t trial) {
+	c.res.Issues = c.res.Issues[:t.issues]
+	c.counts, c.res.Omitted, c.pos = t.counts, t.omitted, t.pos
+}
+
+// keepVerdicts undoes trial t, which found failed verdicts, keeping them
+// (its losses and failures the value's own read finds again); within a
+// quiet trial, counting them.
+func (c *checker) keepVerdicts(t trial, failed int) {
+	if c.quiet > 0 {
+		c.undo(t)
+		c.quietFails += failed
+		return
+	}
+	var kept []Issue
+	for _, is := range c.res.Issues[t.issues:] {
+		if is.Kind != 0 && class(is.Kind) == 1 {
+			kept = append(kept, is)
+		}
+	}
+	c.undo(t)
+	for _, is := range kept {
+		if c.counts[1] >= MaxIssues {
+			c.res.Omitted[1]++
+			continue
+		}
+		c.counts[1]++
+		c.res.Issues = append(c.res.Issues, is)
+	}
+}
+
+// must reads the value at i against branch b, which it must pass, keeping
+// what b finds wrong with it.
+func (c *checker) must(b *Node, i int) {
+	if t, failed := c.try(b, i, false); failed > 0 {
+		c.keepVerdicts(t, failed)
+	} else {
+		c.undo(t)
+	}
+}
+
+// passes reads the value at i against b as a quiet trial, and reports
+// whether it passes.
+func (c *checker) passes(b *Node, i int) bool {
+	t, failed := c.try(b, i, true)
+	c.undo(t)
+	return failed == 0
+}
+
+// patterns reads the member value at i, of key key, against the schema of
+// each of n's patternProperties its key matches, and returns the first
+// that does (nil: none). With first set (a key no property names), that
+// one is not read here: it is the schema the member's own read uses.
+// c.pos is left at i.
+func (c *checker) patterns(n *Node, key string, i int, first bool) (matched *Node) {
+	pos := c.pos
+	for _, p := range n.Patterns {
+		if !p.Re.MatchString(key) {
+			continue
+		}
+		if matched == nil {
+			matched = p.Node
+			if first {
+				continue
+			}
+		}
+		c.must(p.Node, i)
+	}
+	c.pos = pos
+	return matched
+}
+
+// branches reads the value at i against n's allOf, anyOf or oneOf (Some),
+// not and if/then/else, and adds what the value breaks: a branch's own
+// issues where it must pass one (for Some, the branch that came closest:
+// the fewest issues, the first of them on a tie, read once more to list
+// them); an Invalid issue, at the keyword, where it passes a branch it
+// must not (not, or a second branch of oneOf). c.pos is left at i.
+func (c *checker) branches(n *Node, i int) {
+	pos := c.pos
+	defer func() { c.pos = pos }()
+	must := func(b *Node) { c.must(b, i) }
+	passes := func(b *Node) bool { return c.passes(b, i) }
+	invalid := func(kw string) {
+		end, _ := jsonlex.Skip(c.d, i, jsonlex.MaxDepth)
+		c.add(Issue{Kind: Invalid, Keyword: kw, Start: i, End: end, Node: n})
+	}
+	for _, b := range n.AllOf {
+		must(b)
+	}
+	if n.Some != nil {
+		passed, best, closest := 0, -1, 0
+		for j, b := range n.Some {
+			t, failed := c.try(b, i, true)
+			c.undo(t)
+			if failed == 0 {
+				passed++
+			} else if best < 0 || failed < best {
+				best, closest = failed, j
+			}
+		}
+		switch {
+		case passed == 0:
+			must(n.Some[closest])
+		case passed > 1 && n.SomeOne:
+			invalid("oneOf")
+		}
+	}
+	if n.Not != nil && passes(n.Not) {
+		invalid("not")
+	}
+	if n.If != nil {
+		next := n.Else
+		if passes(n.If) {
+			next = n.Then
+		}
+		if next != nil {
+			must(next)
+		}
+	}
 }

@@ -304,7 +304,7 @@ func schemaServer(served *[]string) *mcp.Server {
 	}}, handler)
 	server.AddTool(&mcp.Tool{Name: "search", InputSchema: &jsonschema.Schema{
 		Type:       "object",
-		Properties: map[string]*jsonschema.Schema{"q": {AllOf: []*jsonschema.Schema{{Type: "string"}}}},
+		Properties: map[string]*jsonschema.Schema{"q": {Type: "array", UnevaluatedItems: &jsonschema.Schema{Type: "string"}}},
 	}}, handler)
 	return server
 }
@@ -355,7 +355,7 @@ func TestGuarding_GoSDK_ServerTools(t *testing.T) {
 	}
 }
 
-// TestGuarding_GoSDK_ReportUnguarded: a tool whose schema holds allOf is
+// TestGuarding_GoSDK_ReportUnguarded: a tool whose schema holds unevaluatedItems is
 // served as before, and reported.
 func TestGuarding_GoSDK_ReportUnguarded(t *testing.T) {
 	var logged bytes.Buffer
@@ -375,7 +375,7 @@ func TestGuarding_GoSDK_ReportUnguarded(t *testing.T) {
 	if res := callGo(t, cs, "search", `{"q":1}`); res.IsError || len(served) != 1 {
 		t.Fatalf("the unguarded tool: isError=%v, served %q; want it served as before", res.IsError, served)
 	}
-	if out := logged.String(); !strings.Contains(out, "bindguard: search is not guarded: ") || !strings.Contains(out, "allOf") {
+	if out := logged.String(); !strings.Contains(out, "bindguard: search is not guarded: ") || !strings.Contains(out, "unevaluatedItems") {
 		t.Errorf("logged %q, want the tool and the keyword", out)
 	}
 }
