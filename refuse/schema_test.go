@@ -433,19 +433,7 @@ func TestDecide_SchemaTool_AnyOfOfDistinctTypes(t *testing.T) {
 		`{"q":"abcd"}`: {Argument: "q", Code: refuse.Constraint, Takes: "text of at most 3 characters or null", Sent: `"abcd"`},
 		`{"q":1}`:      {Argument: "q", Code: refuse.WrongType, Takes: "text of at most 3 characters or null", Sent: "1"},
 	} {
-		r := refuse.Refuse(reg, "search", json.RawMessage(args))
-		if r == nil {
-			t.Errorf("%s passed", args)
-			continue
-		}
-		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", args, diff)
-		}
-		for _, p := range r.Problems {
-			if p.Pointer != "" {
-				checkPointer(t, args, args, p)
-			}
-		}
+		refusesWith(t, reg, "search", args, want)
 	}
 }
 
@@ -481,19 +469,7 @@ func TestDecide_SchemaTool_BranchKeywordsNameTheClosestProblem(t *testing.T) {
 		`{"n":"x"}`:             {Argument: "n", Code: refuse.Constraint, Takes: "any JSON value but not text", Sent: `"x"`},
 		`{"i":2}`:               {Argument: "i", Code: refuse.Constraint, Takes: "any JSON value (if a whole number, then a whole number of at least 3)", Sent: "2"},
 	} {
-		r := refuse.Refuse(reg, "t", json.RawMessage(args))
-		if r == nil {
-			t.Errorf("%s passed", args)
-			continue
-		}
-		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", args, diff)
-		}
-		for _, p := range r.Problems {
-			if p.Pointer != "" {
-				checkPointer(t, args, args, p)
-			}
-		}
+		refusesWith(t, reg, "t", args, want)
 	}
 }
 
@@ -515,19 +491,7 @@ func TestDecide_SchemaTool_EnumOfObjectsNamesTheValues(t *testing.T) {
 		`{"mode":{"speed":"slow"}}`: {Argument: "mode", Code: refuse.NotOneOf, Takes: `exactly {"speed":"fast"}`, Sent: `{"speed":"slow"}`},
 		`{"pair":[2,1]}`:            {Argument: "pair", Code: refuse.NotOneOf, Takes: `one of [1,2], none`, Sent: `[2,1]`},
 	} {
-		r := refuse.Refuse(reg, "t", json.RawMessage(args))
-		if r == nil {
-			t.Errorf("%s passed", args)
-			continue
-		}
-		if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", args, diff)
-		}
-		for _, p := range r.Problems {
-			if p.Pointer != "" {
-				checkPointer(t, args, args, p)
-			}
-		}
+		refusesWith(t, reg, "t", args, want)
 	}
 }
 
@@ -600,6 +564,25 @@ func TestDecide_SchemaTool_ArrayAndObjectKeywordsAreWorded(t *testing.T) {
 			case p.Pointer != "":
 				checkPointer(t, args, args, p)
 			}
+		}
+	}
+}
+
+// refusesWith checks that tool of reg refuses args with want alone,
+// and that want's pointer leads to what it quotes in args.
+func refusesWith(t *testing.T, reg *typereg.Registry, tool, args string, want refuse.Problem) {
+	t.Helper()
+	r := refuse.Refuse(reg, tool, json.RawMessage(args))
+	if r == nil {
+		t.Errorf("%s passed", args)
+		return
+	}
+	if diff := cmp.Diff([]refuse.Problem{want}, r.Problems, noPointer); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", args, diff)
+	}
+	for _, p := range r.Problems {
+		if p.Pointer != "" {
+			checkPointer(t, args, args, p)
 		}
 	}
 }
