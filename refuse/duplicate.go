@@ -28,15 +28,15 @@ func duplicateName(err error) (name string, ok bool) {
 func repeatedKey(args []byte, is bind.Issue, name string) []byte {
 	span := args[is.Start:is.End]
 	switch {
-	case len(span) > 0 && span[0] == '"':
+	case jsonlex.KindAt(span, 0) == jsonlex.KindString:
 		return span
-	case len(span) > 0 && span[0] == '{':
+	case jsonlex.KindAt(span, 0) == jsonlex.KindObject:
 		for m := range jsonlex.Members(span, 0) {
 			if key := span[m.Key.Start:m.Key.End]; unquoteKey(key) == name {
 				return key
 			}
 		}
-	case is.Start < len(args) && args[is.Start] == '"':
+	case jsonlex.KindAt(args, is.Start) == jsonlex.KindString:
 		if end, _, ok := jsonlex.String(args, is.Start); ok {
 			return args[is.Start:end]
 		}
@@ -71,7 +71,7 @@ func (b *problems) duplicate(is bind.Issue) bool {
 	}
 	p := b.t.Params[is.Param]
 	pr := Problem{Argument: p.Name, Code: DuplicateName, Pointer: is.Path.Pointer(), Sent: quoteSent(key)}
-	if b.args[is.Start] == '{' { // inside the argument: the object holding the key
+	if jsonlex.KindAt(b.args, is.Start) == jsonlex.KindObject { // inside the argument: the object holding the key
 		pr.Path, pr.Takes, pr.Element = is.Path.String(), b.w.takes(p.Type, p.Quoted, p.Schema), pr.Sent
 		pr.Pointer = bindcap.Path(is.Path).Key(key).Pointer() // the key's member
 		pr.Sent = quoteSent(b.memberValue(is.Start))
