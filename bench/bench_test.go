@@ -25,6 +25,8 @@ func BenchmarkInts10k(b *testing.B)          { benchPayload(b, "Ints10k") }
 func BenchmarkInts100k(b *testing.B)         { benchPayload(b, "Ints100k") }
 func BenchmarkNest999(b *testing.B)          { benchPayload(b, "Nest999") }
 func BenchmarkNest9999(b *testing.B)         { benchPayload(b, "Nest9999") }
+func BenchmarkKeys10k(b *testing.B)          { benchPayload(b, "Keys10k") }
+func BenchmarkUnknownKeys10k(b *testing.B)   { benchPayload(b, "UnknownKeys10k") }
 
 // subBenchmarks lists the sub-benchmark names: the rivals, then a
 // bind-NAME and a refuse-NAME per binder other than bind.Std.
@@ -57,7 +59,8 @@ func benchPayload(b *testing.B, name string) {
 			}
 			call, cleanup := Setup(ctx, registryFor(rival), p, rival)
 			defer cleanup()
-			if err := CheckVerdict(p, rival, call); err != nil {
+			v, err := checkVerdict(p, rival, call)
+			if err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
@@ -65,6 +68,7 @@ func benchPayload(b *testing.B, name string) {
 			for b.Loop() {
 				_ = call()
 			}
+			ReportVerdict(b, v)
 		})
 	}
 }

@@ -39,25 +39,22 @@ var taggedPayload = &Payload{
 }
 
 // BenchmarkTypicalTagged measures the typical call of a tool with validate
-// tags: guard=bind is encoding/json's decode into TypicalTagged, guard=refuse
-// Refuse with bind.Std, and bind-NAME/refuse-NAME the same per other binder
-// (each against its own binder's decode, as cmd/ratio divides them);
-// guard=refuse-untagged is Refuse on the same call of Typical, the tool
-// without tags, in the same run.
+// tags: for every binder, its own decode into TypicalTagged (guard=bind,
+// guard=bind-NAME) and Refuse through it (guard=refuse, guard=refuse-NAME),
+// each against its own binder's decode as cmd/ratio divides them, and
+// guard=valid, json.Valid of the same bytes. The untagged twin is
+// BenchmarkTypical (the same call of Typical, the tool without tags);
+// guard=refuse-untagged is Refuse with bind.Std on it here too, beside
+// the tagged one. Each sub-benchmark checks its verdict (every one reads
+// the call) before its timer starts.
 func BenchmarkTypicalTagged(b *testing.B) {
 	ctx := context.Background()
-	rivals := []string{RivalBind, RivalRefuse}
-	for _, bd := range Binders {
-		if bd != bind.Std {
-			rivals = append(rivals, BindRival(bd), RefuseRival(bd))
-		}
-	}
-	for _, rival := range rivals {
+	for _, rival := range taggedRivals() {
 		b.Run("guard="+rival, func(b *testing.B) {
-			bd, _ := BinderOf(rival)
-			call, cleanup := Setup(ctx, taggedRegistry(bd), taggedPayload, rival)
+			call, cleanup := taggedCall(ctx, rival)
 			defer cleanup()
-			if err := call(); err != nil {
+			v, err := checkVerdict(taggedPayload, rival, call)
+			if err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
@@ -65,17 +62,57 @@ func BenchmarkTypicalTagged(b *testing.B) {
 			for b.Loop() {
 				_ = call()
 			}
+			ReportVerdict(b, v)
 		})
 	}
-	b.Run("guard=refuse-untagged", func(b *testing.B) {
+}
+
+// taggedRivals lists BenchmarkTypicalTagged's sub-benchmarks: each
+// binder's decode and Refuse through it, json.Valid, and Refuse on the
+// untagged twin.
+func taggedRivals() []string {
+	var rivals []string
+	for _, bd := range Binders {
+		rivals = append(rivals, BindRival(bd), RefuseRival(bd))
+	}
+	return append(rivals, RivalValid, RivalRefuseUntagged)
+}
+
+// RivalRefuseUntagged is Refuse with bind.Std on the typical call of
+// Typical, the tagged tool's untagged twin, in BenchmarkTypicalTagged.
+const RivalRefuseUntagged = "refuse-untagged"
+
+// taggedCall sets up one of BenchmarkTypicalTagged's sub-benchmarks.
+func taggedCall(ctx context.Context, rival string) (call func() error, cleanup func()) {
+	if rival == RivalRefuseUntagged {
 		reg := taggedRegistry(bind.Std)
 		args := []byte(TypicalArgs)
-		b.ReportAllocs()
-		b.SetBytes(int64(len(args)))
-		for b.Loop() {
-			_ = refuse.Refuse(reg, ToolTypical, args)
+		return func() error {
+			if r := refuse.Refuse(reg, ToolTypical, args); r != nil {
+				return r
+			}
+			return nil
+		}, func() {}
+	}
+	bd, ok := BinderOf(rival)
+	if !ok {
+		bd = bind.Std
+	}
+	return Setup(ctx, taggedRegistry(bd), taggedPayload, rival)
+}
+
+// TestTaggedVerdicts checks, without timing anything, what each of
+// BenchmarkTypicalTagged's sub-benchmarks checks before its timer: every
+// binder and Refuse through it read the typical call of the tagged tool.
+func TestTaggedVerdicts(t *testing.T) {
+	ctx := context.Background()
+	for _, rival := range taggedRivals() {
+		call, cleanup := taggedCall(ctx, rival)
+		if err := CheckVerdict(taggedPayload, rival, call); err != nil {
+			t.Error(err)
 		}
-	})
+		cleanup()
+	}
 }
 
 // TestRefuseTypicalTaggedAllocatesNothing: on the typical call of a tool

@@ -66,6 +66,13 @@ type Nested struct {
 	Tree any `json:"tree"`
 }
 
+// Keys takes a map from names to counts (the 10,000-key object call); the
+// parameter is optional, so a call of unknown keys alone is refused for
+// them only.
+type Keys struct {
+	Counts map[string]int `json:"counts,omitempty"`
+}
+
 // A Payload is one benchmarked call: a tool, its parameter struct and the
 // arguments sent.
 type Payload struct {
@@ -80,8 +87,13 @@ type Payload struct {
 	// BindOK reports whether encoding/json reads Args into Type. Refuse must
 	// return nil exactly when it does.
 	BindOK bool
-	// Refused is, when BindOK is false, the problem code Refuse names.
+	// Refused is the problem code Refuse names: when BindOK is false, the
+	// binder's failure; when Policy is set, the policy's.
 	Refused string
+	// Policy reports that the binder reads Args but Refuse refuses them by
+	// a policy (unknown keys), so Refuse's verdict is Refuses with every
+	// binder, whatever the binder's.
+	Policy bool
 }
 
 // New returns a fresh pointer to a zero value of the payload's struct.
@@ -95,6 +107,7 @@ const (
 	ToolNumber  = "number"
 	ToolInts    = "ints"
 	ToolNested  = "nested"
+	ToolKeys    = "keys"
 )
 
 // Registry returns a registry with every benchmarked tool registered through
@@ -111,6 +124,7 @@ func RegistryFor(b bind.Binder) *typereg.Registry {
 	must(typereg.Register[Number](reg, ToolNumber))
 	must(typereg.Register[Ints](reg, ToolInts))
 	must(typereg.Register[Nested](reg, ToolNested))
+	must(typereg.Register[Keys](reg, ToolKeys))
 	return reg
 }
 
@@ -182,6 +196,35 @@ func NestedArgs(n int) []byte {
 	return []byte(`{"tree":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
 }
 
+// KeysArgs returns a call whose map parameter holds n keys ("k00000":0,
+// ...), all distinct: the binder reads it, and so does Refuse.
+func KeysArgs(n int) []byte {
+	b := make([]byte, 0, 12*n+16)
+	b = append(b, `{"counts":{`...)
+	b = appendKeys(b, n)
+	return append(b, `}}`...)
+}
+
+// UnknownKeysArgs returns a call of n top-level keys no parameter takes
+// ("k00000":0, ...): the binder ignores them and reads the call, Refuse
+// refuses it (unknown keys are refused by default).
+func UnknownKeysArgs(n int) []byte {
+	b := make([]byte, 0, 12*n+16)
+	b = append(b, '{')
+	b = appendKeys(b, n)
+	return append(b, '}')
+}
+
+func appendKeys(b []byte, n int) []byte {
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, `"k%05d":%d`, i, i%1000)
+	}
+	return b
+}
+
 // Payloads returns every benchmarked call, in the order of the issue. The
 // payloads are built once and shared: do not modify them.
 func Payloads() []*Payload { return payloads() }
@@ -197,6 +240,8 @@ var payloads = sync.OnceValue(func() []*Payload {
 		{Name: "Ints100k", Tool: ToolInts, Type: reflect.TypeFor[Ints](), Args: IntsArgs(100_000), BindOK: true},
 		{Name: "Nest999", Tool: ToolNested, Type: reflect.TypeFor[Nested](), Args: NestedArgs(999), BindOK: true},
 		{Name: "Nest9999", Tool: ToolNested, Type: reflect.TypeFor[Nested](), Args: NestedArgs(9999), BindOK: true},
+		{Name: "Keys10k", Tool: ToolKeys, Type: reflect.TypeFor[Keys](), Args: KeysArgs(10_000), BindOK: true},
+		{Name: "UnknownKeys10k", Tool: ToolKeys, Type: reflect.TypeFor[Keys](), Args: UnknownKeysArgs(10_000), BindOK: true, Policy: true, Refused: "unknown_argument"},
 	}
 })
 

@@ -171,6 +171,10 @@ func mcpgoHandler(t reflect.Type) mcpgoserver.ToolHandlerFunc {
 		return mcpgomcp.NewTypedToolHandler(func(context.Context, mcpgomcp.CallToolRequest, Nested) (*mcpgomcp.CallToolResult, error) {
 			return ok, nil
 		})
+	case reflect.TypeFor[Keys]():
+		return mcpgomcp.NewTypedToolHandler(func(context.Context, mcpgomcp.CallToolRequest, Keys) (*mcpgomcp.CallToolResult, error) {
+			return ok, nil
+		})
 	}
 	panic("bench: no mcp-go handler for " + t.String())
 }
@@ -370,6 +374,10 @@ func gosdkAddTyped(srv *gosdk.Server, p *Payload) {
 		})
 	case reflect.TypeFor[Nested]():
 		gosdk.AddTool(srv, tool, func(context.Context, *gosdk.CallToolRequest, Nested) (*gosdk.CallToolResult, any, error) {
+			return ok, nil, nil
+		})
+	case reflect.TypeFor[Keys]():
+		gosdk.AddTool(srv, tool, func(context.Context, *gosdk.CallToolRequest, Keys) (*gosdk.CallToolResult, any, error) {
 			return ok, nil, nil
 		})
 	default:

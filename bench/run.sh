@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # run.sh: the benchmark suite, side by side, then benchstat's table (each
-# guard against bind) and cmd/ratio's ratios to bind, growth and targets.
+# guard against bind) and cmd/ratio's ratios to bind, growth and targets,
+# ending with issue 11's speed table for each binder (encoding/json, V2,
+# SegmentIO): Refuse through it against its own decode and json.Valid.
 #
 # The test binary is built once and run COUNT times with -test.count=1, so
 # the samples of every sub-benchmark are spread over the whole run: a burst

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"testing"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/refuse"
@@ -71,14 +72,37 @@ func Setup(ctx context.Context, reg *typereg.Registry, p *Payload, rival string)
 }
 
 // CheckVerdict runs call once and reports an error unless it gives the
-// verdict Expected says rival gives on p. Refuse with a binder must refuse
-// exactly when that binder's Unmarshal fails; with bind.Std, the refusal
-// must also name the payload's expected problem code.
+// verdict Expected says rival gives on p. A binder's own decode and Refuse
+// with it must each give that binder's verdict: Refuse refuses exactly when
+// that binder's Unmarshal fails (so a payload the binder itself refuses is
+// one the guard refuses too), or, on a Policy payload, always. With
+// bind.Std, and on a Policy payload with every binder, the refusal must
+// also name the payload's expected problem code (every problem of it: a
+// Policy payload's unknown keys are one problem each).
 func CheckVerdict(p *Payload, rival string, call func() error) error {
+	_, err := checkVerdict(p, rival, call)
+	return err
+}
+
+// ReportVerdict reports v as the sub-benchmark's "refused" metric (1 when
+// the rival refuses the call, 0 when it lets it through), so cmd/ratio
+// tells the calls a binder reads from those it refuses. Call it after the
+// timed loop: the timer's reset deletes reported metrics.
+func ReportVerdict(b *testing.B, v Verdict) {
+	refused := 0.0
+	if v == Refuses {
+		refused = 1
+	}
+	b.ReportMetric(refused, "refused")
+}
+
+// checkVerdict is CheckVerdict, returning the verdict the call gave.
+func checkVerdict(p *Payload, rival string, call func() error) (Verdict, error) {
 	want := Expected(p, rival)
-	if b, ok := BinderOf(rival); ok && b != bind.Std {
+	b, isBinder := BinderOf(rival)
+	if isBinder && b != bind.Std {
 		want = Accepts
-		if b.Unmarshal(p.Args, p.New()) != nil {
+		if b.Unmarshal(p.Args, p.New()) != nil || p.Policy && base(rival) == RivalRefuse {
 			want = Refuses
 		}
 	}
@@ -88,15 +112,20 @@ func CheckVerdict(p *Payload, rival string, call func() error) error {
 		got = Refuses
 	}
 	if got != want {
-		return fmt.Errorf("%s/%s: %v, want it to %v (error: %v)", p.Name, rival, got, want, err)
+		return got, fmt.Errorf("%s/%s: %v, want it to %v (error: %v)", p.Name, rival, got, want, err)
 	}
-	if rival == RivalRefuse && err != nil {
+	if isBinder && base(rival) == RivalRefuse && err != nil && (b == bind.Std || p.Policy) {
 		var r *refuse.Refusal
-		if !errors.As(err, &r) || len(r.Problems) != 1 || string(r.Problems[0].Code) != p.Refused {
-			return fmt.Errorf("%s/refuse: refusal %v, want one problem of code %s", p.Name, err, p.Refused)
+		if !errors.As(err, &r) || len(r.Problems) == 0 || !p.Policy && len(r.Problems) != 1 {
+			return got, fmt.Errorf("%s/%s: refusal %v, want problems of code %s", p.Name, rival, err, p.Refused)
+		}
+		for _, pr := range r.Problems {
+			if string(pr.Code) != p.Refused {
+				return got, fmt.Errorf("%s/%s: refusal %v, want only problems of code %s", p.Name, rival, err, p.Refused)
+			}
 		}
 	}
-	return nil
+	return got, nil
 }
 
 // base returns the rival a sub-benchmark name stands for: "refuse-NAME"

@@ -64,6 +64,16 @@ var deviations = map[[2]string]Verdict{
 	{"Nest9999", RivalGoSDK}: Refuses,
 }
 
+// checksKeys are the rivals that refuse a key no parameter takes, which
+// the binder ignores: Refuse (by its unknown-keys policy, with every
+// binder), the naive guard, and the schema validators (typereg's schema
+// and the one go-sdk infers both say additionalProperties: false). On a
+// Policy payload they refuse; the others read it as the binder does.
+var checksKeys = map[string]bool{
+	RivalNaive: true, RivalRefuse: true, RivalSanthosh: true,
+	RivalMCPGo: true, RivalGoSDK: true, RivalGoSDKSession: true,
+}
+
 // Unmeasured says, per payload and rival, why a route cannot carry the
 // payload.
 var Unmeasured = map[[2]string]string{
@@ -85,6 +95,9 @@ func Expected(p *Payload, rival string) Verdict {
 	}
 	if rival == RivalValid {
 		return Accepts
+	}
+	if p.Policy && checksKeys[rival] {
+		return Refuses
 	}
 	if p.BindOK {
 		return Accepts

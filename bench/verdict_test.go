@@ -58,6 +58,14 @@ func TestPayloads(t *testing.T) {
 	if err := json.Unmarshal(PayloadNamed("Ints100k").Args, &ints); err != nil || len(ints.Values) != 100_000 {
 		t.Errorf("Ints100k: %d values, %v", len(ints.Values), err)
 	}
+	var keys Keys
+	if err := json.Unmarshal(PayloadNamed("Keys10k").Args, &keys); err != nil || len(keys.Counts) != 10_000 {
+		t.Errorf("Keys10k: %d keys, %v", len(keys.Counts), err)
+	}
+	var unknown map[string]int
+	if err := json.Unmarshal(PayloadNamed("UnknownKeys10k").Args, &unknown); err != nil || len(unknown) != 10_000 || unknown["counts"] != 0 {
+		t.Errorf("UnknownKeys10k: %d keys, %v", len(unknown), err)
+	}
 	// 9,999 arrays in the arguments object: 10,000 levels, encoding/json's
 	// limit; one more and the binder refuses the text.
 	if err := json.Unmarshal(NestedArgs(10_000), new(Nested)); err == nil {

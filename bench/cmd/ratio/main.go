@@ -9,8 +9,13 @@
 // payload with "adapter", "addtool" and "noop" sub-benchmarks: each
 // route's server-side cost, its time less noop's, and (adapter − noop) ÷
 // (addtool − noop)), and, with -targets (the default), the issue's targets
-// for Refuse and the adapter, met or not. It exits 1 when the output
-// reports a failure.
+// for Refuse and the adapter, met or not, then issue 11's speed table for
+// each binder measured (encoding/json's "bind"/"refuse", and every
+// "bind-NAME"/"refuse-NAME" pair): Refuse through it against that binder's
+// own decode on the calls it reads (≤ 0.5x, 0 allocations on the typical
+// call, tagged and untagged), against json.Valid on every payload (≤ 2x),
+// and its growth from each small payload to its 10x version (time ≤ 12x,
+// allocations unchanged). It exits 1 when the output reports a failure.
 //
 // Usage:
 //
@@ -80,6 +85,7 @@ func main() {
 	w.e2e(res)
 	if *targets {
 		w.targets(res)
+		w.binders(res)
 	}
 	if len(res.Failed) > 0 {
 		fmt.Fprintln(os.Stderr, "\nratio: the benchmark run failed:")
@@ -97,7 +103,11 @@ type Result struct {
 	BOp    float64 // median B/op, or -1
 	Allocs float64 // median allocs/op, or -1
 	Bytes  float64 // bytes per op (MB/s × ns/op), or 0
-	Runs   int
+	// Refused is the sub-benchmark's "refused" metric (1: the rival
+	// refused the call, 0: it let it through; checked before the timer),
+	// or -1 when the output has none.
+	Refused float64
+	Runs    int
 	// Samples are the ns/op of each run, in order of appearance: with
 	// bench/run.sh, sample i of every sub-benchmark comes from pass i.
 	Samples []float64
@@ -150,7 +160,7 @@ func (r *Results) Payload(name string) *Payload {
 }
 
 type samples struct {
-	ns, b, allocs, bytes []float64
+	ns, b, allocs, bytes, refused []float64
 }
 
 // Parse reads benchmark lines ("BenchmarkX/sub-8  N  T ns/op ...") and
@@ -201,6 +211,8 @@ func Parse(r io.Reader) (*Results, error) {
 				s.allocs = append(s.allocs, v)
 			case "MB/s":
 				mbs = v
+			case "refused":
+				s.refused = append(s.refused, v)
 			}
 		}
 		if ns > 0 && mbs > 0 {
@@ -216,7 +228,10 @@ func Parse(r io.Reader) (*Results, error) {
 			r.Runs = len(s.ns)
 			r.Samples = s.ns
 			r.NsOp = median(s.ns)
-			r.BOp, r.Allocs = -1, -1
+			r.BOp, r.Allocs, r.Refused = -1, -1, -1
+			if len(s.refused) > 0 {
+				r.Refused = median(s.refused)
+			}
 			if len(s.b) > 0 {
 				r.BOp = median(s.b)
 			}
@@ -425,15 +440,12 @@ var growthTargets = [][2]string{
 }
 
 func (w *printer) targets(res *Results) {
-	// rows: refuse (bind.Std) against bind, the issue's targets; others:
-	// Refuse with another binder, held to the same bars against that
-	// binder's own decode (bind-NAME), for information.
-	var rows, others [][]string
+	// rows: refuse (bind.Std) against bind, the earlier issue's targets;
+	// every binder's, issue 11's, are binders' tables.
+	var rows [][]string
 	add := func(sub string, row []string) {
 		if sub == "refuse" {
 			rows = append(rows, row)
-		} else {
-			others = append(others, row)
 		}
 	}
 	for _, t := range ratioTargets {
@@ -496,9 +508,6 @@ func (w *printer) targets(res *Results) {
 	}
 	if len(e2e) > 0 {
 		w.table("Target for the go-sdk adapter (issue): server-side cost, guarded over mcp.AddTool", []string{"what", "target", "measured", "met"}, e2e)
-	}
-	if len(others) > 0 {
-		w.table("The same bars for Refuse with the other binders, against each binder's own decode (not issue targets)", []string{"what", "target", "measured", "met"}, others)
 	}
 }
 
