@@ -1,7 +1,6 @@
 package bind
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // Reader returns a binder that reads a tool's arguments with decode, the
@@ -102,7 +102,7 @@ type readerPlan struct {
 }
 
 func (p *readerPlan) match(raw []byte) int {
-	i, _ := p.root.lookup(raw, bytes.IndexByte(raw, '\\') >= 0)
+	i, _ := p.root.lookup(raw, keyEscaped(raw))
 	return max(i, -1)
 }
 
@@ -126,7 +126,7 @@ func (p *readerPlan) findBase() []byte {
 	if run(p.typ, func() (err error) {
 		zero, err = json.Marshal(reflect.New(p.typ).Interface())
 		return err
-	}) != nil || len(zero) < 2 || zero[0] != '{' || len(zero) > maxReaderBase {
+	}) != nil || len(zero) < 2 || jsonlex.KindAt(zero, 0) != jsonlex.KindObject || len(zero) > maxReaderBase {
 		return nil
 	}
 	if _, err := p.decode(zero); err != nil {
@@ -220,7 +220,7 @@ func (p *readerPlan) blame(args []byte, ms []member, add func(Issue)) bool {
 			continue
 		}
 		found = true
-		if _, folded := p.root.lookup(args[m.ks:m.ke], bytes.IndexByte(args[m.ks:m.ke], '\\') >= 0); folded && m.param >= 0 {
+		if _, folded := p.root.lookup(args[m.ks:m.ke], keyEscaped(args[m.ks:m.ke])); folded && m.param >= 0 {
 			// A key encoding/json folds to the parameter: when decode
 			// reads the value under the parameter's own name, it is the key
 			// decode refuses, not the value.
@@ -314,19 +314,20 @@ func (p *readerPlan) losses(args []byte, ms []member, got reflect.Value, add fun
 	}
 }
 
-// holdsNumber reports whether the JSON value v holds a number outside its
-// strings.
+// holdsNumber reports whether the valid JSON value v holds a number
+// outside its strings. It reads v's tokens in one pass: a string is
+// skipped whole, and every byte that starts no value (a bracket, a comma,
+// a colon, white space, a literal's letters) is stepped over.
 func holdsNumber(v []byte) bool {
 	work(len(v))
-	in := false
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && (c == '-' || c >= '0' && c <= '9'):
+	for i := 0; i < len(v); {
+		switch jsonlex.KindAt(v, i) {
+		case jsonlex.KindNumber:
 			return true
+		case jsonlex.KindString:
+			i, _, _ = jsonlex.String(v, i)
+		default:
+			i++
 		}
 	}
 	return false

@@ -15,6 +15,7 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // SegmentIOMaxDepth is the deepest nesting of arrays and objects SegmentIO
@@ -162,37 +163,7 @@ func (segmentioBinder) Unmarshal(data []byte, v any) error {
 // more than SegmentIOMaxDepth arrays and objects, or -1. It scans as
 // go-sdk's checkMaxDepth does: brackets count outside strings, a closing
 // one never below zero, and the text need not be valid JSON.
-func segmentioTooDeep(data []byte) int {
-	depth := 0
-	inString, escaped := false, false
-	for i, b := range data {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
-		}
-		switch b {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > SegmentIOMaxDepth {
-				return i
-			}
-		case '}', ']':
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return -1
-}
+func segmentioTooDeep(data []byte) int { return jsonlex.DeepAt(data, SegmentIOMaxDepth) }
 
 var (
 	goBytes           = reflect.TypeFor[[]byte]()

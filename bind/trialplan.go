@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -368,15 +367,15 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base != nil {
 			switch base.Kind() {
 			case reflect.Slice, reflect.Array:
-				if args[s] == '[' {
+				if jsonlex.KindAt(args, s) == jsonlex.KindArray {
 					t = base.Elem()
 				}
 			case reflect.Map:
-				if args[s] == '{' {
+				if jsonlex.KindAt(args, s) == jsonlex.KindObject {
 					t = base.Elem()
 				}
 			case reflect.Struct:
-				if args[s] == '{' {
+				if jsonlex.KindAt(args, s) == jsonlex.KindObject {
 					t = p.hooks.field(base, strings.Join(rest[:used], "."))
 				}
 			case reflect.Interface:
@@ -423,11 +422,11 @@ func textKind(t reflect.Type, text []byte, quoted bool, custom func(reflect.Type
 	if t == nil || custom(t) || len(text) == 0 {
 		return Rejected
 	}
-	j := text[0]
-	num := j == '-' || '0' <= j && j <= '9'
+	j := jsonlex.KindAt(text, 0)
+	num := j == jsonlex.KindNumber
 	numeric := numberKind(t) && t != goDuration
 	if quoted && numeric {
-		if j != '"' {
+		if j != jsonlex.KindString {
 			return WrongType
 		}
 		s, ok := jsonlex.Unquote(nil, text)
@@ -470,14 +469,14 @@ func numberVerdict(num []byte, t reflect.Type) IssueKind {
 	return TooLarge
 }
 
-// reads reports whether a type reads JSON values that start with j.
-func reads(t reflect.Type, j byte) bool {
-	num := j == '-' || '0' <= j && j <= '9'
+// reads reports whether a type reads JSON values of kind j.
+func reads(t reflect.Type, j jsonlex.Kind) bool {
+	num := j == jsonlex.KindNumber
 	switch t {
 	case goTime:
-		return j == '"'
+		return j == jsonlex.KindString
 	case goDuration:
-		return j == '"' || num
+		return j == jsonlex.KindString || num
 	case goNumber:
 		return num
 	case goRawMessage, goJSONTextValue:
@@ -487,13 +486,13 @@ func reads(t reflect.Type, j byte) bool {
 	case reflect.Interface:
 		return true
 	case reflect.Bool:
-		return j == 't' || j == 'f'
+		return j == jsonlex.KindTrue || j == jsonlex.KindFalse
 	case reflect.String:
-		return j == '"'
+		return j == jsonlex.KindString
 	case reflect.Slice, reflect.Array:
-		return j == '[' || j == '"' && t.Elem().Kind() == reflect.Uint8
+		return j == jsonlex.KindArray || j == jsonlex.KindString && t.Elem().Kind() == reflect.Uint8
 	case reflect.Map, reflect.Struct:
-		return j == '{'
+		return j == jsonlex.KindObject
 	}
 	return numberKind(t) && num
 }
@@ -505,40 +504,44 @@ func reads(t reflect.Type, j byte) bool {
 // key (-1 in an array), and the number of tokens it used. It reads only the
 // elements before the one it finds, so following a path costs one pass.
 func child(data []byte, s int, path []string, dotted bool) (cs, ks, ke, used int, ok bool) {
-	i := skipWS(data, s+1)
-	switch data[s] {
-	case '[':
+	k := jsonlex.KindAt(data, s)
+	i, more, open := jsonlex.Open(data, s)
+	switch {
+	case !open || !more:
+		return
+	case k == jsonlex.KindArray:
 		idx, err := strconv.Atoi(path[0])
 		if err != nil || idx < 0 {
 			return
 		}
-		for k := 0; i < len(data) && data[i] != ']'; k++ {
-			if k == idx {
+		for n := 0; more; n++ {
+			if n == idx {
 				return i, -1, -1, 1, true
 			}
 			end, _, _ := scanValue(data, i, 0, 0)
-			if i = skipWS(data, end); i >= len(data) || data[i] != ',' {
+			if i, more, open = jsonlex.Next(data, end, jsonlex.KindArray); !open {
 				return
 			}
-			i = skipWS(data, i+1)
 		}
-	case '{':
-		for i < len(data) && data[i] == '"' {
-			kend, _, _ := scanString(data, i)
-			v := skipWS(data, skipWS(data, kend)+1) // past ':'
-			key := keyText(nil, data[i:kend])
+	case k == jsonlex.KindObject:
+		for more {
+			kt, _, v, isKey := jsonlex.Key(data, i)
+			work(v - i)
+			if !isKey {
+				return
+			}
+			key := keyText(nil, data[kt.Start:kt.End])
 			n := 1
 			if dotted {
 				n = bytes.Count(key, []byte(".")) + 1
 			}
 			if n <= len(path) && string(key) == strings.Join(path[:n], ".") {
-				return v, i, kend, n, true
+				return v, kt.Start, kt.End, n, true
 			}
 			end, _, _ := scanValue(data, v, 0, 0)
-			if i = skipWS(data, end); i >= len(data) || data[i] != ',' {
+			if i, more, open = jsonlex.Next(data, end, jsonlex.KindObject); !open {
 				return
 			}
-			i = skipWS(data, i+1)
 		}
 	}
 	return
@@ -548,22 +551,20 @@ func child(data []byte, s int, path []string, dotted bool) (cs, ks, ke, used int
 // to dst, or returns raw's inside when it holds no escapes and only ASCII.
 func keyText(dst, raw []byte) []byte {
 	work(len(raw))
-	in := raw[1 : len(raw)-1]
-	for _, c := range in {
-		if c == '\\' || c >= utf8.RuneSelf {
-			t, _ := jsonlex.Unquote(dst, raw)
-			return t
-		}
+	if _, f, _ := jsonlex.String(raw, 0); f != 0 {
+		t, _ := jsonlex.Unquote(dst, raw)
+		return t
 	}
-	return in
+	return raw[1 : len(raw)-1]
 }
 
-func skipWS(d []byte, i int) int {
-	for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\n' || d[i] == '\r') {
-		i++
-	}
-	return i
+// keyEscaped reports whether the raw JSON string raw holds an escape.
+func keyEscaped(raw []byte) bool {
+	_, f, _ := jsonlex.String(raw, 0)
+	return f&jsonlex.Escaped != 0
 }
+
+func skipWS(d []byte, i int) int { return jsonlex.Space(d, i) }
 
 // A scan is what scanArgs found.
 type scan struct {
@@ -579,60 +580,44 @@ type scan struct {
 // When the text is invalid inside a member's value, that member is listed
 // last, with ve -1.
 func scanArgs(d []byte, maxDepth int, ms []member) scan {
-	i := skipWS(d, 0)
+	i := jsonlex.Space(d, 0)
 	if i >= len(d) {
 		return scan{start: i}
 	}
-	if d[i] != '{' {
+	if jsonlex.KindAt(d, i) != jsonlex.KindObject {
 		ve, bad, deep := scanValue(d, i, 0, maxDepth)
 		if bad >= 0 {
 			return scan{start: bad, deep: deep}
 		}
-		if j := skipWS(d, ve); j != len(d) {
+		if j := jsonlex.Space(d, ve); j != len(d) {
 			return scan{start: j}
 		}
-		if string(d[i:ve]) == "null" {
+		if jsonlex.KindAt(d, i) == jsonlex.KindNull {
 			return scan{kind: 'n', start: i, end: ve}
 		}
 		return scan{kind: 'v', start: i, end: ve}
 	}
 	start := i
-	i = skipWS(d, i+1)
-	if i < len(d) && d[i] == '}' {
-		i++
-	} else {
-		for {
-			if i >= len(d) || d[i] != '"' {
-				return scan{start: i, members: ms}
-			}
-			ke, _, bad := scanString(d, i)
-			if bad >= 0 {
-				return scan{start: bad, members: ms}
-			}
-			ks := i
-			i = skipWS(d, ke)
-			if i >= len(d) || d[i] != ':' {
-				return scan{start: i, members: ms}
-			}
-			vs := skipWS(d, i+1)
-			ve, bad, deep := scanValue(d, vs, 1, maxDepth)
-			if bad >= 0 {
-				return scan{start: bad, deep: deep, members: append(ms, member{ks: ks, ke: ke, vs: vs, ve: -1})}
-			}
-			ms = append(ms, member{ks: ks, ke: ke, vs: vs, ve: ve})
-			i = skipWS(d, ve)
-			if i < len(d) && d[i] == ',' {
-				i = skipWS(d, i+1)
-				continue
-			}
-			if i < len(d) && d[i] == '}' {
-				i++
-				break
-			}
+	i, more, ok := jsonlex.Open(d, i)
+	if !ok {
+		return scan{start: i, members: ms}
+	}
+	for more {
+		key, _, vs, ok := jsonlex.Key(d, i)
+		work(vs - i)
+		if !ok {
+			return scan{start: vs, members: ms}
+		}
+		ve, bad, deep := scanValue(d, vs, 1, maxDepth)
+		if bad >= 0 {
+			return scan{start: bad, deep: deep, members: append(ms, member{ks: key.Start, ke: key.End, vs: vs, ve: -1})}
+		}
+		ms = append(ms, member{ks: key.Start, ke: key.End, vs: vs, ve: ve})
+		if i, more, ok = jsonlex.Next(d, ve, jsonlex.KindObject); !ok {
 			return scan{start: i, members: ms}
 		}
 	}
-	if j := skipWS(d, i); j != len(d) {
+	if j := jsonlex.Space(d, i); j != len(d) {
 		return scan{start: j, members: ms}
 	}
 	return scan{kind: '{', start: start, end: i, members: ms}
@@ -641,198 +626,33 @@ func scanArgs(d []byte, maxDepth int, ms []member) scan {
 // scanValue reads the JSON value at d[i] (no space before it), inside
 // depth open arrays and objects, and returns its end; bad >= 0 is the offset
 // of the first byte that makes it invalid, and deep says it opens an array
-// or object past maxDepth. It keeps its own stack, so no nesting exhausts
-// the goroutine's.
+// or object past maxDepth (none when maxDepth is 0). jsonlex.Skip keeps its
+// own stack, so no nesting exhausts the goroutine's.
 func scanValue(d []byte, i, depth, maxDepth int) (end, bad int, deep bool) {
-	end, bad, deep = scanValueAt(d, i, depth, maxDepth)
-	work(max(end, bad) - i)
-	return end, bad, deep
+	limit := math.MaxInt
+	if maxDepth > 0 {
+		limit = maxDepth - depth
+	}
+	end, err := jsonlex.Skip(d, i, limit)
+	work(end - i)
+	if err != nil {
+		return 0, err.Offset, err.Deep
+	}
+	return end, -1, false
 }
 
-func scanValueAt(d []byte, i, depth, maxDepth int) (end, bad int, deep bool) {
-	var buf [64]byte
-	stack := buf[:0]
-	for {
-		if i >= len(d) {
-			return 0, i, false
-		}
-		switch c := d[i]; {
-		case c == '{' || c == '[':
-			if maxDepth > 0 && depth+len(stack)+1 > maxDepth {
-				return 0, i, true
-			}
-			stack = append(stack, c)
-			i = skipWS(d, i+1)
-			if i < len(d) && d[i] == c+2 { // '}' or ']'
-				stack = stack[:len(stack)-1]
-				i++
-				break
-			}
-			if c == '{' {
-				if i, bad = scanKey(d, i); bad >= 0 {
-					return 0, bad, false
-				}
-			}
-			continue
-		case c == '"':
-			if i, _, bad = scanString(d, i); bad >= 0 {
-				return 0, bad, false
-			}
-		case c == 't' || c == 'f' || c == 'n':
-			lit := "null"
-			if c == 't' {
-				lit = "true"
-			} else if c == 'f' {
-				lit = "false"
-			}
-			for k := 0; k < len(lit); k++ {
-				if i+k >= len(d) || d[i+k] != lit[k] {
-					return 0, i + k, false
-				}
-			}
-			i += len(lit)
-		case c == '-' || '0' <= c && c <= '9':
-			if i, bad = scanNumber(d, i); bad >= 0 {
-				return 0, bad, false
-			}
-		default:
-			return 0, i, false
-		}
-		// After a value: close containers, or go on to the next element.
-		for {
-			if len(stack) == 0 {
-				return i, -1, false
-			}
-			i = skipWS(d, i)
-			if i >= len(d) {
-				return 0, i, false
-			}
-			top := stack[len(stack)-1]
-			if d[i] == top+2 {
-				stack = stack[:len(stack)-1]
-				i++
-				continue
-			}
-			if d[i] != ',' {
-				return 0, i, false
-			}
-			i = skipWS(d, i+1)
-			if top == '{' {
-				if i, bad = scanKey(d, i); bad >= 0 {
-					return 0, bad, false
-				}
-			}
-			break
-		}
-	}
+// stringEnd returns the end of the valid JSON string at d[i].
+func stringEnd(d []byte, i int) int {
+	end, _, _ := jsonlex.String(d, i)
+	work(end - i)
+	return end
 }
 
-// scanKey reads an object key and its colon, and returns where the value
-// starts.
-func scanKey(d []byte, i int) (int, int) {
-	if i >= len(d) || d[i] != '"' {
-		return 0, i
-	}
-	end, _, bad := scanString(d, i)
-	if bad >= 0 {
-		return 0, bad
-	}
-	i = skipWS(d, end)
-	if i >= len(d) || d[i] != ':' {
-		return 0, i
-	}
-	return skipWS(d, i+1), -1
-}
-
-// scanString reads the JSON string at d[i]; esc reports a backslash.
-func scanString(d []byte, i int) (end int, esc bool, bad int) {
-	end, esc, bad = scanStringAt(d, i)
-	work(max(end, bad) - i)
-	return end, esc, bad
-}
-
-func scanStringAt(d []byte, i int) (end int, esc bool, bad int) {
-	i++
-	for {
-		for i < len(d) && plainByte[d[i]] {
-			i++
-		}
-		if i >= len(d) {
-			return 0, esc, i
-		}
-		switch d[i] {
-		case '"':
-			return i + 1, esc, -1
-		case '\\':
-			esc = true
-			i++
-			if i >= len(d) {
-				return 0, esc, i
-			}
-			switch d[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				for k := 1; k <= 4; k++ {
-					if i+k >= len(d) || !hexDigit(d[i+k]) {
-						return 0, esc, i + k
-					}
-				}
-				i += 5
-			default:
-				return 0, esc, i
-			}
-		default: // a control character
-			return 0, esc, i
-		}
-	}
-}
-
-// scanNumber reads the JSON number at d[i].
-func scanNumber(d []byte, i int) (end, bad int) {
-	end, bad = scanNumberAt(d, i)
-	work(max(end, bad) - i)
-	return end, bad
-}
-
-func scanNumberAt(d []byte, i int) (end, bad int) {
-	if d[i] == '-' {
-		i++
-	}
-	switch {
-	case i >= len(d):
-		return 0, i
-	case d[i] == '0':
-		i++
-	case '1' <= d[i] && d[i] <= '9':
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-	default:
-		return 0, i
-	}
-	if i < len(d) && d[i] == '.' {
-		i++
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return 0, i
-		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return 0, i
-		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-	}
-	return i, -1
+// numberEnd returns the end of the valid JSON number at d[i].
+func numberEnd(d []byte, i int) int {
+	end, _, _ := jsonlex.Number(d, i)
+	work(end - i)
+	return end
 }
 
 // A typeWalk visits every type a binder reaches from a tool's struct and
@@ -1185,8 +1005,8 @@ func (w *lossWalk) report(is Issue) {
 // returns its end.
 func (w *lossWalk) value(n *lossNode, i int) int {
 	d := w.data
-	c := d[i]
-	if c == 'n' {
+	k := jsonlex.KindAt(d, i)
+	if k == jsonlex.KindNull {
 		if n.nullLoss {
 			w.report(Issue{Kind: NullValue, Start: i, End: i + 4, Type: n.typ})
 		}
@@ -1196,61 +1016,59 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 	case lPtr:
 		return w.value(n.elem, i)
 	case lString, lText:
-		if c == '"' {
-			end, _, _ := scanString(d, i)
+		if k == jsonlex.KindString {
+			end := stringEnd(d, i)
 			if w.rules.replaces && replaces(d[i:end]) {
 				w.report(Issue{Kind: Replaced, Start: i, End: end, Type: n.typ})
 			}
 			return end
 		}
 	case lFloat:
-		if c == '-' || '0' <= c && c <= '9' {
-			end, _ := scanNumber(d, i)
+		if k == jsonlex.KindNumber {
+			end := numberEnd(d, i)
 			if rounds(d[i:end], n.bits) {
 				w.report(Issue{Kind: Rounded, Start: i, End: end, Type: n.typ})
 			}
 			return end
 		}
 	case lQuoted:
-		if c == '"' {
-			end, _, _ := scanString(d, i)
+		if k == jsonlex.KindString {
+			end := stringEnd(d, i)
 			w.quoted(n, i, end)
 			return end
 		}
 	case lAny:
-		switch {
-		case c == '"':
+		switch k {
+		case jsonlex.KindString:
 			return w.value(lossAnyString, i)
-		case c == '-' || '0' <= c && c <= '9':
+		case jsonlex.KindNumber:
 			return w.value(lossAnyFloat, i)
-		case c == '[':
+		case jsonlex.KindArray:
 			return w.array(lossAnySlice, i)
-		case c == '{':
+		case jsonlex.KindObject:
 			return w.mapObject(lossAnyMap, i)
 		}
 	case lSlice, lArray:
-		if c == '[' {
+		if k == jsonlex.KindArray {
 			return w.array(n, i)
 		}
 	case lMap:
-		if c == '{' {
+		if k == jsonlex.KindObject {
 			return w.mapObject(n, i)
 		}
 	case lStruct:
-		if c == '{' {
+		if k == jsonlex.KindObject {
 			return w.structObject(n, i)
 		}
 	}
-	switch { // skip it
-	case c == '"':
-		end, _, _ := scanString(d, i)
-		return end
-	case c == '-' || '0' <= c && c <= '9':
-		end, _ := scanNumber(d, i)
-		return end
-	case c == 't':
+	switch k { // skip it
+	case jsonlex.KindString:
+		return stringEnd(d, i)
+	case jsonlex.KindNumber:
+		return numberEnd(d, i)
+	case jsonlex.KindTrue:
 		return i + 4
-	case c == 'f':
+	case jsonlex.KindFalse:
 		return i + 5
 	}
 	end, _, _ := scanValue(d, i, 0, 0)
@@ -1270,7 +1088,7 @@ func (w *lossWalk) quoted(n *lossNode, s, e int) {
 		is.Kind = NullValue
 	case n.bits != 0 && rounds(inner, n.bits):
 		is.Kind = Rounded
-	case n.str && w.rules.replaces && (replaces(w.data[s:e]) || len(inner) >= 2 && inner[0] == '"' && replaces(inner)):
+	case n.str && w.rules.replaces && (replaces(w.data[s:e]) || len(inner) >= 2 && jsonlex.KindAt(inner, 0) == jsonlex.KindString && replaces(inner)):
 		is.Kind = Replaced
 	default:
 		return
@@ -1285,12 +1103,12 @@ func (w *lossWalk) array(n *lossNode, i int) int {
 	if n.kind == lArray {
 		length = n.length
 	}
-	j := skipWS(d, i+1)
+	j, more, _ := jsonlex.Open(d, i)
 	// The elements are counted as they are read: counting them first would
 	// read the array twice, and nested arrays once more per level.
 	k := 0
-	end := j + 1
-	if d[j] != ']' {
+	end := j
+	if more {
 		for ; ; k++ {
 			var e int
 			if length >= 0 && k >= length {
@@ -1300,12 +1118,11 @@ func (w *lossWalk) array(n *lossNode, i int) int {
 				e = w.value(n.elem, j)
 				w.steps.pop(outer)
 			}
-			if j = skipWS(d, e); d[j] == ']' {
+			if j, more, _ = jsonlex.Next(d, e, jsonlex.KindArray); !more {
 				k++
-				end = j + 1
+				end = j
 				break
 			}
-			j = skipWS(d, j+1)
 		}
 	}
 	if length >= 0 && w.rules.arrays && k != length {
@@ -1317,27 +1134,27 @@ func (w *lossWalk) array(n *lossNode, i int) int {
 // member reads the key at data[j] and returns its end and where the value
 // starts.
 func (w *lossWalk) member(j int) (ke, vs int) {
-	ke, _, _ = scanString(w.data, j)
-	return ke, skipWS(w.data, skipWS(w.data, ke)+1)
+	key, _, vs, _ := jsonlex.Key(w.data, j)
+	work(key.Len())
+	return key.End, vs
 }
 
 // next steps past the member value ending at end: it returns the next
 // key's start, or -1 and the end of the object.
 func (w *lossWalk) next(end int) (int, int) {
-	d := w.data
-	if j := skipWS(d, end); d[j] != ',' {
-		return -1, j + 1
-	} else {
-		return skipWS(d, j+1), 0
+	j, more, _ := jsonlex.Next(w.data, end, jsonlex.KindObject)
+	if !more {
+		return -1, j
 	}
+	return j, 0
 }
 
 // mapObject walks the object at data[i] read into map node n.
 func (w *lossWalk) mapObject(n *lossNode, i int) int {
 	d := w.data
-	j := skipWS(d, i+1)
-	if d[j] == '}' {
-		return j + 1
+	j, more, _ := jsonlex.Open(d, i)
+	if !more {
+		return j
 	}
 	var keys lossKeySet
 	for {
@@ -1361,10 +1178,10 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 func (w *lossWalk) structObject(n *lossNode, i int) int {
 	d := w.data
 	var seen boundSet
-	j := skipWS(d, i+1)
-	if d[j] == '}' {
-		w.missingFields(n, &seen, i, j+1)
-		return j + 1
+	j, more, _ := jsonlex.Open(d, i)
+	if !more {
+		w.missingFields(n, &seen, i, j)
+		return j
 	}
 	for {
 		ke, vs := w.member(j)

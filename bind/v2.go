@@ -130,20 +130,7 @@ var (
 	goNumber        = reflect.TypeFor[json.Number]()
 	goRawMessage    = reflect.TypeFor[json.RawMessage]()
 	goIsZeroer      = reflect.TypeFor[interface{ IsZero() bool }]()
-
-	// plainByte marks the bytes a JSON string holds as themselves: all but
-	// the quote, the backslash and the control characters.
-	plainByte = func() (t [256]bool) {
-		for i := 0x20; i < 0x100; i++ {
-			t[i] = i != '"' && i != '\\'
-		}
-		return t
-	}()
 )
-
-func hexDigit(b byte) bool {
-	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
-}
 
 // implementsAnyOf reports whether t or *t implements one of the interfaces.
 func implementsAnyOf(t reflect.Type, ifaces []reflect.Type) bool {
@@ -725,7 +712,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 	var wasFormat bool
 	seenOpts := map[string]bool{}
 	for len(tag) > 0 {
-		if tag[0] != ',' {
+		if !strings.HasPrefix(tag, ",") {
 			bad = true
 		} else {
 			tag = tag[len(","):]
@@ -814,7 +801,7 @@ func v2FieldOptions(sf reflect.StructField) (out v2Field, ignored, bad bool) {
 var errBadTagOption = errors.New("bad tag option")
 
 func v2TagOption(in string, allowQuoted bool) (string, int, error) {
-	i := strings.IndexByte(in, ',')
+	i := strings.Index(in, ",")
 	if i < 0 {
 		i = len(in)
 	}

@@ -77,6 +77,18 @@ var growthShapes = []struct {
 	{"wide, many failures", func(k int) string {
 		return `{"tags":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) + `}}`
 	}},
+	// The quotes of a refusal (jsonlex.Quoted, CutWritten; QuotedLen
+	// for the problem's size) read a long value or key once, whatever its
+	// escapes.
+	{"one long escaped string, wrong type", func(k int) string {
+		return `{"ints":"` + strings.Repeat(`\u00e9\n\"é\ud83d\ude00`, 100*k) + `"}`
+	}},
+	{"one long array of escaped strings, wrong type", func(k int) string {
+		return `{"name":[` + rep(`"\u00e9\t"`, 100*k, ",") + `]}`
+	}},
+	{"one long escaped unknown key", func(k int) string {
+		return `{"` + strings.Repeat(`\u00e9\t\u0007`, 100*k) + `":1}`
+	}},
 	{"many unknown keys", func(k int) string {
 		return `{` + seq(100*k, func(i int) string { return `"u` + strconv.Itoa(i) + `":1` }) + `}`
 	}},

@@ -1,7 +1,6 @@
 package refuse
 
 import (
-	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -111,46 +110,13 @@ func cost(p Problem, tool string) int {
 // jsonSize is the length of problem p in JSON, as encoding/json writes
 // it, and a comma.
 func jsonSize(p Problem) int {
-	n := len(`{"code":}`) + jsonString(string(p.Code)) + 1
+	n := len(`{"code":}`) + jsonlex.QuotedLen(string(p.Code)) + 1
 	for _, f := range [...]struct {
 		name, value string
 	}{{"argument", p.Argument}, {"path", p.Path}, {"pointer", p.Pointer}, {"takes", p.Takes}, {"sent", p.Sent}, {"element", p.Element}, {"did_you_mean", p.DidYouMean}, {"becomes", p.Becomes}} {
 		if f.value != "" {
-			n += len(`,"":`) + len(f.name) + jsonString(f.value)
+			n += len(`,"":`) + len(f.name) + jsonlex.QuotedLen(f.value)
 		}
-	}
-	return n
-}
-
-// jsonString is the length of s as a JSON string, as encoding/json writes
-// it (HTML characters, U+2028 and U+2029 escaped, a byte of invalid UTF-8
-// written as invalidByteSize bytes).
-func jsonString(s string) int {
-	n := 2
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
-				n += 2
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				n += 6
-			default:
-				n++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			n += invalidByteSize
-		case r == '\u2028' || r == '\u2029':
-			n += 6
-		default:
-			n += size
-		}
-		i += size
 	}
 	return n
 }
@@ -186,7 +152,7 @@ func (b *problems) issues(issues []bind.Issue) {
 				tp := t.Params[is.Param]
 				p.Argument, p.Takes, p.Pointer = tp.Name, w.takes(tp.Type, tp.Quoted, tp.Schema), is.Path.Pointer()
 				head := args[is.Start:min(len(args), is.Start+4*maxSent)]
-				cut, _ := cutChars(head, maxSent)
+				cut, _ := jsonlex.CutWritten(head, maxSent)
 				p.Sent = escapeText(head[:cut]) + "…"
 			}
 			b.add(p)
@@ -366,13 +332,10 @@ func syntaxSent(args []byte, at int) string {
 	if at >= len(args) {
 		return "the text ends before the JSON value does"
 	}
-	// The one character there (one byte of an escape or of invalid
-	// UTF-8), read without counting the rest of the call: a call can
-	// hold a thousand such places.
+	// The one character there (one byte of an escape, ASCII, or of
+	// invalid UTF-8), read without counting the rest of the call: a call
+	// can hold a thousand such places.
 	_, size := utf8.DecodeRune(args[at:])
-	if args[at] == '\\' {
-		size = 1
-	}
 	return "byte " + strconv.Itoa(at) + " (" + quoteChar(args[at:at+size]) + ") cannot stand there"
 }
 
@@ -380,11 +343,8 @@ func syntaxSent(args []byte, at int) string {
 // encoding/json reads it: escapes undone, invalid UTF-8 and lone surrogates
 // replaced with U+FFFD. Text that is not a JSON string comes back as it is.
 func unquoteKey(raw []byte) string {
-	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
-		body := raw[1 : len(raw)-1]
-		if !slices.Contains(body, '\\') && utf8.Valid(body) {
-			return string(body)
-		}
+	if end, f, ok := jsonlex.String(raw, 0); ok && end == len(raw) && f&jsonlex.Escaped == 0 && (f&jsonlex.NonASCII == 0 || utf8.Valid(raw)) {
+		return string(raw[1 : len(raw)-1]) // its text is its bytes
 	}
 	if text, ok := jsonlex.Unquote(nil, raw); ok {
 		return string(text)

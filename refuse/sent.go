@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // maxSent is how many characters of an offending value a refusal quotes.
@@ -14,21 +16,21 @@ const maxSent = 40
 // at most maxSent characters of it (cut on a character boundary, and never
 // inside an escape), every character that is not printable escaped, and
 // the full length named when cut, as in "aaaa…" (5000000 characters). A
-// string's length counts the characters between its quotes.
+// string's length counts the characters between its quotes, as written
+// (jsonlex.CutWritten: an escape counts the characters it is written with).
 func quoteSent(raw []byte) string {
-	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
-		body := raw[1 : len(raw)-1]
-		cut, n := cutChars(body, maxSent)
+	if body, ok := jsonlex.Quoted(raw); ok {
+		cut, n := jsonlex.CutWritten(body, maxSent)
 		if cut == len(body) {
 			return `"` + escapeText(body) + `"`
 		}
 		return `"` + escapeText(body[:cut]) + `…" (` + strconv.Itoa(n) + ` characters)`
 	}
 	var cut, n int
-	if len(raw) > 0 && (raw[0] == '-' || '0' <= raw[0] && raw[0] <= '9') {
+	if jsonlex.KindAt(raw, 0) == jsonlex.KindNumber {
 		cut, n = min(len(raw), maxSent), len(raw) // a number is ASCII: a byte a character
 	} else {
-		cut, n = cutChars(raw, maxSent)
+		cut, n = jsonlex.CutWritten(raw, maxSent)
 	}
 	if cut == len(raw) {
 		return escapeText(raw)
@@ -37,40 +39,15 @@ func quoteSent(raw []byte) string {
 }
 
 // quoteKey renders the raw JSON text of a key as a name for a sentence:
-// its unquoted text, cut and escaped as quoteSent does.
+// its unquoted text, cut and escaped as quoteSent does (a key cut short
+// keeps its quotes, before the count).
 func quoteKey(raw []byte) string {
-	s := quoteSent(raw)
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		return s[1 : len(s)-1]
-	}
-	return s
-}
-
-// cutChars returns the byte length of the first max characters of s (an
-// invalid byte counts as one character, a backslash escape as the
-// characters it is written with, and a cut never splits one), and the
-// number of characters in s.
-func cutChars(s []byte, max int) (cut, n int) {
-	for i := 0; i < len(s); {
-		size, chars := 1, 1
-		switch {
-		case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'u':
-			size = min(6, len(s)-i)
-			chars = size
-		case s[i] == '\\' && i+1 < len(s):
-			size, chars = 2, 2
-		default:
-			_, size = utf8.DecodeRune(s[i:])
+	if body, ok := jsonlex.Quoted(raw); ok {
+		if cut, _ := jsonlex.CutWritten(body, maxSent); cut == len(body) {
+			return escapeText(body)
 		}
-		if n+chars > max {
-			// Past the cut, an escape is written with as many characters
-			// as bytes, so counting runes counts the rest.
-			return i, n + utf8.RuneCount(s[i:])
-		}
-		n += chars
-		i += size
 	}
-	return len(s), n
+	return quoteSent(raw)
 }
 
 // escapeText writes s with every character that is not printable (control

@@ -12,6 +12,14 @@
 // a walker that reads each value itself, at any depth in one pass,
 // steps with KindAt, Open, Key and Next.
 //
+// Text as written, for quoting what a caller sent and sizing what is
+// written back: Quoted reads a quoted text's inside, CutWritten cuts text
+// after n characters as written (never inside an escape or a rune),
+// QuotedLen is the length of a Go string as encoding/json writes it, and
+// DeepAt counts brackets as a pre-scan over any text does (go-sdk's
+// checkMaxDepth before segmentio), which on valid text is Skip's depth
+// limit. Their fuzz target checks each against encoding/json.
+//
 // # Terms
 //
 // Offsets index the text given, never a copy of it: a function that reads
