@@ -480,7 +480,10 @@ func reads(t reflect.Type, j byte) bool {
 		return j == '"' || num
 	case goNumber:
 		return num
-	case goRawMessage, goJSONTextValue:
+	case goRawMessage:
+		return true
+	}
+	if isJSONTextValue(t) {
 		return true
 	}
 	switch t.Kind() {
