@@ -32,7 +32,7 @@ func v2Registry(t testing.TB, opts ...typereg.Option) *typereg.Registry {
 	return reg
 }
 
-// TestRefuse_V2DuplicateName: under bindjsonv2.Binder a key sent more than once is
+// TestRefuse_V2DuplicateName: under jsonv2.Binder a key sent more than once is
 // refused as that, naming the key, once per repeated key however often it
 // repeats, and with the argument it belongs to; never as text that is "not
 // valid JSON". Every row's refusal was InvalidJSON ("byte 16 ... cannot
