@@ -18,6 +18,8 @@ import (
 	"sync"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -259,7 +261,7 @@ func PayloadNamed(name string) *Payload {
 // with bind.Std, measured against "bind" (encoding/json); for each other
 // binder, "refuse-NAME" is Refuse with it and "bind-NAME" is that binder's
 // own Unmarshal into the struct, the decode a server using it runs.
-var Binders = []bind.Binder{bind.Std, bind.SegmentIO, bind.V2}
+var Binders = []bind.Binder{bind.Std, segmentio.Binder, jsonv2.Binder}
 
 // RefuseRival returns the sub-benchmark name of Refuse with binder b.
 func RefuseRival(b bind.Binder) string {

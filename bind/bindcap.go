@@ -1,6 +1,9 @@
 package bind
 
-import "github.com/bindguard/bindguard/internal/bindcap"
+import (
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/decoders"
+)
 
 // The capabilities of each binder (see package bindcap), as unexported
 // methods of the sealed binders: what they read where binders differ,
@@ -11,6 +14,7 @@ import "github.com/bindguard/bindguard/internal/bindcap"
 type capable interface {
 	caps() bindcap.Caps
 	readsLiteral() bool
+	duplicateName(err error) (name string, quoted []byte, ok bool)
 }
 
 func (stdBinder) caps() bindcap.Caps { return bindcap.Caps{} }
@@ -35,12 +39,40 @@ func (v2Binder) readsLiteral() bool        { return true }
 func (segmentioBinder) readsLiteral() bool { return true }
 func (*readerBinder) readsLiteral() bool   { return false }
 
+// duplicateName: of the binders bind mirrors, only V2 refuses a repeated
+// name, with an error of its own; a server's own function may return that
+// error too (one built on V2), told apart when go-json-experiment is
+// linked through bind/jsonv2, whose error it then is.
+func (stdBinder) duplicateName(error) (string, []byte, bool)       { return "", nil, false }
+func (segmentioBinder) duplicateName(error) (string, []byte, bool) { return "", nil, false }
+func (*readerBinder) duplicateName(err error) (string, []byte, bool) {
+	if decoders.V2 == nil {
+		return "", nil, false
+	}
+	return v2Binder{}.duplicateName(err)
+}
+func (v2Binder) duplicateName(err error) (string, []byte, bool) {
+	name, ok := decoders.V2.DuplicateName(err)
+	if !ok {
+		return "", nil, false
+	}
+	return name, decoders.V2.AppendQuote(nil, name), true
+}
+
 func init() {
+	// The binders bind/jsonv2 and bind/segmentio export.
+	decoders.V2Binder, decoders.SegmentIOBinder = Binder(v2Binder{}), Binder(segmentioBinder{})
 	// b is a Binder (the callers hold one), or nil: no binder, no
 	// capability beyond encoding/json's.
 	bindcap.ReadsLiteral = func(b any) bool {
 		c, ok := b.(capable)
 		return ok && c.readsLiteral()
+	}
+	bindcap.DuplicateName = func(b any, err error) (string, []byte, bool) {
+		if c, ok := b.(capable); ok {
+			return c.duplicateName(err)
+		}
+		return "", nil, false
 	}
 	bindcap.Of = func(b any) bindcap.Caps {
 		if c, ok := b.(capable); ok {

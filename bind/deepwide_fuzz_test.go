@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // deepWideLeaves are the values a deep-and-wide call repeats: values each
@@ -77,7 +79,7 @@ func FuzzCheck_DeepAndWide(f *testing.F) {
 	f.Add(byte(1), uint8(60), uint8(5), uint64(0), uint8(1), "")
 	f.Add(byte(2), uint8(50), uint8(20), uint64(0xffff), uint8(10), `"y"`)
 	plans := map[string]*bind.Plan{}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plans[b.Name()] = growthPlan(f, b, true)
 	}
 	f.Fuzz(func(t *testing.T, field byte, depth, width uint8, kinds uint64, leafAt uint8, leaf string) {
@@ -86,7 +88,7 @@ func FuzzCheck_DeepAndWide(f *testing.F) {
 		}
 		d, w := int(depth)%80, 1+int(width)%40
 		args := []byte(deepWideCall(field, d, w, kinds, leaf))
-		for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 			for _, is := range checkAgainst(t, plans[b.Name()], args) {
 				if len(is.Path.String()) > 5000 {
 					t.Fatalf("%s: a path of %d bytes for a call nested %d deep", b.Name(), len(is.Path.String()), d)

@@ -5,12 +5,20 @@
 //
 // A binder is the decoder a server turns a tool call's JSON arguments into
 // the tool's parameter struct with. Std is encoding/json (json.Unmarshal),
-// the binder of most Go MCP servers; V2 is github.com/go-json-experiment/json
-// with its default options; SegmentIO is github.com/segmentio/encoding/json
-// as the official Go MCP SDK decodes with it. They differ: on key case,
-// repeated keys, invalid UTF-8, json.Number, time.Duration, fixed-size
-// arrays and nesting depth (see each one's documentation), and the guard
-// mirrors the one it is given.
+// the binder of most Go MCP servers; V2 (jsonv2.Binder, package
+// github.com/bindguard/bindguard/bind/jsonv2) is
+// github.com/go-json-experiment/json with its default options; SegmentIO
+// (segmentio.Binder, package github.com/bindguard/bindguard/bind/segmentio)
+// is github.com/segmentio/encoding/json as the official Go MCP SDK decodes
+// with it. They differ: on key case, repeated keys, invalid UTF-8,
+// json.Number, time.Duration, fixed-size arrays and nesting depth (see each
+// one's documentation), and the guard mirrors the one it is given.
+//
+// Each binder beside Std is selected by importing its package, and only
+// then linked: a server that mirrors encoding/json links neither
+// go-json-experiment nor segmentio. Their field rules, plans and loss walks
+// are this package's, by reflection; their decoders are called only from
+// the internal packages bind/jsonv2 and bind/segmentio import.
 //
 // A plan is a binder's view of one parameter struct, compiled once (at
 // registration): the keys it binds, by the binder's own rules for names,

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // The growth tests: every shape of call, at 1x, 10x and 100x of a payload,
@@ -215,7 +217,7 @@ func growthPlan(t testing.TB, b bind.Binder, required bool) *bind.Plan {
 // 1x to 100x of the payload: a problem deep inside an argument, many
 // problems, long keys, repeated keys, each alone and all at once.
 func TestCheck_CostGrowsLinearly(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO, bind.Reader("remarshal", remarshal), bind.Reader("remarshal-requiring", remarshalRequiring)} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder, bind.Reader("remarshal", remarshal), bind.Reader("remarshal-requiring", remarshalRequiring)} {
 		for _, sh := range growthShapes {
 			t.Run(b.Name()+"/"+sh.name, func(t *testing.T) {
 				plan := growthPlan(t, b, sh.required)
@@ -243,7 +245,7 @@ func TestCheck_CostGrowsLinearly(t *testing.T) {
 // characters. -short: each shape under one binder, in turn (every binder
 // and every shape still seen); make test-long runs every pair.
 func TestCheck_PathsAreBounded(t *testing.T) {
-	for bi, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for bi, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		for si, sh := range growthShapes {
 			if testing.Short() && si%3 != bi {
 				continue
@@ -279,7 +281,7 @@ type countedArgs struct {
 // failed on, and each distinct value once: a type's own method runs at most
 // once more than in the binder itself, however often its key is repeated.
 func TestTrial_AValueIsDecodedAloneOnce(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[countedArgs]())
 		if err != nil {
 			t.Fatal(err)
@@ -302,7 +304,7 @@ func TestTrial_AValueIsDecodedAloneOnce(t *testing.T) {
 			switch b {
 			case bind.Std:
 				tc.extra = 0 // Check runs the method on each value, as the binder does
-			case bind.SegmentIO:
+			case segmentio.Binder:
 				tc.extra = 1 // its errors give no offset: every value is tried
 			}
 			if countedRuns > binder+tc.extra {
@@ -321,7 +323,7 @@ type nestedArrays struct {
 // read, not by reading the array again first, which cost one more pass per
 // level of nesting.
 func TestTrial_NestedArraysAreReadOnce(t *testing.T) {
-	plan, err := bind.SegmentIO.Compile(reflect.TypeFor[nestedArrays]())
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[nestedArrays]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +352,7 @@ func TestCheck_BoundedPathAfterADeeperBranch(t *testing.T) {
 	deeper := objects(15, "d", "0")
 	args := []byte(`{"any":` + open.String() + `[` + deeper + `,` + rounds + `]` + closing.String() + `}`)
 	want := ".k0.k1.k2.k3[…].k13.k14.k15.k16.k17.k18.k19[1]"
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		issues := growthPlan(t, b, false).Check(args, nil)
 		if len(issues) != 1 || issues[0].Kind != bind.Rounded || issues[0].Path.String() != want {
 			t.Errorf("%s: %+v, want one Rounded at %s", b.Name(), issues, want)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/probe"
 )
 
@@ -176,7 +178,7 @@ func FuzzNative(f *testing.F) {
 		if typ == nil {
 			return
 		}
-		for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 			plan, err := b.Compile(typ)
 			if err != nil {
 				continue // a type the binder does not read
@@ -251,7 +253,7 @@ var nativeDeclines = []nativeDecline{
 // TestNative_Declines: the proving pass declines each row on both binders
 // and Check's verdict is the trial check's.
 func TestNative_Declines(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		for _, tc := range nativeDeclines {
 			if tc.only != "" && tc.only != b.Name() {
 				continue
@@ -300,7 +302,7 @@ func TestNative_ProvesTypicalCalls(t *testing.T) {
 			args  string
 		}{map[string]int{"Typical": 0, "Strings200": 3, "Ints10k": 4}[c.name], c.args})
 	}
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		for _, c := range calls {
 			plan, err := b.Compile(nativeFixed[c.fixed])
 			if err != nil {
@@ -328,7 +330,7 @@ func TestNative_ProvesTypicalCalls(t *testing.T) {
 // TestNative_RequiredDeclines: a required parameter or nested field the
 // call leaves out is an issue (Missing): the pass declines.
 func TestNative_RequiredDeclines(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[nativeLeaf]())
 		if err != nil {
 			t.Fatal(err)
@@ -358,7 +360,7 @@ func TestNative_DeclinesDepth(t *testing.T) {
 	for _, tc := range []struct {
 		b          bind.Binder
 		prove, not int
-	}{{bind.SegmentIO, 800, 950}, {bind.V2, 8000, 9950}} {
+	}{{segmentio.Binder, 800, 950}, {jsonv2.Binder, 8000, 9950}} {
 		plan, err := tc.b.Compile(reflect.TypeFor[nativeLeaf]())
 		if err != nil {
 			t.Fatal(err)
@@ -396,7 +398,7 @@ type taggedTypical struct {
 // binder's decode.
 func TestNative_TypicalCallAllocatesNothing(t *testing.T) {
 	args := []byte(benchCalls[0].args)
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		for _, typ := range []reflect.Type{reflect.TypeFor[benchTypical](), reflect.TypeFor[taggedTypical]()} {
 			plan, err := b.Compile(typ)
 			if err != nil {
@@ -449,7 +451,7 @@ var nativeGrowth = []struct {
 // its work, allocations and bytes per byte of input stay flat, and it
 // allocates nothing but for objects of more than 16 map keys.
 func TestNative_CostGrowsLinearly(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		for _, g := range nativeGrowth {
 			plan, err := b.Compile(g.typ)
 			if err != nil {
@@ -627,7 +629,7 @@ func FuzzNativeValues(f *testing.F) {
 		}
 		g := &valueGen{b: choices}
 		args := []byte(g.value(typ))
-		for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 			plan, err := b.Compile(typ)
 			if err != nil {
 				continue

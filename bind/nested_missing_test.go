@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 type nmSpan struct {
@@ -36,7 +38,7 @@ func TestCheck_MissingFieldsOfNestedObjects(t *testing.T) {
 	type want struct {
 		param, path string
 	}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		t.Run(b.Name(), func(t *testing.T) {
 			plan, err := b.Compile(reflect.TypeFor[nmArgs]())
 			if err != nil {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // TestCheck_NullMapKeyAsTheBindersRead: the key "null" of a map with
@@ -20,7 +22,7 @@ func TestCheck_NullMapKeyAsTheBindersRead(t *testing.T) {
 		U16 map[uint16]string  `json:"u16"`
 		P   map[uintptr]string `json:"p"`
 	}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[args]())
 		if err != nil {
 			t.Fatalf("%s: %v", b.Name(), err)

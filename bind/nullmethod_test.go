@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // ignoresNull decodes itself, and ignores null as time.Time does.
@@ -34,7 +36,7 @@ type nullMethods struct {
 // under every binder; one it makes something of is not. The real binder
 // shows the loss: a value decoded before stays.
 func TestCheck_NullForATypeWithItsOwnDecoder(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		t.Run(b.Name(), func(t *testing.T) {
 			plan, err := b.Compile(reflect.TypeFor[nullMethods]())
 			if err != nil {

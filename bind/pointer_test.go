@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -154,7 +156,7 @@ var ptrCases = []struct {
 // to the very text the issue spans, and it is empty exactly where a bound
 // cut the path short.
 func TestCheck_PointerLeadsToTheIssue(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[ptrArgs]())
 		if err != nil {
 			t.Fatal(err)
@@ -198,7 +200,7 @@ func FuzzCheck_PointersLeadToTheirIssues(f *testing.F) {
 		f.Add([]byte(tc.args))
 	}
 	var plans []*bind.Plan
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[ptrArgs]())
 		if err != nil {
 			f.Fatal(err)

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
@@ -242,7 +244,7 @@ func TestReader_NilFunction_FailsCompile(t *testing.T) {
 // native binder's name and stays a Reader. It failed while words and
 // containment asked the name: Compile refused these names.
 func TestReader_NamedLikeANativeBinder_IsAReader(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		r := bind.Reader(b.Name(), toIntReader)
 		if _, err := r.Compile(reflect.TypeFor[leniencyArgs]()); err != nil {
 			t.Errorf("a reader named %q: %v", b.Name(), err)

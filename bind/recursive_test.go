@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // Recursive types: the guard must read them at every depth as the binder
@@ -111,10 +113,10 @@ var recLeaves = struct{ members, elements []string }{
 // depths 1, 2 and 50, and each leaf, Check finds an issue the binder
 // fails on exactly when the real decoder fails.
 func TestCheck_RecursiveTypesAtDepth(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plans := map[bool]*bind.Plan{}
 		for loop, typ := range map[bool]reflect.Type{false: reflect.TypeFor[recArgs](), true: reflect.TypeFor[recLoopArgs]()} {
-			if loop && b == bind.SegmentIO {
+			if loop && b == segmentio.Binder {
 				continue
 			}
 			p, err := b.Compile(typ)
@@ -159,7 +161,7 @@ func TestCheck_RecursiveTypesAtDepth(t *testing.T) {
 // TestCheck_RecursiveLossesAtDepth: a silent loss 50 levels down is
 // reported, by every binder, at its path.
 func TestCheck_RecursiveLossesAtDepth(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[recArgs]())
 		if err != nil {
 			t.Fatal(err)
@@ -212,7 +214,7 @@ func TestCheck_RecursiveLossesAtDepth(t *testing.T) {
 func TestSegmentIO_LoopWithoutStructKillsTheProcess(t *testing.T) {
 	if os.Getenv("BINDGUARD_SEGMENTIO_LOOP") == "1" {
 		var v struct{ T recTree }
-		_ = bind.SegmentIO.Unmarshal([]byte(`{"T":[]}`), &v)
+		_ = segmentio.Binder.Unmarshal([]byte(`{"T":[]}`), &v)
 		os.Exit(0)
 	}
 	if testing.Short() {
@@ -224,7 +226,7 @@ func TestSegmentIO_LoopWithoutStructKillsTheProcess(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "stack overflow") {
 		t.Fatalf("segmentio decoded into type Tree []Tree (err %v); Compile need not refuse it:\n%.500s", err, out)
 	}
-	if _, err := bind.SegmentIO.Compile(reflect.TypeFor[struct{ T recTree }]()); err == nil {
+	if _, err := segmentio.Binder.Compile(reflect.TypeFor[struct{ T recTree }]()); err == nil {
 		t.Error("Compile accepted it")
 	}
 }
@@ -236,10 +238,10 @@ func TestSegmentIO_LoopWithoutStructKillsTheProcess(t *testing.T) {
 // reads it: a failure exactly when the decoder fails.
 func FuzzCheck_RecursiveTypes(f *testing.F) {
 	plans := map[bind.Binder]map[bool]*bind.Plan{}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plans[b] = map[bool]*bind.Plan{}
 		for loop, typ := range map[bool]reflect.Type{false: reflect.TypeFor[recArgs](), true: reflect.TypeFor[recLoopArgs]()} {
-			if loop && b == bind.SegmentIO {
+			if loop && b == segmentio.Binder {
 				continue
 			}
 			p, err := b.Compile(typ)
@@ -262,7 +264,7 @@ func FuzzCheck_RecursiveTypes(f *testing.F) {
 	f.Fuzz(func(t *testing.T, shape, depth uint8, leaf []byte) {
 		sh := recShapes[int(shape)%len(recShapes)]
 		args := []byte(sh.value(int(depth)%61, string(leaf)))
-		for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 			if plan := plans[b][sh.loop]; plan != nil {
 				checkAgainst(t, plan, args)
 			}
@@ -280,7 +282,7 @@ func TestCheck_UintptrAsTheBindersRead(t *testing.T) {
 		M  map[uintptr]string `json:"m"`
 		Q  uintptr            `json:"q,string"`
 	}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[args]())
 		if err != nil {
 			t.Fatalf("%s: %v", b.Name(), err)
@@ -307,7 +309,7 @@ func TestCheck_RecursiveTypesAtTheBindersDepth(t *testing.T) {
 	for _, tc := range []struct {
 		b     bind.Binder
 		depth int // levels of nesting the binder reads
-	}{{bind.Std, 10000}, {bind.V2, 10000}, {bind.SegmentIO, bind.SegmentIOMaxDepth}} {
+	}{{bind.Std, 10000}, {jsonv2.Binder, 10000}, {segmentio.Binder, bind.SegmentIOMaxDepth}} {
 		plan, err := tc.b.Compile(reflect.TypeFor[recArgs]())
 		if err != nil {
 			t.Fatal(err)

@@ -65,8 +65,11 @@ var v2Rules = &rules{
 	custom: v2Custom,
 	declines: func(t reflect.Type) bool {
 		switch t {
-		case goTime, goDuration, goNumber, goJSONTextValue, goRawMessage:
+		case goTime, goDuration, goNumber, goRawMessage:
 			return true // read natively by V2's own rules (Duration: never)
+		}
+		if isJSONTextValue(t) {
+			return true
 		}
 		return v2Custom(t) || provedKind(t)
 	},

@@ -1,7 +1,6 @@
 package bind
 
 import (
-	"bytes"
 	"cmp"
 	"encoding"
 	"encoding/json"
@@ -11,10 +10,8 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/segmentio/asm/keyset"
-	segjson "github.com/segmentio/encoding/json"
-
 	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/internal/decoders"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -27,102 +24,12 @@ import (
 // the nesting the server refuses.
 const SegmentIOMaxDepth = 1000
 
-// SegmentIO is github.com/segmentio/encoding/json (v0.5.4) as the MCP
-// go-sdk decodes tool arguments with it. SegmentIO.Unmarshal(data, v):
-//
-//  1. fails when data nests deeper than SegmentIOMaxDepth arrays and
-//     objects, counting brackets outside strings as go-sdk does, before
-//     segmentio sees data;
-//  2. decodes the first JSON value in data with a segmentio Decoder set to
-//     DontMatchCaseInsensitiveStructFields, as go-sdk's internal json
-//     package does (the Decoder validates the whole value, then decodes it
-//     with segmentio's Parse; when data is one valid value, Unmarshal calls
-//     Valid and Parse itself, which is the same, without the Decoder's
-//     32 KiB read buffer);
-//  3. fails, as encoding/json's and segmentio's own Unmarshal do, when
-//     anything but space follows that value (a go-sdk Decoder would leave
-//     it unread; arguments that reach a handler are one JSON value).
-//
-// Where it differs from Std:
-//
-//   - Keys bind by exact, case-sensitive name: HOURS_BACK is dropped.
-//   - A repeated key is decoded at every occurrence, as in Std.
-//   - Invalid UTF-8 is replaced by U+FFFD, as in Std; so are escaped
-//     surrogates without their pair.
-//   - null leaves a non-pointer field as it was, as in Std.
-//   - An integer type reads a whole JSON number only ("1e2" and "1.0"
-//     fail), as in Std.
-//   - A json.Number reads a JSON number only; Std also reads a string
-//     holding one.
-//   - A time.Duration reads an integer (nanoseconds) or a string in
-//     time.ParseDuration's syntax ("1s"); Std reads integers only.
-//   - A time.Time reads a string by segmentio's own ISO 8601 parser.
-//   - A fixed-size array drops extra elements and leaves missing ones, as
-//     in Std.
-//   - The ,string option is read by segmentio's own code: for a float
-//     field, "05" fails and "5 " is read, the other way round from Std.
-//   - Fields promoted from embedded structs are settled by segmentio's
-//     rules: a field of the outer struct always wins, two promoted fields
-//     of one name drop each other unless exactly one is tagged, and two
-//     fields tagged alike in one struct both stay (the key binds the first
-//     of them, or on CPUs without the instructions segmentio's keyset uses,
-//     the last).
-//   - Nesting is limited to SegmentIOMaxDepth (1,000) arrays and objects;
-//     Std's limit is 10,000.
-//   - Anything but space after the value fails, as in Std.
-//
-// On a call segmentio reads, Check also reports what it changes or drops
-// without failing (the silent losses; see IssueKind), found by walking the
-// text against the struct's positions as segmentio binds them:
-//
-//   - NullValue: null for a position that has no nil (a number, string,
-//     bool, struct or fixed-size array, json.Number, time.Time,
-//     time.Duration, a type read by UnmarshalText), which segmentio leaves
-//     as it was; a ,string field's "null" too. Not for a type whose
-//     UnmarshalJSON reads null itself.
-//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
-//     exactly, which segmentio rounds, ,string fields included.
-//   - UnknownField: a key inside a nested struct's object that names no
-//     field exactly, which segmentio drops.
-//   - DuplicateKey: each repeat of a key in one object, at the top level, in
-//     a nested struct, in a map (keys compared as the key type reads them:
-//     "-0" and "null" repeat "0" for an integer key, segmentio reading the
-//     key null as 0) or in an object read into any.
-//     segmentio reads every occurrence: the last value wins, and a
-//     repeated object is decoded into what the first one left.
-//   - ArrayLength: a fixed-size array sent more elements (dropped) or fewer
-//     (left zero) than it has; N is the number sent. (segmentio v0.5.4
-//     fails on [] for a fixed-size array.)
-//   - Replaced: invalid UTF-8 or a lone surrogate escape in a string read
-//     into a string kind, any, a map key, a ,string string or a type read
-//     by UnmarshalText, which segmentio replaces with U+FFFD before it
-//     stores the text or calls the method. A json.RawMessage or a type with
-//     UnmarshalJSON gets the bytes as sent: no loss.
-//
-// SegmentIO has no FoldedKey: keys bind by exact name only. A parameter
-// Plan.WithRequired names is Missing unless a top-level key names it.
-//
-// Check reads the arguments first with segmentio's own rules (its field
-// list, exact names as go-sdk sets it, SegmentIOMaxDepth), in one pass
-// that proves a call clean or declines (see the package documentation): a
-// call it proves clean segmentio reads without error and without loss,
-// and Check returns no issue without decoding. Every other call is
-// mirrored by trial: Check decodes the arguments with SegmentIO.Unmarshal
-// itself, once, into a fresh value of the tool's struct, so the verdict is
-// segmentio's own and costs about one extra decode. Only when it fails does Check decode each argument
-// alone (into a one-field struct of the field's type and tag options) to
-// name the ones it fails on. Nesting past SegmentIOMaxDepth is one TooDeep
-// issue, in the argument it happens in. segmentio's own error text quotes
-// up to 32 bytes of what follows the offending value, other arguments
-// included; an issue's Start and End delimit the offending value only, and
-// its Err comes from decoding that argument alone, so it quotes no other.
-//
-// Compile refuses a type that holds itself through no struct (type Tree
-// []Tree, map[string]*M, [2]*A): segmentio builds a type's decoder by a
-// recursion that stops only at structs, so on such a type its first
-// Unmarshal overflows the stack, which kills the process. Recursion through
-// a struct (Next *Node, Kids []Node) is read and mirrored at every depth.
-var SegmentIO Binder = segmentioBinder{}
+// segmentioBinder is github.com/segmentio/encoding/json (v0.5.4) as the
+// MCP go-sdk decodes tool arguments with it, exported as
+// bind/segmentio.Binder, whose doc says how it reads and how Check mirrors
+// it. Its rules (field list, losses, depth) are here; its calls into
+// segmentio are internal/segdec's (internal/decoders.SegmentIO), which
+// only a program importing bind/segmentio links.
 
 type segmentioBinder struct{}
 
@@ -142,18 +49,17 @@ func (segmentioBinder) Unmarshal(data []byte, v any) error {
 	if segmentioTooDeep(data) >= 0 {
 		return errSegmentIOTooDeep
 	}
-	if segjson.Valid(data) {
+	seg := decoders.SegmentIO
+	if seg.Valid(data) {
 		// One valid value and space: what the Decoder does, validate it
 		// whole then Parse it with its flags, without its 32 KiB buffer.
-		_, err := segjson.Parse(data, v, segjson.DontMatchCaseInsensitiveStructFields)
+		return seg.Parse(data, v)
+	}
+	off, err := seg.Decode(data, v)
+	if err != nil {
 		return err
 	}
-	dec := segjson.NewDecoder(bytes.NewReader(data))
-	dec.DontMatchCaseInsensitiveStructFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if rest := data[skipWS(data, int(min(dec.InputOffset(), int64(len(data))))):]; len(rest) != 0 {
+	if rest := data[skipWS(data, int(min(off, int64(len(data))))):]; len(rest) != 0 {
 		return trailingDataError{rest[0]}
 	}
 	return nil
@@ -331,7 +237,7 @@ func (segLoss) leaf(t reflect.Type) *lossNode {
 	}
 	if reflect.PointerTo(t).Implements(goUnmarshaler) {
 		// UnmarshalJSON reads null too: a loss when it leaves the zero value.
-		return &lossNode{kind: lSkip, typ: t, nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(SegmentIO, t)}
+		return &lossNode{kind: lSkip, typ: t, nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(segmentioBinder{}, t)}
 	}
 	// UnmarshalText reads the text of a JSON string (replaced first); null
 	// leaves the value as it was.
@@ -381,7 +287,7 @@ func segIndex(fields []segField) map[string]int {
 	for i, f := range fields {
 		keys[i] = []byte(f.name)
 	}
-	first := len(fields) <= 32 && len(keyset.New(keys)) != 0
+	first := len(fields) <= 32 && decoders.SegmentIO.KeysetFirst(keys)
 	idx := make(map[string]int, len(fields))
 	for i, f := range fields {
 		if _, ok := idx[f.name]; ok && first {

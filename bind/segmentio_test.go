@@ -12,6 +12,8 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/probe"
 )
 
@@ -28,7 +30,7 @@ var segmentioValues = []string{
 
 func segPlan(t testing.TB) *bind.Plan {
 	t.Helper()
-	plan, err := bind.SegmentIO.Compile(reflect.TypeFor[probe.Args]())
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[probe.Args]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +121,7 @@ type SegC struct {
 }
 
 func TestSegmentIO_FieldRules(t *testing.T) {
-	plan, err := bind.SegmentIO.Compile(reflect.TypeFor[SegFields]())
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[SegFields]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +137,7 @@ func TestSegmentIO_FieldRules(t *testing.T) {
 		for _, v := range []string{`null`, `1`, `"x"`} {
 			args := []byte(fmt.Sprintf(`{%s:%s}`, jsonString(k), v))
 			issues := checkAgainst(t, plan, args)
-			if bind.SegmentIO.Unmarshal(args, reflect.New(plan.Type()).Interface()) != nil {
+			if segmentio.Binder.Unmarshal(args, reflect.New(plan.Type()).Interface()) != nil {
 				continue
 			}
 			if got, want := unknownKeys(issues), droppedBySegmentIO(plan, args); got != want {
@@ -157,7 +159,7 @@ func TestSegmentIO_TagsLintersFlag(t *testing.T) {
 		{Name: "Dash", Type: reflect.TypeFor[bool](), Tag: `json:"-,"`},
 		{Name: "Bad", Type: reflect.TypeFor[int](), Tag: `json:"bad\\name"`},
 	})
-	plan, err := bind.SegmentIO.Compile(typ)
+	plan, err := segmentio.Binder.Compile(typ)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +172,7 @@ func TestSegmentIO_TagsLintersFlag(t *testing.T) {
 	}
 	for _, args := range []string{`{"twin":1}`, `{"twin":"x"}`, `{"twin":null}`, `{"-":true}`, `{"-":1}`, `{"Dash":1}`, `{"Bad":1}`, `{"bad\\name":1}`} {
 		issues := checkAgainst(t, plan, []byte(args))
-		if bind.SegmentIO.Unmarshal([]byte(args), reflect.New(typ).Interface()) != nil {
+		if segmentio.Binder.Unmarshal([]byte(args), reflect.New(typ).Interface()) != nil {
 			continue
 		}
 		if got, want := unknownKeys(issues), droppedBySegmentIO(plan, []byte(args)); got != want {
@@ -259,7 +261,7 @@ func TestSegmentIO_UnmarshalIsTheGoSDKDecodeOfOneValue(t *testing.T) {
 		{`{"int":"x","int":1}`, false},
 	} {
 		var v probe.Args
-		err := bind.SegmentIO.Unmarshal([]byte(tc.args), &v)
+		err := segmentio.Binder.Unmarshal([]byte(tc.args), &v)
 		if (err == nil) != tc.ok {
 			t.Errorf("SegmentIO.Unmarshal(%q) = %v, want ok %v", tc.args, err, tc.ok)
 		}
@@ -268,7 +270,7 @@ func TestSegmentIO_UnmarshalIsTheGoSDKDecodeOfOneValue(t *testing.T) {
 		}
 	}
 	var v probe.Args
-	if err := bind.SegmentIO.Unmarshal([]byte(`{"INT":7,"int":8}`), &v); err != nil || v.Int != 8 {
+	if err := segmentio.Binder.Unmarshal([]byte(`{"INT":7,"int":8}`), &v); err != nil || v.Int != 8 {
 		t.Errorf("got %v, %d; want the exact key only", err, v.Int)
 	}
 }
@@ -287,7 +289,7 @@ func TestSegmentIO_RefusesNestingPastTheLimitBeforeSegmentioRuns(t *testing.T) {
 	}
 	for _, depth := range []int{bind.SegmentIOMaxDepth, 10001, 2_500_000} {
 		args := nest(depth, "")
-		err := bind.SegmentIO.Unmarshal(args, new(probe.Args)) // segmentio alone would crash the process at 2,500,000
+		err := segmentio.Binder.Unmarshal(args, new(probe.Args)) // segmentio alone would crash the process at 2,500,000
 		if err == nil {
 			t.Fatalf("depth %d: SegmentIO.Unmarshal reads it", depth)
 		}
@@ -336,7 +338,7 @@ func TestSegmentIO_CompileRefusesWhatSegmentioCannotDecodeInto(t *testing.T) {
 		{reflect.TypeFor[segBoolKeys](), "M"},
 		{reflect.TypeFor[segIface](), "R"},
 	} {
-		_, err := bind.SegmentIO.Compile(tc.typ)
+		_, err := segmentio.Binder.Compile(tc.typ)
 		var fe *bind.FieldError
 		if !errors.As(err, &fe) {
 			t.Errorf("%v: Compile says %v, want a *FieldError", tc.typ, err)
@@ -348,7 +350,7 @@ func TestSegmentIO_CompileRefusesWhatSegmentioCannotDecodeInto(t *testing.T) {
 	}
 	// Every value sent for it does fail.
 	var v segUnexportedPtr
-	if err := bind.SegmentIO.Unmarshal([]byte(`{"deep":1}`), &v); err == nil {
+	if err := segmentio.Binder.Unmarshal([]byte(`{"deep":1}`), &v); err == nil {
 		t.Error("segmentio reads a field promoted through an unexported embedded pointer")
 	}
 }
@@ -371,12 +373,12 @@ func FuzzCheckAgreesWithSegmentIO(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args []byte) {
 		// SegmentIO.Unmarshal is the go-sdk's decode of one value.
 		var v1, v2 probe.Args
-		err, ref := bind.SegmentIO.Unmarshal(args, &v1), goSDKUnmarshal(args, &v2)
+		err, ref := segmentio.Binder.Unmarshal(args, &v1), goSDKUnmarshal(args, &v2)
 		if (err == nil) != (ref == nil) || err == nil && !reflect.DeepEqual(v1, v2) {
 			t.Errorf("%q: SegmentIO.Unmarshal says %v, the go-sdk's decode %v", args, err, ref)
 		}
 		issues := checkAgainst(t, plan, args)
-		if len(args) != 0 && bind.SegmentIO.Unmarshal(args, reflect.New(plan.Type()).Interface()) == nil {
+		if len(args) != 0 && segmentio.Binder.Unmarshal(args, reflect.New(plan.Type()).Interface()) == nil {
 			if got, want := unknownKeys(issues), droppedBySegmentIO(plan, args); got != want {
 				t.Errorf("%q: %d UnknownKey issues; segmentio drops %d", args, got, want)
 			}
@@ -387,7 +389,7 @@ func FuzzCheckAgreesWithSegmentIO(f *testing.F) {
 // FuzzCheckAgreesWithSegmentIOFieldRules is FuzzCheckAgreesWithSegmentIO
 // on a struct with segmentio's embedding rules at work.
 func FuzzCheckAgreesWithSegmentIOFieldRules(f *testing.F) {
-	plan, err := bind.SegmentIO.Compile(reflect.TypeFor[SegFields]())
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[SegFields]())
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -398,7 +400,7 @@ func FuzzCheckAgreesWithSegmentIOFieldRules(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, args []byte) {
 		issues := checkAgainst(t, plan, args)
-		if len(args) != 0 && bind.SegmentIO.Unmarshal(args, reflect.New(plan.Type()).Interface()) == nil {
+		if len(args) != 0 && segmentio.Binder.Unmarshal(args, reflect.New(plan.Type()).Interface()) == nil {
 			if got, want := unknownKeys(issues), droppedBySegmentIO(plan, args); got != want {
 				t.Errorf("%q: %d UnknownKey issues; segmentio drops %d", args, got, want)
 			}
@@ -407,7 +409,7 @@ func FuzzCheckAgreesWithSegmentIOFieldRules(f *testing.F) {
 }
 
 func TestTrial_CheckIsSafeForConcurrentUse(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[probe.Args]())
 		if err != nil {
 			t.Fatal(err)

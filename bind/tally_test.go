@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 type capArgs struct {
@@ -15,7 +17,7 @@ type capArgs struct {
 	Any   any      `json:"any,omitempty"`
 }
 
-var capBinders = []bind.Binder{bind.Std, bind.V2, bind.SegmentIO}
+var capBinders = []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder}
 
 func capPlan(t *testing.T, b bind.Binder) *bind.Plan {
 	t.Helper()
@@ -81,7 +83,7 @@ func TestCheck_AFloodOfOneClassHidesNoOtherIssue(t *testing.T) {
 	}{
 		{"wrong type after unknown keys", `{` + manyUnknown(over) + `,"n":"x"}`, capBinders, bind.WrongType, 0, bind.UnknownKey, -1, 500},
 		{"missing after unknown keys", `{` + manyUnknown(over) + `}`, capBinders, bind.Missing, 0, bind.UnknownKey, -1, 500},
-		{"v2 duplicate name after unknown keys", `{` + manyUnknown(over) + `,"n":1,"n":2}`, []bind.Binder{bind.V2}, bind.Rejected, 0, bind.UnknownKey, -1, 500},
+		{"v2 duplicate name after unknown keys", `{` + manyUnknown(over) + `,"n":1,"n":2}`, []bind.Binder{jsonv2.Binder}, bind.Rejected, 0, bind.UnknownKey, -1, 500},
 		{"unknown key after nulls", `{"n":1,"names":[` + nulls(over) + `],"zz":1}`, capBinders, bind.UnknownKey, -1, bind.NullValue, 1, 500},
 		{"wrong type after nulls", `{"names":[` + nulls(over) + `],"n":"x"}`, []bind.Binder{bind.Std}, // the trial binders look for losses only in a call the binder reads
 			bind.WrongType, 0, bind.NullValue, 1, 500},

@@ -39,7 +39,7 @@ func run(t reflect.Type, f func() error) error {
 // errors of a type's own methods reach V2 tamed (contain.V2Unmarshal), as
 // V2 itself would spin or overflow the stack on some. Run it in run.
 func unmarshal(b Binder, data []byte, v any) error {
-	if b == V2 {
+	if _, ok := b.(v2Binder); ok {
 		return contain.V2Unmarshal(data, v)
 	}
 	return b.Unmarshal(data, v)

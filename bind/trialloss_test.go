@@ -15,6 +15,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // benchTypical is the benchmark suite's Typical tool: eight fields, one a
@@ -66,7 +68,7 @@ var benchCalls = []struct {
 // mirrored by trial, next to the binder's own decode of the call
 // (binder=...): Check decodes once, and walks the text for silent losses.
 func BenchmarkTrialCheck(b *testing.B) {
-	for _, bd := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, bd := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		for _, c := range benchCalls {
 			plan, err := bd.Compile(c.typ)
 			if err != nil {
@@ -416,7 +418,7 @@ func FuzzTrialLosses(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	var plans []*bind.Plan
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[trialArgs]())
 		if err != nil {
 			f.Fatal(err)
@@ -477,97 +479,97 @@ func TestTrialBinders_SilentLossFacts(t *testing.T) {
 		want        string // the field's value as encoding/json marshals it, or fails
 	}{
 		// null for a value that has no nil: the zero value, never an error.
-		{bind.V2, `{"i":null}`, "I", `0`},
-		{bind.V2, `{"i":5,"i":null}`, "I", fails}, // (repeated)
-		{bind.V2, `{"s":null}`, "S", `""`},
-		{bind.V2, `{"n":null}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
-		{bind.V2, `{"arr":[null,1]}`, "Arr", `[0,1]`},
-		{bind.V2, `{"m":{"k":null}}`, "M", `{"k":0}`},
-		{bind.V2, `{"sl":[null]}`, "Sl", `[0]`},
-		{bind.V2, `{"txt":null}`, "Txt", `""`},          // UnmarshalText is not called
-		{bind.V2, `{"jsn":null}`, "Jsn", `"json:null"`}, // UnmarshalJSON is
-		{bind.V2, `{"time":null}`, "Time", `"0001-01-01T00:00:00Z"`},
-		{bind.V2, `{"qi":null}`, "QI", `0`},
-		{bind.V2, `{"qi":"null"}`, "QI", fails},
-		{bind.SegmentIO, `{"i":null}`, "I", `0`},
-		{bind.SegmentIO, `{"i":5,"i":null}`, "I", `5`}, // null leaves it as it was
-		{bind.SegmentIO, `{"s":null}`, "S", `""`},
-		{bind.SegmentIO, `{"n":null}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
-		{bind.SegmentIO, `{"arr":[null,1]}`, "Arr", `[0,1]`},
-		{bind.SegmentIO, `{"m":{"k":null}}`, "M", `{"k":0}`},
-		{bind.SegmentIO, `{"sl":[null]}`, "Sl", `[0]`},
-		{bind.SegmentIO, `{"txt":null}`, "Txt", `""`},
-		{bind.SegmentIO, `{"jsn":null}`, "Jsn", `"json:null"`},
-		{bind.SegmentIO, `{"time":null}`, "Time", `"0001-01-01T00:00:00Z"`},
-		{bind.SegmentIO, `{"qi":null}`, "QI", `0`},
-		{bind.SegmentIO, `{"qi":"null"}`, "QI", `0`}, // a ,string "null" is null
-		{bind.SegmentIO, `{"num":null}`, "Num", `0`}, // "", which Marshal writes as 0
-		{bind.SegmentIO, `{"dur":null}`, "Dur", `0`},
-		{bind.V2, `{"num":null}`, "Num", `0`},
-		{bind.V2, `{"dur":null}`, "Dur", fails}, // no representation for a Duration
+		{jsonv2.Binder, `{"i":null}`, "I", `0`},
+		{jsonv2.Binder, `{"i":5,"i":null}`, "I", fails}, // (repeated)
+		{jsonv2.Binder, `{"s":null}`, "S", `""`},
+		{jsonv2.Binder, `{"n":null}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
+		{jsonv2.Binder, `{"arr":[null,1]}`, "Arr", `[0,1]`},
+		{jsonv2.Binder, `{"m":{"k":null}}`, "M", `{"k":0}`},
+		{jsonv2.Binder, `{"sl":[null]}`, "Sl", `[0]`},
+		{jsonv2.Binder, `{"txt":null}`, "Txt", `""`},          // UnmarshalText is not called
+		{jsonv2.Binder, `{"jsn":null}`, "Jsn", `"json:null"`}, // UnmarshalJSON is
+		{jsonv2.Binder, `{"time":null}`, "Time", `"0001-01-01T00:00:00Z"`},
+		{jsonv2.Binder, `{"qi":null}`, "QI", `0`},
+		{jsonv2.Binder, `{"qi":"null"}`, "QI", fails},
+		{segmentio.Binder, `{"i":null}`, "I", `0`},
+		{segmentio.Binder, `{"i":5,"i":null}`, "I", `5`}, // null leaves it as it was
+		{segmentio.Binder, `{"s":null}`, "S", `""`},
+		{segmentio.Binder, `{"n":null}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
+		{segmentio.Binder, `{"arr":[null,1]}`, "Arr", `[0,1]`},
+		{segmentio.Binder, `{"m":{"k":null}}`, "M", `{"k":0}`},
+		{segmentio.Binder, `{"sl":[null]}`, "Sl", `[0]`},
+		{segmentio.Binder, `{"txt":null}`, "Txt", `""`},
+		{segmentio.Binder, `{"jsn":null}`, "Jsn", `"json:null"`},
+		{segmentio.Binder, `{"time":null}`, "Time", `"0001-01-01T00:00:00Z"`},
+		{segmentio.Binder, `{"qi":null}`, "QI", `0`},
+		{segmentio.Binder, `{"qi":"null"}`, "QI", `0`}, // a ,string "null" is null
+		{segmentio.Binder, `{"num":null}`, "Num", `0`}, // "", which Marshal writes as 0
+		{segmentio.Binder, `{"dur":null}`, "Dur", `0`},
+		{jsonv2.Binder, `{"num":null}`, "Num", `0`},
+		{jsonv2.Binder, `{"dur":null}`, "Dur", fails}, // no representation for a Duration
 
 		// Case: both bind keys by exact name, in nested objects too; V2
 		// folds for a field tagged case:ignore (case, dashes, underscores).
-		{bind.V2, `{"I":1}`, "I", `0`},
-		{bind.V2, `{"n":{"X":1}}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
-		{bind.V2, `{"FOLD":1}`, "Fold", `1`},
-		{bind.V2, `{"n":{"HoursBack":2}}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":2}`},
-		{bind.SegmentIO, `{"I":1}`, "I", `0`},
-		{bind.SegmentIO, `{"n":{"X":1}}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
-		{bind.SegmentIO, `{"FOLD":1}`, "Fold", `0`},
-		{bind.SegmentIO, `{"n":{"HoursBack":2}}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
+		{jsonv2.Binder, `{"I":1}`, "I", `0`},
+		{jsonv2.Binder, `{"n":{"X":1}}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
+		{jsonv2.Binder, `{"FOLD":1}`, "Fold", `1`},
+		{jsonv2.Binder, `{"n":{"HoursBack":2}}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":2}`},
+		{segmentio.Binder, `{"I":1}`, "I", `0`},
+		{segmentio.Binder, `{"n":{"X":1}}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
+		{segmentio.Binder, `{"FOLD":1}`, "Fold", `0`},
+		{segmentio.Binder, `{"n":{"HoursBack":2}}`, "N", `{"x":0,"y":"","z":null,"in":null,"hours_back":0}`},
 
 		// Repeated keys: V2 fails at any depth; segmentio reads each
 		// occurrence, so the last wins (an object merges into the first).
-		{bind.V2, `{"i":1,"i":2}`, "I", fails},
-		{bind.V2, `{"n":{"x":1,"x":2}}`, "N", fails},
-		{bind.V2, `{"m":{"k":1,"k":2}}`, "M", fails},
-		{bind.V2, `{"a":{"k":1,"k":2}}`, "A", fails},
-		{bind.SegmentIO, `{"i":1,"i":2}`, "I", `2`},
-		{bind.SegmentIO, `{"n":{"x":1,"x":2}}`, "N", `{"x":2,"y":"","z":null,"in":null,"hours_back":0}`},
-		{bind.SegmentIO, `{"n":{"x":1},"n":{"y":"b"}}`, "N", `{"x":1,"y":"b","z":null,"in":null,"hours_back":0}`},
-		{bind.SegmentIO, `{"m":{"k":1,"k":2}}`, "M", `{"k":2}`},
-		{bind.SegmentIO, `{"m":{"k":1,"\u006b":2}}`, "M", `{"k":2}`},
-		{bind.SegmentIO, `{"mi":{"-0":"a","0":"b"}}`, "MI", `{"0":"b"}`},
-		{bind.SegmentIO, `{"a":{"k":1,"k":2}}`, "A", `{"k":2}`},
+		{jsonv2.Binder, `{"i":1,"i":2}`, "I", fails},
+		{jsonv2.Binder, `{"n":{"x":1,"x":2}}`, "N", fails},
+		{jsonv2.Binder, `{"m":{"k":1,"k":2}}`, "M", fails},
+		{jsonv2.Binder, `{"a":{"k":1,"k":2}}`, "A", fails},
+		{segmentio.Binder, `{"i":1,"i":2}`, "I", `2`},
+		{segmentio.Binder, `{"n":{"x":1,"x":2}}`, "N", `{"x":2,"y":"","z":null,"in":null,"hours_back":0}`},
+		{segmentio.Binder, `{"n":{"x":1},"n":{"y":"b"}}`, "N", `{"x":1,"y":"b","z":null,"in":null,"hours_back":0}`},
+		{segmentio.Binder, `{"m":{"k":1,"k":2}}`, "M", `{"k":2}`},
+		{segmentio.Binder, `{"m":{"k":1,"\u006b":2}}`, "M", `{"k":2}`},
+		{segmentio.Binder, `{"mi":{"-0":"a","0":"b"}}`, "MI", `{"0":"b"}`},
+		{segmentio.Binder, `{"a":{"k":1,"k":2}}`, "A", `{"k":2}`},
 
 		// Fixed-size arrays: V2 takes exactly their length; segmentio drops
 		// extra elements and leaves missing ones zero.
-		{bind.V2, `{"arr":[1,2,3]}`, "Arr", fails},
-		{bind.V2, `{"arr":[1]}`, "Arr", fails},
-		{bind.SegmentIO, `{"arr":[1,2,3]}`, "Arr", `[1,2]`},
-		{bind.SegmentIO, `{"arr":[1]}`, "Arr", `[1,0]`},
-		{bind.SegmentIO, `{"arr":[]}`, "Arr", fails}, // segmentio v0.5.4 fails on [] for a fixed-size array
+		{jsonv2.Binder, `{"arr":[1,2,3]}`, "Arr", fails},
+		{jsonv2.Binder, `{"arr":[1]}`, "Arr", fails},
+		{segmentio.Binder, `{"arr":[1,2,3]}`, "Arr", `[1,2]`},
+		{segmentio.Binder, `{"arr":[1]}`, "Arr", `[1,0]`},
+		{segmentio.Binder, `{"arr":[]}`, "Arr", fails}, // segmentio v0.5.4 fails on [] for a fixed-size array
 
 		// Integers past 2^53 (2^24 for float32): both round, into any too.
-		{bind.V2, `{"f":9007199254740993}`, "F", `9007199254740992`},
-		{bind.V2, `{"f32":16777217}`, "F32", `16777216`},
-		{bind.V2, `{"a":9007199254740993}`, "A", `9007199254740992`},
-		{bind.SegmentIO, `{"f":9007199254740993}`, "F", `9007199254740992`},
-		{bind.SegmentIO, `{"f32":16777217}`, "F32", `16777216`},
-		{bind.SegmentIO, `{"a":9007199254740993}`, "A", `9007199254740992`},
+		{jsonv2.Binder, `{"f":9007199254740993}`, "F", `9007199254740992`},
+		{jsonv2.Binder, `{"f32":16777217}`, "F32", `16777216`},
+		{jsonv2.Binder, `{"a":9007199254740993}`, "A", `9007199254740992`},
+		{segmentio.Binder, `{"f":9007199254740993}`, "F", `9007199254740992`},
+		{segmentio.Binder, `{"f32":16777217}`, "F32", `16777216`},
+		{segmentio.Binder, `{"a":9007199254740993}`, "A", `9007199254740992`},
 
 		// Invalid UTF-8 and lone surrogates: V2 fails; segmentio replaces
 		// them with U+FFFD, in values and keys, and before UnmarshalText.
-		{bind.V2, "{\"s\":\"a\xffb\"}", "S", fails},
-		{bind.V2, `{"s":"\ud800"}`, "S", fails},
-		{bind.V2, "{\"m\":{\"\xff\":1}}", "M", fails},
-		{bind.SegmentIO, "{\"s\":\"a\xffb\"}", "S", `"a\ufffdb"`},
-		{bind.SegmentIO, `{"s":"\ud800"}`, "S", `"\ufffd"`},
-		{bind.SegmentIO, `{"s":"\udc00x"}`, "S", `"\ufffdx"`},
-		{bind.SegmentIO, `{"s":"\ud800\u0041"}`, "S", `"\ufffdA"`},
-		{bind.SegmentIO, `{"s":"\ud83d\ude00"}`, "S", `"😀"`},
-		{bind.SegmentIO, "{\"m\":{\"\xff\":1}}", "M", `{"\ufffd":1}`},
-		{bind.SegmentIO, "{\"a\":\"\xff\"}", "A", `"\ufffd"`},
-		{bind.SegmentIO, "{\"ms\":{\"k\":\"\xff\"}}", "MS", `{"k":"\ufffd"}`},
-		{bind.SegmentIO, `{"txt":"\ud800"}`, "Txt", `"text:\ufffd"`},
-		{bind.SegmentIO, `{"mt":{"\ud800":1}}`, "MT", `{"text:\ufffd":1}`},
+		{jsonv2.Binder, "{\"s\":\"a\xffb\"}", "S", fails},
+		{jsonv2.Binder, `{"s":"\ud800"}`, "S", fails},
+		{jsonv2.Binder, "{\"m\":{\"\xff\":1}}", "M", fails},
+		{segmentio.Binder, "{\"s\":\"a\xffb\"}", "S", `"a\ufffdb"`},
+		{segmentio.Binder, `{"s":"\ud800"}`, "S", `"\ufffd"`},
+		{segmentio.Binder, `{"s":"\udc00x"}`, "S", `"\ufffdx"`},
+		{segmentio.Binder, `{"s":"\ud800\u0041"}`, "S", `"\ufffdA"`},
+		{segmentio.Binder, `{"s":"\ud83d\ude00"}`, "S", `"😀"`},
+		{segmentio.Binder, "{\"m\":{\"\xff\":1}}", "M", `{"\ufffd":1}`},
+		{segmentio.Binder, "{\"a\":\"\xff\"}", "A", `"\ufffd"`},
+		{segmentio.Binder, "{\"ms\":{\"k\":\"\xff\"}}", "MS", `{"k":"\ufffd"}`},
+		{segmentio.Binder, `{"txt":"\ud800"}`, "Txt", `"text:\ufffd"`},
+		{segmentio.Binder, `{"mt":{"\ud800":1}}`, "MT", `{"text:\ufffd":1}`},
 
 		// Unknown keys in nested objects: both drop them.
-		{bind.V2, `{"n":{"zz":1,"x":1}}`, "N", `{"x":1,"y":"","z":null,"in":null,"hours_back":0}`},
-		{bind.V2, `{"pn":{"in":{"zz":1}}}`, "PN", `{"x":0,"y":"","z":null,"in":{"x":0,"y":"","z":null,"in":null,"hours_back":0},"hours_back":0}`},
-		{bind.SegmentIO, `{"n":{"zz":1,"x":1}}`, "N", `{"x":1,"y":"","z":null,"in":null,"hours_back":0}`},
-		{bind.SegmentIO, `{"pn":{"in":{"zz":1}}}`, "PN", `{"x":0,"y":"","z":null,"in":{"x":0,"y":"","z":null,"in":null,"hours_back":0},"hours_back":0}`},
+		{jsonv2.Binder, `{"n":{"zz":1,"x":1}}`, "N", `{"x":1,"y":"","z":null,"in":null,"hours_back":0}`},
+		{jsonv2.Binder, `{"pn":{"in":{"zz":1}}}`, "PN", `{"x":0,"y":"","z":null,"in":{"x":0,"y":"","z":null,"in":null,"hours_back":0},"hours_back":0}`},
+		{segmentio.Binder, `{"n":{"zz":1,"x":1}}`, "N", `{"x":1,"y":"","z":null,"in":null,"hours_back":0}`},
+		{segmentio.Binder, `{"pn":{"in":{"zz":1}}}`, "PN", `{"x":0,"y":"","z":null,"in":{"x":0,"y":"","z":null,"in":null,"hours_back":0},"hours_back":0}`},
 	} {
 		v := new(factsArgs)
 		err := tc.binder.Unmarshal([]byte(tc.args), v)
@@ -705,7 +707,7 @@ func TestV2_SilentLosses(t *testing.T) {
 		trialLossCase{args: `{"n":{"Hours-Back":2}}`, why: "in a nested struct too", kind: bind.FoldedKey, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "int"},
 		trialLossCase{args: `{"hours_back":3,"n":{"hours_back":1}}`, why: "the exact name is no fold", kind: 0},
 	)
-	checkLosses(t, bind.V2, cases)
+	checkLosses(t, jsonv2.Binder, cases)
 }
 
 func TestSegmentIO_SilentLosses(t *testing.T) {
@@ -732,20 +734,20 @@ func TestSegmentIO_SilentLosses(t *testing.T) {
 		trialLossCase{args: "{\"a\":{\"k\":\"\xed\xa0\x80\"}}", why: "UTF-8 of a surrogate is invalid", kind: bind.Replaced, param: "a", sent: "\"\xed\xa0\x80\"", path: ".k", typ: "interface {}"},
 		trialLossCase{args: "{\"zz\":\"\xff\",\"n\":{\"x\":1}}", why: "in a dropped key's value, nothing is read", kind: 0},
 	)
-	checkLosses(t, bind.SegmentIO, cases)
+	checkLosses(t, segmentio.Binder, cases)
 }
 
 // TestTrial_MissingRequired: a required parameter no key binds to (by the
 // binder's own matching) is Missing, whether or not the call fails
 // otherwise; not when the text is unreadable.
 func TestTrial_MissingRequired(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[trialArgs]())
 		if err != nil {
 			t.Fatal(err)
 		}
 		plan = plan.WithRequired([]string{"i", "hours_back", "no_such"}, nil)
-		foldBinds := b == bind.V2
+		foldBinds := b == jsonv2.Binder
 		for _, tc := range []struct {
 			args    string
 			missing []string
@@ -791,22 +793,22 @@ func TestTrial_LossesAtTypesWithMethods(t *testing.T) {
 		want   bind.IssueKind // 0: none
 		sent   string
 	}{
-		{bind.V2, `{"txt":null}`, bind.NullValue, "null"},
-		{bind.V2, `{"jsn":null}`, 0, ""},
-		{bind.V2, `{"time":null}`, bind.NullValue, "null"},
-		{bind.V2, `{"qi":null}`, bind.NullValue, "null"},
-		{bind.SegmentIO, `{"txt":null}`, bind.NullValue, "null"},
-		{bind.SegmentIO, `{"jsn":null}`, 0, ""},
-		{bind.SegmentIO, `{"jsn":"\ud800"}`, 0, ""},
-		{bind.SegmentIO, `{"time":null}`, bind.NullValue, "null"},
-		{bind.SegmentIO, `{"qi":"null"}`, bind.NullValue, `"null"`},
-		{bind.SegmentIO, `{"num":null}`, bind.NullValue, "null"},
-		{bind.SegmentIO, `{"dur":null}`, bind.NullValue, "null"},
-		{bind.V2, `{"num":null}`, bind.NullValue, "null"},
-		{bind.SegmentIO, `{"txt":"\ud800"}`, bind.Replaced, `"\ud800"`},
-		{bind.SegmentIO, `{"mt":{"\ud800":1}}`, bind.Replaced, `"\ud800"`},
-		{bind.SegmentIO, `{"mi":{"-0":"a","0":"b"}}`, bind.DuplicateKey, `"0"`},
-		{bind.SegmentIO, `{"mi":{"1":"a","2":"b"}}`, 0, ""},
+		{jsonv2.Binder, `{"txt":null}`, bind.NullValue, "null"},
+		{jsonv2.Binder, `{"jsn":null}`, 0, ""},
+		{jsonv2.Binder, `{"time":null}`, bind.NullValue, "null"},
+		{jsonv2.Binder, `{"qi":null}`, bind.NullValue, "null"},
+		{segmentio.Binder, `{"txt":null}`, bind.NullValue, "null"},
+		{segmentio.Binder, `{"jsn":null}`, 0, ""},
+		{segmentio.Binder, `{"jsn":"\ud800"}`, 0, ""},
+		{segmentio.Binder, `{"time":null}`, bind.NullValue, "null"},
+		{segmentio.Binder, `{"qi":"null"}`, bind.NullValue, `"null"`},
+		{segmentio.Binder, `{"num":null}`, bind.NullValue, "null"},
+		{segmentio.Binder, `{"dur":null}`, bind.NullValue, "null"},
+		{jsonv2.Binder, `{"num":null}`, bind.NullValue, "null"},
+		{segmentio.Binder, `{"txt":"\ud800"}`, bind.Replaced, `"\ud800"`},
+		{segmentio.Binder, `{"mt":{"\ud800":1}}`, bind.Replaced, `"\ud800"`},
+		{segmentio.Binder, `{"mi":{"-0":"a","0":"b"}}`, bind.DuplicateKey, `"0"`},
+		{segmentio.Binder, `{"mi":{"1":"a","2":"b"}}`, 0, ""},
 	} {
 		plan, err := tc.binder.Compile(reflect.TypeFor[factsArgs]())
 		if err != nil {

@@ -479,7 +479,10 @@ func reads(t reflect.Type, j jsonlex.Kind) bool {
 		return j == jsonlex.KindString || num
 	case goNumber:
 		return num
-	case goRawMessage, goJSONTextValue:
+	case goRawMessage:
+		return true
+	}
+	if isJSONTextValue(t) {
 		return true
 	}
 	switch t.Kind() {

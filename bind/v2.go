@@ -11,126 +11,69 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
-
-	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/internal/decoders"
 )
 
-// V2 is github.com/go-json-experiment/json (v1.27.0 to v1.27.2, the design of
-// encoding/json/v2) with its default options: V2.Unmarshal(data, v) is
-// json.Unmarshal(data, v), no options given. Where it differs from Std:
-//
-//   - Keys bind by exact, case-sensitive name: HOURS_BACK is not hours_back,
-//     and is dropped. A field tagged case:ignore also takes a key equal to
-//     its name once case, dashes and underscores are ignored; a key that
-//     fits two such fields (and names neither exactly) fails.
-//   - A repeated key fails (a duplicate object member name) at any depth,
-//     and so do two keys that bind one field. Std reads every occurrence.
-//   - Invalid UTF-8, and an escaped surrogate without its pair, fail in keys
-//     and strings alike; Std replaces them with U+FFFD.
-//   - null sets any field to its zero value (Std leaves a non-pointer field
-//     as it was); both read it.
-//   - An integer type reads a whole JSON number ("1e2" and "1.0" fail, as in
-//     Std); "-0" fails for unsigned types, as in Std.
-//   - A json.Number (encoding/json's) is a plain string type to V2: it reads
-//     any JSON string, and fails on a number. Std reads a number, or a
-//     string holding one.
-//   - time.Duration has no default representation: every value sent for it
-//     fails, null included. Std reads an integer (nanoseconds).
-//   - A fixed-size array takes exactly its length of elements (Std drops
-//     extra ones and leaves missing ones zero); a []byte takes strict
-//     base64: padding required, no newlines.
-//   - The ,string option applies to number types only: on any other type
-//     every value fails.
-//   - Nesting is limited to 10,000 arrays and objects, as in Std.
-//   - Anything but space after the value fails, as in Std.
-//
-// V2 fails on every object for a non-empty struct with no field it can
-// represent, one whose tags it rejects (an unexported field with a json
-// tag, a malformed or misspelt option, two fields of one name in one
-// struct), or one with a format: tag option (V2 v1.27.2 takes those only
-// once the process calls ExperimentalGlobalSupportFormatTag(true)). Compile
-// refuses such a type, naming the field, as it refuses a struct with an
-// embedded fallback (a map or jsontext.Value taking every key no field
-// takes), whose parameters cannot be listed.
-//
-// On a call V2 reads, Check also reports what V2 changes or drops without
-// failing (the silent losses; see IssueKind), found by walking the text
-// against the struct's positions as V2 binds them:
-//
-//   - NullValue: null for a position that has no nil (a number, string,
-//     bool, struct or fixed-size array, time.Time, a type read by
-//     UnmarshalText), which V2 sets to its zero value. Not for a type
-//     whose UnmarshalJSON or UnmarshalJSONFrom reads null itself.
-//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
-//     exactly, which V2 rounds (9007199254740993 reads as
-//     9007199254740992), ,string fields included.
-//   - UnknownField: a key inside a nested struct's object that binds no
-//     field, which V2 drops (a nested embedded fallback keeps it: no
-//     issue).
-//   - FoldedKey: a key that binds a case:ignore field only once folded
-//     (HOURS_BACK or hoursback for hours_back), at any depth.
-//
-// Under GOEXPERIMENT=jsonv2 V2 is the standard library's encoding/json/v2,
-// which differs on some of the points above (json.Number, format:, the
-// inline option, ambiguous folds; see the package doc).
-//
-// V2 has no other loss: on a repeated key, a fixed-size array of another
-// length, invalid UTF-8 or a lone surrogate it fails, and Check reports the
-// failure. A parameter Plan.WithRequired names is Missing unless a
-// top-level key binds to it by V2's matching (a case:ignore fold counts).
-//
-// Check reads the arguments first with V2's own rules (its field set,
-// exact names, V2's limits), in one pass that proves a call clean or
-// declines (see the package documentation): a call it proves clean V2
-// reads without error and without loss, and Check returns no issue
-// without decoding. Every other call is mirrored by trial: Check decodes
-// the arguments with V2 itself, once, into a fresh value of the tool's
-// struct, so the verdict is V2's own at the cost of about one extra
-// decode. Only
-// when V2 fails does Check decode each argument alone, into a one-field
-// struct of the field's type and tag options, to name the ones it fails on
-// (V2's error points to the innermost offending value). A repeated or
-// ambiguous key, and invalid UTF-8 outside any argument's value, are one
-// Syntax issue each: V2 reports them as syntax errors. A repeated key is
-// told apart by its Err, jsontext.ErrDuplicateName (or V2's
-// *jsontext.SyntacticError holding it), and its span, the key: a Rejected
-// issue of the parameter the key binds, or a Syntax issue for a key V2
-// drops. A key repeated inside an argument is that argument's Rejected
-// issue at the object holding it, with V2's *jsontext.SyntacticError
-// (ErrDuplicateName, its pointer ending at the key) in Err.
-var V2 Binder = v2Binder{}
+// v2Binder is github.com/go-json-experiment/json with its default
+// options, exported as bind/jsonv2.Binder, whose doc says how it reads and
+// how Check mirrors it. Its rules (field set, tag options, losses) are
+// here, by reflection; its calls into go-json-experiment (Unmarshal, its
+// method types, its errors) are internal/v2dec's (internal/decoders.V2),
+// which only a program importing bind/jsonv2 links.
 
 type v2Binder struct{}
 
 func (v2Binder) Name() string                       { return "v2" }
-func (v2Binder) Unmarshal(data []byte, v any) error { return jsonv2.Unmarshal(data, v) }
+func (v2Binder) Unmarshal(data []byte, v any) error { return decoders.V2.Unmarshal(data, v) }
 func (v2Binder) sealed()                            {}
 
+// v2Types are the types V2 treats apart, which name go-json-experiment's
+// own: read from internal/decoders.V2 when the first V2 plan is compiled.
+type v2Types struct {
+	unmarshalers     []reflect.Type // UnmarshalerFrom, Unmarshaler, encoding.TextUnmarshaler
+	jsonUnmarshalers []reflect.Type // UnmarshalerFrom, Unmarshaler
+	methods          []reflect.Type // every marshaler and unmarshaler V2 calls
+	value            reflect.Type   // jsontext.Value
+	dropped          reflect.Type   // struct{ F jsontext.Value `json:"F"` }
+}
+
+var v2T = sync.OnceValue(func() *v2Types {
+	d := decoders.V2
+	t := &v2Types{jsonUnmarshalers: d.JSONUnmarshalers, value: d.Value}
+	t.dropped = reflect.StructOf([]reflect.StructField{{Name: "F", Type: d.Value, Tag: `json:"F"`}})
+	t.unmarshalers = append(slices.Clip(d.JSONUnmarshalers), reflect.TypeFor[encoding.TextUnmarshaler]())
+	t.methods = append(append(slices.Clip(d.JSONMarshalers), reflect.TypeFor[encoding.TextAppender](), reflect.TypeFor[encoding.TextMarshaler]()), t.unmarshalers...)
+	return t
+})
+
 var (
-	v2UnmarshalerTypes = []reflect.Type{
-		reflect.TypeFor[jsonv2.UnmarshalerFrom](),
-		reflect.TypeFor[jsonv2.Unmarshaler](),
-		reflect.TypeFor[encoding.TextUnmarshaler](),
-	}
-	v2MethodTypes = append([]reflect.Type{
-		reflect.TypeFor[jsonv2.MarshalerTo](),
-		reflect.TypeFor[jsonv2.Marshaler](),
-		reflect.TypeFor[encoding.TextAppender](),
-		reflect.TypeFor[encoding.TextMarshaler](),
-	}, v2UnmarshalerTypes...)
-	goJSONTextValue = reflect.TypeFor[jsontext.Value]()
-	goDuration      = reflect.TypeFor[time.Duration]()
-	goTime          = reflect.TypeFor[time.Time]()
-	goNumber        = reflect.TypeFor[json.Number]()
-	goRawMessage    = reflect.TypeFor[json.RawMessage]()
-	goIsZeroer      = reflect.TypeFor[interface{ IsZero() bool }]()
+	goDuration   = reflect.TypeFor[time.Duration]()
+	goTime       = reflect.TypeFor[time.Time]()
+	goNumber     = reflect.TypeFor[json.Number]()
+	goRawMessage = reflect.TypeFor[json.RawMessage]()
+	goIsZeroer   = reflect.TypeFor[interface{ IsZero() bool }]()
 )
+
+// isJSONTextValue reports whether t is go-json-experiment's
+// jsontext.Value (the standard library's, of which it is an alias, under
+// GOEXPERIMENT=jsonv2), told by its package path and name, which are one
+// type's in a program: bind does not import the package, and a program
+// that never imports it holds no such type.
+func isJSONTextValue(t reflect.Type) bool {
+	if t.Name() != "Value" {
+		return false
+	}
+	switch t.PkgPath() {
+	case "github.com/go-json-experiment/json/jsontext", "encoding/json/jsontext":
+		return true
+	}
+	return false
+}
 
 // implementsAnyOf reports whether t or *t implements one of the interfaces.
 func implementsAnyOf(t reflect.Type, ifaces []reflect.Type) bool {
@@ -143,7 +86,7 @@ func implementsAnyOf(t reflect.Type, ifaces []reflect.Type) bool {
 }
 
 // v2Custom reports that V2 reads values of t with a method of t's own.
-func v2Custom(t reflect.Type) bool { return implementsAnyOf(t, v2UnmarshalerTypes) }
+func v2Custom(t reflect.Type) bool { return implementsAnyOf(t, v2T().unmarshalers) }
 
 func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 	if t == nil || t.Kind() != reflect.Struct {
@@ -196,21 +139,19 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 // v2Loss is what V2's silent losses need to know of its rules.
 type v2Loss struct{}
 
-var v2JSONUnmarshalers = []reflect.Type{reflect.TypeFor[jsonv2.UnmarshalerFrom](), reflect.TypeFor[jsonv2.Unmarshaler]()}
-
 func (v2Loss) leaf(t reflect.Type) *lossNode {
-	switch t {
-	case goTime, goDuration: // read natively, whatever their methods
+	switch {
+	case t == goTime, t == goDuration: // read natively, whatever their methods
 		return &lossNode{kind: lScalar, typ: t, nullLoss: true}
-	case goJSONTextValue:
+	case isJSONTextValue(t):
 		return &lossNode{kind: lSkip, typ: t}
 	}
 	if !v2Custom(t) {
 		return nil
 	}
-	if implementsAnyOf(t, v2JSONUnmarshalers) {
+	if implementsAnyOf(t, v2T().jsonUnmarshalers) {
 		// Its method reads null too: a loss when it leaves the zero value.
-		return &lossNode{kind: lSkip, typ: t, nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(V2, t)}
+		return &lossNode{kind: lSkip, typ: t, nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(v2Binder{}, t)}
 	}
 	// UnmarshalText reads the text of a JSON string; null sets the zero
 	// value without it.
@@ -244,7 +185,7 @@ func v2MapKey(kt reflect.Type) bool {
 // object), and every field it binds must be of a type it can decode into.
 func (c *typeWalk) v2Struct(t reflect.Type) error {
 	fs := v2StructFields(t)
-	if err := jsonv2.Unmarshal([]byte("{}"), reflect.New(t).Interface()); err != nil {
+	if err := decoders.V2.Unmarshal([]byte("{}"), reflect.New(t).Interface()); err != nil {
 		field := ""
 		if at := fs.errAt; at != nil {
 			field = fieldPath(t, at, true)
@@ -303,11 +244,8 @@ func (m *v2Mirror) tooDeep([]byte) int { return -1 }
 func (m *v2Mirror) offset(err error) int {
 	// err may hold the error a type's own method returned: look into it
 	// only within contain's bounds.
-	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
-		return int(se.ByteOffset)
-	}
-	if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
-		return int(me.ByteOffset)
+	if e, ok := decoders.V2.ReadError(err); ok {
+		return int(e.Offset)
 	}
 	return -1
 }
@@ -346,7 +284,7 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue
 				// V2's jsontext.ErrDuplicateName, so that it can be told
 				// from text that is not JSON; a key that binds a
 				// parameter is that argument's issue.
-				is.End, is.Err = mb.ke, jsontext.ErrDuplicateName
+				is.End, is.Err = mb.ke, decoders.V2.ErrDuplicateName
 				if mb.param >= 0 {
 					is.Kind, is.Param = Rejected, mb.param
 					is.Path = argPath(args, mb.ks, mb.ke)
@@ -363,43 +301,41 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue
 // dropped reads the value of a key V2 drops as V2 skips it: validated,
 // UTF-8 and duplicate names included.
 func (m *v2Mirror) dropped(value []byte) error {
-	var w struct {
-		F jsontext.Value `json:"F"`
-	}
-	return trialDecode(V2, value, &w, goJSONTextValue)
+	return trialDecode(v2Binder{}, value, reflect.New(v2T().dropped).Interface(), v2T().value)
 }
 
 func (m *v2Mirror) explain(err error) failure {
-	// err may hold the error a type's own method returned: look into it
-	// only within contain's bounds.
-	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
-		f := failure{path: pointerPath(se.JSONPointer), kind: Rejected, at: int(se.ByteOffset)}
-		if contain.Is(se.Err, jsontext.ErrDuplicateName) && len(f.path) > 0 {
+	// err may hold the error a type's own method returned: ReadError
+	// looks into it only within contain's bounds.
+	e, ok := decoders.V2.ReadError(err)
+	switch {
+	case !ok:
+		return failure{kind: Rejected, at: -1}
+	case e.Syntactic:
+		f := failure{path: pointerPath(e.Pointer), kind: Rejected, at: int(e.Offset)}
+		if e.Duplicate && len(f.path) > 0 {
 			f.path = f.path[:len(f.path)-1] // the object holding the repeated name
 		}
 		return f
 	}
-	if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
-		f := failure{path: pointerPath(me.JSONPointer), at: int(me.ByteOffset)}
-		switch {
-		case me.Err == nil: // a JSON kind the Go type does not read
-			f.kind = WrongType
-		case contain.Is(me.Err, strconv.ErrSyntax), contain.Is(me.Err, strconv.ErrRange):
-			// a number that does not fit: judged from the text
-		default:
-			f.kind = Rejected
-		}
-		return f
+	f := failure{path: pointerPath(e.Pointer), at: int(e.Offset)}
+	switch {
+	case e.Kind: // a JSON kind the Go type does not read
+		f.kind = WrongType
+	case e.Number:
+		// a number that does not fit: judged from the text
+	default:
+		f.kind = Rejected
 	}
-	return failure{kind: Rejected, at: -1}
+	return f
 }
 
 // pointerPath is a JSON pointer into a trial's one-field object, as the
 // path from the field's value.
-func pointerPath(p jsontext.Pointer) []string {
+func pointerPath(p []string) []string {
 	var path []string
 	first := true
-	for tok := range p.Tokens() {
+	for _, tok := range p {
 		if first {
 			first = false
 			if tok == "F" {
@@ -414,10 +350,8 @@ func pointerPath(p jsontext.Pointer) []string {
 
 func (m *v2Mirror) whole(args []byte, ms []member, err error) Issue {
 	at := 0
-	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
-		at = int(se.ByteOffset)
-	} else if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
-		at = int(me.ByteOffset)
+	if e, ok := decoders.V2.ReadError(err); ok {
+		at = int(e.Offset)
 	}
 	at = min(max(at, 0), len(args))
 	return Issue{Kind: Syntax, Param: -1, Start: at, End: at, Err: err}
@@ -567,7 +501,7 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 					f.casing, f.str, f.omitempty, f.omitzero, f.format = 0, false, false, false, ""
 				}
 				tf := v2Indirect(f.typ)
-				if implementsAnyOf(tf, v2MethodTypes) && tf != goJSONTextValue {
+				if implementsAnyOf(tf, v2T().methods) && !isJSONTextValue(tf) {
 					fail(at)
 				}
 				if tf.Kind() == reflect.Struct {
@@ -581,9 +515,9 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 					return
 				}
 				switch {
-				case tf == goJSONTextValue:
+				case isJSONTextValue(tf):
 				case tf.Kind() == reflect.Map && tf.Key().Kind() == reflect.String:
-					if implementsAnyOf(tf.Key(), v2MethodTypes) {
+					if implementsAnyOf(tf.Key(), v2T().methods) {
 						fail(at)
 						if !v2IgnoreBadEmbed {
 							handleField() // treated as a regular field (the standard library's v2 ignores it)
@@ -610,7 +544,7 @@ func v2StructFields(root reflect.Type) (fs v2Fields) {
 						fail(at)
 						return
 					}
-					if implementsAnyOf(tf, v2MethodTypes) || f.omitzero && implementsAnyOf(tf, []reflect.Type{goIsZeroer}) {
+					if implementsAnyOf(tf, v2T().methods) || f.omitzero && implementsAnyOf(tf, []reflect.Type{goIsZeroer}) {
 						fail(at)
 						return
 					}

@@ -14,6 +14,8 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/bindguard/bindguard/bind"
+	bindjsonv2 "github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/probe"
 )
 
@@ -28,7 +30,7 @@ var v2Values = []string{
 
 func v2Plan(t testing.TB) *bind.Plan {
 	t.Helper()
-	plan, err := bind.V2.Compile(reflect.TypeFor[probe.Args]())
+	plan, err := bindjsonv2.Binder.Compile(reflect.TypeFor[probe.Args]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +180,7 @@ type V2Named struct {
 }
 
 func TestV2_FieldRules(t *testing.T) {
-	plan, err := bind.V2.Compile(reflect.TypeFor[V2Fields]())
+	plan, err := bindjsonv2.Binder.Compile(reflect.TypeFor[V2Fields]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +219,7 @@ type V2Ambiguous struct {
 }
 
 func TestV2_AmbiguousKeyIsOneSyntaxIssue(t *testing.T) {
-	plan, err := bind.V2.Compile(reflect.TypeFor[V2Ambiguous]())
+	plan, err := bindjsonv2.Binder.Compile(reflect.TypeFor[V2Ambiguous]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +295,7 @@ func TestV2_CompileRefusesWhatV2Refuses(t *testing.T) {
 		{reflect.TypeFor[v2Chan](), "C"},
 		{reflect.StructOf([]reflect.StructField{{Name: "A", Type: reflect.TypeFor[int](), Tag: `json:"a,omitEmpty"`}}), "A"},
 	} {
-		_, err := bind.V2.Compile(tc.typ)
+		_, err := bindjsonv2.Binder.Compile(tc.typ)
 		var fe *bind.FieldError
 		if !errors.As(err, &fe) {
 			t.Errorf("%v: Compile says %v, want a *FieldError", tc.typ, err)
@@ -303,7 +305,7 @@ func TestV2_CompileRefusesWhatV2Refuses(t *testing.T) {
 			t.Errorf("%v: the error names field %q, want %q (%v)", tc.typ, fe.Field, tc.field, err)
 		}
 	}
-	if _, err := bind.V2.Compile(reflect.TypeFor[probe.Color]()); err == nil {
+	if _, err := bindjsonv2.Binder.Compile(reflect.TypeFor[probe.Color]()); err == nil {
 		t.Error("Compile takes a non-struct")
 	}
 }
@@ -348,7 +350,7 @@ type V2Formats struct {
 // Under GOEXPERIMENT=jsonv2 the standard library's v2 (Go 1.26) reads them
 // natively.
 func TestV2_FormatOptionsAreRefusedUnlessV2TakesThem(t *testing.T) {
-	_, err := bind.V2.Compile(reflect.TypeFor[V2Formats]())
+	_, err := bindjsonv2.Binder.Compile(reflect.TypeFor[V2Formats]())
 	var fe *bind.FieldError
 	if v2FormatByDefault && err != nil {
 		t.Errorf("Compile says %v, want none: this V2 reads format: options", err)
@@ -365,7 +367,7 @@ func TestV2_FormatOptionsTravelWithTheTrial(t *testing.T) {
 		jsonv2.ExperimentalGlobalSupportFormatTag(true)
 		defer jsonv2.ExperimentalGlobalSupportFormatTag(false)
 	}
-	plan, err := bind.V2.Compile(reflect.TypeFor[V2Formats]())
+	plan, err := bindjsonv2.Binder.Compile(reflect.TypeFor[V2Formats]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +412,7 @@ type methodArgs struct {
 }
 
 func TestTrial_APanickingMethodIsAnIssueOfItsArgument(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bindjsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[methodArgs]())
 		if err != nil {
 			t.Fatal(err)
@@ -428,7 +430,7 @@ func TestTrial_APanickingMethodIsAnIssueOfItsArgument(t *testing.T) {
 // no argument fails alone, and the guard still refuses what the binder
 // refuses (segmentio decodes both; V2 refuses the repeat outright).
 func TestTrial_AFailureNoArgumentHasAloneIsStillRefused(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bindjsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[methodArgs]())
 		if err != nil {
 			t.Fatal(err)
@@ -446,7 +448,7 @@ func TestTrial_DeepFailureIsNamedAtItsDepth(t *testing.T) {
 	for _, tc := range []struct {
 		b     bind.Binder
 		depth int
-	}{{bind.V2, 9998}, {bind.SegmentIO, bind.SegmentIOMaxDepth - 2}} {
+	}{{bindjsonv2.Binder, 9998}, {segmentio.Binder, bind.SegmentIOMaxDepth - 2}} {
 		plan, err := tc.b.Compile(reflect.TypeFor[probe.Args]())
 		if err != nil {
 			t.Fatal(err)
@@ -467,7 +469,7 @@ func TestTrial_IssuesAreBoundedByMaxIssues(t *testing.T) {
 	}
 	sb.WriteString("}")
 	args := []byte(sb.String())
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bindjsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[probe.Args]())
 		if err != nil {
 			t.Fatal(err)
@@ -495,7 +497,7 @@ func TestV2_NestingPastTheLimitIsTooDeepInItsArgument(t *testing.T) {
 func FuzzCheckAgreesWithV2FieldRules(f *testing.F) {
 	var plans []*bind.Plan
 	for _, typ := range []reflect.Type{reflect.TypeFor[V2Fields](), reflect.TypeFor[V2Ambiguous]()} {
-		plan, err := bind.V2.Compile(typ)
+		plan, err := bindjsonv2.Binder.Compile(typ)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -5,9 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	bindjsonv2 "github.com/bindguard/bindguard/bind/jsonv2"
 	jsonv2 "github.com/go-json-experiment/json"
-
-	"github.com/bindguard/bindguard/bind"
 )
 
 // V2's field rules on tags the two V2s (go-json-experiment itself, and the
@@ -28,7 +27,7 @@ func TestV2_TagsAsThisBuildsV2ReadsThem(t *testing.T) {
 				{Name: "F", Type: ft, Tag: reflect.StructTag(`json:"` + tag + `"`)},
 			})
 			v2Fails := jsonv2.Unmarshal([]byte(`{}`), reflect.New(typ).Interface()) != nil
-			plan, err := bind.V2.Compile(typ)
+			plan, err := bindjsonv2.Binder.Compile(typ)
 			if err != nil {
 				if !v2Fails {
 					t.Logf("json:%q on %v: Compile says %v; V2 reads {}", tag, ft, err) // an embedded fallback is refused on purpose

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -72,7 +74,7 @@ func censusRegistry(t *testing.T, opts ...typereg.Option) *typereg.Registry {
 // TestConstraints_Agree: for every constrained tool, the published schema,
 // the validator and the guard agree on every probe, under every binder.
 func TestConstraints_Agree(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		t.Run(b.Name(), func(t *testing.T) {
 			Constraints(t, censusRegistry(t, typereg.WithBinder(b)))
 		})

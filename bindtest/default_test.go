@@ -2,6 +2,8 @@ package bindtest_test
 
 import (
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"testing"
 
 	"github.com/bindguard/bindguard/bindtest"
@@ -35,7 +37,7 @@ func TestDefaultTable_CoversEveryProbeType(t *testing.T) {
 // The table carries each other binder's verdict where it differs from
 // encoding/json's: both halves hold for every binder bind has.
 func TestDefaultTable_BothHalvesHold_EveryBinder(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		t.Run(b.Name(), func(t *testing.T) {
 			reg := typereg.New(typereg.WithBinder(b))
 			if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -20,7 +21,7 @@ func TestCheck_ReaderNamedLikeANativeBinder_TakesTheSharedRows(t *testing.T) {
 		{Type: "string", Value: `"\ud800"`, Refused: false, Why: "encoding/json reads U+FFFD"},
 		{Type: "string", Value: `"\ud800"`, Binder: "v2", Refused: true, Why: "V2 refuses a lone surrogate"},
 	}
-	for _, b := range []bind.Binder{bind.V2, bind.Reader("v2", json.Unmarshal)} {
+	for _, b := range []bind.Binder{jsonv2.Binder, bind.Reader("v2", json.Unmarshal)} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[struct {
 			S string `json:"s"`

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -25,10 +27,10 @@ func TestDecide_Warn_AliasConflict_DroppedMemberIsStillRead(t *testing.T) {
 	}{
 		{bind.Std, `{"hours":1,"hrs":tru}`, refuse.InvalidJSON},
 		{bind.Std, `{"hrs":1,"hours":2,"hrs":[1,}`, refuse.InvalidJSON},
-		{bind.V2, `{"hours":1,"hrs":tru}`, refuse.InvalidJSON},
-		{bind.V2, `{"hours":1,"hrs":{"a":1,"a":2}}`, refuse.DuplicateName},
-		{bind.V2, "{\"hours\":1,\"hrs\":\"\xff\"}", refuse.InvalidJSON},
-		{bind.SegmentIO, `{"hours":1,"hrs":tru}`, refuse.InvalidJSON},
+		{jsonv2.Binder, `{"hours":1,"hrs":tru}`, refuse.InvalidJSON},
+		{jsonv2.Binder, `{"hours":1,"hrs":{"a":1,"a":2}}`, refuse.DuplicateName},
+		{jsonv2.Binder, "{\"hours\":1,\"hrs\":\"\xff\"}", refuse.InvalidJSON},
+		{segmentio.Binder, `{"hours":1,"hrs":tru}`, refuse.InvalidJSON},
 	} {
 		reg := typereg.New(typereg.WithBinder(tc.binder), typereg.WithMode(typereg.Warn))
 		if err := typereg.Register[aliasedHours](reg, "t"); err != nil {

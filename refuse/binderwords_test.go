@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -65,7 +67,7 @@ func TestWords_PerBinder_FromItsCapabilities(t *testing.T) {
 			"q": `a whole number inside a JSON string, as in "42"`,
 		},
 	}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		check := func(who string, got, want map[string]string) {
 			for k, w := range want {
 				if got[k] != w {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -33,7 +35,7 @@ func TestConstraint_CheckedOnTheValueTheBinderBinds(t *testing.T) {
 		`{"HOURS":5}`,
 	}
 	types := []reflect.Type{reflect.TypeFor[boundPlain](), reflect.TypeFor[boundIgnore]()}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		for _, typ := range types {
 			reg := typereg.New(typereg.WithBinder(b))
 			var err error

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -19,7 +21,7 @@ type capArgs struct {
 	Any   any      `json:"any,omitempty"`
 }
 
-var allBinders = []bind.Binder{bind.Std, bind.V2, bind.SegmentIO}
+var allBinders = []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder}
 
 func capRegistry(t *testing.T, b bind.Binder, opts ...typereg.Option) *typereg.Registry {
 	t.Helper()

@@ -85,9 +85,9 @@ var catalogue = []struct {
 	{"More elements than a fixed-size list holds (Strict)", "strict", `{"pair":[1,2,3]}`},
 	{"An integer a float rounds (Strict)", "strict", `{"float64":9007199254740993}`},
 	{"A lone surrogate in text (Strict)", "strict", `{"string":"ab\ud800"}`},
-	{"A key sent twice, under a binder that refuses it (bind.V2)", "v2_tool", `{"hours_back":1,"hours_back":2,"hours_back":3}`},
-	{"A key sent twice inside an argument, under bind.V2", "v2_tool", `{"hours_back":1,"nested":{"A":1,"A":2}}`},
-	{"A key that is no parameter sent twice, under bind.V2", "v2_tool", `{"hours_back":1,"x":1,"x":2}`},
+	{"A key sent twice, under a binder that refuses it (jsonv2.Binder)", "v2_tool", `{"hours_back":1,"hours_back":2,"hours_back":3}`},
+	{"A key sent twice inside an argument, under jsonv2.Binder", "v2_tool", `{"hours_back":1,"nested":{"A":1,"A":2}}`},
+	{"A key that is no parameter sent twice, under jsonv2.Binder", "v2_tool", `{"hours_back":1,"x":1,"x":2}`},
 	{"Arguments a server's own reader refuses only together (bind.Reader)", "reader_tool", `{"owner":"o","page":500}`},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
@@ -102,7 +102,7 @@ refuse/catalogue_test.go (get_wait_stats, the probe tool, ping, and
 two_required), refuse/constraint_test.go (stats, a tool with validate tags),
 refuse/policy_test.go (aliased, the tool statsArgs with aliases), the
 probe tool registered Strict (strict), whose silent losses are refusals, and
-refuse/duplicate_name_test.go (v2_tool, read by bind.V2) and
+refuse/duplicate_name_test.go (v2_tool, read by jsonv2.Binder) and
 refuse/reader_test.go (reader_tool, read by a server's own bind.Reader). A
 warning (docs/policies.md) says the same sentences, under a line saying the
 call went on. This

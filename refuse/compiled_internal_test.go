@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -68,7 +70,7 @@ var compiledValues = map[string][]string{
 func TestCompiledProblems_SameAsDecoded(t *testing.T) {
 	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "win", "wins"}
 	judged, total := 0, 0
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[compiledArgs](reg, "t"); err != nil {
 			t.Fatal(err)

@@ -86,7 +86,7 @@
 // range of a Go type, which is not the tool's.
 //
 // A key sent more than once in one object is a silent loss (DuplicateKey)
-// under a binder that reads the last value; under bind.V2, which refuses
+// under a binder that reads the last value; under jsonv2.Binder, which refuses
 // it, it is DuplicateName: one problem per repeated key, naming the key and
 // the argument it binds or lies in, never text "not valid JSON".
 //

@@ -1,31 +1,15 @@
 package refuse
 
 import (
-	"github.com/go-json-experiment/json/jsontext"
-
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
-// duplicateName reports whether err is the binder refusing a key sent
-// more than once in one object (bind.V2: jsontext.ErrDuplicateName, bare
-// or in V2's *jsontext.SyntacticError), and the key's text when the error
-// names it. It unwraps nothing: the error may hold a user method's.
-func duplicateName(err error) (name string, ok bool) {
-	if err == jsontext.ErrDuplicateName {
-		return "", true
-	}
-	if se, isSE := err.(*jsontext.SyntacticError); isSE && se.Err == jsontext.ErrDuplicateName {
-		return se.JSONPointer.LastToken(), true
-	}
-	return "", false
-}
-
 // repeatedKey returns the raw text of the key a DuplicateName issue is
 // about: the issue spans the key itself, or (inside an argument) the
 // object holding it, or starts at it (inside a value the binder drops).
-func repeatedKey(args []byte, is bind.Issue, name string) []byte {
+func repeatedKey(args []byte, is bind.Issue, name string, quoted []byte) []byte {
 	span := args[is.Start:is.End]
 	switch {
 	case jsonlex.KindAt(span, 0) == jsonlex.KindString:
@@ -41,19 +25,20 @@ func repeatedKey(args []byte, is bind.Issue, name string) []byte {
 			return args[is.Start:end]
 		}
 	}
-	q, _ := jsontext.AppendQuote(nil, name)
-	return q
+	return quoted
 }
 
 // duplicate words a key the binder refuses because it was sent more than
 // once, and reports whether is was one: one problem per argument (see
 // claim) or, outside every argument, per key, however often it repeats.
 func (b *problems) duplicate(is bind.Issue) bool {
-	name, ok := duplicateName(is.Err)
+	// the binder's own error, asked of its capabilities (bind/jsonv2's:
+	// jsontext.ErrDuplicateName, bare or in its *jsontext.SyntacticError)
+	name, quoted, ok := bindcap.DuplicateName(b.w.binder, is.Err)
 	if !ok {
 		return false
 	}
-	key := repeatedKey(b.args, is, name)
+	key := repeatedKey(b.args, is, name, quoted)
 	if is.Param < 0 {
 		k := unquoteKey(key)
 		if b.seenDup[k] {

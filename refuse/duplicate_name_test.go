@@ -5,12 +5,11 @@ import (
 	"strings"
 	"testing"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/bindguard/bindguard/bind"
+	bindjsonv2 "github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/google/go-cmp/cmp"
 )
 
 // v2Args is a tool read by go-json-experiment, which refuses a key sent
@@ -26,14 +25,14 @@ type v2Args struct {
 
 func v2Registry(t testing.TB, opts ...typereg.Option) *typereg.Registry {
 	t.Helper()
-	reg := typereg.New(append([]typereg.Option{typereg.WithBinder(bind.V2)}, opts...)...)
+	reg := typereg.New(append([]typereg.Option{typereg.WithBinder(bindjsonv2.Binder)}, opts...)...)
 	if err := typereg.Register[v2Args](reg, "v2_tool"); err != nil {
 		t.Fatal(err)
 	}
 	return reg
 }
 
-// TestRefuse_V2DuplicateName: under bind.V2 a key sent more than once is
+// TestRefuse_V2DuplicateName: under jsonv2.Binder a key sent more than once is
 // refused as that, naming the key, once per repeated key however often it
 // repeats, and with the argument it belongs to; never as text that is "not
 // valid JSON". Every row's refusal was InvalidJSON ("byte 16 ... cannot

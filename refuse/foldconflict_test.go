@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -166,14 +167,14 @@ type nestedWindowArgs struct {
 // that a key's case was folded. It failed: the warning was folded_key,
 // and said nothing of the value the binder dropped.
 func TestDecide_NestedNameAndCaseVariant_SaysAValueWasDropped(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[nestedWindowArgs](reg, "t"); err != nil {
 			t.Fatal(err)
 		}
 		for _, args := range []string{`{"window":{"from":1,"FROM":2}}`, `{"window":{"FROM":1,"from":2}}`} {
 			d := refuse.Decide(reg, "t", json.RawMessage(args))
-			if b == bind.V2 {
+			if b == jsonv2.Binder {
 				// V2 matches case exactly: FROM is a key it drops, not a
 				// repeat.
 				if d.Refusal == nil || d.Refusal.Problems[0].Code != refuse.UnknownField {

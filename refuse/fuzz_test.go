@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/refuse"
@@ -17,7 +19,7 @@ import (
 // Refuse refuses exactly when the binder fails on the call, and no problem
 // it lists names the good argument.
 func FuzzRefuse_NamesOnlyTheBadArgument(f *testing.F) {
-	binders := []bind.Binder{bind.Std, bind.V2, bind.SegmentIO}
+	binders := []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder}
 	regs := make([]*typereg.Registry, len(binders))
 	for i, b := range binders {
 		// Warn: the property is the binder's verdict; the policies' own

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -196,7 +198,7 @@ func TestDecide_CostGrowsLinearly(t *testing.T) {
 		{"reject-strict", []typereg.Option{typereg.WithMode(typereg.Reject), typereg.WithStrict(true)}},
 		{"warn", []typereg.Option{typereg.WithMode(typereg.Warn)}},
 	}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		for mi, mode := range modes {
 			reg := typereg.New(typereg.WithBinder(b))
 			if err := typereg.Register[growthArgs](reg, "growth", mode.opts...); err != nil {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -142,7 +144,7 @@ func TestRefuse_HostileInput_TrialBinders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large inputs")
 	}
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[probe.Args](reg, probe.Tool); err != nil {
 			t.Fatal(err)
@@ -272,7 +274,7 @@ func TestRefuse_PanickingDecoderIsRefused(t *testing.T) {
 // TestRefuse_NeverQuotesAnotherArgument sends a secret beside each kind of
 // bad value: no refusal may contain it.
 func TestRefuse_NeverQuotesAnotherArgument(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		t.Run(b.Name(), func(t *testing.T) { neverQuotesAnotherArgument(t, b) })
 	}
 }
@@ -311,7 +313,7 @@ func neverQuotesAnotherArgument(t *testing.T, b bind.Binder) {
 // mirrored by trial, a panicking decoder is recovered too, and the call
 // refused.
 func TestRefuse_PanickingDecoderIsRefused_TrialBinders(t *testing.T) {
-	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[panicky](reg, "p"); err != nil {
 			t.Fatal(err)

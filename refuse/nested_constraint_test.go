@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -35,7 +37,7 @@ type trip struct {
 // nested struct's schema and checked, with Path pointing inside the
 // argument, on all three binders.
 func TestConstraint_NestedFields(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[trip](reg, "trip"); err != nil {
 			t.Fatalf("%s: %v", b.Name(), err)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -204,7 +206,7 @@ var pointerCalls = []struct {
 // it quotes); a problem whose path a bound cuts short has none, and names
 // the place by its readable path alone.
 func TestPointer_ResolvesToTheValue(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b), typereg.WithStrict(true))
 		if err := typereg.Register[ptrTool](reg, "t"); err != nil {
 			t.Fatal(err)
@@ -318,7 +320,7 @@ func TestPointer_SchemaTool_ResolvesToTheValue(t *testing.T) {
 // an alias, or under a key folded to its name beside another, points at
 // the key the call sent, not at the parameter's name.
 func TestPointer_AliasesLeadToTheKeySent(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[ptrTool](reg, "t", typereg.WithAlias("hours", "hours_back"), typereg.WithAlias("items", "list")); err != nil {
 			t.Fatal(err)

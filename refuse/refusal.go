@@ -40,7 +40,7 @@ const (
 	// custom decoder refuses).
 	InvalidValue Code = "invalid_value"
 	// DuplicateName: a key sent more than once in one object, which the
-	// binder refuses (bind.V2: go-json-experiment's
+	// binder refuses (jsonv2.Binder: go-json-experiment's
 	// jsontext.ErrDuplicateName). Sent quotes the key; inside an argument,
 	// Sent quotes the argument, Element the key and Path the object. One
 	// problem per repeated key, however often it repeats. A binder that
@@ -337,7 +337,7 @@ func (p Problem) sentence(tool string) string {
 		return "The arguments for tool '" + tool + "' must be " + p.Takes + ", and the call sent " + p.Sent + "."
 	case TooDeep:
 		// The limit is the binder's (10000 levels for encoding/json, 1000
-		// under bind.SegmentIO): the sentence states none.
+		// under segmentio.Binder): the sentence states none.
 		deep := " deeper than the binder reads."
 		if p.Argument == "" {
 			return "The arguments for tool '" + tool + "' nest arrays and objects" + deep

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	ht "github.com/bindguard/bindguard/internal/hostile"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -73,7 +75,7 @@ func decideWithin(t *testing.T, reg *typereg.Registry, tool, args string) refuse
 // calls the error's methods only within a bound. The refusal's text stays
 // short whatever the error's text is.
 func TestDecide_HostileErrorFromUsersMethod_RefusedAndReturns(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		for _, c := range hostileCases {
 			t.Run(b.Name()+"/"+c.fault, func(t *testing.T) {
 				reg := typereg.New(typereg.WithBinder(b))
@@ -146,14 +148,14 @@ func TestDecide_UsersMethodRuns_AsDocumented(t *testing.T) {
 		{bind.Std, true, `{"c":1,"n":null}`, 2},
 		{bind.Std, false, `{"c":2}`, 1},
 		{bind.Std, false, `{"c":null}`, 1},
-		{bind.V2, false, `{"c":1}`, 1},
-		{bind.V2, true, `{"c":1}`, 1},
-		{bind.V2, true, `{"c":1,"n":null}`, 2},
-		{bind.V2, false, `{"c":2}`, 2},
-		{bind.SegmentIO, false, `{"c":1}`, 1},
-		{bind.SegmentIO, true, `{"c":1}`, 1},
-		{bind.SegmentIO, true, `{"c":1,"n":null}`, 2},
-		{bind.SegmentIO, false, `{"c":2}`, 2},
+		{jsonv2.Binder, false, `{"c":1}`, 1},
+		{jsonv2.Binder, true, `{"c":1}`, 1},
+		{jsonv2.Binder, true, `{"c":1,"n":null}`, 2},
+		{jsonv2.Binder, false, `{"c":2}`, 2},
+		{segmentio.Binder, false, `{"c":1}`, 1},
+		{segmentio.Binder, true, `{"c":1}`, 1},
+		{segmentio.Binder, true, `{"c":1,"n":null}`, 2},
+		{segmentio.Binder, false, `{"c":2}`, 2},
 	} {
 		reg := typereg.New(typereg.WithBinder(tc.binder))
 		var err error

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -55,7 +57,7 @@ func TestDecide_TaggedCleanCallIsOnePass(t *testing.T) {
 // compiled constraints read those (no trial decode, no second read).
 func TestDecide_TaggedCleanCall_EveryBinder(t *testing.T) {
 	deep := strings.Repeat("[", 500) + "1" + strings.Repeat("]", 500)
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[onePassArgs](reg, "t"); err != nil {
 			t.Fatal(err)
@@ -80,7 +82,7 @@ func TestDecide_TaggedCleanCall_EveryBinder(t *testing.T) {
 // with a deep value before it (as deep as segmentio reads).
 func TestDecide_AliasAndDeepValue_RenamedOnce(t *testing.T) {
 	deep := strings.Repeat("[", 500) + "1" + strings.Repeat("]", 500)
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[onePassArgs](reg, "t"); err != nil {
 			t.Fatal(err)
@@ -110,7 +112,7 @@ func TestDecide_PastTheMembersRecorded(t *testing.T) {
 	for i := range 2000 {
 		pad.WriteString(`"u` + strconv.Itoa(i) + `":1,`)
 	}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[onePassArgs](reg, "t", typereg.WithOpen()); err != nil {
 			t.Fatal(err)
@@ -147,7 +149,7 @@ func codes(d refuse.Decision) string {
 // the binder fails on a value, on every binder.
 func TestDecide_TooDeep_TheOtherArgumentsAreChecked(t *testing.T) {
 	deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[onePassArgs](reg, "t"); err != nil {
 			t.Fatal(err)

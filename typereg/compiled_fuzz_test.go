@@ -10,6 +10,8 @@ import (
 	"github.com/go-playground/validator/v10"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -176,7 +178,7 @@ func genValue(s *source, t reflect.Type, depth int) string {
 	return "null"
 }
 
-var fuzzBinders = []bind.Binder{bind.Std, bind.V2, bind.SegmentIO}
+var fuzzBinders = []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder}
 
 // FuzzCompiledConstraints holds the compiled checks to validator/v10: for
 // generated tags from the vocabulary the registry compiles, on generated

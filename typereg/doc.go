@@ -56,7 +56,7 @@
 // Registration refuses a type the binder reads only where the binder
 // cannot survive it, naming the field and saying why: a pointer type that
 // points to itself (type P *P), on which every binder allocates forever;
-// and, under bind.SegmentIO, a type that holds itself through no struct
+// and, under segmentio.Binder, a type that holds itself through no struct
 // (type Tree []Tree, map[string]*P, [2]*A), on which segmentio overflows
 // the stack building its decoder.
 //

@@ -1,14 +1,13 @@
 package typereg_test
 
 import (
-	"strconv"
-	"strings"
-	"testing"
-
-	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/typereg"
 	"github.com/google/go-cmp/cmp"
 	"github.com/invopop/jsonschema"
+	"strconv"
+	"strings"
+	"testing"
 )
 
 type aliased struct {
@@ -120,7 +119,7 @@ func TestRegister_FailsOnOptionsInTheWrongPlace(t *testing.T) {
 	if err := typereg.Register[aliased](typereg.New(typereg.WithOpen()), "t"); err == nil || !strings.Contains(err.Error(), "WithOpen configures a tool") {
 		t.Errorf("New(WithOpen()): Register err = %v, want WithOpen named as a tool option", err)
 	}
-	if err := typereg.Register[aliased](typereg.New(), "t", typereg.WithBinder(bind.V2)); err == nil || !strings.Contains(err.Error(), "WithBinder configures a registry") {
+	if err := typereg.Register[aliased](typereg.New(), "t", typereg.WithBinder(jsonv2.Binder)); err == nil || !strings.Contains(err.Error(), "WithBinder configures a registry") {
 		t.Errorf("Register(WithBinder): err = %v, want WithBinder named as a registry option", err)
 	}
 	if err := typereg.Register[aliased](typereg.New(), "t", typereg.WithMode(0)); err == nil {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -151,7 +153,7 @@ var recursiveTools = []recursiveTool{
 	}](), true},
 }
 
-var binders = []bind.Binder{bind.Std, bind.V2, bind.SegmentIO}
+var binders = []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder}
 
 // registerWithin registers typ, failing the test when Register does not
 // return within a generous bound.
@@ -181,7 +183,7 @@ func TestRegister_RecursiveTypesTerminateWithRefs(t *testing.T) {
 					}
 					return
 				}
-				if tc.segLoop && b == bind.SegmentIO {
+				if tc.segLoop && b == segmentio.Binder {
 					var fe *bind.FieldError
 					if !errors.As(err, &fe) || !strings.Contains(fe.Why, "holds itself through no struct") {
 						t.Fatalf("Register: %v, want a FieldError saying the type holds itself through no struct", err)

@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/typereg"
@@ -26,9 +28,9 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
 // binders are the binders bindprobe can mirror, by name.
 var binders = map[string]bind.Binder{
-	bind.Std.Name():       bind.Std,
-	bind.V2.Name():        bind.V2,
-	bind.SegmentIO.Name(): bind.SegmentIO,
+	bind.Std.Name():         bind.Std,
+	jsonv2.Binder.Name():    jsonv2.Binder,
+	segmentio.Binder.Name(): segmentio.Binder,
 }
 
 // run is bindprobe with its arguments and outputs; it returns the exit

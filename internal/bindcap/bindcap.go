@@ -22,6 +22,13 @@ var ReadsLiteral func(b any) bool
 // takes.
 var Of func(b any) Caps
 
+// DuplicateName reports whether err, the Err of an issue binder b
+// reported, is b refusing a key sent more than once in one object (V2:
+// jsontext.ErrDuplicateName, bare or in its *jsontext.SyntacticError),
+// with the key's name when the error holds one, and that name quoted as
+// b writes it. It unwraps nothing: the error may hold a user method's.
+var DuplicateName func(b any, err error) (name string, quoted []byte, ok bool)
+
 // Caps are what a binder reads where binders differ in a way the words
 // of a refusal say, or the guard must run it differently. The zero value
 // is encoding/json's.

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/internal/contain"
 )
 
@@ -24,7 +25,7 @@ func TestDecode_RunsTheBinderItIsGiven_WhateverItsName(t *testing.T) {
 		}
 	}
 	var v struct{ N int }
-	if err := contain.Decode(bind.V2, []byte(`{"N":"not a number"}`), &v); err == nil {
+	if err := contain.Decode(jsonv2.Binder, []byte(`{"N":"not a number"}`), &v); err == nil {
 		t.Error("V2 read a string into an int")
 	}
 }

@@ -11,8 +11,8 @@
 //   - binders are told apart by capability (internal/bindcap), never by
 //     name: outside package bind (and bench, which picks each binder's
 //     rival) no non-test file compares a Name() call with a string,
-//     anything with a binder's name, or a value with bind.Std, bind.V2 or
-//     bind.SegmentIO.
+//     anything with a binder's name, or a value with bind.Std, jsonv2.Binder or
+//     segmentio.Binder.
 //
 // The check parses every non-test Go file of every module in the
 // repository (go/parser, go/ast); it is syntactic, so it catches the

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // pending are the files that still read JSON argument bytes by hand, each
@@ -121,7 +123,7 @@ func inspect(fset *token.FileSet, rel string, src []byte, names []string) ([]fin
 						add(n, "lexer", "an indexed byte compared with %q", c)
 					}
 					if b, ok := nativeBinder(other); nameRule && ok {
-						add(n, "binder name", "a value compared with the binder bind.%s", b)
+						add(n, "binder name", "a value compared with the binder %s", b)
 					}
 					if s, ok := stringLit(other); nameRule && ok && s != "" && isNameCall(side) {
 						add(n, "binder name", "Name() compared with %q", s)
@@ -149,7 +151,7 @@ func inspect(fset *token.FileSet, rel string, src []byte, names []string) ([]fin
 							add(e, "lexer", "a switch on an indexed byte with case %q", c)
 						}
 						if b, ok := nativeBinder(e); nameRule && ok {
-							add(e, "binder name", "a switch with case bind.%s", b)
+							add(e, "binder name", "a switch with case %s", b)
 						}
 						if s, ok := stringLit(e); nameRule && ok && s != "" && n.Tag != nil && isNameCall(n.Tag) {
 							add(e, "binder name", "a switch on Name() with case %q", s)
@@ -189,7 +191,8 @@ func isJSONSpace(s string) bool {
 		strings.Contains(s, " ") && strings.Contains(s, "\t") && strings.Contains(s, "\r") && strings.Contains(s, "\n")
 }
 
-// nativeBinder reports bind.Std, bind.V2 or bind.SegmentIO, and which.
+// nativeBinder reports bind.Std, jsonv2.Binder or segmentio.Binder (or
+// the old bind.V2 and bind.SegmentIO), and which.
 func nativeBinder(e ast.Expr) (string, bool) {
 	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
 	if !ok {
@@ -197,10 +200,14 @@ func nativeBinder(e ast.Expr) (string, bool) {
 	}
 	pkg, ok := sel.X.(*ast.Ident)
 	switch {
-	case !ok || pkg.Name != "bind":
+	case !ok:
 		return "", false
-	case sel.Sel.Name == "Std" || sel.Sel.Name == "V2" || sel.Sel.Name == "SegmentIO":
-		return sel.Sel.Name, true
+	case pkg.Name == "bind" && sel.Sel.Name == "Std":
+		return "bind.Std", true
+	case (pkg.Name == "jsonv2" || pkg.Name == "segmentio") && sel.Sel.Name == "Binder":
+		return pkg.Name + ".Binder", true
+	case pkg.Name == "bind" && (sel.Sel.Name == "V2" || sel.Sel.Name == "SegmentIO"):
+		return "bind." + sel.Sel.Name, true // the names before bind/jsonv2 and bind/segmentio
 	}
 	return "", false
 }
@@ -284,7 +291,7 @@ func workModules(work string) []string {
 }
 
 func binderNames() []string {
-	return []string{bind.Std.Name(), bind.V2.Name(), bind.SegmentIO.Name()}
+	return []string{bind.Std.Name(), jsonv2.Binder.Name(), segmentio.Binder.Name()}
 }
 
 // TestRepository_OneLexer_NoBinderNames runs the check on every non-test
@@ -400,7 +407,9 @@ func TestInspect_FindsEachShape(t *testing.T) {
 			[]string{`binder name: a switch on Name() with case "std"`}},
 		{"a binder's name held in a field", "refuse/a.go", `package a; type w struct{ binder string }; func f(x w) bool { return x.binder == "v2" || "segmentio" != x.binder }`,
 			[]string{`binder name: a value compared with the binder name "v2"`, `binder name: a value compared with the binder name "segmentio"`}},
-		{"a binder by identity", "refuse/a.go", `package a; import "bind"; func f(b bind.Binder) int { if b == bind.V2 { return 1 }; switch b { case bind.SegmentIO: return 2 }; return 0 }`,
+		{"a binder by identity", "refuse/a.go", `package a; import "bind"; func f(b bind.Binder) int { if b == jsonv2.Binder { return 1 }; switch b { case segmentio.Binder: return 2 }; return 0 }`,
+			[]string{`binder name: a value compared with the binder jsonv2.Binder`, `binder name: a switch with case segmentio.Binder`}},
+		{"a binder by its old name", "refuse/a.go", `package a; import "bind"; func f(b bind.Binder) int { if b == bind.V2 { return 1 }; switch b { case bind.SegmentIO: return 2 }; return 0 }`,
 			[]string{`binder name: a value compared with the binder bind.V2`, `binder name: a switch with case bind.SegmentIO`}},
 		{"bench picks its rival by binder", "bench/a.go", `package a; import "bind"; func f(b bind.Binder) bool { return b == bind.Std }`,
 			nil},

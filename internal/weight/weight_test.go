@@ -19,10 +19,7 @@ import (
 // links, each for what it does (docs/performance.md). A new one fails the
 // test: say in the docs what it costs and why, then add it here.
 var linkedModules = map[string]string{
-	"github.com/go-json-experiment/json":            "bind.V2's decoder",
-	"github.com/segmentio/encoding":                 "bind.SegmentIO's decoder",
-	"github.com/segmentio/asm":                      "segmentio's decoder, and its keyset (bind)",
-	"golang.org/x/sys":                              "segmentio/asm's CPU detection",
+	"golang.org/x/sys":                              "the validator's and the ordered map's dependencies (and segmentio/asm's CPU detection, with bind/segmentio)",
 	"github.com/go-playground/validator/v10":        "validate tags (typereg, refuse)",
 	"github.com/gabriel-vasile/mimetype":            "the validator's mimetype tags",
 	"github.com/go-playground/locales":              "the validator's translations",
@@ -68,6 +65,59 @@ func TestCore_LinksOnlyWhatItNeeds(t *testing.T) {
 		seen[line] = true
 		if _, ok := linkedModules[line]; !ok {
 			t.Errorf("the core links module %s, not in the list of what it needs", line)
+		}
+	}
+}
+
+// selectedModules are the decoders of the binders beside encoding/json,
+// which a program links only by importing the binder's package.
+var selectedModules = map[string][]string{
+	"github.com/bindguard/bindguard/bind/jsonv2":    {"github.com/go-json-experiment/json"},
+	"github.com/bindguard/bindguard/bind/segmentio": {"github.com/segmentio/encoding", "github.com/segmentio/asm"},
+}
+
+// TestCore_LinksOnlyTheBindersItSelects: a program that mirrors
+// encoding/json (bind, typereg, refuse) links neither go-json-experiment
+// nor segmentio, and one that imports bind/jsonv2 or bind/segmentio links
+// that binder's decoder and not the other's (go list -deps).
+func TestCore_LinksOnlyTheBindersItSelects(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	const mod = "github.com/bindguard/bindguard"
+	modules := func(pkgs ...string) map[string]bool {
+		out, err := exec.Command(goTool, append([]string{"list", "-deps", "-f", "{{with .Module}}{{.Path}}{{end}}"}, pkgs...)...).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %v: %v", pkgs, err)
+		}
+		m := map[string]bool{}
+		for _, f := range strings.Fields(string(out)) {
+			m[f] = true
+		}
+		return m
+	}
+	core := modules(mod+"/bind", mod+"/typereg", mod+"/refuse")
+	for _, mods := range selectedModules {
+		for _, m := range mods {
+			if core[m] {
+				t.Errorf("a program importing only bind, typereg and refuse links %s", m)
+			}
+		}
+	}
+	for pkg, mine := range selectedModules {
+		got := modules(pkg)
+		for _, m := range mine {
+			if !got[m] {
+				t.Errorf("a program importing %s does not link its decoder %s", pkg, m)
+			}
+		}
+		for other, theirs := range selectedModules {
+			for _, m := range theirs {
+				if other != pkg && got[m] {
+					t.Errorf("a program importing %s links %s, %s's decoder", pkg, m, other)
+				}
+			}
 		}
 	}
 }

@@ -168,7 +168,7 @@
 // the same; it infers the schema from the struct, as mcp.AddTool does for
 // a tool added without an InputSchema.
 //
-// With another binder (bind.Std, the default, or bind.SegmentIO) the
+// With another binder (bind.Std, the default, or segmentio.Binder) the
 // middleware route is not exact: go-sdk, after the middleware passes a
 // call, still refuses in its own words what its schema refuses (null for
 // an int, HOURS_BACK) and rounds integers past 2^53, and the middleware

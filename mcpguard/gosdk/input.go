@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // InputPath is go-sdk's own input path as a binder: what mcp.AddTool does
@@ -20,7 +21,7 @@ import (
 //
 // It runs the same calls go-sdk (v1.6 to v1.8) makes, through bind.Reader:
 // the arguments are decoded into a map[string]any with segmentio's
-// decoder as go-sdk sets it (bind.SegmentIO: keys by exact name, 1,000
+// decoder as go-sdk sets it (segmentio.Binder: keys by exact name, 1,000
 // levels), the schema's defaults applied (jsonschema-go's
 // Resolved.ApplyDefaults), the map validated (Resolved.Validate) against the
 // schema go-sdk infers for the parameter struct (jsonschema.ForType with
@@ -86,7 +87,7 @@ func decodeInput(data []byte, v any) error {
 	}
 	m := make(map[string]any)
 	if len(data) > 0 {
-		if err := bind.SegmentIO.Unmarshal(data, &m); err != nil {
+		if err := segmentio.Binder.Unmarshal(data, &m); err != nil {
 			return fmt.Errorf("unmarshaling arguments: %w", err)
 		}
 	}
@@ -101,5 +102,5 @@ func decodeInput(data []byte, v any) error {
 	if err != nil {
 		return fmt.Errorf("marshalling with defaults: %v", err)
 	}
-	return bind.SegmentIO.Unmarshal(out, v)
+	return segmentio.Binder.Unmarshal(out, v)
 }

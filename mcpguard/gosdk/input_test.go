@@ -41,7 +41,7 @@ func pipelineServers(t testing.TB, opts ...typereg.Option) (reg *typereg.Registr
 // call by call through real frames: a call go-sdk refuses is refused by the
 // guard first, in its words, naming the argument; a call go-sdk serves is
 // passed, and the handler gets what it gets without the guard. It failed
-// before gosdk.InputPath: under bind.SegmentIO the guard passed null for
+// before gosdk.InputPath: under segmentio.Binder the guard passed null for
 // hours_back and go-sdk refused it in its own words after, and it refused
 // 1.0, 1e2 and a repeated key that go-sdk serves.
 func TestMiddleware_InputPath_RefusesExactlyWhatGoSDKRefuses(t *testing.T) {

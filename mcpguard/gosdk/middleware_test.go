@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/mcpguard/gosdk"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -123,11 +124,11 @@ func TestMiddleware_ToolTheRegistryDoesNotRecord_PassesToTheServer(t *testing.T)
 // does: it validates the arguments against the schema it inferred from the
 // struct, as float64s, and decodes them from that round trip. So it refuses,
 // in its own words, some calls the binder reads, and rounds integers past
-// 2^53, whichever binder the registry mirrors, bind.SegmentIO (go-sdk's
+// 2^53, whichever binder the registry mirrors, segmentio.Binder (go-sdk's
 // own decoder) included. These are the claims the package documentation
 // makes.
 func TestMiddleware_GoSDKStillValidatesAndRoundsAfterTheGuard(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, segmentio.Binder} {
 		t.Run(b.Name(), func(t *testing.T) {
 			reg, cs, stats, _ := middlewareServer(t, b)
 			for _, tc := range []struct {

@@ -10,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/mcpguard/gosdk"
@@ -27,7 +29,7 @@ type table struct {
 // differ from encoding/json's).
 func tables() []table {
 	var tabs []table
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		tabs = append(tabs, table{b, bindtest.ForBinder(bindtest.Default(), b.Name())})
 	}
 	return tabs

@@ -8,6 +8,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	ht "github.com/bindguard/bindguard/internal/hostile"
 	"github.com/bindguard/bindguard/mcpguard/gosdk"
 	"github.com/bindguard/bindguard/typereg"
@@ -60,7 +62,7 @@ var hostileServers = []struct {
 // error with a short text, the handler does not run, and the server lives
 // on to answer a good call.
 func TestAddToolAndMiddleware_HostileErrorFromUsersMethod_ToolErrorServerLives(t *testing.T) {
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		for _, c := range hostileServers {
 			t.Run(b.Name()+"/"+c.fault, func(t *testing.T) {
 				ran := 0

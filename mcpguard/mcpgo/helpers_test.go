@@ -10,6 +10,8 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/bindtest"
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/mcpguard/mcpgo"
@@ -19,7 +21,7 @@ import (
 // binders are the binders the tests run under: each one package bind
 // exports.
 func binders() []bind.Binder {
-	return []bind.Binder{bind.Std, bind.V2, bind.SegmentIO}
+	return []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder}
 }
 
 // A table is a value table and the binder it runs under.

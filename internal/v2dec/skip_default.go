@@ -1,6 +1,6 @@
 //go:build !goexperiment.jsonv2
 
-package contain
+package v2dec
 
 import "errors"
 

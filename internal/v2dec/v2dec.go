@@ -1,0 +1,153 @@
+// Package v2dec is bind's V2 binder's use of
+// github.com/go-json-experiment/json: its Unmarshal, the guard's run of it
+// with a type's own methods contained, its method types and its errors.
+// It installs itself into internal/decoders when it initializes, and
+// imports no package of bindguard's above internal/contain, so bind links
+// go-json-experiment only for a program that imports bind/jsonv2.
+package v2dec
+
+import (
+	"encoding"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/internal/decoders"
+)
+
+func init() {
+	decoders.V2 = &decoders.V2Decoder{
+		Unmarshal:      func(data []byte, v any) error { return jsonv2.Unmarshal(data, v) },
+		GuardUnmarshal: guardUnmarshal,
+		JSONUnmarshalers: []reflect.Type{
+			reflect.TypeFor[jsonv2.UnmarshalerFrom](),
+			reflect.TypeFor[jsonv2.Unmarshaler](),
+		},
+		JSONMarshalers: []reflect.Type{
+			reflect.TypeFor[jsonv2.MarshalerTo](),
+			reflect.TypeFor[jsonv2.Marshaler](),
+		},
+		Value:            reflect.TypeFor[jsontext.Value](),
+		ErrDuplicateName: jsontext.ErrDuplicateName,
+		ReadError:        readError,
+		DuplicateName:    duplicateName,
+		AppendQuote: func(dst []byte, s string) []byte {
+			dst, _ = jsontext.AppendQuote(dst, s)
+			return dst
+		},
+	}
+}
+
+// readError reads err as V2's: it may hold the error a type's own method
+// returned, so it is looked into only within contain's bounds.
+func readError(err error) (decoders.V2Error, bool) {
+	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
+		return decoders.V2Error{
+			Syntactic: true,
+			Offset:    se.ByteOffset,
+			Pointer:   tokens(se.JSONPointer),
+			Duplicate: contain.Is(se.Err, jsontext.ErrDuplicateName),
+		}, true
+	}
+	if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
+		return decoders.V2Error{
+			Offset:  me.ByteOffset,
+			Pointer: tokens(me.JSONPointer),
+			Kind:    me.Err == nil,
+			Number:  me.Err != nil && (contain.Is(me.Err, strconv.ErrSyntax) || contain.Is(me.Err, strconv.ErrRange)),
+		}, true
+	}
+	return decoders.V2Error{}, false
+}
+
+func tokens(p jsontext.Pointer) []string {
+	var out []string
+	for tok := range p.Tokens() {
+		out = append(out, tok)
+	}
+	return out
+}
+
+// duplicateName unwraps nothing: the error may hold a user method's.
+func duplicateName(err error) (string, bool) {
+	if err == jsontext.ErrDuplicateName {
+		return "", true
+	}
+	if se, isSE := err.(*jsontext.SyntacticError); isSE && se.Err == jsontext.ErrDuplicateName {
+		return se.JSONPointer.LastToken(), true
+	}
+	return "", false
+}
+
+// guardUnmarshal is jsonv2.Unmarshal(data, v) with its default options,
+// but for what V2 itself does with the error a type's own
+// UnmarshalJSONFrom, UnmarshalJSON or UnmarshalText returns: V2 calls
+// errors.Is on it, which spins forever on an Unwrap that returns its own
+// error, overflows the stack on a tree a million wide, and panics with
+// Unwrap or Is. Here each method is called from an unmarshal function
+// (jsonv2.WithUnmarshalers) that reads the value as V2 would, calls the
+// method, and hands V2 a tamed error in place of the method's (see
+// contain.Tame). Whether the method fails, and so the verdict, is
+// unchanged; so are the position V2 reports and the value it decodes.
+func guardUnmarshal(data []byte, v any) error {
+	return jsonv2.Unmarshal(data, v, v2Methods)
+}
+
+var goTime = reflect.TypeFor[time.Time]()
+
+// native reports a type V2 reads natively whatever its methods.
+func native(p any) bool { return reflect.TypeOf(p).Elem() == goTime }
+
+var v2Methods = jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, u jsonv2.UnmarshalerFrom) error {
+		if native(u) {
+			return skip
+		}
+		err := u.UnmarshalJSONFrom(dec)
+		if err != nil && methodMaySkip && contain.Is(err, errors.ErrUnsupported) {
+			return skip // V2 falls back when nothing was read, else fails
+		}
+		return tame(err)
+	}),
+	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, u jsonv2.Unmarshaler) error {
+		if native(u) {
+			return skip
+		}
+		val, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		return tame(u.UnmarshalJSON(val))
+	}),
+	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, u encoding.TextUnmarshaler) error {
+		if native(u) || dec.PeekKind() != '"' {
+			return skip // V2's own: null sets zero, another kind fails, neither calls the method
+		}
+		val, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		text, err := jsontext.AppendUnquote(nil, val)
+		if err != nil {
+			return err
+		}
+		return tame(u.UnmarshalText(text))
+	}),
+))
+
+// tame is contain.Tame, and says so when the method returned
+// errors.ErrUnsupported, which V2 refuses of a method (once the value is
+// read), without handing V2 the method's error.
+func tame(err error) error {
+	m := contain.Tame(err)
+	if m != nil && contain.Is(err, errors.ErrUnsupported) {
+		return fmt.Errorf("%w (the method returned errors.ErrUnsupported)", m)
+	}
+	return m
+}
