@@ -71,15 +71,15 @@ const SegmentIOMaxDepth = 1000
 //   - Anything but space after the value fails, as in Std.
 //
 // On a call segmentio reads, Check also reports what it changes or drops
-// without failing (the silent losses; see IssueKind), found by walking the
+// without failing (the silent losses; see Code), found by walking the
 // text against the struct's positions as segmentio binds them:
 //
-//   - NullValue: null for a position that has no nil (a number, string,
+//   - NullForValue: null for a position that has no nil (a number, string,
 //     bool, struct or fixed-size array, json.Number, time.Time,
 //     time.Duration, a type read by UnmarshalText), which segmentio leaves
 //     as it was; a ,string field's "null" too. Not for a type whose
 //     UnmarshalJSON reads null itself.
-//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
+//   - RoundedNumber: an integer a float32, float64 or any (a float64) cannot hold
 //     exactly, which segmentio rounds, ,string fields included.
 //   - UnknownField: a key inside a nested struct's object that names no
 //     field exactly, which segmentio drops.
@@ -92,14 +92,14 @@ const SegmentIOMaxDepth = 1000
 //   - ArrayLength: a fixed-size array sent more elements (dropped) or fewer
 //     (left zero) than it has; N is the number sent. (segmentio v0.5.4
 //     fails on [] for a fixed-size array.)
-//   - Replaced: invalid UTF-8 or a lone surrogate escape in a string read
+//   - ReplacedText: invalid UTF-8 or a lone surrogate escape in a string read
 //     into a string kind, any, a map key, a ,string string or a type read
 //     by UnmarshalText, which segmentio replaces with U+FFFD before it
 //     stores the text or calls the method. A json.RawMessage or a type with
 //     UnmarshalJSON gets the bytes as sent: no loss.
 //
 // SegmentIO has no FoldedKey: keys bind by exact name only. A parameter
-// Plan.WithRequired names is Missing unless a top-level key names it.
+// Plan.WithRequired names is MissingArgument unless a top-level key names it.
 //
 // Check reads the arguments first with segmentio's own rules (its field
 // list, exact names as go-sdk sets it, SegmentIOMaxDepth), in one pass
@@ -589,11 +589,11 @@ func (m *segMirror) whole(args []byte, ms []member, err error) Issue {
 	seen := map[int]bool{}
 	for _, mb := range ms {
 		if mb.param >= 0 && seen[mb.param] {
-			return Issue{Kind: Rejected, Param: mb.param, Start: mb.vs, End: mb.ve, Path: argPath(args, mb.ks, mb.ke), Err: err}
+			return Issue{Kind: InvalidValue, Param: mb.param, Start: mb.vs, End: mb.ve, Path: argPath(args, mb.ks, mb.ke), Err: err}
 		}
 		seen[mb.param] = true
 	}
-	return Issue{Kind: Syntax, Param: -1, Err: err}
+	return Issue{Kind: InvalidJSON, Param: -1, Err: err}
 }
 
 func (m *segMirror) custom(t reflect.Type) bool { return segCustom(t) }

@@ -60,14 +60,14 @@ import (
 // takes), whose parameters cannot be listed.
 //
 // On a call V2 reads, Check also reports what V2 changes or drops without
-// failing (the silent losses; see IssueKind), found by walking the text
+// failing (the silent losses; see Code), found by walking the text
 // against the struct's positions as V2 binds them:
 //
-//   - NullValue: null for a position that has no nil (a number, string,
+//   - NullForValue: null for a position that has no nil (a number, string,
 //     bool, struct or fixed-size array, time.Time, a type read by
 //     UnmarshalText), which V2 sets to its zero value. Not for a type
 //     whose UnmarshalJSON or UnmarshalJSONFrom reads null itself.
-//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
+//   - RoundedNumber: an integer a float32, float64 or any (a float64) cannot hold
 //     exactly, which V2 rounds (9007199254740993 reads as
 //     9007199254740992), ,string fields included.
 //   - UnknownField: a key inside a nested struct's object that binds no
@@ -82,7 +82,7 @@ import (
 //
 // V2 has no other loss: on a repeated key, a fixed-size array of another
 // length, invalid UTF-8 or a lone surrogate it fails, and Check reports the
-// failure. A parameter Plan.WithRequired names is Missing unless a
+// failure. A parameter Plan.WithRequired names is MissingArgument unless a
 // top-level key binds to it by V2's matching (a case:ignore fold counts).
 //
 // Check reads the arguments first with V2's own rules (its field set,
@@ -97,11 +97,11 @@ import (
 // struct of the field's type and tag options, to name the ones it fails on
 // (V2's error points to the innermost offending value). A repeated or
 // ambiguous key, and invalid UTF-8 outside any argument's value, are one
-// Syntax issue each: V2 reports them as syntax errors. A repeated key is
+// InvalidJSON issue each: V2 reports them as syntax errors. A repeated key is
 // told apart by its Err, jsontext.ErrDuplicateName (or V2's
-// *jsontext.SyntacticError holding it), and its span, the key: a Rejected
-// issue of the parameter the key binds, or a Syntax issue for a key V2
-// drops. A key repeated inside an argument is that argument's Rejected
+// *jsontext.SyntacticError holding it), and its span, the key: an InvalidValue
+// issue of the parameter the key binds, or an InvalidJSON issue for a key V2
+// drops. A key repeated inside an argument is that argument's InvalidValue
 // issue at the object holding it, with V2's *jsontext.SyntacticError
 // (ErrDuplicateName, its pointer ending at the key) in Err.
 var V2 Binder = v2Binder{}
@@ -353,7 +353,7 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue
 			n = ambiguous[key] // every occurrence fails: the first is the one
 		}
 		if n == 1 {
-			is := Issue{Kind: Syntax, Param: -1, Start: mb.ks, End: mb.ks}
+			is := Issue{Kind: InvalidJSON, Param: -1, Start: mb.ks, End: mb.ks}
 			if mb.param != ambiguousKey {
 				// A repeated name: the issue spans the key and carries
 				// V2's jsontext.ErrDuplicateName, so that it can be told
@@ -361,7 +361,7 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue
 				// parameter is that argument's issue.
 				is.End, is.Err = mb.ke, jsontext.ErrDuplicateName
 				if mb.param >= 0 {
-					is.Kind, is.Param = Rejected, mb.param
+					is.Kind, is.Param = InvalidValue, mb.param
 					is.Path = argPath(args, mb.ks, mb.ke)
 				}
 			}
@@ -386,7 +386,7 @@ func (m *v2Mirror) explain(err error) failure {
 	// err may hold the error a type's own method returned: look into it
 	// only within contain's bounds.
 	if se, ok := contain.As[*jsontext.SyntacticError](err); ok {
-		f := failure{path: pointerPath(se.JSONPointer), kind: Rejected, at: int(se.ByteOffset)}
+		f := failure{path: pointerPath(se.JSONPointer), kind: InvalidValue, at: int(se.ByteOffset)}
 		if contain.Is(se.Err, jsontext.ErrDuplicateName) && len(f.path) > 0 {
 			f.path = f.path[:len(f.path)-1] // the object holding the repeated name
 		}
@@ -400,11 +400,11 @@ func (m *v2Mirror) explain(err error) failure {
 		case contain.Is(me.Err, strconv.ErrSyntax), contain.Is(me.Err, strconv.ErrRange):
 			// a number that does not fit: judged from the text
 		default:
-			f.kind = Rejected
+			f.kind = InvalidValue
 		}
 		return f
 	}
-	return failure{kind: Rejected, at: -1}
+	return failure{kind: InvalidValue, at: -1}
 }
 
 // pointerPath is a JSON pointer into a trial's one-field object, as the
@@ -433,7 +433,7 @@ func (m *v2Mirror) whole(args []byte, ms []member, err error) Issue {
 		at = int(me.ByteOffset)
 	}
 	at = min(max(at, 0), len(args))
-	return Issue{Kind: Syntax, Param: -1, Start: at, End: at, Err: err}
+	return Issue{Kind: InvalidJSON, Param: -1, Start: at, End: at, Err: err}
 }
 
 func (m *v2Mirror) custom(t reflect.Type) bool { return v2Custom(t) }

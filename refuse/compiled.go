@@ -39,11 +39,11 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 	for _, is := range issues {
 		switch {
 		case is.Param >= 0 && is.Param < n:
-			if is.Kind.Loss() {
+			if is.Kind.Class() == bind.SilentLoss {
 				return nil, false
 			}
 			skip[is.Param/64] |= 1 << (is.Param % 64)
-		case is.Kind == bind.UnknownKey:
+		case is.Kind == bind.UnknownArgument:
 		default:
 			return nil, false
 		}

@@ -73,7 +73,7 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 		}
 	}
 	for _, is := range issues {
-		if is.Param >= 0 && is.Param < len(failed) && !is.Kind.Loss() {
+		if is.Param >= 0 && is.Param < len(failed) && is.Kind.Class() != bind.SilentLoss {
 			failed[is.Param] = false
 		}
 	}
