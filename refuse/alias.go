@@ -231,7 +231,7 @@ func (b *problems) conflicts(cs []aliasConflict) {
 		if c.more > 0 {
 			sent += ", and " + strconv.Itoa(c.more) + " more"
 		}
-		pr := Problem{Code: AliasConflict, Argument: p.Name, Takes: b.w.takes(p.Type, p.Quoted, p.Schema), Sent: sent}
+		pr := Problem{Code: AliasConflict, Argument: p.Name, Takes: b.w.param(i), Sent: sent}
 		if c.kept != nil {
 			pr.Becomes = quoteSent(c.kept)
 		}

@@ -54,7 +54,7 @@ type problems struct {
 func newProblems(t *typereg.Tool, args []byte) *problems {
 	return &problems{
 		t: t, args: args,
-		w:         words{defs: t.Schema.Definitions, binder: t.Plan().Binder()},
+		w:         wordsFor(t),
 		seenParam: make([]bool, len(t.Params)),
 	}
 }
@@ -181,7 +181,7 @@ func (b *problems) issues(issues []bind.Issue) {
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {
 				tp := t.Params[is.Param]
-				p.Argument, p.Takes, p.Pointer = tp.Name, w.takes(tp.Type, tp.Quoted, tp.Schema), is.Path.Pointer()
+				p.Argument, p.Takes, p.Pointer = tp.Name, w.param(is.Param), is.Path.Pointer()
 				head := args[is.Start:min(len(args), is.Start+4*maxSent)]
 				cut, _ := cutChars(head, maxSent)
 				p.Sent = escapeText(head[:cut]) + "…"
@@ -213,7 +213,7 @@ func (b *problems) issues(issues []bind.Issue) {
 				continue
 			}
 			p := t.Params[is.Param]
-			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)}
+			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.param(is.Param)}
 			if is.End > is.Start { // sent as null, which does not count
 				pr.Sent = quoteSent(args[is.Start:is.End])
 				pr.Pointer = is.Path.Pointer()
@@ -275,7 +275,7 @@ func (b *problems) missingField(is bind.Issue) Problem {
 		Path:     path.String(),
 		Pointer:  path.Pointer(),
 		Code:     MissingField,
-		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
+		Takes:    b.w.param(is.Param),
 		Sent:     quoteSent(b.memberValue(is.Start)),
 		Element:  name,
 	}
@@ -291,7 +291,7 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 		Path:     path.String(),
 		Pointer:  path.Pointer(),
 		Code:     c,
-		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
+		Takes:    b.w.param(is.Param),
 		Sent:     quoteSent(b.args[is.Start:is.End]),
 	}
 	switch is.Kind {
