@@ -58,7 +58,7 @@ func stdTagName(sf reflect.StructField) (name, opts string) {
 
 // quotedVerdictOf judges the text of a ,string field's string as
 // encoding/json's literalStore does (quotedVerdict).
-func quotedVerdictOf(s []byte, base nodeKind, bits int) IssueKind {
+func quotedVerdictOf(s []byte, base nodeKind, bits int) Code {
 	return quotedVerdict(s, base, bits)
 }
 

@@ -68,7 +68,7 @@ func stdTagName(sf reflect.StructField) (name, opts string) {
 // to the Go syntax and permitted a quoted null", go.dev/issue/75619), so
 // "+5", "007", "Inf" and "0x1p3" (for a float) are read. Bools keep
 // encoding/json's rule. The kind of a failure is quotedVerdict's.
-func quotedVerdictOf(s []byte, base nodeKind, bits int) IssueKind {
+func quotedVerdictOf(s []byte, base nodeKind, bits int) Code {
 	if base == kBool || string(s) == "null" {
 		return quotedVerdict(s, base, bits)
 	}
@@ -82,9 +82,9 @@ func quotedVerdictOf(s []byte, base nodeKind, bits int) IssueKind {
 		_, err = strconv.ParseFloat(unsafeString(s), bits)
 	}
 	if err == nil {
-		return 0
+		return ""
 	}
-	if k := quotedVerdict(s, base, bits); k != 0 {
+	if k := quotedVerdict(s, base, bits); k != "" {
 		return k
 	}
 	if strings.HasPrefix(unsafeString(s), "-") {

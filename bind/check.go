@@ -15,109 +15,61 @@ import (
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
-// An IssueKind says what is wrong with the arguments or with one value.
-type IssueKind uint8
-
-const (
-	Syntax     IssueKind = iota + 1 // the arguments are not valid JSON
-	NotObject                       // the arguments are valid JSON, but not an object (nor null)
-	UnknownKey                      // a top-level key the binder binds to no field
-	WrongType                       // a value of a JSON kind the position does not read
-	NotWhole                        // a number with a fraction or an exponent, for an integer
-	TooLarge                        // a number past the type's largest value
-	TooSmall                        // a number past the type's smallest value
-	BadKey                          // an object key a map's key type does not read
-	Rejected                        // the text is of the right kind, but the type's decoder refuses it
-	TooDeep                         // arrays and objects nested deeper than the binder reads
-	Omitted                         // a count of issues of one kind in one argument found past MaxIssues and not listed
-
-	// Kinds the binder does not fail on: what a call leaves out, and what
-	// the binder reads but drops or changes without a word (silent losses).
-
-	Missing      // a parameter (or a nested struct's field) Plan.WithRequired requires that the arguments (or its object) do not name
-	UnknownField // a key inside a nested struct's object that the binder binds to no field, and drops
-	NullValue    // null for a position that cannot hold it: the binder leaves the zero value
-	FoldedKey    // a key the binder binds to a field only by folding its case
-	DuplicateKey // a key repeated in one object: the binder keeps the last value
-	ArrayLength  // a fixed-size array sent more elements (dropped) or fewer (zero) than it has
-	Rounded      // an integer a float position (float32, float64, any) cannot hold exactly
-	Replaced     // text with invalid UTF-8 or a lone surrogate escape, which the binder replaces with U+FFFD
-)
-
-var kindNames = [...]string{
-	Syntax: "syntax", NotObject: "not object", UnknownKey: "unknown key", WrongType: "wrong type",
-	NotWhole: "not whole", TooLarge: "too large", TooSmall: "too small", BadKey: "bad key", Rejected: "rejected",
-	TooDeep: "too deep", Omitted: "omitted", Missing: "missing", UnknownField: "unknown field", NullValue: "null value",
-	FoldedKey: "folded key", DuplicateKey: "duplicate key", ArrayLength: "array length", Rounded: "rounded",
-	Replaced: "replaced",
-}
-
-// Loss reports whether k is a silent loss: a value the binder reads, but
-// changes or drops (NullValue, FoldedKey, DuplicateKey, ArrayLength,
-// Rounded, Replaced).
-func (k IssueKind) Loss() bool { return k >= NullValue && k <= Replaced }
-
-// Fails reports whether the binder fails on an issue of kind k, so the
-// handler cannot run: every kind but UnknownKey, UnknownField, Missing and
-// the losses.
-func (k IssueKind) Fails() bool { return k != UnknownKey && k < Missing }
-
-func (k IssueKind) String() string {
-	if int(k) < len(kindNames) && kindNames[k] != "" {
-		return kindNames[k]
-	}
-	return "IssueKind(" + strconv.Itoa(int(k)) + ")"
-}
-
-// An Issue is one thing the binder fails on, drops (UnknownKey,
+// An Issue is one thing the binder fails on, drops (UnknownArgument,
 // UnknownField) or changes without a word (the losses), or a required
-// parameter or nested field the arguments leave out (Missing).
+// parameter (MissingArgument) or nested field (MissingField) the arguments
+// leave out.
 type Issue struct {
-	Kind IssueKind
-	// Of is, for Omitted, the kind of the issues it counts.
-	Of IssueKind
-	// Param indexes Plan.Params: the argument the issue is in (for Missing,
-	// the parameter left out), or -1 when it is in none (Syntax, NotObject,
-	// UnknownKey).
+	// Kind is what is wrong, as the code package refuse publishes for it
+	// (see Code): refuse takes it as it is, but for the two codes bind
+	// does not tell (NotOneOf, DuplicateName; see their documentation).
+	Kind Code
+	// Of is, for Omitted, the code of the issues it counts.
+	Of Code
+	// Param indexes Plan.Params: the argument the issue is in (for
+	// MissingArgument, the parameter left out), or -1 when it is in none
+	// (InvalidJSON, NotAnObject, UnknownArgument).
 	Param int
 	// Start and End delimit the offending text in the arguments: the value;
-	// the key, for UnknownKey, UnknownField, FoldedKey, DuplicateKey,
-	// BadKey, and Replaced in a key. For Syntax, Start is the offset of the
-	// first byte that makes the text invalid. For Missing, both are 0 for
-	// a parameter; for a nested field, they span the object that leaves
-	// it out, and Path ends at the field.
+	// the key, for UnknownArgument, UnknownField, FoldedKey, DuplicateKey,
+	// InvalidKey, and ReplacedText in a key. For InvalidJSON, Start is the
+	// offset of the first byte that makes the text invalid. For
+	// MissingArgument, both are 0 (or span the null sent); for
+	// MissingField, they span the object that leaves the field out, and
+	// Path ends at the field.
 	Start, End int
 	// Path leads to the offending value: its String from the argument's
 	// value in, as in "[2].name" (empty when the argument itself is the
 	// offending value), its Pointer from the arguments' root ("/a/2/name");
 	// for an issue with a key, to that key's member. It is set for every
-	// issue in an argument (Param >= 0) but Missing for a parameter, and
-	// bounded (see Path and the package documentation's Cost).
+	// issue in an argument (Param >= 0) but MissingArgument, and bounded
+	// (see Path and the package documentation's Cost).
 	Path Path
-	// Type is the Go type the offending value was read into (for BadKey and
-	// Replaced in a key, the key's type; for UnknownField, the struct the
-	// key is in; for FoldedKey and DuplicateKey, the type the key's value
-	// is read into, nil when it is dropped), or nil.
+	// Type is the Go type the offending value was read into (for
+	// InvalidKey and ReplacedText in a key, the key's type; for
+	// UnknownField, the struct the key is in; for FoldedKey and
+	// DuplicateKey, the type the key's value is read into, nil when it is
+	// dropped), or nil.
 	Type reflect.Type
 	// Quoted reports that the value was read through the ,string option.
 	Quoted bool
 	// Err is the binder's own error, where the verdict came from a trial
 	// decode with the binder.
 	Err error
-	// N is, for Omitted, how many issues of kind Of in argument Param
+	// N is, for Omitted, how many issues of code Of in argument Param
 	// (-1: in none) Check found and did not list; for ArrayLength, how many
 	// elements the array was sent.
 	N int
 }
 
 // MaxIssues bounds the issues of each class one Check lists (the binder's
-// failures, unknown keys, the other policy issues Missing and
-// UnknownField, the silent losses), so that a call with a hundred thousand
-// bad keys costs a bounded answer. Past it, Check still lists the first
+// failures, unknown keys, the other policy issues MissingArgument,
+// MissingField and UnknownField, the silent losses), so that a call with a
+// hundred thousand bad keys costs a bounded answer. Past it, Check still lists the first
 // issue of each class in each argument, and the first failure in none,
 // so a flood of issues hides no argument's most serious one; the rest it
 // only counts, in Omitted issues at the end of the list, one per argument
-// and kind (Of).
+// and code (Of).
 const MaxIssues = 1000
 
 // MaxDepth is encoding/json's limit on nested arrays and objects: it fails
@@ -126,22 +78,24 @@ const MaxDepth = 10000
 
 // Check reads args once, as the binder would, and appends to issues what
 // the binder would fail on, plus each top-level key it would drop
-// (UnknownKey). Empty args read as {}; null reads as no arguments. When
-// args are not valid JSON, the result holds a single Syntax issue. Check
+// (UnknownArgument). Empty args read as {}; null reads as no arguments.
+// When args are not valid JSON, the result holds a single InvalidJSON
+// issue. Check
 // allocates nothing when it finds nothing, for Std, and for V2 and
 // SegmentIO on a call their one pass proves clean; on any other call
 // those two decode the arguments once with the binder (see V2).
 //
 // For Std, Check also reports what the binder reads without failing but
 // not as sent (see the package documentation for the rules): each
-// required parameter (WithRequired) no top-level key names, as Missing
-// (none when the text is not an object), and each required field of a
-// nested struct its object does not name; each key inside a nested
+// required parameter (WithRequired) no top-level key names, as
+// MissingArgument (none when the text is not an object), and each required
+// field of a nested struct its object does not name, as MissingField; each
+// key inside a nested
 // struct's object that no field takes, as UnknownField; and the silent
 // losses, only where the binder reads the value (not inside dropped
-// ones): NullValue, FoldedKey, DuplicateKey, ArrayLength, Rounded and
-// Replaced. A parameter's Missing issues come last, before the Omitted
-// issues (see MaxIssues).
+// ones): NullForValue, FoldedKey, DuplicateKey, ArrayLength, RoundedNumber
+// and ReplacedText. The MissingArgument issues come last, before the
+// Omitted issues (see MaxIssues).
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		var c checker
@@ -175,12 +129,12 @@ func (p *Plan) checkStd(c *checker, args []byte, issues []Issue) []Issue {
 		}
 		return append(c.issues[:n0], is)
 	case c.bad:
-		return append(c.issues[:n0], Issue{Kind: Syntax, Param: -1, Start: c.badAt, End: c.badAt})
+		return append(c.issues[:n0], Issue{Kind: InvalidJSON, Param: -1, Start: c.badAt, End: c.badAt})
 	}
 	if !c.notObject {
 		for i, req := range p.required {
 			if req && !c.rootSeen.has(i) {
-				c.add(Issue{Kind: Missing, Param: i})
+				c.add(Issue{Kind: MissingArgument, Param: i})
 			}
 		}
 	}
@@ -242,7 +196,7 @@ func (c *checker) add(is Issue) {
 
 // admit reports whether an issue of kind in argument param is listed, and
 // counts it when it is not.
-func (c *checker) admit(kind IssueKind, param int) bool {
+func (c *checker) admit(kind Code, param int) bool {
 	if c.prove {
 		c.declined = true // an issue: the call is not clean
 		return false
@@ -267,13 +221,13 @@ func (c *checker) fail(at int) bool {
 	return false
 }
 
-func (c *checker) issue(kind IssueKind, n *node, start, end int) {
+func (c *checker) issue(kind Code, n *node, start, end int) {
 	c.issueN(kind, n, start, end, 0)
 }
 
 // issueN records an issue with the value at data[start:end], read into
 // position n, with a count.
-func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
+func (c *checker) issueN(kind Code, n *node, start, end, count int) {
 	if !c.admit(kind, c.param) {
 		return
 	}
@@ -288,7 +242,7 @@ func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 	c.issues = append(c.issues, is)
 }
 
-// missingFields records a Missing issue for each field of struct node n
+// missingFields records a MissingField issue for each field of struct node n
 // that must be named and that the object at data[start:c.pos], whose keys
 // bound fields, does not name. Its path leads to where the field would be.
 func (c *checker) missingFields(n *node, fields *fieldBits, start int) {
@@ -296,10 +250,10 @@ func (c *checker) missingFields(n *node, fields *fieldBits, start int) {
 		if fields.has(i) {
 			continue
 		}
-		if !c.admit(Missing, c.param) {
+		if !c.admit(MissingField, c.param) {
 			continue
 		}
-		is := Issue{Kind: Missing, Param: c.param, Start: start, End: c.pos, Type: n.fields.nodes[i].typ}
+		is := Issue{Kind: MissingField, Param: c.param, Start: start, End: c.pos, Type: n.fields.nodes[i].typ}
 		if c.param >= 0 {
 			is.Path = c.steps.path(c.data, n.fields.params[i].Name)
 		}
@@ -309,7 +263,7 @@ func (c *checker) missingFields(n *node, fields *fieldBits, start int) {
 
 // keyIssue records an issue with the key at data[ks:ke], whose value
 // starts at vs: its path leads to that value.
-func (c *checker) keyIssue(kind IssueKind, typ reflect.Type, ks, ke, vs int) {
+func (c *checker) keyIssue(kind Code, typ reflect.Type, ks, ke, vs int) {
 	if !c.admit(kind, c.param) {
 		return
 	}
@@ -345,7 +299,7 @@ func (c *checker) run(root *node) {
 			return
 		}
 		c.notObject = true
-		c.add(Issue{Kind: NotObject, Param: -1, Start: start, End: c.pos})
+		c.add(Issue{Kind: NotAnObject, Param: -1, Start: start, End: c.pos})
 	}
 	c.ws()
 	if c.pos != len(c.data) {
@@ -425,7 +379,7 @@ func (c *checker) value(n *node) bool {
 			return false
 		}
 		if n != nil && !holdsNull(n) {
-			c.issue(NullValue, n, start, c.pos)
+			c.issue(NullForValue, n, start, c.pos)
 		}
 		return true
 	}
@@ -508,7 +462,7 @@ func (c *checker) object(n *node, root bool) bool {
 			c.ws()
 			vs := c.pos
 			badKey := false
-			var keyLoss, keyLoss2 IssueKind // found on the key, recorded once the value is read
+			var keyLoss, keyLoss2 Code // found on the key, recorded once the value is read
 			if !wrong && n != nil {
 				switch n.kind {
 				case kStruct:
@@ -528,14 +482,14 @@ func (c *checker) object(n *node, root bool) bool {
 							keyLoss2 = DuplicateKey
 						}
 					case root:
-						c.add(Issue{Kind: UnknownKey, Param: -1, Start: ks, End: ke})
+						c.add(Issue{Kind: UnknownArgument, Param: -1, Start: ks, End: ke})
 					default:
 						keyLoss = UnknownField
 					}
 				case kMap, kAny:
 					badKey = keyKind != kString && !c.mapKey(n, ks, ke, esc)
 					if keyKind == kString && (esc || hi) && replacedText(c.data[ks:ke], esc, hi) {
-						keyLoss = Replaced
+						keyLoss = ReplacedText
 					}
 					if !badKey && c.repeated(&keys, keyKind, ks, ke) {
 						keyLoss2 = DuplicateKey
@@ -547,14 +501,14 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			// Recorded once the value is read, so the path to it is whole.
 			if badKey {
-				c.issue(BadKey, &node{typ: n.typ.Key()}, ks, ke)
+				c.issue(InvalidKey, &node{typ: n.typ.Key()}, ks, ke)
 			}
-			for _, k := range [2]IssueKind{keyLoss, keyLoss2} {
+			for _, k := range [2]Code{keyLoss, keyLoss2} {
 				switch k {
-				case 0:
+				case "":
 				case UnknownField:
 					c.keyIssue(k, n.typ, ks, ke, vs)
-				case Replaced:
+				case ReplacedText:
 					kt := stringType
 					if n.kind == kMap {
 						kt = n.typ.Key()
@@ -967,21 +921,21 @@ func (c *checker) stringValue(n *node) bool {
 	if n == nil {
 		return true
 	}
-	var kind IssueKind
+	var kind Code
 	switch n.kind {
 	case kString, kAny:
 		if (esc || hi) && replacedText(c.data[start:c.pos], esc, hi) {
-			kind = Replaced
+			kind = ReplacedText
 		}
 	case kNumber:
 		if !withText(c.data[start:c.pos], esc, isValidNumber) {
-			kind = Rejected
+			kind = InvalidValue
 		}
 	case kSlice:
 		if !n.bytes {
 			kind = WrongType
 		} else if !withText(c.data[start:c.pos], esc, base64Valid) {
-			kind = Rejected
+			kind = InvalidValue
 		}
 	case kQuoted:
 		var buf [64]byte
@@ -994,13 +948,13 @@ func (c *checker) stringValue(n *node) bool {
 			}
 		}
 		kind = quotedVerdictOf(content, n.base, n.bits)
-		if kind == 0 {
+		if kind == "" {
 			kind = quotedLoss(content, n)
 		}
 	default:
 		kind = WrongType
 	}
-	if kind != 0 {
+	if kind != "" {
 		c.issue(kind, n, start, c.pos)
 	}
 	return true
@@ -1071,13 +1025,13 @@ func (c *checker) number(n *node) bool {
 	if n == nil {
 		return true
 	}
-	var kind IssueKind
+	var kind Code
 	switch n.kind {
 	case kNumber:
 	case kInt, kUint:
 		switch {
 		case frac || exp:
-			kind = NotWhole
+			kind = NotWholeNumber
 		case intEnd-digits < 20:
 			kind = intBounds(neg, m, n.bits, n.kind == kInt)
 		default:
@@ -1085,18 +1039,18 @@ func (c *checker) number(n *node) bool {
 		}
 	case kFloat:
 		kind = floatVerdict(d[start:i], n.bits)
-		if kind == 0 && !frac && !exp && !exactFloat(d[digits:intEnd], n.bits) {
-			kind = Rounded
+		if kind == "" && !frac && !exp && !exactFloat(d[digits:intEnd], n.bits) {
+			kind = RoundedNumber
 		}
 	case kAny:
 		kind = floatVerdict(d[start:i], 64)
-		if kind == 0 && !frac && !exp && !exactFloat(d[digits:intEnd], 64) {
-			kind = Rounded
+		if kind == "" && !frac && !exp && !exactFloat(d[digits:intEnd], 64) {
+			kind = RoundedNumber
 		}
 	default:
 		kind = WrongType
 	}
-	if kind != 0 {
+	if kind != "" {
 		c.issue(kind, n, start, i)
 	}
 	return true
@@ -1107,7 +1061,7 @@ func (c *checker) number(n *node) bool {
 // runs are compared with the type's bounds. It agrees with
 // strconv.ParseInt/ParseUint and reflect's overflow checks, which the binder
 // uses.
-func intVerdict(neg bool, digits []byte, bits int, signed bool) IssueKind {
+func intVerdict(neg bool, digits []byte, bits int, signed bool) Code {
 	past := TooLarge
 	if neg {
 		past = TooSmall
@@ -1134,7 +1088,7 @@ func intVerdict(neg bool, digits []byte, bits int, signed bool) IssueKind {
 
 // intBounds judges the whole number of sign neg and magnitude m for an
 // integer type of the given size.
-func intBounds(neg bool, m uint64, bits int, signed bool) IssueKind {
+func intBounds(neg bool, m uint64, bits int, signed bool) Code {
 	past := TooLarge
 	if neg {
 		past = TooSmall
@@ -1144,7 +1098,7 @@ func intBounds(neg bool, m uint64, bits int, signed bool) IssueKind {
 		if neg && m > limit || !neg && m >= limit {
 			return past
 		}
-		return 0
+		return ""
 	}
 	if neg {
 		return TooSmall // even -0: ParseUint takes no sign
@@ -1152,7 +1106,7 @@ func intBounds(neg bool, m uint64, bits int, signed bool) IssueKind {
 	if bits < 64 && m>>bits != 0 {
 		return TooLarge
 	}
-	return 0
+	return ""
 }
 
 // floatVerdict judges a JSON number for a float of the given size by its
@@ -1161,7 +1115,7 @@ func intBounds(neg bool, m uint64, bits int, signed bool) IssueKind {
 // is left to strconv.ParseFloat, as the binder reads it. A number too small
 // for the float is read as zero, never an error. So a long number costs a
 // scan, and no copy.
-func floatVerdict(num []byte, bits int) IssueKind {
+func floatVerdict(num []byte, bits int) Code {
 	neg := num[0] == '-'
 	s := num
 	if neg {
@@ -1199,7 +1153,7 @@ func floatVerdict(num []byte, bits int) IssueKind {
 		}
 		if eneg {
 			if huge {
-				return 0 // vanishingly small: read as zero
+				return "" // vanishingly small: read as zero
 			}
 			exp = -exp
 		}
@@ -1210,7 +1164,7 @@ func floatVerdict(num []byte, bits int) IssueKind {
 	} else if k := firstNonZero(frac); k >= 0 {
 		mag = -(k + 1) + exp
 	} else {
-		return 0 // zero, whatever the exponent
+		return "" // zero, whatever the exponent
 	}
 	limit := 308
 	if bits == 32 {
@@ -1224,12 +1178,12 @@ func floatVerdict(num []byte, bits int) IssueKind {
 	case huge || mag > limit:
 		return past
 	case mag < limit:
-		return 0
+		return ""
 	}
 	if _, err := strconv.ParseFloat(unsafeString(num), bits); err != nil {
 		return past
 	}
-	return 0
+	return ""
 }
 
 // exactFloat reports whether a float of the given size holds exactly the
@@ -1256,32 +1210,32 @@ func exactFloat(digits []byte, bits int) bool {
 // error (quotedVerdict found nothing): "null" leaves a field that is not a
 // pointer as it was, and a whole number a float cannot hold exactly is
 // rounded.
-func quotedLoss(s []byte, n *node) IssueKind {
+func quotedLoss(s []byte, n *node) Code {
 	if string(s) == "null" {
 		if n.typ.Kind() != reflect.Pointer {
-			return NullValue
+			return NullForValue
 		}
-		return 0
+		return ""
 	}
 	if n.base != kFloat {
-		return 0
+		return ""
 	}
 	digits := s
 	if len(digits) > 0 && (digits[0] == '-' || digits[0] == '+') { // '+' is read under GOEXPERIMENT=jsonv2
 		digits = digits[1:]
 	}
 	if len(digits) == 0 || len(digits) > 400 {
-		return 0 // nothing, or past the largest float
+		return "" // nothing, or past the largest float
 	}
 	for _, ch := range digits {
 		if ch < '0' || ch > '9' {
-			return 0
+			return ""
 		}
 	}
 	if !exactFloat(digits, n.bits) {
-		return Rounded
+		return RoundedNumber
 	}
-	return 0
+	return ""
 }
 
 // holdsNull reports whether position n reads null as a value of its own
@@ -1309,19 +1263,19 @@ func firstNonZero(digits []byte) int {
 // quotedVerdict judges the text inside the JSON string sent for a ,string
 // field of bool, integer or float kind, as encoding/json's literalStore
 // reads it with fromQuoted set.
-func quotedVerdict(s []byte, base nodeKind, bits int) IssueKind {
+func quotedVerdict(s []byte, base nodeKind, bits int) Code {
 	if len(s) == 0 {
 		return WrongType
 	}
 	switch s[0] {
 	case 'n':
 		if string(s) == "null" {
-			return 0
+			return ""
 		}
 		return WrongType
 	case 't', 'f':
 		if base == kBool && (string(s) == "true" || string(s) == "false") {
-			return 0
+			return ""
 		}
 		return WrongType
 	}
@@ -1332,7 +1286,7 @@ func quotedVerdict(s []byte, base nodeKind, bits int) IssueKind {
 	case kFloat:
 		f, err := strconv.ParseFloat(unsafeString(s), bits)
 		if err == nil {
-			return 0
+			return ""
 		}
 		if errors.Is(err, strconv.ErrRange) {
 			if f < 0 {
@@ -1341,7 +1295,7 @@ func quotedVerdict(s []byte, base nodeKind, bits int) IssueKind {
 			return TooLarge
 		}
 		if isValidNumber(s) {
-			return NotWhole // unreachable: ParseFloat reads every JSON number
+			return NotWholeNumber // unreachable: ParseFloat reads every JSON number
 		}
 		return WrongType
 	default: // kInt, kUint
@@ -1356,7 +1310,7 @@ func quotedVerdict(s []byte, base nodeKind, bits int) IssueKind {
 		for _, ch := range digits {
 			if ch < '0' || ch > '9' {
 				if isValidNumber(s) {
-					return NotWhole
+					return NotWholeNumber
 				}
 				return WrongType
 			}

@@ -66,9 +66,9 @@
 // json.RawMessage, a type that decodes itself).
 //
 //   - UnknownField: a key inside a nested struct's object that binds to no
-//     field (the top level's are UnknownKey). Maps and interfaces take any
+//     field (the top level's are UnknownArgument). Maps and interfaces take any
 //     key; a struct inside a map's value or a list is closed again.
-//   - NullValue: null for a position that cannot hold it: anything but a
+//   - NullForValue: null for a position that cannot hold it: anything but a
 //     pointer, slice, map, interface, json.RawMessage or a type that
 //     decodes itself (which decides for itself). The binder leaves the
 //     value as it was: for a bool, number, string, json.Number, struct or
@@ -91,26 +91,26 @@
 //     depends on that rule, not on what the caller sent last.
 //   - ArrayLength: a fixed-size array sent more elements (the binder drops
 //     the extra ones) or fewer (it zeroes the rest); N is the number sent.
-//   - Rounded: a whole-number literal (no fraction, no exponent) for a
+//   - RoundedNumber: a whole-number literal (no fraction, no exponent) for a
 //     float32, a float64 or an interface (a float64), or the text of a
 //     ,string float field, that the float cannot hold exactly:
 //     9007199254740993 for a float64, 16777217 for a float32. Up to 15
 //     digits (7 for a float32) always fit; a longer one is parsed as the
 //     binder parses it and written back whole to compare. Numbers with a
 //     fraction or an exponent are not judged.
-//   - Replaced: text the binder reads as text (a string type, a string in
+//   - ReplacedText: text the binder reads as text (a string type, a string in
 //     an interface, a key of a map with string keys or of an interface's
 //     object) holding invalid UTF-8 or a \uD800-\uDFFF escape not part of a
 //     valid surrogate pair: the binder reads U+FFFD instead. Only strings
 //     with a byte past ASCII or an escape are looked at again.
 //
 // With Plan.WithRequired, Check reports each required parameter that no
-// top-level key names (exactly or by folding) as Missing; a key sent with
-// null names it (and may be a NullValue). Empty and null arguments name
+// top-level key names (exactly or by folding) as MissingArgument; a key
+// sent with null names it (and may be a NullForValue). Empty and null arguments name
 // none; text that is not an object is judged as a whole instead. Given the
 // required fields of each struct type as well, Check reports each one an
 // object below the top level does not name (by the binder's own key
-// matching) as Missing, with the path to where the field would be.
+// matching) as MissingField, with the path to where the field would be.
 //
 // Keys are told apart without allocating: a struct's in a set of 64 bits
 // (allocated past 64 fields), a map's or an interface's by a hash of each
@@ -226,9 +226,9 @@
 // # Deviations
 //
 // Check reads empty arguments as {} (json.Unmarshal fails on empty input).
-// It reports top-level keys the binder would drop as UnknownKey issues,
-// and the kinds above, none of which the binder fails on (see
-// IssueKind.Fails). A type's decoding method runs on a
+// It reports top-level keys the binder would drop as UnknownArgument issues,
+// and the codes above, none of which the binder fails on (their Class is
+// not BinderFailure). A type's decoding method runs on a
 // fresh value each time, where the binder runs it on the value the field
 // already holds from an earlier occurrence of the same key: only a method
 // whose verdict depends on that earlier state can tell the difference.

@@ -354,7 +354,7 @@ func TestCheck_BoundedPathAfterADeeperBranch(t *testing.T) {
 	want := ".k0.k1.k2.k3[…].k13.k14.k15.k16.k17.k18.k19[1]"
 	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		issues := growthPlan(t, b, false).Check(args, nil)
-		if len(issues) != 1 || issues[0].Kind != bind.Rounded || issues[0].Path.String() != want {
+		if len(issues) != 1 || issues[0].Kind != bind.RoundedNumber || issues[0].Path.String() != want {
 			t.Errorf("%s: %+v, want one Rounded at %s", b.Name(), issues, want)
 		}
 	}

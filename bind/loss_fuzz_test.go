@@ -67,7 +67,7 @@ func FuzzCheck_NoLossRoundTrips(f *testing.F) {
 		issues := plan.Check(args, nil)
 		for _, is := range issues {
 			switch {
-			case is.Kind == bind.UnknownKey:
+			case is.Kind == bind.UnknownArgument:
 			case is.Kind == bind.FoldedKey || is.Kind == bind.DuplicateKey:
 				// Keys, not values: which members the call meant is
 				// ambiguous, so the comparison below cannot be made.

@@ -71,7 +71,7 @@ const lossBefore = `{"n":7,"f":7,"f32":7,"s":"seven","b":true,"pair":[7,7],"inne
 // A lossWant is one issue a row expects: its kind, the parameter it is
 // in (empty: none), the text it spans and the path inside the parameter.
 type lossWant struct {
-	kind         bind.IssueKind
+	kind         bind.Code
 	param        string
 	sent, path   string
 	n            int // for ArrayLength
@@ -79,7 +79,7 @@ type lossWant struct {
 	quotedOption bool
 }
 
-func w(kind bind.IssueKind, param, sent, path string) lossWant {
+func w(kind bind.Code, param, sent, path string) lossWant {
 	return lossWant{kind: kind, param: param, sent: sent, path: path}
 }
 
@@ -94,38 +94,38 @@ type lossCase struct {
 var lossCases = []lossCase{
 	// NullValue: null where the position cannot hold it leaves the value
 	// as it was.
-	{name: "null for int", args: `{"n":null}`, want: []lossWant{w(bind.NullValue, "n", `null`, ``)},
+	{name: "null for int", args: `{"n":null}`, want: []lossWant{w(bind.NullForValue, "n", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.N == 7 }},
-	{name: "null for float64", args: `{"f":null}`, want: []lossWant{w(bind.NullValue, "f", `null`, ``)},
+	{name: "null for float64", args: `{"f":null}`, want: []lossWant{w(bind.NullForValue, "f", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.F == 7 }},
-	{name: "null for string", args: `{"s":null}`, want: []lossWant{w(bind.NullValue, "s", `null`, ``)},
+	{name: "null for string", args: `{"s":null}`, want: []lossWant{w(bind.NullForValue, "s", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.S == "seven" }},
-	{name: "null for bool", args: `{"b":null}`, want: []lossWant{w(bind.NullValue, "b", `null`, ``)},
+	{name: "null for bool", args: `{"b":null}`, want: []lossWant{w(bind.NullForValue, "b", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.B }},
-	{name: "null for an array", args: `{"pair":null}`, want: []lossWant{w(bind.NullValue, "pair", `null`, ``)},
+	{name: "null for an array", args: `{"pair":null}`, want: []lossWant{w(bind.NullForValue, "pair", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.Pair == [2]int{7, 7} }},
-	{name: "null for a struct", args: `{"inner":null}`, want: []lossWant{w(bind.NullValue, "inner", `null`, ``)},
+	{name: "null for a struct", args: `{"inner":null}`, want: []lossWant{w(bind.NullForValue, "inner", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.Inner.X == 7 }},
-	{name: "null for json.Number", args: `{"num":null}`, want: []lossWant{w(bind.NullValue, "num", `null`, ``)},
+	{name: "null for json.Number", args: `{"num":null}`, want: []lossWant{w(bind.NullForValue, "num", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.Num == "7" }},
-	{name: "null for a ,string int", args: `{"q":null}`, want: []lossWant{w(bind.NullValue, "q", `null`, ``)},
+	{name: "null for a ,string int", args: `{"q":null}`, want: []lossWant{w(bind.NullForValue, "q", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.Q == 7 }},
-	{name: `"null" for a ,string int`, args: `{"q":"null"}`, want: []lossWant{w(bind.NullValue, "q", `"null"`, ``)},
+	{name: `"null" for a ,string int`, args: `{"q":"null"}`, want: []lossWant{w(bind.NullForValue, "q", `"null"`, ``)},
 		lost: func(v *lossArgs) bool { return v.Q == 7 }},
-	{name: "null for a ,string float", args: `{"qf":null}`, want: []lossWant{w(bind.NullValue, "qf", `null`, ``)},
+	{name: "null for a ,string float", args: `{"qf":null}`, want: []lossWant{w(bind.NullForValue, "qf", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.QF == 7 }},
-	{name: "null element of []int", args: `{"ints":[1,null]}`, want: []lossWant{w(bind.NullValue, "ints", `null`, `[1]`)},
+	{name: "null element of []int", args: `{"ints":[1,null]}`, want: []lossWant{w(bind.NullForValue, "ints", `null`, `[1]`)},
 		lost: func(v *lossArgs) bool { return v.Ints[1] == 7 }},
-	{name: "null element of [2]int", args: `{"pair":[1,null]}`, want: []lossWant{w(bind.NullValue, "pair", `null`, `[1]`)},
+	{name: "null element of [2]int", args: `{"pair":[1,null]}`, want: []lossWant{w(bind.NullForValue, "pair", `null`, `[1]`)},
 		lost: func(v *lossArgs) bool { return v.Pair[1] == 7 }},
-	{name: "null element of []struct", args: `{"inners":[null]}`, want: []lossWant{w(bind.NullValue, "inners", `null`, `[0]`)},
+	{name: "null element of []struct", args: `{"inners":[null]}`, want: []lossWant{w(bind.NullForValue, "inners", `null`, `[0]`)},
 		lost: func(v *lossArgs) bool { return v.Inners[0].X == 7 }},
-	{name: "null map value", args: `{"counts":{"b":null}}`, want: []lossWant{w(bind.NullValue, "counts", `null`, `.b`)},
+	{name: "null map value", args: `{"counts":{"b":null}}`, want: []lossWant{w(bind.NullForValue, "counts", `null`, `.b`)},
 		lost: func(v *lossArgs) bool { c, ok := v.Counts["b"]; return ok && c == 0 }},
-	{name: "null inside a nested struct", args: `{"inner":{"x":null}}`, want: []lossWant{w(bind.NullValue, "inner", `null`, `.x`)},
+	{name: "null inside a nested struct", args: `{"inner":{"x":null}}`, want: []lossWant{w(bind.NullForValue, "inner", `null`, `.x`)},
 		lost: func(v *lossArgs) bool { return v.Inner.X == 7 }},
 	{name: "null for int, the issue names the type", args: `{"n":null}`,
-		want: []lossWant{{kind: bind.NullValue, param: "n", sent: `null`, typ: reflect.TypeFor[int]()}},
+		want: []lossWant{{kind: bind.NullForValue, param: "n", sent: `null`, typ: reflect.TypeFor[int]()}},
 		lost: func(v *lossArgs) bool { return v.N == 7 }},
 
 	// null a position holds: no loss.
@@ -138,13 +138,13 @@ var lossCases = []lossCase{
 	{name: "null for json.RawMessage", args: `{"raw":null}`},
 	{name: "null for a ,string *int", args: `{"qp":null}`},
 	{name: `"null" for a ,string *int`, args: `{"qp":"null"}`},
-	{name: "null for time.Time: its UnmarshalJSON ignores null", args: `{"when":null}`, want: []lossWant{w(bind.NullValue, "when", `null`, ``)},
+	{name: "null for time.Time: its UnmarshalJSON ignores null", args: `{"when":null}`, want: []lossWant{w(bind.NullForValue, "when", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.When.Year() == 2007 }},
 	{name: "null for a pointer to a struct", args: `{"in_ptr":null}`},
-	{name: "null for a type read by UnmarshalText: encoding/json leaves it", args: `{"shade":null}`, want: []lossWant{w(bind.NullValue, "shade", `null`, ``)},
+	{name: "null for a type read by UnmarshalText: encoding/json leaves it", args: `{"shade":null}`, want: []lossWant{w(bind.NullForValue, "shade", `null`, ``)},
 		lost: func(v *lossArgs) bool { return v.Shade == "teal" }},
 	{name: "null for a type whose UnmarshalJSON makes something of it", args: `{"opt":null}`},
-	{name: "null inside an unknown key's value", args: `{"zz":{"n":null}}`, want: []lossWant{w(bind.UnknownKey, "", `"zz"`, ``)}},
+	{name: "null inside an unknown key's value", args: `{"zz":{"n":null}}`, want: []lossWant{w(bind.UnknownArgument, "", `"zz"`, ``)}},
 	{name: "null inside json.RawMessage", args: `{"raw":{"n":null}}`},
 
 	// UnknownField: a key inside a nested struct's object binds to no field.
@@ -197,13 +197,13 @@ var lossCases = []lossCase{
 		want: []lossWant{w(bind.DuplicateKey, "ids", `"01"`, `.01`), w(bind.DuplicateKey, "ids", `"+1"`, `["+1"]`)},
 		lost: func(v *lossArgs) bool { return len(v.IDs) == 1 && v.IDs[1] == "c" }},
 	{name: "repeated keys replaced alike", args: `{"counts":{"\ud800":1,"\udbff":2}}`,
-		want: []lossWant{w(bind.Replaced, "counts", `"\ud800"`, "[\"\ufffd\"]"), w(bind.Replaced, "counts", `"\udbff"`, "[\"\ufffd\"]"), w(bind.DuplicateKey, "counts", `"\udbff"`, "[\"\ufffd\"]")},
+		want: []lossWant{w(bind.ReplacedText, "counts", `"\ud800"`, "[\"\ufffd\"]"), w(bind.ReplacedText, "counts", `"\udbff"`, "[\"\ufffd\"]"), w(bind.DuplicateKey, "counts", `"\udbff"`, "[\"\ufffd\"]")},
 		lost: func(v *lossArgs) bool { return len(v.Counts) == 2 && v.Counts["\ufffd"] == 2 }},
 	{name: "map keys differing in case are not repeats", args: `{"counts":{"a":1,"A":2},"meta":{"k":1,"K":2}}`},
 	{name: "keys of two objects are not repeats", args: `{"inners":[{"x":1},{"x":2}],"by_name":{"a":{"x":1},"b":{"x":1}}}`},
-	{name: "repeats inside dropped values are not read", args: `{"raw":{"a":1,"a":2},"zz":{"a":1,"a":2}}`, want: []lossWant{w(bind.UnknownKey, "", `"zz"`, ``)}},
+	{name: "repeats inside dropped values are not read", args: `{"raw":{"a":1,"a":2},"zz":{"a":1,"a":2}}`, want: []lossWant{w(bind.UnknownArgument, "", `"zz"`, ``)}},
 	{name: "a repeated unknown key is unknown, not repeated", args: `{"zz":1,"zz":2}`,
-		want: []lossWant{w(bind.UnknownKey, "", `"zz"`, ``), w(bind.UnknownKey, "", `"zz"`, ``)}},
+		want: []lossWant{w(bind.UnknownArgument, "", `"zz"`, ``), w(bind.UnknownArgument, "", `"zz"`, ``)}},
 	{name: "many distinct map keys", args: `{"counts":{` + manyKeys(100, false) + `}}`},
 	{name: "many map keys, the last a repeat", args: `{"counts":{` + manyKeys(100, true) + `}}`,
 		want: []lossWant{w(bind.DuplicateKey, "counts", `"k17"`, `.k17`)},
@@ -224,20 +224,20 @@ var lossCases = []lossCase{
 	{name: "array of its length", args: `{"pair":[1,2]}`},
 
 	// Rounded: an integer a float cannot hold exactly.
-	{name: "2^53+1 for float64", args: `{"f":9007199254740993}`, want: []lossWant{w(bind.Rounded, "f", `9007199254740993`, ``)},
+	{name: "2^53+1 for float64", args: `{"f":9007199254740993}`, want: []lossWant{w(bind.RoundedNumber, "f", `9007199254740993`, ``)},
 		lost: func(v *lossArgs) bool { return v.F == 9007199254740992 }},
-	{name: "-(2^53+1) for float64", args: `{"f":-9007199254740993}`, want: []lossWant{w(bind.Rounded, "f", `-9007199254740993`, ``)},
+	{name: "-(2^53+1) for float64", args: `{"f":-9007199254740993}`, want: []lossWant{w(bind.RoundedNumber, "f", `-9007199254740993`, ``)},
 		lost: func(v *lossArgs) bool { return v.F == -9007199254740992 }},
-	{name: "30 digits for float64", args: `{"f":123456789012345678901234567890}`, want: []lossWant{w(bind.Rounded, "f", `123456789012345678901234567890`, ``)},
+	{name: "30 digits for float64", args: `{"f":123456789012345678901234567890}`, want: []lossWant{w(bind.RoundedNumber, "f", `123456789012345678901234567890`, ``)},
 		lost: func(v *lossArgs) bool { return fmt.Sprintf("%.0f", v.F) != "123456789012345678901234567890" }},
-	{name: "2^24+1 for float32", args: `{"f32":16777217}`, want: []lossWant{w(bind.Rounded, "f32", `16777217`, ``)},
+	{name: "2^24+1 for float32", args: `{"f32":16777217}`, want: []lossWant{w(bind.RoundedNumber, "f32", `16777217`, ``)},
 		lost: func(v *lossArgs) bool { return v.F32 == 16777216 }},
-	{name: "2^53+1 for any", args: `{"any":[1,9007199254740993]}`, want: []lossWant{w(bind.Rounded, "any", `9007199254740993`, `[1]`)},
+	{name: "2^53+1 for any", args: `{"any":[1,9007199254740993]}`, want: []lossWant{w(bind.RoundedNumber, "any", `9007199254740993`, `[1]`)},
 		lost: func(v *lossArgs) bool { return v.Any.([]any)[1] == 9007199254740992.0 }},
-	{name: "2^53+1 inside map[string]any", args: `{"meta":{"id":9007199254740993}}`, want: []lossWant{w(bind.Rounded, "meta", `9007199254740993`, `.id`)},
+	{name: "2^53+1 inside map[string]any", args: `{"meta":{"id":9007199254740993}}`, want: []lossWant{w(bind.RoundedNumber, "meta", `9007199254740993`, `.id`)},
 		lost: func(v *lossArgs) bool { return v.Meta["id"] == 9007199254740992.0 }},
 	{name: "2^53+1 for a ,string float", args: `{"qf":"9007199254740993"}`,
-		want: []lossWant{{kind: bind.Rounded, param: "qf", sent: `"9007199254740993"`, quotedOption: true}},
+		want: []lossWant{{kind: bind.RoundedNumber, param: "qf", sent: `"9007199254740993"`, quotedOption: true}},
 		lost: func(v *lossArgs) bool { return v.QF == 9007199254740992 }},
 	{name: "2^53 for float64", args: `{"f":9007199254740992}`},
 	{name: "2^53+2 for float64", args: `{"f":9007199254740994}`},
@@ -251,23 +251,23 @@ var lossCases = []lossCase{
 	{name: "an integer holds it", args: `{"n":9007199254740993}`},
 
 	// Replaced: invalid UTF-8 or a lone surrogate in text.
-	{name: "lone high surrogate", args: `{"s":"a\ud800b"}`, want: []lossWant{w(bind.Replaced, "s", `"a\ud800b"`, ``)},
+	{name: "lone high surrogate", args: `{"s":"a\ud800b"}`, want: []lossWant{w(bind.ReplacedText, "s", `"a\ud800b"`, ``)},
 		lost: func(v *lossArgs) bool { return v.S == "a\ufffdb" }},
-	{name: "lone low surrogate", args: `{"s":"\udc00"}`, want: []lossWant{w(bind.Replaced, "s", `"\udc00"`, ``)},
+	{name: "lone low surrogate", args: `{"s":"\udc00"}`, want: []lossWant{w(bind.ReplacedText, "s", `"\udc00"`, ``)},
 		lost: func(v *lossArgs) bool { return v.S == "\ufffd" }},
-	{name: "surrogates in the wrong order", args: `{"s":"\udc00\ud800"}`, want: []lossWant{w(bind.Replaced, "s", `"\udc00\ud800"`, ``)},
+	{name: "surrogates in the wrong order", args: `{"s":"\udc00\ud800"}`, want: []lossWant{w(bind.ReplacedText, "s", `"\udc00\ud800"`, ``)},
 		lost: func(v *lossArgs) bool { return v.S == "\ufffd\ufffd" }},
-	{name: "high surrogate before a letter", args: `{"s":"\ud800\u0041"}`, want: []lossWant{w(bind.Replaced, "s", `"\ud800\u0041"`, ``)},
+	{name: "high surrogate before a letter", args: `{"s":"\ud800\u0041"}`, want: []lossWant{w(bind.ReplacedText, "s", `"\ud800\u0041"`, ``)},
 		lost: func(v *lossArgs) bool { return v.S == "\ufffdA" }},
-	{name: "invalid UTF-8 byte", args: "{\"s\":\"a\xffb\"}", want: []lossWant{w(bind.Replaced, "s", "\"a\xffb\"", ``)},
+	{name: "invalid UTF-8 byte", args: "{\"s\":\"a\xffb\"}", want: []lossWant{w(bind.ReplacedText, "s", "\"a\xffb\"", ``)},
 		lost: func(v *lossArgs) bool { return v.S == "a\ufffdb" }},
-	{name: "an encoded surrogate", args: "{\"s\":\"\xed\xa0\x80\"}", want: []lossWant{w(bind.Replaced, "s", "\"\xed\xa0\x80\"", ``)},
+	{name: "an encoded surrogate", args: "{\"s\":\"\xed\xa0\x80\"}", want: []lossWant{w(bind.ReplacedText, "s", "\"\xed\xa0\x80\"", ``)},
 		lost: func(v *lossArgs) bool { return strings.Contains(v.S, "\ufffd") }},
-	{name: "lone surrogate in a list of text", args: `{"tags":["ok","\udfff"]}`, want: []lossWant{w(bind.Replaced, "tags", `"\udfff"`, `[1]`)},
+	{name: "lone surrogate in a list of text", args: `{"tags":["ok","\udfff"]}`, want: []lossWant{w(bind.ReplacedText, "tags", `"\udfff"`, `[1]`)},
 		lost: func(v *lossArgs) bool { return v.Tags[1] == "\ufffd" }},
-	{name: "lone surrogate inside any", args: `{"any":{"k":"\ud800"}}`, want: []lossWant{w(bind.Replaced, "any", `"\ud800"`, `.k`)},
+	{name: "lone surrogate inside any", args: `{"any":{"k":"\ud800"}}`, want: []lossWant{w(bind.ReplacedText, "any", `"\ud800"`, `.k`)},
 		lost: func(v *lossArgs) bool { return v.Any.(map[string]any)["k"] == "\ufffd" }},
-	{name: "lone surrogate in a map key", args: `{"meta":{"\ud800x":1}}`, want: []lossWant{w(bind.Replaced, "meta", `"\ud800x"`, "[\"\ufffdx\"]")},
+	{name: "lone surrogate in a map key", args: `{"meta":{"\ud800x":1}}`, want: []lossWant{w(bind.ReplacedText, "meta", `"\ud800x"`, "[\"\ufffdx\"]")},
 		lost: func(v *lossArgs) bool { _, ok := v.Meta["\ufffdx"]; return ok }},
 	{name: "a valid pair", args: `{"s":"\ud83d\ude00","any":"\uD83D\uDE00"}`},
 	{name: "UTF-8 text", args: `{"s":"héllo 😀","meta":{"é":"ü"}}`},
@@ -316,7 +316,7 @@ func checkLossCase(t *testing.T, plan *bind.Plan, tc lossCase) {
 		if is.Param >= 0 {
 			g.param = plan.Params()[is.Param].Name
 		}
-		if is.Kind != bind.Missing {
+		if is.Kind != bind.MissingArgument {
 			g.sent = string(args[is.Start:is.End])
 		}
 		got = append(got, g)
@@ -351,7 +351,7 @@ func checkLossCase(t *testing.T, plan *bind.Plan, tc lossCase) {
 	if err := json.Unmarshal(args, v); err != nil {
 		t.Fatalf("encoding/json fails on %s: %v", args, err)
 	}
-	hasLoss := slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Loss() })
+	hasLoss := slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Class() == bind.SilentLoss })
 	if hasLoss != (tc.lost != nil) {
 		t.Fatalf("row %q: a loss row needs a lost func, and only a loss row has one", tc.name)
 	}
@@ -369,7 +369,7 @@ func TestCheck_Missing(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := base.WithRequired([]string{"n", "s", "no such parameter"}, nil)
-	missing := func(p string) lossWant { return lossWant{kind: bind.Missing, param: p} }
+	missing := func(p string) lossWant { return lossWant{kind: bind.MissingArgument, param: p} }
 	for _, tc := range []lossCase{
 		{name: "empty arguments", args: ``, want: []lossWant{missing("n"), missing("s")}},
 		{name: "null arguments", args: `null`, want: []lossWant{missing("n"), missing("s")}},
@@ -379,12 +379,12 @@ func TestCheck_Missing(t *testing.T) {
 		{name: "named by folding", args: `{"N":1,"S":"x"}`, want: []lossWant{w(bind.FoldedKey, "n", `"N"`, ``), w(bind.FoldedKey, "s", `"S"`, ``)},
 			lost: func(v *lossArgs) bool { return v.N == 1 && v.S == "x" }},
 		{name: "named by an escape", args: `{"\u006e":1,"s":""}`},
-		{name: "named with null: sent, and lost", args: `{"n":null,"s":null}`, want: []lossWant{w(bind.NullValue, "n", `null`, ``), w(bind.NullValue, "s", `null`, ``)},
+		{name: "named with null: sent, and lost", args: `{"n":null,"s":null}`, want: []lossWant{w(bind.NullForValue, "n", `null`, ``), w(bind.NullForValue, "s", `null`, ``)},
 			lost: func(v *lossArgs) bool { return v.N == 7 && v.S == "seven" }},
 		{name: "the same name nested does not count", args: `{"inner":{"n":1},"s":""}`, want: []lossWant{w(bind.UnknownField, "inner", `"n"`, `.n`), missing("n")}},
 		{name: "a value the binder fails on still names it", args: `{"n":"x","s":""}`, want: []lossWant{w(bind.WrongType, "n", `"x"`, ``)}},
-		{name: "not an object", args: `[]`, want: []lossWant{w(bind.NotObject, "", `[]`, ``)}},
-		{name: "not JSON", args: `{"n":`, want: []lossWant{{kind: bind.Syntax, sent: ``}}},
+		{name: "not an object", args: `[]`, want: []lossWant{w(bind.NotAnObject, "", `[]`, ``)}},
+		{name: "not JSON", args: `{"n":`, want: []lossWant{{kind: bind.InvalidJSON, sent: ``}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []byte(tc.args)
@@ -395,7 +395,7 @@ func TestCheck_Missing(t *testing.T) {
 				if is.Param >= 0 {
 					g.param = plan.Params()[is.Param].Name
 				}
-				if is.Kind != bind.Missing {
+				if is.Kind != bind.MissingArgument {
 					g.sent = string(args[is.Start:is.End])
 				}
 				got = append(got, g)
@@ -403,7 +403,7 @@ func TestCheck_Missing(t *testing.T) {
 			if !slices.Equal(got, tc.want) {
 				t.Errorf("%s:\n got %+v\nwant %+v", tc.args, got, tc.want)
 			}
-			if tc.want == nil || tc.want[0].kind.Fails() || tc.want[0].kind == bind.NotObject {
+			if tc.want == nil || tc.want[0].kind.Class() == bind.BinderFailure || tc.want[0].kind == bind.NotAnObject {
 				return
 			}
 			if tc.lost != nil {
@@ -415,7 +415,7 @@ func TestCheck_Missing(t *testing.T) {
 			}
 			// The plan without required parameters finds the rest alone.
 			for _, is := range base.Check(args, nil) {
-				if is.Kind == bind.Missing {
+				if is.Kind == bind.MissingArgument {
 					t.Errorf("a plan without required parameters reports %+v", is)
 				}
 			}

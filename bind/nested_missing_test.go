@@ -59,9 +59,9 @@ func TestCheck_MissingFieldsOfNestedObjects(t *testing.T) {
 			} {
 				var got []want
 				for _, is := range plan.Check([]byte(tc.args), nil) {
-					if is.Kind == bind.Missing {
+					if is.Kind == bind.MissingField {
 						got = append(got, want{plan.Params()[is.Param].Name, is.Path.String()})
-					} else if is.Kind.Fails() {
+					} else if is.Kind.Class() == bind.BinderFailure {
 						t.Fatalf("%s: the binder fails: %+v", tc.args, is)
 					}
 				}
@@ -73,7 +73,7 @@ func TestCheck_MissingFieldsOfNestedObjects(t *testing.T) {
 			// the others do not.
 			got := 0
 			for _, is := range plan.Check([]byte(`{"span":{"FROM":1,"a.b":2}}`), nil) {
-				if is.Kind == bind.Missing {
+				if is.Kind == bind.MissingField {
 					got++
 				}
 			}

@@ -53,7 +53,7 @@ func TestCheck_NullForATypeWithItsOwnDecoder(t *testing.T) {
 				t.Fatalf("the binder read %+v: want ign left as it was and rec recording null", v)
 			}
 			issues := plan.Check([]byte(`{"ign":null}`), nil)
-			if len(issues) != 1 || issues[0].Kind != bind.NullValue {
+			if len(issues) != 1 || issues[0].Kind != bind.NullForValue {
 				t.Errorf(`{"ign":null}: issues %+v, want one NullValue`, issues)
 			}
 			if issues := plan.Check([]byte(`{"rec":null}`), nil); len(issues) != 0 {

@@ -21,12 +21,12 @@ type Plan struct {
 	root   *node // the compiled positions: Std's verdict, or V2's and SegmentIO's proving pass
 	rules  *rules
 
-	// required marks, per param, the ones Check reports Missing when the
-	// arguments do not name them (see WithRequired); nil: none.
+	// required marks, per param, the ones Check reports MissingArgument
+	// when the arguments do not name them (see WithRequired); nil: none.
 	required []bool
 	// nested lists, per struct type read below the top level, the JSON
-	// names of the fields Check reports Missing when an object read into
-	// it does not name them; nestedStd is the same by node and field
+	// names of the fields Check reports MissingField when an object read
+	// into it does not name them; nestedStd is the same by node and field
 	// index, for the native check.
 	nested    map[reflect.Type][]string
 	nestedStd map[*node][]int
@@ -52,12 +52,13 @@ func (p *Plan) Type() reflect.Type { return p.typ }
 func (p *Plan) Params() []Param { return p.params }
 
 // WithRequired returns a copy of the plan whose Check also reports, with a
-// Missing issue each, the parameters of the given names that the arguments
-// do not name (by any key the binder binds to them), and, when fields is
-// not nil, the fields of a struct below the top level that an object read
-// into it does not name: fields(t) returns the JSON names of struct type
-// t's required fields (the published schema's required list for t). Names
-// of no parameter or field are ignored.
+// MissingArgument issue each, the parameters of the given names that the
+// arguments do not name (by any key the binder binds to them), and, when
+// fields is not nil, with a MissingField issue each, the fields of a
+// struct below the top level that an object read into it does not name:
+// fields(t) returns the JSON names of struct type t's required fields (the
+// published schema's required list for t). Names of no parameter or field
+// are ignored.
 func (p *Plan) WithRequired(names []string, fields func(t reflect.Type) []string) *Plan {
 	q := *p
 	q.required = make([]bool, len(p.params))

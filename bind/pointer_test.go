@@ -68,7 +68,7 @@ func resolve(d []byte, ptr string) ([]place, bool) {
 // inside an argument) the object it spans, which lacks the field.
 func leadsTo(args []byte, is bind.Issue) bool {
 	ptr := is.Path.Pointer()
-	if is.Kind == bind.Missing {
+	if is.Kind == bind.MissingField {
 		i := strings.LastIndexByte(ptr, '/')
 		if i <= 0 {
 			return false
@@ -218,7 +218,7 @@ func FuzzCheck_PointersLeadToTheirIssues(f *testing.F) {
 				ptr, text := is.Path.Pointer(), is.Path.String()
 				bounded := strings.Contains(text, "…")
 				switch {
-				case is.Param < 0 || is.Kind == bind.Omitted || is.Kind == bind.Missing && is.End == 0:
+				case is.Param < 0 || is.Kind == bind.Omitted || is.Kind == bind.MissingArgument && is.End == 0:
 					if ptr != "" {
 						t.Errorf("%s: %v in no argument, pointer %q", plan.Binder().Name(), is.Kind, ptr)
 					}

@@ -33,7 +33,7 @@ func TestStd_QuotedFloatRoundedInEveryBuild(t *testing.T) {
 		rounded := got.Cmp(want) != 0
 		var has bool
 		for _, is := range plan.Check(raw, nil) {
-			if is.Kind == bind.Rounded {
+			if is.Kind == bind.RoundedNumber {
 				has = true
 			}
 		}

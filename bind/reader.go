@@ -33,7 +33,7 @@ import (
 // Where decode succeeds, the silent losses reported are the ones that can be
 // told from the outside: a top-level key sent more than once
 // (DuplicateKey), and a number decode reads as something else than
-// encoding/json does (Rounded: 9007199254740993 through a float64 map),
+// encoding/json does (RoundedNumber: 9007199254740993 through a float64 map),
 // found by decoding the call with encoding/json too, alone or argument by
 // argument, and comparing the values. An argument encoding/json cannot read
 // at all is decode's to coerce, and is not a loss.
@@ -152,11 +152,11 @@ func (p *readerPlan) check(args []byte, required []bool, _ map[reflect.Type][]st
 	if err != nil {
 		switch sc.kind {
 		case 0:
-			return append(issues, Issue{Kind: Syntax, Param: -1, Start: sc.start, End: sc.start, Err: err})
+			return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: sc.start, End: sc.start, Err: err})
 		case 'v':
-			return append(issues, Issue{Kind: NotObject, Param: -1, Start: sc.start, End: sc.end, Err: err})
+			return append(issues, Issue{Kind: NotAnObject, Param: -1, Start: sc.start, End: sc.end, Err: err})
 		case 'n':
-			return append(issues, Issue{Kind: Rejected, Param: -1, Err: err})
+			return append(issues, Issue{Kind: InvalidValue, Param: -1, Err: err})
 		}
 	} else if sc.kind != '{' {
 		return issues // decode reads null, or another value, into the struct: nothing is named
@@ -168,14 +168,14 @@ func (p *readerPlan) check(args []byte, required []bool, _ map[reflect.Type][]st
 	addMembers(out, args, ms, func(raw []byte) bool { return readerFolded(p.root, raw) })
 	if err != nil {
 		if !p.blame(args, ms, add) {
-			add(Issue{Kind: Rejected, Param: -1, Err: err})
+			add(Issue{Kind: InvalidValue, Param: -1, Err: err})
 		}
 	} else {
 		p.losses(args, ms, got, add)
 	}
 	for _, m := range ms {
 		if m.param < 0 {
-			add(Issue{Kind: UnknownKey, Param: -1, Start: m.ks, End: m.ke})
+			add(Issue{Kind: UnknownArgument, Param: -1, Start: m.ks, End: m.ke})
 		}
 	}
 	if len(required) > 0 {
@@ -187,7 +187,7 @@ func (p *readerPlan) check(args []byte, required []bool, _ map[reflect.Type][]st
 		}
 		for i, req := range required {
 			if req && !seen[i] {
-				add(Issue{Kind: Missing, Param: i})
+				add(Issue{Kind: MissingArgument, Param: i})
 			}
 		}
 	}
@@ -236,10 +236,10 @@ func (p *readerPlan) blame(args []byte, ms []member, add func(Issue)) bool {
 		}
 		if m.param < 0 {
 			// A key the record does not know, which the server refuses.
-			add(Issue{Kind: Rejected, Param: -1, Start: m.ks, End: m.ke, Err: err})
+			add(Issue{Kind: InvalidValue, Param: -1, Start: m.ks, End: m.ke, Err: err})
 			continue
 		}
-		kind := Rejected
+		kind := InvalidValue
 		if _, ok := contain.As[*json.UnmarshalTypeError](err); ok {
 			kind = WrongType
 		}
@@ -310,7 +310,7 @@ func (p *readerPlan) losses(args []byte, ms []member, got reflect.Value, add fun
 		}) != nil || same {
 			continue
 		}
-		add(Issue{Kind: Rounded, Param: i, Start: m.vs, End: m.ve, Path: argPath(args, m.ks, m.ke)})
+		add(Issue{Kind: RoundedNumber, Param: i, Start: m.vs, End: m.ve, Path: argPath(args, m.ks, m.ke)})
 	}
 }
 

@@ -92,8 +92,8 @@ var toIntBinder = bind.Reader("toInt", toIntReader)
 type readerCase struct {
 	name, why string
 	args      string
-	want      []bind.IssueKind // with the param each is in, below
-	params    []string         // "" for none
+	want      []bind.Code // with the param each is in, below
+	params    []string    // "" for none
 }
 
 func TestReader_VerdictIsTheReadersOwn(t *testing.T) {
@@ -108,28 +108,28 @@ func TestReader_VerdictIsTheReadersOwn(t *testing.T) {
 		{name: "empty", why: "empty arguments are {}", args: ``},
 		{name: "null", why: "null unmarshals into a nil map", args: `null`},
 		{name: "fraction", why: "toInt refuses 2.5", args: `{"owner":"o","page":2.5}`,
-			want: []bind.IssueKind{bind.Rejected}, params: []string{"page"}},
+			want: []bind.Code{bind.InvalidValue}, params: []string{"page"}},
 		{name: "bad text", why: `strconv.Atoi refuses "two"`, args: `{"page":"two","owner":"o"}`,
-			want: []bind.IssueKind{bind.Rejected}, params: []string{"page"}},
+			want: []bind.Code{bind.InvalidValue}, params: []string{"page"}},
 		{name: "two bad", why: "each argument the reader fails on alone is named", args: `{"page":"two","owner":7}`,
-			want: []bind.IssueKind{bind.Rejected, bind.Rejected}, params: []string{"page", "owner"}},
+			want: []bind.Code{bind.InvalidValue, bind.InvalidValue}, params: []string{"page", "owner"}},
 		{name: "not an object", why: "the reader fails on a list", args: `[1]`,
-			want: []bind.IssueKind{bind.NotObject}, params: []string{""}},
+			want: []bind.Code{bind.NotAnObject}, params: []string{""}},
 		{name: "syntax", why: "the reader fails on invalid JSON", args: `{"page":`,
-			want: []bind.IssueKind{bind.Syntax}, params: []string{""}},
+			want: []bind.Code{bind.InvalidJSON}, params: []string{""}},
 		{name: "unknown key", why: "a key the record does not know is reported as Std reports it", args: `{"pagee":1}`,
-			want: []bind.IssueKind{bind.UnknownKey}, params: []string{""}},
+			want: []bind.Code{bind.UnknownArgument}, params: []string{""}},
 		{name: "repeated key", why: "the map keeps the last value: a silent loss", args: `{"page":"x","page":3}`,
-			want: []bind.IssueKind{bind.DuplicateKey}, params: []string{"page"}},
+			want: []bind.Code{bind.DuplicateKey}, params: []string{"page"}},
 		{name: "past 2^53", why: "the map holds a float64: the handler gets 9007199254740992", args: `{"id":9007199254740993}`,
-			want: []bind.IssueKind{bind.Rounded}, params: []string{"id"}},
+			want: []bind.Code{bind.RoundedNumber}, params: []string{"id"}},
 		{name: "past 2^53 as text", why: "numeric text is read exactly by strconv.Atoi", args: `{"id":"9007199254740993"}`},
 		{name: "past 2^53, and coerced text", why: "the loss is found argument by argument when encoding/json fails on another", args: `{"page":"2","id":9007199254740993}`,
-			want: []bind.IssueKind{bind.Rounded}, params: []string{"id"}},
+			want: []bind.Code{bind.RoundedNumber}, params: []string{"id"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			issues := plan.Check([]byte(c.args), nil)
-			var kinds []bind.IssueKind
+			var kinds []bind.Code
 			var params []string
 			for _, is := range issues {
 				kinds = append(kinds, is.Kind)
@@ -143,7 +143,7 @@ func TestReader_VerdictIsTheReadersOwn(t *testing.T) {
 				t.Errorf("%s (%s): got %v in %q, want %v in %q", c.args, c.why, kinds, params, c.want, c.params)
 			}
 			// The verdict is the reader's own.
-			fails := slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Fails() })
+			fails := slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Class() == bind.BinderFailure })
 			data := []byte(c.args)
 			if len(data) == 0 {
 				data = []byte("{}")
@@ -174,12 +174,12 @@ func TestReader_RequiringReader_NamesTheArgumentInTheZeroValueBase(t *testing.T)
 		t.Fatal(err)
 	}
 	issues := plan.Check([]byte(`{"owner":"o","page":"two"}`), nil)
-	if len(issues) != 1 || issues[0].Kind != bind.Rejected || issues[0].Param != 1 {
+	if len(issues) != 1 || issues[0].Kind != bind.InvalidValue || issues[0].Param != 1 {
 		t.Fatalf("got %+v, want one Rejected issue in page", issues)
 	}
 	// Missing owner: no argument alone fails; the arguments as a whole do.
 	issues = plan.Check([]byte(`{"page":2}`), nil)
-	if len(issues) != 1 || issues[0].Kind != bind.Rejected || issues[0].Param != -1 || issues[0].Start != issues[0].End {
+	if len(issues) != 1 || issues[0].Kind != bind.InvalidValue || issues[0].Param != -1 || issues[0].Start != issues[0].End {
 		t.Fatalf("got %+v, want one Rejected issue with the arguments as a whole", issues)
 	}
 }
@@ -191,7 +191,7 @@ func TestReader_NoBase_RefusesAsAWhole(t *testing.T) {
 		t.Fatal(err)
 	}
 	issues := plan.Check([]byte(`{"owner":"o"}`), nil)
-	if len(issues) != 1 || issues[0].Kind != bind.Rejected || issues[0].Param != -1 {
+	if len(issues) != 1 || issues[0].Kind != bind.InvalidValue || issues[0].Param != -1 {
 		t.Fatalf("got %+v, want the arguments refused as a whole", issues)
 	}
 }
@@ -228,7 +228,7 @@ func TestReader_Required(t *testing.T) {
 		t.Errorf("a key encoding/json folds to owner names it: got %+v", issues)
 	}
 	issues = plan.Check([]byte(`{"page":1}`), nil)
-	if len(issues) != 1 || issues[0].Kind != bind.Missing || issues[0].Param != 0 {
+	if len(issues) != 1 || issues[0].Kind != bind.MissingArgument || issues[0].Param != 0 {
 		t.Errorf("got %+v, want owner Missing", issues)
 	}
 }
@@ -324,7 +324,7 @@ func FuzzReader_FailsIffTheReaderFails(f *testing.F) {
 			}
 			rerr := r(data, new(leniencyArgs))
 			issues := plans[name].Check([]byte(args), nil)
-			fails := slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Fails() })
+			fails := slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind.Class() == bind.BinderFailure })
 			if fails != (rerr != nil) {
 				t.Fatalf("%s on %q: reader error %v, issues %+v", name, args, rerr, issues)
 			}
@@ -360,7 +360,7 @@ func TestReader_LargeZeroValue_IsNoBase(t *testing.T) {
 		t.Fatal(err)
 	}
 	issues := plan.Check([]byte(`{"owner":1}`), nil)
-	if len(issues) != 1 || issues[0].Param != -1 || issues[0].Kind != bind.Rejected {
+	if len(issues) != 1 || issues[0].Param != -1 || issues[0].Kind != bind.InvalidValue {
 		t.Errorf("got %+v, want the arguments refused as a whole", issues)
 	}
 	small, err := bind.Reader("req", req).Compile(reflect.TypeFor[leniencyArgs]())

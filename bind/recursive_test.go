@@ -141,7 +141,7 @@ func TestCheck_RecursiveTypesAtDepth(t *testing.T) {
 					err := b.Unmarshal([]byte(args), reflect.New(plan.Type()).Interface())
 					var failing []bind.Issue
 					for _, is := range plan.Check([]byte(args), nil) {
-						if is.Kind.Fails() {
+						if is.Kind.Class() == bind.BinderFailure {
 							failing = append(failing, is)
 						}
 					}
@@ -168,13 +168,13 @@ func TestCheck_RecursiveLossesAtDepth(t *testing.T) {
 		}
 		for _, tc := range []struct {
 			shape, leaf string
-			kind        bind.IssueKind
+			kind        bind.Code
 		}{
-			{"node", `"v":null`, bind.NullValue},
-			{"node", `"f":9007199254740993`, bind.Rounded},
-			{"kids", `"v":null`, bind.NullValue},
-			{"chain", `"val":null`, bind.NullValue},
-			{"mutual", `"n":null`, bind.NullValue},
+			{"node", `"v":null`, bind.NullForValue},
+			{"node", `"f":9007199254740993`, bind.RoundedNumber},
+			{"kids", `"v":null`, bind.NullForValue},
+			{"chain", `"val":null`, bind.NullForValue},
+			{"mutual", `"n":null`, bind.NullForValue},
 		} {
 			var value func(int, string) string
 			for _, sh := range recShapes {

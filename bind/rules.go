@@ -14,14 +14,14 @@ type rules struct {
 	// the pass does not model exactly for the binder, and every issue, it
 	// declines, and the trial check decides. A proving pass reads only
 	// positions it models (declines marks the rest) and declines on: any
-	// issue (null for a position with no nil is one: NullValue; null for a
+	// issue (null for a position with no nil is one: NullForValue; null for a
 	// pointer, a slice, a map or any sets nil, in V2 and segmentio as in
 	// Std, a fresh value's nil, since a repeated key is an issue); an
 	// escape or a byte past ASCII in a key; nesting deeper than depth.
 	// Numbers for a float or any are read as in Std: V2 and segmentio
 	// both parse them with strconv.ParseFloat (V2's arshal_default.go and
 	// arshal_any.go, segmentio's decodeFloat32/64 and decodeInterface), so
-	// Std's range (TooLarge, TooSmall) and Rounded rules are theirs.
+	// Std's range (TooLarge, TooSmall) and RoundedNumber rules are theirs.
 	prove bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.

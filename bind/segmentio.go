@@ -466,11 +466,11 @@ func (m *segMirror) whole(args []byte, ms []member, err error) Issue {
 	seen := map[int]bool{}
 	for _, mb := range ms {
 		if mb.param >= 0 && seen[mb.param] {
-			return Issue{Kind: Rejected, Param: mb.param, Start: mb.vs, End: mb.ve, Path: argPath(args, mb.ks, mb.ke), Err: err}
+			return Issue{Kind: InvalidValue, Param: mb.param, Start: mb.vs, End: mb.ve, Path: argPath(args, mb.ks, mb.ke), Err: err}
 		}
 		seen[mb.param] = true
 	}
-	return Issue{Kind: Syntax, Param: -1, Err: err}
+	return Issue{Kind: InvalidJSON, Param: -1, Err: err}
 }
 
 func (m *segMirror) custom(t reflect.Type) bool { return segCustom(t) }

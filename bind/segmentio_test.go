@@ -186,20 +186,20 @@ func TestSegmentIO_IssuesQuoteTheValueOnly(t *testing.T) {
 	checkFirstIssues(t, plan, []issueCase{
 		// segmentio's own error quotes `"x","string":"a secret of the next argument` here.
 		{`{"int":"x","string":"a secret of the next argument"}`, "text for an int", bind.WrongType, "int", `"x"`, ""},
-		{`{"int":1e2}`, "an exponent for an int", bind.NotWhole, "int", `1e2`, ""},
+		{`{"int":1e2}`, "an exponent for an int", bind.NotWholeNumber, "int", `1e2`, ""},
 		{`{"int8":300}`, "past int8", bind.TooLarge, "int8", `300`, ""},
 		{`{"uint8":-1}`, "a sign for an unsigned type", bind.TooSmall, "uint8", `-1`, ""},
 		{`{"ints":[1,"a"],"string":"next"}`, "the element, not the list", bind.WrongType, "ints", `"a"`, "[1]"},
-		{`{"counts":{"a.b":1,"c":1.5}}`, "a map value", bind.NotWhole, "counts", `1.5`, ".c"},
+		{`{"counts":{"a.b":1,"c":1.5}}`, "a map value", bind.NotWholeNumber, "counts", `1.5`, ".c"},
 		{`{"nested":{"a":"x"}}`, "a nested field", bind.WrongType, "nested", `"x"`, ".a"},
 		{`{"number":"5"}`, "json.Number reads numbers only", bind.WrongType, "number", `"5"`, ""},
-		{`{"duration":"1 s"}`, "not a duration", bind.Rejected, "duration", `"1 s"`, ""},
-		{`{"bytes":"YQ="}`, "bad base64", bind.Rejected, "bytes", `"YQ="`, ""},
-		{`{"int_string":"1.5"}`, "a fraction inside the string", bind.NotWhole, "int_string", `"1.5"`, ""},
+		{`{"duration":"1 s"}`, "not a duration", bind.InvalidValue, "duration", `"1 s"`, ""},
+		{`{"bytes":"YQ="}`, "bad base64", bind.InvalidValue, "bytes", `"YQ="`, ""},
+		{`{"int_string":"1.5"}`, "a fraction inside the string", bind.NotWholeNumber, "int_string", `"1.5"`, ""},
 		{`{"int_string":5}`, "a number for a ,string field", bind.WrongType, "int_string", `5`, ""},
-		{`{"color":"red"}`, "the type's own method refuses it", bind.Rejected, "color", `"red"`, ""},
-		{`{"int":1}]`, "text after the object", bind.Syntax, "", ``, ""},
-		{`"x"`, "not an object", bind.NotObject, "", `"x"`, ""},
+		{`{"color":"red"}`, "the type's own method refuses it", bind.InvalidValue, "color", `"red"`, ""},
+		{`{"int":1}]`, "text after the object", bind.InvalidJSON, "", ``, ""},
+		{`"x"`, "not an object", bind.NotAnObject, "", `"x"`, ""},
 	})
 }
 

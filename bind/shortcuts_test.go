@@ -16,7 +16,7 @@ import (
 // intVerdictFromStrconv is the binder's own verdict on a JSON integer
 // literal for a type of the given size: strconv, then reflect's overflow
 // check.
-func intVerdictFromStrconv(lit string, bits int, signed bool) IssueKind {
+func intVerdictFromStrconv(lit string, bits int, signed bool) Code {
 	if signed {
 		n, err := strconv.ParseInt(lit, 10, 64)
 		if err != nil || n < -1<<(bits-1) || n > 1<<(bits-1)-1 {
@@ -25,7 +25,7 @@ func intVerdictFromStrconv(lit string, bits int, signed bool) IssueKind {
 			}
 			return TooLarge
 		}
-		return 0
+		return ""
 	}
 	n, err := strconv.ParseUint(lit, 10, 64)
 	if err != nil || bits < 64 && n>>bits != 0 {
@@ -34,7 +34,7 @@ func intVerdictFromStrconv(lit string, bits int, signed bool) IssueKind {
 		}
 		return TooLarge
 	}
-	return 0
+	return ""
 }
 
 func FuzzIntVerdict(f *testing.F) {
@@ -80,7 +80,7 @@ func FuzzFloatVerdict(f *testing.F) {
 		}
 		got := floatVerdict([]byte(lit), bits)
 		_, err := strconv.ParseFloat(lit, bits)
-		if (got != 0) != (err != nil) {
+		if (got != "") != (err != nil) {
 			t.Errorf("floatVerdict(%s, %d) = %v, ParseFloat says %v", lit, bits, got, err)
 		}
 	})
@@ -152,7 +152,7 @@ func FuzzQuotedVerdict(f *testing.F) {
 		}
 		// The checker reads content the way encoding/json's valueQuoted does.
 		text, _ := jsonlex.Unquote(nil, raw)
-		if got := quotedVerdictOf(text, base, bits); (got != 0) != (err != nil) {
+		if got := quotedVerdictOf(text, base, bits); (got != "") != (err != nil) {
 			t.Errorf("quotedVerdictOf(%q, %v/%d) = %v; encoding/json says %v", content, base, bits, got, err)
 		}
 	})
@@ -163,13 +163,13 @@ func TestIntVerdict_Table(t *testing.T) {
 		lit    string
 		bits   int
 		signed bool
-		want   IssueKind
+		want   Code
 	}{
-		{"127", 8, true, 0}, {"128", 8, true, TooLarge}, {"-128", 8, true, 0}, {"-129", 8, true, TooSmall},
-		{"255", 8, false, 0}, {"256", 8, false, TooLarge}, {"-0", 8, false, TooSmall}, {"-0", 64, true, 0},
-		{"9223372036854775807", 64, true, 0}, {"9223372036854775808", 64, true, TooLarge},
-		{"-9223372036854775808", 64, true, 0}, {"-9223372036854775809", 64, true, TooSmall},
-		{"18446744073709551615", 64, false, 0}, {"18446744073709551616", 64, false, TooLarge},
+		{"127", 8, true, ""}, {"128", 8, true, TooLarge}, {"-128", 8, true, ""}, {"-129", 8, true, TooSmall},
+		{"255", 8, false, ""}, {"256", 8, false, TooLarge}, {"-0", 8, false, TooSmall}, {"-0", 64, true, ""},
+		{"9223372036854775807", 64, true, ""}, {"9223372036854775808", 64, true, TooLarge},
+		{"-9223372036854775808", 64, true, ""}, {"-9223372036854775809", 64, true, TooSmall},
+		{"18446744073709551615", 64, false, ""}, {"18446744073709551616", 64, false, TooLarge},
 		// 21 significant digits: past every integer type, decided by length.
 		{"100000000000000000000", 64, false, TooLarge}, {"-100000000000000000000", 64, true, TooSmall},
 	} {

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -11,19 +12,19 @@ import (
 // another.
 const (
 	classFails   = iota // the binder fails
-	classUnknown        // UnknownKey
-	classPolicy         // Missing, UnknownField
+	classUnknown        // UnknownArgument
+	classPolicy         // the other policy issues: MissingArgument, MissingField, UnknownField
 	classLoss           // the silent losses
 	numClasses
 )
 
-func issueClass(k IssueKind) int {
+func issueClass(k Code) int {
 	switch {
-	case k == UnknownKey:
+	case k == UnknownArgument:
 		return classUnknown
-	case k.Fails():
+	case k.Class() == BinderFailure:
 		return classFails
-	case k.Loss():
+	case k.Class() == SilentLoss:
 		return classLoss
 	}
 	return classPolicy
@@ -46,13 +47,13 @@ type tally struct {
 
 type omitKey struct {
 	param int
-	kind  IssueKind
+	kind  Code
 }
 
 // admit reports whether an issue of kind in argument param (-1: none) is
 // listed; listed holds the issues this Check listed so far. An issue not
 // admitted is counted.
-func (t *tally) admit(listed []Issue, kind IssueKind, param int) bool {
+func (t *tally) admit(listed []Issue, kind Code, param int) bool {
 	c := issueClass(kind)
 	slot := param + 1
 	if slot < 0 || slot > t.nparams {
@@ -80,8 +81,9 @@ func (t *tally) admit(listed []Issue, kind IssueKind, param int) bool {
 	return false
 }
 
-// omitted appends to issues one Omitted issue per argument and kind
-// counted, in that order.
+// omitted appends to issues one Omitted issue per argument and code
+// counted, in that order (codes by name: the order only makes the list
+// the same from call to call).
 func (t *tally) omitted(issues []Issue) []Issue {
 	if len(t.counts) == 0 {
 		return issues
@@ -94,14 +96,14 @@ func (t *tally) omitted(issues []Issue) []Issue {
 		if a.Param != b.Param {
 			return a.Param - b.Param
 		}
-		return int(a.Of) - int(b.Of)
+		return cmp.Compare(a.Of, b.Of)
 	})
 	return issues
 }
 
 // Match returns the index in Params of the parameter the binder binds the
 // top-level key raw (a JSON string as sent, quotes included) to: -1 exactly
-// for a key Check reports as UnknownKey, and below -1 for a key V2 finds
+// for a key Check reports as UnknownArgument, and below -1 for a key V2 finds
 // ambiguous (it binds none, and V2 fails on it). It lets a caller judge
 // the keys past MaxIssues that Check only counts.
 func (p *Plan) Match(raw []byte) int {

@@ -44,7 +44,7 @@ func manyUnknown(n int) string {
 func nulls(n int) string { return repeat(n, func(int) string { return "null" }) }
 
 // has reports whether issues list one of kind in argument param.
-func has(issues []bind.Issue, kind bind.IssueKind, param int) bool {
+func has(issues []bind.Issue, kind bind.Code, param int) bool {
 	for _, is := range issues {
 		if is.Kind == kind && is.Param == param {
 			return true
@@ -54,7 +54,7 @@ func has(issues []bind.Issue, kind bind.IssueKind, param int) bool {
 }
 
 // omitted returns the count of the Omitted issue for kind in param.
-func omitted(issues []bind.Issue, kind bind.IssueKind, param int) int {
+func omitted(issues []bind.Issue, kind bind.Code, param int) int {
 	n := 0
 	for _, is := range issues {
 		if is.Kind == bind.Omitted && is.Of == kind && is.Param == param {
@@ -75,20 +75,20 @@ func TestCheck_AFloodOfOneClassHidesNoOtherIssue(t *testing.T) {
 		name     string
 		args     string
 		binders  []bind.Binder
-		kind     bind.IssueKind
+		kind     bind.Code
 		param    int
-		omitKind bind.IssueKind
+		omitKind bind.Code
 		omitIn   int
 		omitN    int
 	}{
-		{"wrong type after unknown keys", `{` + manyUnknown(over) + `,"n":"x"}`, capBinders, bind.WrongType, 0, bind.UnknownKey, -1, 500},
-		{"missing after unknown keys", `{` + manyUnknown(over) + `}`, capBinders, bind.Missing, 0, bind.UnknownKey, -1, 500},
-		{"v2 duplicate name after unknown keys", `{` + manyUnknown(over) + `,"n":1,"n":2}`, []bind.Binder{jsonv2.Binder}, bind.Rejected, 0, bind.UnknownKey, -1, 500},
-		{"unknown key after nulls", `{"n":1,"names":[` + nulls(over) + `],"zz":1}`, capBinders, bind.UnknownKey, -1, bind.NullValue, 1, 500},
+		{"wrong type after unknown keys", `{` + manyUnknown(over) + `,"n":"x"}`, capBinders, bind.WrongType, 0, bind.UnknownArgument, -1, 500},
+		{"missing after unknown keys", `{` + manyUnknown(over) + `}`, capBinders, bind.MissingArgument, 0, bind.UnknownArgument, -1, 500},
+		{"v2 duplicate name after unknown keys", `{` + manyUnknown(over) + `,"n":1,"n":2}`, []bind.Binder{jsonv2.Binder}, bind.InvalidValue, 0, bind.UnknownArgument, -1, 500},
+		{"unknown key after nulls", `{"n":1,"names":[` + nulls(over) + `],"zz":1}`, capBinders, bind.UnknownArgument, -1, bind.NullForValue, 1, 500},
 		{"wrong type after nulls", `{"names":[` + nulls(over) + `],"n":"x"}`, []bind.Binder{bind.Std}, // the trial binders look for losses only in a call the binder reads
-			bind.WrongType, 0, bind.NullValue, 1, 500},
-		{"missing after nulls", `{"names":[` + nulls(over) + `]}`, capBinders, bind.Missing, 0, bind.NullValue, 1, 500},
-		{"rounded after nulls", `{"n":1,"names":[` + nulls(over) + `],"any":9007199254740993}`, capBinders, bind.Rounded, 2, bind.NullValue, 1, 500},
+			bind.WrongType, 0, bind.NullForValue, 1, 500},
+		{"missing after nulls", `{"names":[` + nulls(over) + `]}`, capBinders, bind.MissingArgument, 0, bind.NullForValue, 1, 500},
+		{"rounded after nulls", `{"n":1,"names":[` + nulls(over) + `],"any":9007199254740993}`, capBinders, bind.RoundedNumber, 2, bind.NullForValue, 1, 500},
 	}
 	for _, tc := range cases {
 		for _, b := range tc.binders {
@@ -140,13 +140,13 @@ func TestPlan_MatchAgreesWithCheck(t *testing.T) {
 		plan := capPlan(t, b)
 		for _, k := range keys {
 			is := plan.Check([]byte(`{`+k+`:1}`), nil)
-			if unknown := has(is, bind.UnknownKey, -1); (plan.Match([]byte(k)) == -1) != unknown {
+			if unknown := has(is, bind.UnknownArgument, -1); (plan.Match([]byte(k)) == -1) != unknown {
 				t.Errorf("%s: Match(%s) = %d, and Check reports it unknown: %v", b.Name(), k, plan.Match([]byte(k)), unknown)
 			}
 			// The parameter it binds: the one a wrong-typed value is in.
 			is = plan.Check([]byte(`{`+k+`:{}}`), nil)
 			for _, x := range is {
-				if x.Kind.Fails() && x.Param >= 0 && x.Param != plan.Match([]byte(k)) {
+				if x.Kind.Class() == bind.BinderFailure && x.Param >= 0 && x.Param != plan.Match([]byte(k)) {
 					t.Errorf("%s: Match(%s) = %d, and Check finds its value in %d", b.Name(), k, plan.Match([]byte(k)), x.Param)
 				}
 			}

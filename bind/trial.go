@@ -51,7 +51,7 @@ func unmarshal(b Binder, data []byte, v any) error {
 //
 // A null the type's own decoding leaves at its zero value (time.Time's
 // UnmarshalJSON ignores null; encoding/json does not hand null to an
-// UnmarshalText at all) is a NullValue: the value sent is lost, as for any
+// UnmarshalText at all) is a NullForValue: the value sent is lost, as for any
 // other type that cannot hold null. A type whose decoding makes something
 // of null (an optional type recording that null was sent) loses nothing.
 func (c *checker) trial(n *node, start, end int) {
@@ -61,7 +61,7 @@ func (c *checker) trial(n *node, start, end int) {
 		// own text for null.
 		zero, err := nullLeavesZero(c.binder, n)
 		if err == nil && zero {
-			c.issue(NullValue, n, start, end)
+			c.issue(NullForValue, n, start, end)
 			return
 		}
 		c.trialFailed(n, start, end, err)
@@ -74,7 +74,7 @@ func (c *checker) trial(n *node, start, end int) {
 // text[start:end] that ended in err, if not nil.
 func (c *checker) trialFailed(n *node, start, end int, err error) {
 	if err != nil {
-		kind := Rejected
+		kind := InvalidValue
 		if _, ok := contain.As[*json.UnmarshalTypeError](err); ok {
 			kind = WrongType
 		}

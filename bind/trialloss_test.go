@@ -362,7 +362,7 @@ func zeroJSON(v any) bool {
 func reported(issues []bind.Issue) []bind.Issue {
 	var out []bind.Issue
 	for _, is := range issues {
-		if is.Kind.Loss() || is.Kind == bind.UnknownField {
+		if is.Kind.Class() == bind.SilentLoss || is.Kind == bind.UnknownField {
 			out = append(out, is)
 		}
 	}
@@ -381,7 +381,7 @@ func checkLossOracle(t *testing.T, plan *bind.Plan, args []byte) {
 	}
 	issues := plan.Check(args, nil)
 	for _, is := range issues {
-		if is.Kind.Fails() {
+		if is.Kind.Class() == bind.BinderFailure {
 			t.Fatalf("%s: %q: the binder reads it, the guard says %+v", plan.Binder().Name(), args, is)
 		}
 	}
@@ -609,7 +609,7 @@ func sameText(a, b string) bool {
 // elements sent.
 type trialLossCase struct {
 	args, why  string
-	kind       bind.IssueKind
+	kind       bind.Code
 	param      string
 	sent, path string
 	typ        string
@@ -639,7 +639,7 @@ func checkLosses(t *testing.T, b bind.Binder, cases []trialLossCase) {
 			t.Errorf("%s (%s): %s fails: %v", tc.args, tc.why, b.Name(), err)
 			continue
 		}
-		if (why != "") != (tc.kind != 0 && tc.kind != bind.FoldedKey) && tc.kind != bind.FoldedKey {
+		if (why != "") != (tc.kind != "" && tc.kind != bind.FoldedKey) && tc.kind != bind.FoldedKey {
 			t.Errorf("%s (%s): the oracle says %q", tc.args, tc.why, why)
 		}
 		checkLossOracle(t, plan, args)
@@ -650,7 +650,7 @@ func checkLosses(t *testing.T, b bind.Binder, cases []trialLossCase) {
 				break
 			}
 		}
-		if tc.kind == 0 {
+		if tc.kind == "" {
 			if len(losses) != 0 {
 				t.Errorf("%s (%s): Check reports %+v", tc.args, tc.why, losses)
 			}
@@ -675,27 +675,27 @@ func checkLosses(t *testing.T, b bind.Binder, cases []trialLossCase) {
 // Losses both binders have.
 var commonLossCases = []trialLossCase{
 	{args: `{"i":1,"f":1.5,"s":"x","a":[1,"x",{"k":null}],"arr":[1,2],"m":{"k":1},"n":{"x":1,"z":[2.5]},"p":null,"np":null,"sl":null,"q":"2.5"}`, why: "a clean call"},
-	{args: `{"i":null}`, why: "null for an int", kind: bind.NullValue, param: "i", sent: "null", typ: "int"},
-	{args: `{"s":null}`, why: "null for a string", kind: bind.NullValue, param: "s", sent: "null", typ: "string"},
-	{args: `{"n":null}`, why: "null for a struct", kind: bind.NullValue, param: "n", sent: "null", typ: "bind_test.trialInner"},
-	{args: `{"arr":[null,1]}`, why: "null for an array element", kind: bind.NullValue, param: "arr", sent: "null", path: "[0]", typ: "int"},
-	{args: `{"m":{"k":null}}`, why: "null for a map value", kind: bind.NullValue, param: "m", sent: "null", path: ".k", typ: "float64"},
-	{args: `{"ns":[{"in":{"y":null}}]}`, why: "null deep inside", kind: bind.NullValue, param: "ns", sent: "null", path: "[0].in.y", typ: "string"},
-	{args: `{"q":null}`, why: "null for a ,string float", kind: bind.NullValue, param: "q", sent: "null", typ: "float64"},
-	{args: `{"p":null,"np":null,"sl":null,"a":null,"m":null}`, why: "null for what has nil is no loss", kind: 0},
+	{args: `{"i":null}`, why: "null for an int", kind: bind.NullForValue, param: "i", sent: "null", typ: "int"},
+	{args: `{"s":null}`, why: "null for a string", kind: bind.NullForValue, param: "s", sent: "null", typ: "string"},
+	{args: `{"n":null}`, why: "null for a struct", kind: bind.NullForValue, param: "n", sent: "null", typ: "bind_test.trialInner"},
+	{args: `{"arr":[null,1]}`, why: "null for an array element", kind: bind.NullForValue, param: "arr", sent: "null", path: "[0]", typ: "int"},
+	{args: `{"m":{"k":null}}`, why: "null for a map value", kind: bind.NullForValue, param: "m", sent: "null", path: ".k", typ: "float64"},
+	{args: `{"ns":[{"in":{"y":null}}]}`, why: "null deep inside", kind: bind.NullForValue, param: "ns", sent: "null", path: "[0].in.y", typ: "string"},
+	{args: `{"q":null}`, why: "null for a ,string float", kind: bind.NullForValue, param: "q", sent: "null", typ: "float64"},
+	{args: `{"p":null,"np":null,"sl":null,"a":null,"m":null}`, why: "null for what has nil is no loss", kind: ""},
 	{args: `{"n":{"zz":1,"x":1}}`, why: "a nested unknown key is dropped", kind: bind.UnknownField, param: "n", sent: `"zz"`, path: ".zz", typ: "bind_test.trialInner"},
 	{args: `{"ns":[{},{"in":{"X":1}}]}`, why: "keys bind by exact name inside", kind: bind.UnknownField, param: "ns", sent: `"X"`, path: "[1].in.X", typ: "bind_test.trialInner"},
-	{args: `{"a":{"zz":1},"m":{"zz":1}}`, why: "an object for any or a map keeps every key", kind: 0},
-	{args: `{"f":9007199254740993}`, why: "2^53+1 rounds in a float64", kind: bind.Rounded, param: "f", sent: "9007199254740993", typ: "float64"},
-	{args: `{"f":9007199254740992,"f32":16777216,"a":-9007199254740992}`, why: "2^53 and 2^24 are exact", kind: 0},
-	{args: `{"f32":16777217}`, why: "2^24+1 rounds in a float32", kind: bind.Rounded, param: "f32", sent: "16777217", typ: "float32"},
-	{args: `{"a":{"k":[12345678901234567890]}}`, why: "a number in any is a float64", kind: bind.Rounded, param: "a", sent: "12345678901234567890", path: ".k[0]", typ: "interface {}"},
-	{args: `{"m":{"k":100000000000000000000000}}`, why: "10^23 is not a float64", kind: bind.Rounded, param: "m", sent: "100000000000000000000000", path: ".k", typ: "float64"},
-	{args: `{"q":"9007199254740993"}`, why: "a ,string float rounds too", kind: bind.Rounded, param: "q", sent: `"9007199254740993"`, typ: "float64"},
-	{args: `{"f":1.00000000000000000001,"f32":0.1}`, why: "a fraction is not an integer: out of scope", kind: 0},
-	{args: `{"i":9007199254740993}`, why: "an int holds it", kind: 0},
-	{args: `{"m":{"a b":null}}`, why: "a key that is no identifier is quoted in the path", kind: bind.NullValue, param: "m", sent: "null", path: `["a b"]`, typ: "float64"},
-	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"y":null}}` + strings.Repeat(`}`, 41), why: "a path past 12 steps keeps the first 4 and the last 8", kind: bind.NullValue, param: "np", sent: "null", path: strings.Repeat(".in", 4) + "[…]" + strings.Repeat(".in", 7) + ".y", typ: "string"},
+	{args: `{"a":{"zz":1},"m":{"zz":1}}`, why: "an object for any or a map keeps every key", kind: ""},
+	{args: `{"f":9007199254740993}`, why: "2^53+1 rounds in a float64", kind: bind.RoundedNumber, param: "f", sent: "9007199254740993", typ: "float64"},
+	{args: `{"f":9007199254740992,"f32":16777216,"a":-9007199254740992}`, why: "2^53 and 2^24 are exact", kind: ""},
+	{args: `{"f32":16777217}`, why: "2^24+1 rounds in a float32", kind: bind.RoundedNumber, param: "f32", sent: "16777217", typ: "float32"},
+	{args: `{"a":{"k":[12345678901234567890]}}`, why: "a number in any is a float64", kind: bind.RoundedNumber, param: "a", sent: "12345678901234567890", path: ".k[0]", typ: "interface {}"},
+	{args: `{"m":{"k":100000000000000000000000}}`, why: "10^23 is not a float64", kind: bind.RoundedNumber, param: "m", sent: "100000000000000000000000", path: ".k", typ: "float64"},
+	{args: `{"q":"9007199254740993"}`, why: "a ,string float rounds too", kind: bind.RoundedNumber, param: "q", sent: `"9007199254740993"`, typ: "float64"},
+	{args: `{"f":1.00000000000000000001,"f32":0.1}`, why: "a fraction is not an integer: out of scope", kind: ""},
+	{args: `{"i":9007199254740993}`, why: "an int holds it", kind: ""},
+	{args: `{"m":{"a b":null}}`, why: "a key that is no identifier is quoted in the path", kind: bind.NullForValue, param: "m", sent: "null", path: `["a b"]`, typ: "float64"},
+	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"y":null}}` + strings.Repeat(`}`, 41), why: "a path past 12 steps keeps the first 4 and the last 8", kind: bind.NullForValue, param: "np", sent: "null", path: strings.Repeat(".in", 4) + "[…]" + strings.Repeat(".in", 7) + ".y", typ: "string"},
 	{args: `{"np":` + strings.Repeat(`{"in":`, 40) + `{"in":{"zz":1}}` + strings.Repeat(`}`, 41), why: "a key's path past 12 steps, likewise", kind: bind.UnknownField, param: "np", sent: `"zz"`, path: strings.Repeat(".in", 4) + "[…]" + strings.Repeat(".in", 7) + ".zz", typ: "bind_test.trialInner"},
 }
 
@@ -705,7 +705,7 @@ func TestV2_SilentLosses(t *testing.T) {
 		trialLossCase{args: `{"HOURS_BACK":3}`, why: "case:ignore folds case", kind: bind.FoldedKey, param: "hours_back", sent: `"HOURS_BACK"`, typ: "int"},
 		trialLossCase{args: `{"hoursback":0}`, why: "and drops underscores, even for a zero value", kind: bind.FoldedKey, param: "hours_back", sent: `"hoursback"`, typ: "int"},
 		trialLossCase{args: `{"n":{"Hours-Back":2}}`, why: "in a nested struct too", kind: bind.FoldedKey, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "int"},
-		trialLossCase{args: `{"hours_back":3,"n":{"hours_back":1}}`, why: "the exact name is no fold", kind: 0},
+		trialLossCase{args: `{"hours_back":3,"n":{"hours_back":1}}`, why: "the exact name is no fold", kind: ""},
 	)
 	checkLosses(t, jsonv2.Binder, cases)
 }
@@ -714,25 +714,25 @@ func TestSegmentIO_SilentLosses(t *testing.T) {
 	cases := slices.Clone(commonLossCases)
 	cases = append(cases,
 		trialLossCase{args: `{"HOURS_BACK":3,"n":{"Hours-Back":2}}`, why: "no folding: case:ignore is V2's", kind: bind.UnknownField, param: "n", sent: `"Hours-Back"`, path: `["Hours-Back"]`, typ: "bind_test.trialInner"},
-		trialLossCase{args: `{"qq":"null"}`, why: "a ,string null", kind: 0},
-		trialLossCase{args: `{"q":"null"}`, why: "a ,string \"null\" is null", kind: bind.NullValue, param: "q", sent: `"null"`, typ: "float64"},
+		trialLossCase{args: `{"qq":"null"}`, why: "a ,string null", kind: ""},
+		trialLossCase{args: `{"q":"null"}`, why: "a ,string \"null\" is null", kind: bind.NullForValue, param: "q", sent: `"null"`, typ: "float64"},
 		trialLossCase{args: `{"i":1,"i":2}`, why: "the last of a repeated key wins", kind: bind.DuplicateKey, param: "i", sent: `"i"`, typ: "int"},
 		trialLossCase{args: `{"i":1,"\u0069":2}`, why: "an escaped repeat is a repeat", kind: bind.DuplicateKey, param: "i", sent: `"\u0069"`, typ: "int"},
 		trialLossCase{args: `{"n":{"x":1,"y":"a","x":2}}`, why: "in a nested struct too", kind: bind.DuplicateKey, param: "n", sent: `"x"`, path: ".x", typ: "int"},
 		trialLossCase{args: `{"m":{"k":1,"k":2}}`, why: "in a map", kind: bind.DuplicateKey, param: "m", sent: `"k"`, path: ".k", typ: "float64"},
 		trialLossCase{args: `{"a":[{"k":1,"j":0,"k":2}]}`, why: "in an object inside any", kind: bind.DuplicateKey, param: "a", sent: `"k"`, path: "[0].k", typ: "interface {}"},
-		trialLossCase{args: `{"a":{"k":1},"m":{"k":1},"n":{"x":1}}`, why: "one key in each object", kind: 0},
+		trialLossCase{args: `{"a":{"k":1},"m":{"k":1},"n":{"x":1}}`, why: "one key in each object", kind: ""},
 		trialLossCase{args: `{"zz":1,"zz":2,"n":{"zz":1,"zz":2}}`, why: "a dropped key repeated is two unknown fields, not a repeat", kind: bind.UnknownField, param: "n", sent: `"zz"`, path: ".zz", typ: "bind_test.trialInner"},
 		trialLossCase{args: `{"arr":[1,2,3]}`, why: "an extra element is dropped", kind: bind.ArrayLength, param: "arr", sent: "[1,2,3]", typ: "[2]int", n: 3},
 		trialLossCase{args: `{"arr":[5]}`, why: "a missing element stays zero", kind: bind.ArrayLength, param: "arr", sent: "[5]", typ: "[2]int", n: 1},
 		trialLossCase{args: `{"deep":[[{"x":1}],[{"zz":2}]]}`, why: "what is inside a dropped element is not read", kind: bind.ArrayLength, param: "deep", sent: `[[{"x":1}],[{"zz":2}]]`, typ: "[1][]bind_test.trialInner", n: 2},
-		trialLossCase{args: "{\"s\":\"a\xffb\"}", why: "invalid UTF-8 becomes U+FFFD", kind: bind.Replaced, param: "s", sent: "\"a\xffb\"", typ: "string"},
-		trialLossCase{args: `{"sl":["ok","\ud800\u0041"]}`, why: "so does a lone surrogate", kind: bind.Replaced, param: "sl", sent: `"\ud800\u0041"`, path: "[1]", typ: "string"},
-		trialLossCase{args: `{"s":"\udc00"}`, why: "a low surrogate alone", kind: bind.Replaced, param: "s", sent: `"\udc00"`, typ: "string"},
-		trialLossCase{args: `{"s":"\ud83d\ude00\u00e9"}`, why: "a pair is no loss", kind: 0},
-		trialLossCase{args: "{\"m\":{\"\xff\":1}}", why: "in a map key", kind: bind.Replaced, param: "m", sent: "\"\xff\"", path: "[\"\ufffd\"]", typ: "string"},
-		trialLossCase{args: "{\"a\":{\"k\":\"\xed\xa0\x80\"}}", why: "UTF-8 of a surrogate is invalid", kind: bind.Replaced, param: "a", sent: "\"\xed\xa0\x80\"", path: ".k", typ: "interface {}"},
-		trialLossCase{args: "{\"zz\":\"\xff\",\"n\":{\"x\":1}}", why: "in a dropped key's value, nothing is read", kind: 0},
+		trialLossCase{args: "{\"s\":\"a\xffb\"}", why: "invalid UTF-8 becomes U+FFFD", kind: bind.ReplacedText, param: "s", sent: "\"a\xffb\"", typ: "string"},
+		trialLossCase{args: `{"sl":["ok","\ud800\u0041"]}`, why: "so does a lone surrogate", kind: bind.ReplacedText, param: "sl", sent: `"\ud800\u0041"`, path: "[1]", typ: "string"},
+		trialLossCase{args: `{"s":"\udc00"}`, why: "a low surrogate alone", kind: bind.ReplacedText, param: "s", sent: `"\udc00"`, typ: "string"},
+		trialLossCase{args: `{"s":"\ud83d\ude00\u00e9"}`, why: "a pair is no loss", kind: ""},
+		trialLossCase{args: "{\"m\":{\"\xff\":1}}", why: "in a map key", kind: bind.ReplacedText, param: "m", sent: "\"\xff\"", path: "[\"\ufffd\"]", typ: "string"},
+		trialLossCase{args: "{\"a\":{\"k\":\"\xed\xa0\x80\"}}", why: "UTF-8 of a surrogate is invalid", kind: bind.ReplacedText, param: "a", sent: "\"\xed\xa0\x80\"", path: ".k", typ: "interface {}"},
+		trialLossCase{args: "{\"zz\":\"\xff\",\"n\":{\"x\":1}}", why: "in a dropped key's value, nothing is read", kind: ""},
 	)
 	checkLosses(t, segmentio.Binder, cases)
 }
@@ -751,26 +751,26 @@ func TestTrial_MissingRequired(t *testing.T) {
 		for _, tc := range []struct {
 			args    string
 			missing []string
-			other   bind.IssueKind // the first issue other than Missing, if any
+			other   bind.Code // the first issue other than Missing, if any
 		}{
-			{"", []string{"i", "hours_back"}, 0},
-			{"null", []string{"i", "hours_back"}, 0},
-			{" {} ", []string{"i", "hours_back"}, 0},
-			{`{"i":null,"hours_back":0}`, nil, bind.NullValue},
-			{`{"I":1,"hours_back":0}`, []string{"i"}, bind.UnknownKey},
-			{`{"i":1,"HOURS_BACK":0}`, map[bool][]string{true: nil, false: {"hours_back"}}[foldBinds], map[bool]bind.IssueKind{true: bind.FoldedKey, false: bind.UnknownKey}[foldBinds]},
+			{"", []string{"i", "hours_back"}, ""},
+			{"null", []string{"i", "hours_back"}, ""},
+			{" {} ", []string{"i", "hours_back"}, ""},
+			{`{"i":null,"hours_back":0}`, nil, bind.NullForValue},
+			{`{"I":1,"hours_back":0}`, []string{"i"}, bind.UnknownArgument},
+			{`{"i":1,"HOURS_BACK":0}`, map[bool][]string{true: nil, false: {"hours_back"}}[foldBinds], map[bool]bind.Code{true: bind.FoldedKey, false: bind.UnknownArgument}[foldBinds]},
 			{`{"i":"x"}`, []string{"hours_back"}, bind.WrongType},
-			{`{"i":1`, nil, bind.Syntax},
-			{`[1]`, nil, bind.NotObject},
+			{`{"i":1`, nil, bind.InvalidJSON},
+			{`[1]`, nil, bind.NotAnObject},
 			{`{"hours_back":` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `}`, nil, bind.TooDeep},
 		} {
 			issues := plan.Check([]byte(tc.args), nil)
 			var missing []string
-			var other bind.IssueKind
+			var other bind.Code
 			for _, is := range issues {
-				if is.Kind == bind.Missing {
+				if is.Kind == bind.MissingArgument {
 					missing = append(missing, plan.Params()[is.Param].Name)
-				} else if other == 0 {
+				} else if other == "" {
 					other = is.Kind
 				}
 			}
@@ -790,25 +790,25 @@ func TestTrial_LossesAtTypesWithMethods(t *testing.T) {
 	for _, tc := range []struct {
 		binder bind.Binder
 		args   string
-		want   bind.IssueKind // 0: none
+		want   bind.Code // 0: none
 		sent   string
 	}{
-		{jsonv2.Binder, `{"txt":null}`, bind.NullValue, "null"},
-		{jsonv2.Binder, `{"jsn":null}`, 0, ""},
-		{jsonv2.Binder, `{"time":null}`, bind.NullValue, "null"},
-		{jsonv2.Binder, `{"qi":null}`, bind.NullValue, "null"},
-		{segmentio.Binder, `{"txt":null}`, bind.NullValue, "null"},
-		{segmentio.Binder, `{"jsn":null}`, 0, ""},
-		{segmentio.Binder, `{"jsn":"\ud800"}`, 0, ""},
-		{segmentio.Binder, `{"time":null}`, bind.NullValue, "null"},
-		{segmentio.Binder, `{"qi":"null"}`, bind.NullValue, `"null"`},
-		{segmentio.Binder, `{"num":null}`, bind.NullValue, "null"},
-		{segmentio.Binder, `{"dur":null}`, bind.NullValue, "null"},
-		{jsonv2.Binder, `{"num":null}`, bind.NullValue, "null"},
-		{segmentio.Binder, `{"txt":"\ud800"}`, bind.Replaced, `"\ud800"`},
-		{segmentio.Binder, `{"mt":{"\ud800":1}}`, bind.Replaced, `"\ud800"`},
+		{jsonv2.Binder, `{"txt":null}`, bind.NullForValue, "null"},
+		{jsonv2.Binder, `{"jsn":null}`, "", ""},
+		{jsonv2.Binder, `{"time":null}`, bind.NullForValue, "null"},
+		{jsonv2.Binder, `{"qi":null}`, bind.NullForValue, "null"},
+		{segmentio.Binder, `{"txt":null}`, bind.NullForValue, "null"},
+		{segmentio.Binder, `{"jsn":null}`, "", ""},
+		{segmentio.Binder, `{"jsn":"\ud800"}`, "", ""},
+		{segmentio.Binder, `{"time":null}`, bind.NullForValue, "null"},
+		{segmentio.Binder, `{"qi":"null"}`, bind.NullForValue, `"null"`},
+		{segmentio.Binder, `{"num":null}`, bind.NullForValue, "null"},
+		{segmentio.Binder, `{"dur":null}`, bind.NullForValue, "null"},
+		{jsonv2.Binder, `{"num":null}`, bind.NullForValue, "null"},
+		{segmentio.Binder, `{"txt":"\ud800"}`, bind.ReplacedText, `"\ud800"`},
+		{segmentio.Binder, `{"mt":{"\ud800":1}}`, bind.ReplacedText, `"\ud800"`},
 		{segmentio.Binder, `{"mi":{"-0":"a","0":"b"}}`, bind.DuplicateKey, `"0"`},
-		{segmentio.Binder, `{"mi":{"1":"a","2":"b"}}`, 0, ""},
+		{segmentio.Binder, `{"mi":{"1":"a","2":"b"}}`, "", ""},
 	} {
 		plan, err := tc.binder.Compile(reflect.TypeFor[factsArgs]())
 		if err != nil {
@@ -818,7 +818,7 @@ func TestTrial_LossesAtTypesWithMethods(t *testing.T) {
 		if err := tc.binder.Unmarshal(args, new(factsArgs)); err != nil {
 			t.Fatalf("%s %s: %v", tc.binder.Name(), tc.args, err)
 		}
-		var got bind.IssueKind
+		var got bind.Code
 		sent := ""
 		if ls := reported(plan.Check(args, nil)); len(ls) > 0 {
 			got, sent = ls[0].Kind, string(args[ls[0].Start:ls[0].End])

@@ -24,7 +24,7 @@ import (
 // fails is each argument decoded alone, to name the ones it fails on. When
 // it passes, a walk of the text against the struct's positions (loss)
 // reports the silent losses the binder has (rules), without allocating on
-// a clean call. Required params no top-level key binds are Missing either
+// a clean call. Required params no top-level key binds are MissingArgument either
 // way, unless the text is unreadable.
 type trialPlan struct {
 	binder   Binder
@@ -68,10 +68,10 @@ type trialHooks interface {
 
 // A failure is where a trial decode failed, as the binder's error says.
 type failure struct {
-	path   []string  // from the argument's value to the offending one: array indexes and object keys
-	dotted bool      // the path is segmentio's dotted Field: one key may span several tokens
-	kind   IssueKind // 0: judged from the offending text and its Go type
-	at     int       // the binder's byte offset in the trial's text, or -1
+	path   []string // from the argument's value to the offending one: array indexes and object keys
+	dotted bool     // the path is segmentio's dotted Field: one key may span several tokens
+	kind   Code     // 0: judged from the offending text and its Go type
+	at     int      // the binder's byte offset in the trial's text, or -1
 }
 
 const ambiguousKey = -2
@@ -113,7 +113,7 @@ func (p *trialPlan) decode(args []byte) error {
 }
 
 // check has Plan.Check's contract; required marks the params to report
-// Missing, and nested lists the fields each struct type below the top
+// MissingArgument, and nested lists the fields each struct type below the top
 // level must be sent (see Plan.WithRequired).
 func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue, out *bindcap.Members) []Issue {
 	if len(args) == 0 {
@@ -133,9 +133,9 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 	case sc.kind == 0 && sc.deep:
 		return append(issues, p.tooDeep(args, sc, sc.start, err))
 	case sc.kind == 0, sc.kind == 'n':
-		return append(issues, Issue{Kind: Syntax, Param: -1, Start: sc.start, End: sc.start, Err: err})
+		return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: sc.start, End: sc.start, Err: err})
 	case sc.kind != '{':
-		return append(issues, Issue{Kind: NotObject, Param: -1, Start: sc.start, End: sc.end, Err: err})
+		return append(issues, Issue{Kind: NotAnObject, Param: -1, Start: sc.start, End: sc.end, Err: err})
 	}
 	n0 := len(issues)
 	tl := tally{nparams: len(p.params)}
@@ -144,7 +144,7 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 			issues = append(issues, is)
 		}
 	}
-	failed := 0 // issues other than UnknownKey
+	failed := 0 // issues other than UnknownArgument
 	ms := sc.members
 	suspect := 0 // the first member the binder may have failed on
 	if err != nil {
@@ -164,11 +164,11 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 					if f := p.hooks.explain(e); f.at >= len(trialPrefix) && f.at-len(trialPrefix) <= m.ve-m.vs {
 						at = m.vs + f.at - len(trialPrefix)
 					}
-					add(Issue{Kind: Syntax, Param: -1, Start: at, End: at, Err: e})
+					add(Issue{Kind: InvalidJSON, Param: -1, Start: at, End: at, Err: e})
 					failed++
 				}
 			}
-			add(Issue{Kind: UnknownKey, Param: -1, Start: m.ks, End: m.ke})
+			add(Issue{Kind: UnknownArgument, Param: -1, Start: m.ks, End: m.ke})
 		case m.param >= 0 && err != nil:
 			if e := tried.decode(p, args, ms, i); e != nil {
 				add(p.issue(args, *m, e))
@@ -286,14 +286,14 @@ func (p *trialPlan) decodeAlone(args []byte, m member) error {
 	return trialDecode(p.binder, args[m.vs:m.ve], w, p.params[m.param].Type)
 }
 
-// missing appends a Missing issue for each required param no member of
+// missing appends a MissingArgument issue for each required param no member of
 // ms binds.
 func (p *trialPlan) missing(args []byte, ms []member, required []bool, issues []Issue) []Issue {
 	for i, req := range required {
 		if !req || slices.ContainsFunc(ms, func(m member) bool { return m.param == i }) {
 			continue
 		}
-		issues = append(issues, Issue{Kind: Missing, Param: i})
+		issues = append(issues, Issue{Kind: MissingArgument, Param: i})
 	}
 	return issues
 }
@@ -313,7 +313,7 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 			}
 		}
 		if p.rules.replaces && replaces(w.data[m.ks:m.ke]) {
-			w.report(Issue{Kind: Replaced, Start: m.ks, End: m.ke, Type: goString})
+			w.report(Issue{Kind: ReplacedText, Start: m.ks, End: m.ke, Type: goString})
 		}
 		if p.rules.duplicates && seen.add(m.param) {
 			w.report(Issue{Kind: DuplicateKey, Start: m.ks, End: m.ke, Type: p.params[m.param].Type})
@@ -344,7 +344,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 	param := p.params[m.param]
 	f := p.hooks.explain(err)
 	if _, panicked := err.(*PanicError); panicked { // trialDecode's own, never wrapped
-		f = failure{kind: Rejected, at: -1}
+		f = failure{kind: InvalidValue, at: -1}
 	}
 	s := m.vs
 	ks, ke := -1, -1
@@ -396,9 +396,9 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 	quoted := param.Quoted && s == m.vs
 	if off := m.vs + f.at - len(trialPrefix); f.at >= 0 && ks >= 0 && off == ks && holder != nil && holder.Kind() == reflect.Map {
 		// The failure is the member's key: the map's key type does not read it.
-		is.Kind, is.Start, is.End, t = BadKey, ks, ke, holder.Key()
+		is.Kind, is.Start, is.End, t = InvalidKey, ks, ke, holder.Key()
 		quoted = false
-	} else if is.Kind == 0 {
+	} else if is.Kind == "" {
 		is.Kind = textKind(t, args[s:e], quoted, p.hooks.custom)
 	}
 	for t != nil && t.Kind() == reflect.Pointer && !p.hooks.custom(t) {
@@ -415,12 +415,12 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 // a number a numeric type cannot hold is not whole, too large or too
 // small; a JSON kind the type does not read is of the wrong type; any other
 // failure is the type's decoder rejecting text of the right kind.
-func textKind(t reflect.Type, text []byte, quoted bool, custom func(reflect.Type) bool) IssueKind {
+func textKind(t reflect.Type, text []byte, quoted bool, custom func(reflect.Type) bool) Code {
 	for t != nil && t.Kind() == reflect.Pointer && !custom(t) {
 		t = t.Elem()
 	}
 	if t == nil || custom(t) || len(text) == 0 {
-		return Rejected
+		return InvalidValue
 	}
 	j := jsonlex.KindAt(text, 0)
 	num := j == jsonlex.KindNumber
@@ -442,7 +442,7 @@ func textKind(t reflect.Type, text []byte, quoted bool, custom func(reflect.Type
 		return numberVerdict(text, reflect.TypeFor[float64]())
 	}
 	if reads(t, j) {
-		return Rejected
+		return InvalidValue
 	}
 	return WrongType
 }
@@ -458,10 +458,10 @@ func numberKind(t reflect.Type) bool {
 }
 
 // numberVerdict is why a valid JSON number fails for numeric type t.
-func numberVerdict(num []byte, t reflect.Type) IssueKind {
+func numberVerdict(num []byte, t reflect.Type) Code {
 	neg := num[0] == '-'
 	if t.Kind() != reflect.Float32 && t.Kind() != reflect.Float64 && bytes.ContainsAny(num, ".eE") {
-		return NotWhole
+		return NotWholeNumber
 	}
 	if neg {
 		return TooSmall
@@ -765,12 +765,12 @@ func unexportedPointerOn(t reflect.Type, index []int, unnamedOnly bool) string {
 // own field rules.
 
 // lossRules are the losses that only some binders mirrored by trial have;
-// the others fail instead. Every one of them has NullValue, Rounded and
+// the others fail instead. Every one of them has NullForValue, RoundedNumber and
 // UnknownField, and FoldedKey where a field's tag asks for folding.
 type lossRules struct {
 	duplicates bool // a repeated key is read at each occurrence, so the last wins (DuplicateKey)
 	arrays     bool // a fixed-size array drops extra elements and leaves missing ones zero (ArrayLength)
-	replaces   bool // invalid UTF-8 and lone surrogate escapes become U+FFFD (Replaced)
+	replaces   bool // invalid UTF-8 and lone surrogate escapes become U+FFFD (ReplacedText)
 	nullQuoted bool // a ,string value holding null reads as null
 }
 
@@ -1011,7 +1011,7 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 	k := jsonlex.KindAt(d, i)
 	if k == jsonlex.KindNull {
 		if n.nullLoss {
-			w.report(Issue{Kind: NullValue, Start: i, End: i + 4, Type: n.typ})
+			w.report(Issue{Kind: NullForValue, Start: i, End: i + 4, Type: n.typ})
 		}
 		return i + 4
 	}
@@ -1022,7 +1022,7 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 		if k == jsonlex.KindString {
 			end := stringEnd(d, i)
 			if w.rules.replaces && replaces(d[i:end]) {
-				w.report(Issue{Kind: Replaced, Start: i, End: end, Type: n.typ})
+				w.report(Issue{Kind: ReplacedText, Start: i, End: end, Type: n.typ})
 			}
 			return end
 		}
@@ -1030,7 +1030,7 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 		if k == jsonlex.KindNumber {
 			end := numberEnd(d, i)
 			if rounds(d[i:end], n.bits) {
-				w.report(Issue{Kind: Rounded, Start: i, End: end, Type: n.typ})
+				w.report(Issue{Kind: RoundedNumber, Start: i, End: end, Type: n.typ})
 			}
 			return end
 		}
@@ -1088,11 +1088,11 @@ func (w *lossWalk) quoted(n *lossNode, s, e int) {
 		if !n.nullLoss {
 			return
 		}
-		is.Kind = NullValue
+		is.Kind = NullForValue
 	case n.bits != 0 && rounds(inner, n.bits):
-		is.Kind = Rounded
+		is.Kind = RoundedNumber
 	case n.str && w.rules.replaces && (replaces(w.data[s:e]) || len(inner) >= 2 && jsonlex.KindAt(inner, 0) == jsonlex.KindString && replaces(inner)):
-		is.Kind = Replaced
+		is.Kind = ReplacedText
 	default:
 		return
 	}
@@ -1164,7 +1164,7 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 		ke, vs := w.member(j)
 		outer := w.steps.push(step{j, ke})
 		if w.rules.replaces && n.key == keyByText && replaces(d[j:ke]) {
-			w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: n.typ.Key()})
+			w.report(Issue{Kind: ReplacedText, Start: j, End: ke, Type: n.typ.Key()})
 		}
 		if w.rules.duplicates && keys.add(d, j, ke, n.key) {
 			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.elem.typ})
@@ -1198,7 +1198,7 @@ func (w *lossWalk) structObject(n *lossNode, i int) int {
 				w.report(Issue{Kind: FoldedKey, Start: j, End: ke, Type: ft})
 			}
 			if w.rules.replaces && replaces(d[j:ke]) {
-				w.report(Issue{Kind: Replaced, Start: j, End: ke, Type: goString})
+				w.report(Issue{Kind: ReplacedText, Start: j, End: ke, Type: goString})
 			}
 			if seen.add(f) && w.rules.duplicates {
 				w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: ft})
@@ -1218,7 +1218,7 @@ func (w *lossWalk) structObject(n *lossNode, i int) int {
 	}
 }
 
-// missingFields reports a Missing issue for each field of struct node n
+// missingFields reports a MissingField issue for each field of struct node n
 // that must be sent and that the object at data[start:end], whose keys
 // bound the fields in seen, does not name. Its path leads to where the
 // field would be.
@@ -1228,10 +1228,10 @@ func (w *lossWalk) missingFields(n *lossNode, seen *boundSet, start, end int) {
 		if !ok || seen.has(f) {
 			continue
 		}
-		if !w.tally.admit(w.issues[w.n0:], Missing, w.param) {
+		if !w.tally.admit(w.issues[w.n0:], MissingField, w.param) {
 			continue
 		}
-		w.issues = append(w.issues, Issue{Kind: Missing, Param: w.param, Start: start, End: end, Type: n.nodes[f].typ,
+		w.issues = append(w.issues, Issue{Kind: MissingField, Param: w.param, Start: start, End: end, Type: n.nodes[f].typ,
 			Path: w.steps.path(w.data, name)})
 	}
 }

@@ -278,7 +278,7 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue
 			n = ambiguous[key] // every occurrence fails: the first is the one
 		}
 		if n == 1 {
-			is := Issue{Kind: Syntax, Param: -1, Start: mb.ks, End: mb.ks}
+			is := Issue{Kind: InvalidJSON, Param: -1, Start: mb.ks, End: mb.ks}
 			if mb.param != ambiguousKey {
 				// A repeated name: the issue spans the key and carries
 				// V2's jsontext.ErrDuplicateName, so that it can be told
@@ -286,7 +286,7 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue
 				// parameter is that argument's issue.
 				is.End, is.Err = mb.ke, decoders.V2.ErrDuplicateName
 				if mb.param >= 0 {
-					is.Kind, is.Param = Rejected, mb.param
+					is.Kind, is.Param = InvalidValue, mb.param
 					is.Path = argPath(args, mb.ks, mb.ke)
 				}
 			}
@@ -310,9 +310,9 @@ func (m *v2Mirror) explain(err error) failure {
 	e, ok := decoders.V2.ReadError(err)
 	switch {
 	case !ok:
-		return failure{kind: Rejected, at: -1}
+		return failure{kind: InvalidValue, at: -1}
 	case e.Syntactic:
-		f := failure{path: pointerPath(e.Pointer), kind: Rejected, at: int(e.Offset)}
+		f := failure{path: pointerPath(e.Pointer), kind: InvalidValue, at: int(e.Offset)}
 		if e.Duplicate && len(f.path) > 0 {
 			f.path = f.path[:len(f.path)-1] // the object holding the repeated name
 		}
@@ -325,7 +325,7 @@ func (m *v2Mirror) explain(err error) failure {
 	case e.Number:
 		// a number that does not fit: judged from the text
 	default:
-		f.kind = Rejected
+		f.kind = InvalidValue
 	}
 	return f
 }
@@ -354,7 +354,7 @@ func (m *v2Mirror) whole(args []byte, ms []member, err error) Issue {
 		at = int(e.Offset)
 	}
 	at = min(max(at, 0), len(args))
-	return Issue{Kind: Syntax, Param: -1, Start: at, End: at, Err: err}
+	return Issue{Kind: InvalidJSON, Param: -1, Start: at, End: at, Err: err}
 }
 
 func (m *v2Mirror) custom(t reflect.Type) bool { return v2Custom(t) }

@@ -54,9 +54,9 @@ func checkAgainst(t *testing.T, plan *bind.Plan, args []byte) []bind.Issue {
 			t.Errorf("%q: issue %+v has a span outside the arguments", args, is)
 		}
 		switch {
-		case is.Kind == bind.UnknownKey:
+		case is.Kind == bind.UnknownArgument, is.Kind == bind.Omitted:
 			continue
-		case !is.Kind.Fails():
+		case is.Kind.Class() != bind.BinderFailure:
 			if is.Param < 0 || is.Param >= len(plan.Params()) {
 				t.Errorf("%q: %v issue %+v in no argument", args, is.Kind, is)
 			}
@@ -65,7 +65,7 @@ func checkAgainst(t *testing.T, plan *bind.Plan, args []byte) []bind.Issue {
 		switch is.Kind {
 		case bind.Omitted:
 			continue
-		case bind.Syntax, bind.NotObject:
+		case bind.InvalidJSON, bind.NotAnObject:
 			if is.Param != -1 {
 				t.Errorf("%q: %v issue in argument %d", args, is.Kind, is.Param)
 			}
@@ -140,7 +140,7 @@ func droppedByV2(plan *bind.Plan, args []byte) int {
 func unknownKeys(issues []bind.Issue) int {
 	n := 0
 	for _, is := range issues {
-		if is.Kind == bind.UnknownKey {
+		if is.Kind == bind.UnknownArgument {
 			n++
 		}
 	}
@@ -227,7 +227,7 @@ func TestV2_AmbiguousKeyIsOneSyntaxIssue(t *testing.T) {
 		checkAgainst(t, plan, []byte(args))
 	}
 	issues := plan.Check([]byte(`{"foo-bar":1}`), nil)
-	if v2AmbiguousFails && (len(issues) != 1 || issues[0].Kind != bind.Syntax || issues[0].Start != 1) {
+	if v2AmbiguousFails && (len(issues) != 1 || issues[0].Kind != bind.InvalidJSON || issues[0].Start != 1) {
 		t.Errorf("{\"foo-bar\":1}: issues %+v, want one Syntax issue at the key", issues)
 	}
 	if !v2AmbiguousFails && len(issues) != 0 {
@@ -238,25 +238,25 @@ func TestV2_AmbiguousKeyIsOneSyntaxIssue(t *testing.T) {
 func TestV2_IssuesNameTheValue(t *testing.T) {
 	plan := v2Plan(t)
 	checkFirstIssues(t, plan, []issueCase{
-		{`{"int":1.5,"string":"ok"}`, "a fraction for an int", bind.NotWhole, "int", `1.5`, ""},
+		{`{"int":1.5,"string":"ok"}`, "a fraction for an int", bind.NotWholeNumber, "int", `1.5`, ""},
 		{`{"int8":300}`, "past int8", bind.TooLarge, "int8", `300`, ""},
 		{`{"uint":-0}`, "a sign for an unsigned type", bind.TooSmall, "uint", `-0`, ""},
 		{`{"ints":[1, "a"]}`, "the element, not the list", bind.WrongType, "ints", `"a"`, "[1]"},
-		{`{"counts":{"a":1,"b":1e2}}`, "the map value", bind.NotWhole, "counts", `1e2`, ".b"},
-		{`{"names":{"7":"a","x":"b"}}`, "the map key V2 cannot read as an int", bind.BadKey, "names", `"x"`, ".x"},
+		{`{"counts":{"a":1,"b":1e2}}`, "the map value", bind.NotWholeNumber, "counts", `1e2`, ".b"},
+		{`{"names":{"7":"a","x":"b"}}`, "the map key V2 cannot read as an int", bind.InvalidKey, "names", `"x"`, ".x"},
 		v2NumberCase,
-		{`{"duration":"1s"}`, "time.Duration has no default representation", bind.Rejected, "duration", `"1s"`, ""},
-		{`{"duration":null}`, "not even null", bind.Rejected, "duration", `null`, ""},
-		{`{"pair":[1,2,3]}`, "a fixed array takes its length exactly", bind.Rejected, "pair", `[1,2,3]`, ""},
-		{`{"int_string":"1.5"}`, "a fraction inside the string", bind.NotWhole, "int_string", `"1.5"`, ""},
-		{"{\"string\":\"a\xffb\"}", "invalid UTF-8 in an argument", bind.Rejected, "string", "\"a\xffb\"", ""},
-		{`{"nested":{"a":1,"a":2}}`, "a repeated key inside an argument", bind.Rejected, "nested", `{"a":1,"a":2}`, ""},
-		{`{"int":1,"int":1}`, "a repeated key: V2 refuses it, at the key", bind.Rejected, "int", `"int"`, ""},
-		{`{"x":1,"x":1}`, "a repeated key V2 drops: a syntax error to V2, at the key", bind.Syntax, "", `"x"`, ""},
-		{"{\"\xff\":1}", "invalid UTF-8 in a key", bind.Syntax, "", ``, ""},
-		{"{\"x\":\"\xff\"}", "invalid UTF-8 in a dropped key's value", bind.Syntax, "", ``, ""},
-		{`{"int":1}]`, "text after the object", bind.Syntax, "", ``, ""},
-		{`[1]`, "not an object", bind.NotObject, "", `[1]`, ""},
+		{`{"duration":"1s"}`, "time.Duration has no default representation", bind.InvalidValue, "duration", `"1s"`, ""},
+		{`{"duration":null}`, "not even null", bind.InvalidValue, "duration", `null`, ""},
+		{`{"pair":[1,2,3]}`, "a fixed array takes its length exactly", bind.InvalidValue, "pair", `[1,2,3]`, ""},
+		{`{"int_string":"1.5"}`, "a fraction inside the string", bind.NotWholeNumber, "int_string", `"1.5"`, ""},
+		{"{\"string\":\"a\xffb\"}", "invalid UTF-8 in an argument", bind.InvalidValue, "string", "\"a\xffb\"", ""},
+		{`{"nested":{"a":1,"a":2}}`, "a repeated key inside an argument", bind.InvalidValue, "nested", `{"a":1,"a":2}`, ""},
+		{`{"int":1,"int":1}`, "a repeated key: V2 refuses it, at the key", bind.InvalidValue, "int", `"int"`, ""},
+		{`{"x":1,"x":1}`, "a repeated key V2 drops: a syntax error to V2, at the key", bind.InvalidJSON, "", `"x"`, ""},
+		{"{\"\xff\":1}", "invalid UTF-8 in a key", bind.InvalidJSON, "", ``, ""},
+		{"{\"x\":\"\xff\"}", "invalid UTF-8 in a dropped key's value", bind.InvalidJSON, "", ``, ""},
+		{`{"int":1}]`, "text after the object", bind.InvalidJSON, "", ``, ""},
+		{`[1]`, "not an object", bind.NotAnObject, "", `[1]`, ""},
 	})
 }
 
@@ -420,7 +420,7 @@ func TestTrial_APanickingMethodIsAnIssueOfItsArgument(t *testing.T) {
 		checkAgainst(t, plan, []byte(`{"m":1,"n":12}`))
 		is := plan.Check([]byte(`{"m":1,"n":13}`), nil)
 		var pe *bind.PanicError
-		if len(is) != 1 || is[0].Param != 1 || is[0].Kind != bind.Rejected || !errors.As(is[0].Err, &pe) {
+		if len(is) != 1 || is[0].Param != 1 || is[0].Kind != bind.InvalidValue || !errors.As(is[0].Err, &pe) {
 			t.Errorf("%s: issues %+v, want one Rejected issue for n carrying a *PanicError", b.Name(), is)
 		}
 	}
@@ -475,7 +475,7 @@ func TestTrial_IssuesAreBoundedByMaxIssues(t *testing.T) {
 			t.Fatal(err)
 		}
 		is := checkAgainst(t, plan, args)
-		if len(is) != bind.MaxIssues+2 || is[0].Kind != bind.WrongType || is[len(is)-1].Kind != bind.Omitted || is[len(is)-1].Of != bind.UnknownKey || is[len(is)-1].N != 500 {
+		if len(is) != bind.MaxIssues+2 || is[0].Kind != bind.WrongType || is[len(is)-1].Kind != bind.Omitted || is[len(is)-1].Of != bind.UnknownArgument || is[len(is)-1].N != 500 {
 			t.Errorf("%s: %d issues, the first %v, the last %+v; want %d listed and 500 unknown keys omitted", b.Name(), len(is), is[0].Kind, is[len(is)-1], bind.MaxIssues+1)
 		}
 	}

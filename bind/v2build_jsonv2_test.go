@@ -30,7 +30,7 @@ const (
 	v2FormatByDefault = true
 )
 
-var v2NumberCase = issueCase{`{"number":"abc"}`, "json.Number reads a string only when it holds a number", bind.Rejected, "number", `"abc"`, ""}
+var v2NumberCase = issueCase{`{"number":"abc"}`, "json.Number reads a string only when it holds a number", bind.InvalidValue, "number", `"abc"`, ""}
 
 // stdUnsupportedTags are tags bind.Std's Compile refuses under the
 // experiment: v2 options the native mirror does not follow.

@@ -63,10 +63,10 @@ func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.
 		for _, is := range issues {
 			switch {
 			case is.Kind == bind.Omitted:
-				if is.Of.Fails() && is.Param < 0 {
+				if is.Of.Class() == bind.BinderFailure && is.Param < 0 {
 					return false
 				}
-			case is.Kind.Fails() && m.Key.Start <= is.Start && is.Start < m.Value.End:
+			case is.Kind.Class() == bind.BinderFailure && m.Key.Start <= is.Start && is.Start < m.Value.End:
 				return false
 			}
 		}
@@ -231,7 +231,7 @@ func (b *problems) conflicts(cs []aliasConflict) {
 		if c.more > 0 {
 			sent += ", and " + strconv.Itoa(c.more) + " more"
 		}
-		pr := Problem{Code: AliasConflict, Argument: p.Name, Takes: b.w.takes(p.Type, p.Quoted, p.Schema), Sent: sent}
+		pr := Problem{Code: AliasConflict, Argument: p.Name, Takes: b.w.param(i), Sent: sent}
 		if c.kept != nil {
 			pr.Becomes = quoteSent(c.kept)
 		}
@@ -256,7 +256,7 @@ func (b *problems) conflicts(cs []aliasConflict) {
 func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict) {
 	folded := false
 	for _, is := range issues {
-		if is.Kind.Fails() {
+		if is.Kind.Class() == bind.BinderFailure {
 			return args, nil
 		}
 		folded = folded || is.Kind == bind.FoldedKey && is.Path.String() == "" && is.Param >= 0

@@ -39,11 +39,11 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 	for _, is := range issues {
 		switch {
 		case is.Param >= 0 && is.Param < n:
-			if is.Kind.Loss() {
+			if is.Kind.Class() == bind.SilentLoss {
 				return nil, false
 			}
 			skip[is.Param/64] |= 1 << (is.Param % 64)
-		case is.Kind == bind.UnknownKey:
+		case is.Kind == bind.UnknownArgument:
 		default:
 			return nil, false
 		}
@@ -92,11 +92,11 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 	if len(breaches) == 0 && !missing {
 		return nil, true
 	}
-	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder()}
+	w := wordsFor(t)
 	for i, p := range t.Params {
 		if (seen[i/64]|skip[i/64])&(1<<(i%64)) == 0 {
 			if cs.Params[i].ZeroFails {
-				ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
+				ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.param(i)})
 			}
 			continue
 		}
@@ -104,7 +104,7 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 			if b.param != i {
 				continue
 			}
-			pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema), Sent: quoteSent(args[b.value.Start:b.value.End])}
+			pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.param(i), Sent: quoteSent(args[b.value.Start:b.value.End])}
 			path := spanPath(args, b.key, b.value, b.at)
 			pr.Path, pr.Pointer = path.String(), path.Pointer()
 			if b.at != b.value {

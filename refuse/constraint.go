@@ -73,11 +73,11 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 		}
 	}
 	for _, is := range issues {
-		if is.Param >= 0 && is.Param < len(failed) && !is.Kind.Loss() {
+		if is.Param >= 0 && is.Param < len(failed) && is.Kind.Class() != bind.SilentLoss {
 			failed[is.Param] = false
 		}
 	}
-	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder()}
+	w := wordsFor(t)
 	sent, keys := sentValues(t, args, ms)
 	for i, p := range t.Params {
 		if !failed[i] {
@@ -85,10 +85,10 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 		}
 		raw := sent[i]
 		if raw == nil {
-			ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)})
+			ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.param(i)})
 			continue
 		}
-		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema), Sent: quoteSent(raw)}
+		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.param(i), Sent: quoteSent(raw)}
 		arg := jsonpath.ArgPath(keys[i])
 		pr.Pointer = arg.Pointer()
 		if path, elem, ok := breach(v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), arg); ok && path.Inside() {

@@ -160,7 +160,7 @@ func Refuse(reg *typereg.Registry, tool string, args json.RawMessage) *Refusal {
 
 // broken reports a verdict on the text as a whole.
 func broken(issues []bind.Issue) bool {
-	return len(issues) > 0 && (issues[len(issues)-1].Kind == bind.Syntax || issues[len(issues)-1].Kind == bind.TooDeep)
+	return len(issues) > 0 && (issues[len(issues)-1].Kind == bind.InvalidJSON || issues[len(issues)-1].Kind == bind.TooDeep)
 }
 
 // A decider turns one call's issues into a decision.
@@ -170,33 +170,6 @@ type decider struct {
 	ms   *bindcap.Members // the members of args, as Check read them
 	sent []byte           // the call's own text, which args renames (aliases, folded keys)
 	warn bool             // the tool's mode is Warn
-}
-
-// class orders what is found: the binder's failures first, then the
-// parameters the call leaves out, the other policy problems, and silent
-// losses, so that each argument's problem is the most serious one found in
-// it; unknown keys last, so that a flood of them cannot push an argument's
-// problem past MaxProblems.
-func class(is bind.Issue) int {
-	switch k := is.Kind; {
-	case k.Fails():
-		return 0
-	case k == bind.Missing && is.Path.String() == "":
-		return 1
-	case k == bind.UnknownKey:
-		return 4
-	case k.Loss():
-		return 3
-	}
-	return 2
-}
-
-// lossRank orders the silent losses: a repeated key first.
-func lossRank(is bind.Issue) int {
-	if is.Kind == bind.DuplicateKey {
-		return 0
-	}
-	return 1
 }
 
 func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decision {
@@ -209,21 +182,21 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	var moreFails, moreUnknown int
 	unknownEnd, counted, nulls := 0, 0, false
 	issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
-		nulls = nulls || is.Kind == bind.NullValue || is.Of == bind.NullValue
+		nulls = nulls || is.Kind == bind.NullForValue || is.Of == bind.NullForValue
 		switch {
-		case is.Kind == bind.UnknownKey:
+		case is.Kind == bind.UnknownArgument:
 			unknownEnd = is.End
 		case is.Kind != bind.Omitted:
-		case is.Of == bind.UnknownKey:
+		case is.Of == bind.UnknownArgument:
 			counted += is.N
-		case is.Of.Fails() && is.Param < 0:
+		case is.Of.Class() == bind.BinderFailure && is.Param < 0:
 			moreFails += is.N
 		}
 		return is.Kind == bind.Omitted
 	})
 	if pol.Open || pol.OpenNested || len(pol.Exempt) > 0 {
 		issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
-			return is.Kind == bind.UnknownKey && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End])) ||
+			return is.Kind == bind.UnknownArgument && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End])) ||
 				is.Kind == bind.UnknownField && pol.OpenNested
 		})
 	}
@@ -233,16 +206,8 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	if counted > 0 && !pol.Open {
 		issues, moreUnknown = d.unknownPast(issues, unknownEnd, counted)
 	}
-	slices.SortStableFunc(issues, func(a, b bind.Issue) int {
-		if c := cmp.Compare(class(a), class(b)); c != 0 {
-			return c
-		}
-		// Among an argument's losses, a value dropped (a key repeated,
-		// in any case) says more than a key's case folded: the one
-		// problem an argument gets must say a value was thrown away.
-		return cmp.Compare(lossRank(a), lossRank(b))
-	})
-	fails := len(issues) > 0 && issues[0].Kind.Fails()
+	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(rank(a.Kind), rank(b.Kind)) })
+	fails := len(issues) > 0 && issues[0].Kind.Class() == bind.BinderFailure
 
 	// What refuses the call: the binder's failures; under Reject, the
 	// policy problems too, and silent losses when Strict. What is only
@@ -251,10 +216,10 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	refuses := conflicts != nil && !d.warn
 	for _, is := range issues {
 		switch {
-		case is.Kind.Fails():
+		case is.Kind.Class() == bind.BinderFailure:
 			refuses = true
 		case d.warn:
-		case !is.Kind.Loss() || pol.Strict:
+		case is.Kind.Class() != bind.SilentLoss || pol.Strict:
 			refuses = true
 		}
 	}
@@ -282,18 +247,18 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			// Under Warn only the binder's failures refuse, and the
 			// handler will not run to carry warnings: they are all the
 			// refusal says.
-			b.issues(slices.DeleteFunc(issues, func(is bind.Issue) bool { return !is.Kind.Fails() }))
+			b.issues(slices.DeleteFunc(issues, func(is bind.Issue) bool { return is.Kind.Class() != bind.BinderFailure }))
 			b.more += moreFails
 		} else {
 			// Under Reject the refusal lists everything found, losses
 			// included, so that one correction fixes them all; the
 			// binder's failures first, for an argument with more than one
 			// problem.
-			n := slices.IndexFunc(issues, func(is bind.Issue) bool { return !is.Kind.Fails() })
+			n := slices.IndexFunc(issues, func(is bind.Issue) bool { return is.Kind.Class() != bind.BinderFailure })
 			if n < 0 {
 				n = len(issues)
 			}
-			m := n + slices.IndexFunc(issues[n:], func(is bind.Issue) bool { return class(is) != 1 })
+			m := n + slices.IndexFunc(issues[n:], func(is bind.Issue) bool { return is.Kind != bind.MissingArgument })
 			if m < n {
 				m = len(issues)
 			}
@@ -349,13 +314,13 @@ func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 			continue
 		}
 		j := slices.IndexFunc(issues, func(is bind.Issue) bool {
-			return is.Kind == bind.NullValue && is.Param == i && is.Start == at
+			return is.Kind == bind.NullForValue && is.Param == i && is.Start == at
 		})
 		switch {
 		case j >= 0:
-			issues[j].Kind = bind.Missing
+			issues[j].Kind = bind.MissingArgument
 		case nullIsLost(plan, p.Name, i):
-			issues = append(issues, bind.Issue{Kind: bind.Missing, Param: i, Start: at, End: at + len("null")})
+			issues = append(issues, bind.Issue{Kind: bind.MissingArgument, Param: i, Start: at, End: at + len("null")})
 		}
 	}
 	return issues
@@ -366,7 +331,7 @@ func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 func nullIsLost(plan *bind.Plan, name string, i int) bool {
 	key, _ := json.Marshal(name)
 	for _, is := range plan.Check([]byte("{"+string(key)+":null}"), nil) {
-		if is.Kind == bind.NullValue && is.Param == i && is.Path.String() == "" {
+		if is.Kind == bind.NullForValue && is.Param == i && is.Path.String() == "" {
 			return true
 		}
 	}
@@ -385,7 +350,7 @@ func withoutFailures(args []byte, ms *bindcap.Members, plan *bind.Plan, issues [
 	}
 	var at []int // where the failures start, in order
 	for _, is := range issues {
-		if is.Kind.Fails() {
+		if is.Kind.Class() == bind.BinderFailure {
 			at = append(at, is.Start)
 		}
 	}
@@ -443,7 +408,7 @@ func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, i
 	sent := make(bloom, n/8+1) // the keys sent: eight bits a key
 	var listed [][2]int
 	for _, is := range issues {
-		if is.Kind == bind.UnknownKey {
+		if is.Kind == bind.UnknownArgument {
 			listed = append(listed, [2]int{is.Start, is.End})
 			sent.add(maphash.Bytes(seed, d.args[is.Start:is.End]))
 		}
@@ -477,7 +442,7 @@ func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, i
 			seen[string(raw)] = true
 		}
 		if first {
-			issues = append(issues, bind.Issue{Kind: bind.UnknownKey, Param: -1, Start: m.Key.Start, End: m.Key.End})
+			issues = append(issues, bind.Issue{Kind: bind.UnknownArgument, Param: -1, Start: m.Key.Start, End: m.Key.End})
 			first = false
 			continue
 		}

@@ -25,7 +25,11 @@
 // drops). Under Reject (the default) the policy problems refuse the call,
 // silent losses only under Strict; under Warn they travel with the result
 // as Warnings. docs/policies.md lists every policy with its code and
-// default. Code.Policy tells a policy problem from a binder failure.
+// default. A Code is a bind.Code, the one taxonomy of the module: the code
+// each issue of the verdict carries is its problem's, and Code.Class tells
+// a binder failure (bind.BinderFailure) from a policy problem
+// (bind.PolicyProblem) and a silent loss (bind.SilentLoss); Code.Policy
+// reports the last two.
 //
 // # The tool's own constraints
 //

@@ -57,7 +57,7 @@ func (b *problems) duplicate(is bind.Issue) bool {
 	p := b.t.Params[is.Param]
 	pr := Problem{Argument: p.Name, Code: DuplicateName, Pointer: is.Path.Pointer(), Sent: quoteSent(key)}
 	if jsonlex.KindAt(b.args, is.Start) == jsonlex.KindObject { // inside the argument: the object holding the key
-		pr.Path, pr.Takes, pr.Element = is.Path.String(), b.w.takes(p.Type, p.Quoted, p.Schema), pr.Sent
+		pr.Path, pr.Takes, pr.Element = is.Path.String(), b.w.param(is.Param), pr.Sent
 		pr.Pointer = bindcap.Path(is.Path).Key(key).Pointer() // the key's member
 		pr.Sent = quoteSent(b.memberValue(is.Start))
 	}

@@ -4,107 +4,101 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bindguard/bindguard/bind"
 )
 
 // A Code names a kind of problem. Codes are stable: match on them, not on
-// the text.
-type Code string
+// the text. A Code is a bind.Code, the one taxonomy of issues and problems:
+// its Class says whether the binder fails on it (bind.BinderFailure), the
+// tool's policy decides on it (bind.PolicyProblem), or it is a silent loss
+// (bind.SilentLoss); each is published under the name below.
+type Code = bind.Code
 
 const (
+	// The binder's failures, and no such tool: refused in every mode but
+	// Off.
+
 	// InvalidJSON: the arguments are not valid JSON.
-	InvalidJSON Code = "invalid_json"
+	InvalidJSON = bind.InvalidJSON
 	// NotAnObject: the arguments are valid JSON but not an object.
-	NotAnObject Code = "not_an_object"
+	NotAnObject = bind.NotAnObject
 	// UnknownTool: no tool of that name is registered.
-	UnknownTool Code = "unknown_tool"
+	UnknownTool = bind.UnknownTool
 	// UnknownArgument: a key the binder binds to no parameter.
-	UnknownArgument Code = "unknown_argument"
+	UnknownArgument = bind.UnknownArgument
 	// WrongType: a value of a JSON kind the parameter does not take (text
 	// for a number, a number for true or false, an object for a list...).
-	WrongType Code = "wrong_type"
+	WrongType = bind.WrongType
 	// NotWholeNumber: a number with a fraction or an exponent, for a whole
 	// number parameter.
-	NotWholeNumber Code = "not_whole_number"
+	NotWholeNumber = bind.NotWholeNumber
 	// TooLarge: a number past the largest value the parameter's type holds.
-	TooLarge Code = "too_large"
+	TooLarge = bind.TooLarge
 	// TooSmall: a number past the smallest value the parameter's type holds.
-	TooSmall Code = "too_small"
+	TooSmall = bind.TooSmall
 	// NotOneOf: text that is none of the values the parameter lists.
-	NotOneOf Code = "not_one_of"
+	NotOneOf = bind.NotOneOf
 	// InvalidKey: an object key a map parameter's key type does not read.
-	InvalidKey Code = "invalid_key"
+	InvalidKey = bind.InvalidKey
 	// TooDeep: arrays and objects nested deeper than the binder reads.
-	TooDeep Code = "too_deep"
+	TooDeep = bind.TooDeep
 	// InvalidValue: a value of the right JSON kind that the parameter's type
 	// still does not read (bad base64, a date that is not RFC 3339, text a
 	// custom decoder refuses).
-	InvalidValue Code = "invalid_value"
+	InvalidValue = bind.InvalidValue
 	// DuplicateName: a key sent more than once in one object, which the
 	// binder refuses (jsonv2.Binder: go-json-experiment's
 	// jsontext.ErrDuplicateName). Sent quotes the key; inside an argument,
 	// Sent quotes the argument, Element the key and Path the object. One
 	// problem per repeated key, however often it repeats. A binder that
 	// reads the last value instead reports DuplicateKey, a silent loss.
-	DuplicateName Code = "duplicate_name"
+	DuplicateName = bind.DuplicateName
 
 	// Policy problems (see Decide): refused under Reject, warnings under
 	// Warn.
 
 	// UnknownField: a key inside an object argument that names no field
 	// of the struct it is read into (the binder drops it).
-	UnknownField Code = "unknown_field"
+	UnknownField = bind.UnknownField
 	// MissingArgument: a required parameter the call does not send, or
 	// sends as null where its type cannot hold null (Sent is then null).
-	MissingArgument Code = "missing_argument"
+	MissingArgument = bind.MissingArgument
 	// MissingField: an object argument (or an object inside one) that
 	// leaves out a field its struct's published schema requires; Element
 	// names the field, Path leads to where it would be.
-	MissingField Code = "missing_field"
+	MissingField = bind.MissingField
 	// AliasConflict: one parameter sent under its name and an alias, under
 	// two aliases, or under its name and a key the binder folds to it (or
 	// two such keys); the call goes on, if at all, with one member, and
 	// Becomes quotes its value.
-	AliasConflict Code = "alias_conflict"
+	AliasConflict = bind.AliasConflict
 	// Constraint: a value the binder reads that breaks the tool's own
 	// constraint (a validate tag): Takes states the constraint.
-	Constraint Code = "constraint"
+	Constraint = bind.Constraint
 
 	// Silent losses: values the binder reads but changes or drops.
 	// Warnings, unless the policy is Strict.
 
 	// NullForValue: null for a parameter (or an element) that cannot hold
 	// null; the binder leaves its zero value.
-	NullForValue Code = "null_for_value"
+	NullForValue = bind.NullForValue
 	// FoldedKey: a key the binder binds to a parameter or field only by
 	// ignoring case ("HOURS_BACK" for hours_back, the Kelvin sign for k).
-	FoldedKey Code = "folded_key"
+	FoldedKey = bind.FoldedKey
 	// DuplicateKey: a key sent more than once in one object; the binder
 	// reads the last value.
-	DuplicateKey Code = "duplicate_key"
+	DuplicateKey = bind.DuplicateKey
 	// ArrayLength: a fixed-size array sent more elements than it holds
 	// (the extra ones are dropped) or fewer (the rest stay zero).
-	ArrayLength Code = "array_length"
+	ArrayLength = bind.ArrayLength
 	// RoundedNumber: an integer a float (float32, float64, or a number read
 	// into any) cannot hold exactly, so the binder rounds it.
-	RoundedNumber Code = "rounded_number"
+	RoundedNumber = bind.RoundedNumber
 	// ReplacedText: text with invalid UTF-8 or a lone surrogate escape,
 	// which the binder replaces with U+FFFD.
-	ReplacedText Code = "replaced_text"
+	ReplacedText = bind.ReplacedText
 )
-
-// Policy reports whether problems of code c come from the tool's policy
-// (unknown keys, missing or doubled arguments, constraints, silent
-// losses), which its mode decides on, rather than from the binder failing
-// on the call or from there being no such tool, which are refused in every
-// mode but Off.
-func (c Code) Policy() bool {
-	switch c {
-	case UnknownArgument, UnknownField, MissingArgument, MissingField, AliasConflict, Constraint,
-		NullForValue, FoldedKey, DuplicateKey, ArrayLength, RoundedNumber, ReplacedText:
-		return true
-	}
-	return false
-}
 
 // A Problem is one thing wrong with a call.
 type Problem struct {
@@ -170,6 +164,30 @@ type Refusal struct {
 	// More counts the problems found and not listed in Problems: exactly,
 	// however many the call has.
 	More int `json:"more,omitempty"`
+}
+
+// rank orders what is found by its code, for Refusal.Problems: the
+// binder's failures first, then the parameters the call leaves out, the
+// other policy problems, and silent losses, so that each argument's one
+// problem (the first found in it) is its most serious; unknown keys last,
+// so that a flood of them cannot push an argument's problem past
+// MaxProblems. Among the losses a key repeated (a value dropped, whatever
+// the case of its key) comes before the others: an argument's one problem
+// must say a value was thrown away.
+func rank(c Code) int {
+	switch {
+	case c.Class() == bind.BinderFailure:
+		return 0
+	case c == MissingArgument:
+		return 1
+	case c == UnknownArgument:
+		return 5
+	case c == DuplicateKey:
+		return 3
+	case c.Class() == bind.SilentLoss:
+		return 4
+	}
+	return 2 // the other policy problems
 }
 
 // MaxProblems bounds Refusal.Problems, so a call with a hundred thousand

@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/invopop/jsonschema"
-
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -55,7 +53,7 @@ type problems struct {
 func newProblems(t *typereg.Tool, args []byte) *problems {
 	return &problems{
 		t: t, args: args,
-		w:         words{defs: t.Schema.Definitions, binder: t.Plan().Binder()},
+		w:         wordsFor(t),
 		seenParam: make([]bool, len(t.Params)),
 	}
 }
@@ -140,25 +138,24 @@ func (b *problems) claim(i int) bool {
 func (b *problems) issues(issues []bind.Issue) {
 	t, args, w := b.t, b.args, b.w
 	for _, is := range issues {
-		switch is.Kind {
-		case bind.Syntax:
-			if b.duplicate(is) {
-				continue
-			}
+		switch c := b.problemCode(is); c {
+		case DuplicateName:
+			b.duplicate(is)
+		case InvalidJSON:
 			b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
-		case bind.TooDeep:
+		case TooDeep:
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {
 				tp := t.Params[is.Param]
-				p.Argument, p.Takes, p.Pointer = tp.Name, w.takes(tp.Type, tp.Quoted, tp.Schema), is.Path.Pointer()
+				p.Argument, p.Takes, p.Pointer = tp.Name, w.param(is.Param), is.Path.Pointer()
 				head := args[is.Start:min(len(args), is.Start+4*maxSent)]
 				cut, _ := jsonlex.CutWritten(head, maxSent)
 				p.Sent = escapeText(head[:cut]) + "…"
 			}
 			b.add(p)
-		case bind.NotObject:
+		case NotAnObject:
 			b.add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
-		case bind.UnknownKey:
+		case UnknownArgument:
 			raw := args[is.Start:is.End]
 			if b.seenKey == nil {
 				b.seenKey = map[string]bool{}
@@ -173,35 +170,30 @@ func (b *problems) issues(issues []bind.Issue) {
 			}
 			p.Pointer = b.keyPointer(p, raw)
 			b.add(p)
-		case bind.Missing:
-			if is.Path.String() != "" { // a field inside the argument
-				if b.claim(is.Param) {
-					b.add(b.missingField(is))
-				}
-				continue
+		case MissingField:
+			if b.claim(is.Param) {
+				b.add(b.missingField(is))
 			}
+		case MissingArgument:
 			if !b.claim(is.Param) {
 				continue
 			}
 			p := t.Params[is.Param]
-			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.takes(p.Type, p.Quoted, p.Schema)}
+			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.param(is.Param)}
 			if is.End > is.Start { // sent as null, which does not count
 				pr.Sent = quoteSent(args[is.Start:is.End])
 				pr.Pointer = is.Path.Pointer()
 			}
 			b.add(pr)
 		default:
-			if b.duplicate(is) {
-				continue
-			}
-			if is.Param < 0 && is.Kind.Fails() {
+			if is.Param < 0 && c.Class() == bind.BinderFailure {
 				b.refusedOutside(is)
 				continue
 			}
 			if !b.claim(is.Param) {
 				continue
 			}
-			b.add(b.valueProblem(is))
+			b.add(b.valueProblem(is, c))
 		}
 	}
 }
@@ -249,22 +241,23 @@ func (b *problems) missingField(is bind.Issue) Problem {
 		Path:     path.String(),
 		Pointer:  path.Pointer(),
 		Code:     MissingField,
-		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
+		Takes:    b.w.param(is.Param),
 		Sent:     quoteSent(b.memberValue(is.Start)),
 		Element:  name,
 	}
 }
 
-// valueProblem words an issue with one value (or key) inside an argument.
-func (b *problems) valueProblem(is bind.Issue) Problem {
+// valueProblem words an issue with one value (or key) inside an argument,
+// as a problem of code c.
+func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 	p := b.t.Params[is.Param]
 	path := bindcap.Path(is.Path)
 	pr := Problem{
 		Argument: p.Name,
 		Path:     path.String(),
 		Pointer:  path.Pointer(),
-		Code:     code(is, b.w.resolve(b.w.at(p.Schema, path))),
-		Takes:    b.w.takes(p.Type, p.Quoted, p.Schema),
+		Code:     c,
+		Takes:    b.w.param(is.Param),
 		Sent:     quoteSent(b.args[is.Start:is.End]),
 	}
 	switch is.Kind {
@@ -279,7 +272,7 @@ func (b *problems) valueProblem(is bind.Issue) Problem {
 		pr.Element, pr.Sent = pr.Sent, quoteSent(b.memberValue(is.Start))
 		return pr
 	}
-	if is.Kind.Loss() {
+	if is.Kind.Class() == bind.SilentLoss {
 		pr.Becomes = becomes(b.args[is.Start:is.End], is)
 	}
 	if pr.Path == "" {
@@ -291,41 +284,25 @@ func (b *problems) valueProblem(is bind.Issue) Problem {
 	return pr
 }
 
-// code maps a binder issue to the problem's code; s is the advertised
-// schema of the offending value.
-func code(is bind.Issue, s *jsonschema.Schema) Code {
-	switch is.Kind {
-	case bind.WrongType:
-		return WrongType
-	case bind.NotWhole:
-		return NotWholeNumber
-	case bind.TooLarge:
-		return TooLarge
-	case bind.TooSmall:
-		return TooSmall
-	case bind.BadKey:
-		return InvalidKey
-	case bind.TooDeep:
-		return TooDeep
-	case bind.UnknownField:
-		return UnknownField
-	case bind.NullValue:
-		return NullForValue
-	case bind.FoldedKey:
-		return FoldedKey
-	case bind.DuplicateKey:
-		return DuplicateKey
-	case bind.ArrayLength:
-		return ArrayLength
-	case bind.Rounded:
-		return RoundedNumber
-	case bind.Replaced:
-		return ReplacedText
+// problemCode is the code of the problem issue is worded as. It is the
+// issue's own (bind reports the codes refuse publishes), but for the two
+// that bind cannot tell, and this is the one place refuse chooses them:
+//   - DuplicateName: the binder refusing a key sent more than once in one
+//     object (V2's jsontext.ErrDuplicateName, in Err, as the binder's
+//     capabilities tell: bindcap.DuplicateName),
+//     whatever failure bind reports it as;
+//   - NotOneOf: a value its type's decoder refuses (InvalidValue) where
+//     the published schema at the value lists the values it takes.
+func (b *problems) problemCode(is bind.Issue) Code {
+	if _, _, ok := bindcap.DuplicateName(b.w.binder, is.Err); ok {
+		return DuplicateName
 	}
-	if s != nil && len(s.Enum) > 0 {
-		return NotOneOf
+	if is.Kind == bind.InvalidValue && is.Param >= 0 && is.Param < len(b.t.Params) {
+		if s := b.w.resolve(b.w.at(b.t.Params[is.Param].Schema, bindcap.Path(is.Path))); s != nil && len(s.Enum) > 0 {
+			return NotOneOf
+		}
 	}
-	return InvalidValue
+	return is.Kind
 }
 
 func syntaxSent(args []byte, at int) string {

@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+	"weak"
 
 	"github.com/invopop/jsonschema"
 
@@ -16,6 +19,7 @@ import (
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonpath"
 	"github.com/bindguard/bindguard/internal/schemas"
+	"github.com/bindguard/bindguard/typereg"
 )
 
 var (
@@ -34,7 +38,43 @@ type words struct {
 	defs   jsonschema.Definitions
 	binder bind.Binder    // a few types read differently per binder: asked of its capabilities (bindcap.Of), never its name
 	within []reflect.Type // the types being described, outermost first: a type may hold itself (type Tree []Tree)
+	params []string       // what each parameter of the tool takes (see wordsFor), by index in Tool.Params
 }
+
+// wordsFor returns the words of tool t: what each of its parameters
+// takes ("a whole number from 1 to 168") is built once per tool record,
+// not per call. A record is read-only once registered, and registering
+// again makes a new one, so the words are held by the record's identity,
+// weakly: they go when the record does. typereg cannot build them at
+// registration (words are refuse's, and refuse imports typereg), so the
+// first call refused builds them, and every later one shares them.
+func wordsFor(t *typereg.Tool) words {
+	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder()}
+	key := weak.Make(t)
+	if v, ok := compiledWords.Load(key); ok {
+		w.params = v.([]string)
+		return w
+	}
+	params := make([]string, len(t.Params))
+	for i, p := range t.Params {
+		params[i] = w.takes(p.Type, p.Quoted, p.Schema)
+	}
+	if v, loaded := compiledWords.LoadOrStore(key, params); loaded {
+		params = v.([]string)
+	} else {
+		runtime.AddCleanup(t, func(k weak.Pointer[typereg.Tool]) { compiledWords.Delete(k) }, key)
+	}
+	w.params = params
+	return w
+}
+
+// compiledWords holds, per tool record (weak.Pointer[typereg.Tool]), what
+// each of its parameters takes ([]string; see wordsFor).
+var compiledWords sync.Map
+
+// param says what parameter i of the tool takes (see takes), as built
+// once for the tool by wordsFor.
+func (w words) param(i int) string { return w.params[i] }
 
 // inside returns w describing t inside the types it describes, and
 // whether t is one of them already.

@@ -35,11 +35,11 @@ func FuzzCheck_LossesAgreeWithBind(f *testing.F) {
 				// A repeated key's earlier values are dropped whole: the
 				// loss is the key, whatever else they lose.
 				dup = true
-			case is.Kind.Fails():
+			case is.Kind.Class() == bind.BinderFailure:
 				bf = true
-			case is.Kind == bind.Replaced || is.Of == bind.Replaced:
+			case is.Kind == bind.ReplacedText || is.Of == bind.ReplacedText:
 				br = true
-			case is.Kind == bind.Rounded || is.Of == bind.Rounded:
+			case is.Kind == bind.RoundedNumber || is.Of == bind.RoundedNumber:
 				bl = true
 			}
 		}
