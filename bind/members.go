@@ -49,7 +49,7 @@ func (c *checker) member(ks, ke, vs int, folded bool) {
 	}
 	c.members.Add(bindcap.Member{
 		Key: jsonlex.Span{Start: ks, End: ke}, Value: jsonlex.Span{Start: vs, End: c.pos},
-		Param: int32(c.param), How: how,
+		Param: int32(c.param), How: how, Judged: c.consJudged(),
 	})
 }
 

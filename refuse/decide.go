@@ -89,14 +89,14 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		return decideSchema(t, ps, args)
 	}
 	plan := t.Plan()
-	issues, ms := checkMembers(plan, args, nil)
+	issues, ms := checkArgs(t, plan, args)
 	checked := args
 	var conflicts []aliasConflict
 	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
 		// Renamed only when an alias is used, and checked as renamed;
 		// should the renamed text be broken, the call's own is reported.
 		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
-			if ris, rms := checkMembers(plan, renamed, nil); !broken(ris) {
+			if ris, rms := checkArgs(t, plan, renamed); !broken(ris) {
 				checked, conflicts, issues, ms = renamed, cs, ris, rms
 			}
 		}
@@ -118,7 +118,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	}
 	if canon, cs := foldConflicts(t, checked, heap, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
-		issues, *heap = checkMembers(plan, checked, nil)
+		issues, *heap = checkArgs(t, plan, checked)
 	}
 	d := decider{t: t, args: checked, sent: args, ms: heap, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)
