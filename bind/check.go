@@ -461,7 +461,7 @@ func (c *checker) object(n *node, root bool) bool {
 	}
 	c.pos++  // {
 	ci := -1 // the constraints' state of the object (see consOpen)
-	if !root {
+	if c.cons.next != nil && !root {
 		ci = c.consOpen(start)
 	}
 	wrong := false
@@ -806,8 +806,11 @@ func (c *checker) array(n *node) bool {
 		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
-	c.pos++                 // [
-	ci := c.consOpen(start) // the constraints' state of the list (see consOpen)
+	c.pos++  // [
+	ci := -1 // the constraints' state of the list (see consOpen)
+	if c.cons.next != nil {
+		ci = c.consOpen(start)
+	}
 	wrong := false
 	var child *node
 	switch {

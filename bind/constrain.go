@@ -62,14 +62,18 @@ type consState struct {
 // its parameter's compiled tags in cs as the walk reads it (see
 // bindcap.CheckConstrained). A pass that does not walk the values (a trial
 // check, a reader) leaves the members NotJudged.
+//
+// It is checkMembers when cs is nil (or not compiled whole), and is the
+// one a caller on the hot path calls: the members are returned by value
+// (a pointer through the door would move them to the heap), and each
+// layer between the walk and the caller would copy them once more.
 func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool) ([]Issue, bindcap.Members) {
-	if cs == nil || cs.Decode || len(cs.Params) != len(p.params) {
-		return checkMembers(p, args, issues)
+	var c checker
+	c.record = true
+	if cs != nil && !cs.Decode && len(cs.Params) == len(p.params) {
+		c.cons.tool = cs
 	}
 	if p.check != nil {
-		var c checker
-		c.record = true
-		c.cons.tool = cs
 		if p.root != nil && p.prove(&c, args) {
 			return issues, c.members // proven clean by the binder's own rules
 		}
@@ -77,9 +81,6 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool)
 		issues = p.check(args, p.required, p.nested, issues, ms)
 		return issues, *ms
 	}
-	var c checker
-	c.record = true
-	c.cons.tool = cs
 	issues = p.checkStd(&c, args, issues)
 	return issues, c.members
 }
@@ -87,10 +88,19 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool)
 // consSelf records verdict v of the value that starts at start, as a
 // whole.
 func (c *checker) consSelf(v constraint.Verdict, start int) {
-	c.cons.v, c.cons.at = v, jsonlex.Span{Start: start, End: -1}
+	c.cons.v = v
 	if v == constraint.Fail {
-		c.cons.path = c.pathFor().p
+		c.consBreach(start)
 	}
+}
+
+// consBreach records where the value that starts at start, which breaks
+// its tags, lies. Kept apart (and out of line) so that the path's builder
+// is in no frame but a breach's.
+//
+//go:noinline
+func (c *checker) consBreach(start int) {
+	c.cons.at, c.cons.path = jsonlex.Span{Start: start, End: -1}, c.pathFor().p
 }
 
 // consFirst holds the value at c.pos, whose first byte is b, to the node
@@ -126,13 +136,10 @@ func (c *checker) consNumber(start int, neg bool, m uint64, long bool) {
 }
 
 // consOpen starts holding the list, map or struct starting at start to its
-// node, and returns its state's index: -1 when it is held to none, or is
-// nested too deep in constrained ones (Undecided).
+// node (c.cons.next, not nil), and returns its state's index: -1 when it
+// is nested too deep in constrained ones (Undecided).
 func (c *checker) consOpen(start int) int {
 	n := c.cons.next
-	if n == nil {
-		return -1
-	}
 	c.cons.next = nil
 	if c.cons.n >= consDepth {
 		c.consSelf(constraint.Unknown, start)
@@ -199,6 +206,9 @@ func (c *checker) consAfter(i int) {
 		return
 	}
 	st.pending = false
+	if c.cons.next == nil && c.cons.v == constraint.Pass {
+		return // the common case: nothing to take
+	}
 	v, at, path := c.consValue()
 	switch {
 	case st.n.Kind == constraint.Struct:
@@ -246,13 +256,10 @@ func (c *checker) consRoot() {
 	}
 }
 
-// consJudged returns what the walk found of the top-level value just read
-// (NotJudged when it held it to no tag), and records a breach as the
+// consJudged returns what the walk found of the top-level value just read,
+// held to its parameter's tags (c.cons.root), and records a breach as the
 // member the checker records next.
 func (c *checker) consJudged() bindcap.Judged {
-	if !c.cons.root {
-		return bindcap.NotJudged
-	}
 	c.cons.root = false
 	v, at, path := c.consValue()
 	switch v {

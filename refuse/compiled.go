@@ -19,11 +19,8 @@ const maxCompiled = 256
 // and the breaches found (see bindcap.CheckConstrained).
 var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool) ([]bind.Issue, bindcap.Members))
 
-// checkArgs is the one pass of a call of tool t, whose plan is plan: the
-// issues, and the members with their verdicts on t's compiled tags.
-func checkArgs(t *typereg.Tool, plan *bind.Plan, args []byte) ([]bind.Issue, bindcap.Members) {
-	return checkConstrained(plan, args, nil, constraint.ToolOf(t))
-}
+// (Decide calls it directly: a layer between would copy the members,
+// returned by value, once more.)
 
 // A breachAt is one argument that breaks its compiled constraints: the
 // parameter, its key and value, and the value inside it that breaks them,
@@ -39,7 +36,7 @@ type breachAt struct {
 // validate tags (see typereg's compileTags): the problems
 // constraintProblems returns, without decoding args, without the
 // validator, and without reading the text again. The walk that read ms
-// (checkArgs) judged each member's value as it read it (Member.Judged,
+// (checkConstrained) judged each member's value as it read it (Member.Judged,
 // Members.Breaches); a member it did not judge (members recorded by a
 // trial check) is read here, at its value, with the same compiled checks. It reports false when it cannot judge the
 // call so (a tag not compiled, an argument with a silent loss, whose value
@@ -73,8 +70,7 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 			left++
 		}
 	}
-	var buf [4]breachAt
-	breaches := buf[:0]
+	var breaches []breachAt // allocated only when one breaks them: the call is refused
 	for k := range ms.Len() {
 		if left == 0 {
 			break // every checked parameter (and so every ZeroFails one) seen or skipped

@@ -92,6 +92,117 @@ type Node struct {
 	Fields []Field
 	// NilOK: a nil Struct pointer passes (it has no tag, or omitempty).
 	NilOK bool
+
+	// sealed: Seal has run, and r holds the rules as one range.
+	sealed bool
+	r      span
+}
+
+// A span is a node's rules read as one range, when they are all bounds
+// (min, max, gte, lte, gt, lt, and eq on a number or a length): lo and hi,
+// both inclusive, of the whole number (a length, an Int), the Uint or the
+// Float. first is the byte a value the node reads on from starts with
+// (firstNumber: a number), 0 for none.
+type span struct {
+	ok     bool
+	lo, hi int64
+	ulo    uint64
+	uhi    uint64
+	flo    float64
+	fhi    float64
+	first  byte
+}
+
+const firstNumber = 1
+
+// Seal readies n and the nodes under it for the walk, once they are
+// built and before any check: their rules as one range where they are
+// bounds only, and the first byte of the values they read on. A node not
+// sealed is checked rule by rule, to the same verdict.
+func (n *Node) Seal() {
+	if n == nil || n.sealed {
+		return
+	}
+	n.sealed = true // before the nodes under it: a shared one is sealed once
+	switch {
+	case n.NoTag:
+	case n.Kind == String:
+		n.r.first = '"'
+	case n.Kind == Slice:
+		n.r.first = '['
+	case n.Kind == Map || n.Kind == Struct && len(n.Fields) <= 64:
+		n.r.first = '{'
+	case n.Kind == Int || n.Kind == Uint || n.Kind == Float:
+		n.r.first = firstNumber
+	}
+	r := span{ok: true, lo: math.MinInt64, hi: math.MaxInt64, uhi: math.MaxUint64, flo: math.Inf(-1), fhi: math.Inf(1), first: n.r.first}
+	length := n.Kind == String || n.Kind == Slice || n.Kind == Map
+	for _, x := range n.Rules {
+		if x.Len != length || x.Op == Ne || x.Op == OneOf {
+			r.ok = false
+			break
+		}
+		switch {
+		case length || n.Kind == Int:
+			lo, hi, ok := bounds(x.Op, x.I, math.MinInt64, math.MaxInt64, func(v int64, up bool) int64 {
+				if up {
+					return v + 1
+				}
+				return v - 1
+			})
+			r.ok = r.ok && ok
+			r.lo, r.hi = max(r.lo, lo), min(r.hi, hi)
+		case n.Kind == Uint:
+			lo, hi, ok := bounds(x.Op, x.U, 0, math.MaxUint64, func(v uint64, up bool) uint64 {
+				if up {
+					return v + 1
+				}
+				return v - 1
+			})
+			r.ok = r.ok && ok
+			r.ulo, r.uhi = max(r.ulo, lo), min(r.uhi, hi)
+		case n.Kind == Float:
+			if math.IsNaN(x.F) {
+				r.ok = false
+				break
+			}
+			lo, hi, _ := bounds(x.Op, x.F, math.Inf(-1), math.Inf(1), func(v float64, up bool) float64 {
+				if up {
+					return math.Nextafter(v, math.Inf(1))
+				}
+				return math.Nextafter(v, math.Inf(-1))
+			})
+			r.flo, r.fhi = max(r.flo, lo), min(r.fhi, hi)
+		default:
+			r.ok = false
+		}
+	}
+	n.r = r
+	n.Elem.Seal()
+	for _, f := range n.Fields {
+		f.Node.Seal()
+	}
+}
+
+// bounds returns the inclusive range of the values v for which v op p
+// holds, between the kind's least and greatest values: step moves a value
+// to the next one up (or down). ok is false when no value holds it at an
+// end of the kind's values (gt its greatest, lt its least): the rule is
+// then checked as it is.
+func bounds[T int64 | uint64 | float64](op Op, p, least, most T, step func(T, bool) T) (lo, hi T, ok bool) {
+	switch op {
+	case Gte:
+		return p, most, true
+	case Lte:
+		return least, p, true
+	case Gt:
+		return step(p, true), most, p != most
+	case Lt:
+		return least, step(p, false), p != least
+	case Eq:
+		return p, p, true
+	}
+	return least, most, false
 }
 
 // A Field is one field of a nested struct, by the JSON name the binder
@@ -206,6 +317,13 @@ func (n *Node) check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 // for a list or a map, Field for each member and then Missing for a
 // struct.
 func (n *Node) First(b byte) (v Verdict, done bool) {
+	if f := n.r.first; f != 0 && (b == f || f == firstNumber && (b == '-' || '0' <= b && b <= '9')) {
+		return Pass, false // the kind the node reads on (set by Seal)
+	}
+	return n.first(b)
+}
+
+func (n *Node) first(b byte) (v Verdict, done bool) {
 	if b == 'n' { // null
 		switch {
 		case n.Nullable:
@@ -295,20 +413,33 @@ func (n *Node) boolean(b bool) Verdict {
 // reports them). It reads the text only to unquote an escaped one, or to
 // count the runes of a non-ASCII one.
 func (n *Node) Text(tok []byte, escaped, nonASCII bool) Verdict {
-	text := tok[1 : len(tok)-1]
-	var buf [128]byte
 	if escaped {
-		// The text as encoding/json reads it; one holding U+FFFD (an
-		// unpaired surrogate, which the binders read differently, or
-		// U+FFFD itself) is the binder's to decode.
-		var ok bool
-		if text, ok = jsonlex.Unquote(buf[:0], tok); !ok || bytes.ContainsRune(text, utf8.RuneError) {
-			return Unknown
-		}
-		nonASCII = true
-	} else if nonASCII && !utf8.Valid(text) {
+		return n.escapedText(tok)
+	}
+	text := tok[1 : len(tok)-1]
+	if nonASCII && !utf8.Valid(text) {
 		return Unknown
 	}
+	return n.text(text, nonASCII)
+}
+
+// escapedText is Text of a token holding escapes, unquoted on the stack
+// (a buffer only the rare escaped string zeroes).
+func (n *Node) escapedText(tok []byte) Verdict {
+	var buf [128]byte
+	// The text as encoding/json reads it; one holding U+FFFD (an unpaired
+	// surrogate, which the binders read differently, or U+FFFD itself) is
+	// the binder's to decode.
+	text, ok := jsonlex.Unquote(buf[:0], tok)
+	if !ok || bytes.ContainsRune(text, utf8.RuneError) {
+		return Unknown
+	}
+	return n.text(text, true)
+}
+
+// text holds the string's text to n: nonASCII, it holds a byte past
+// ASCII, so its runes are counted.
+func (n *Node) text(text []byte, nonASCII bool) Verdict {
 	has := n.Nullable || len(text) > 0
 	if n.OmitEmpty && !has {
 		return Pass
@@ -319,6 +450,9 @@ func (n *Node) Text(tok []byte, escaped, nonASCII bool) Verdict {
 	runes := int64(len(text))
 	if nonASCII {
 		runes = int64(utf8.RuneCount(text))
+	}
+	if n.r.ok {
+		return verdict(n.r.lo <= runes && runes <= n.r.hi)
 	}
 	for k := range n.Rules {
 		r := &n.Rules[k]
@@ -355,6 +489,9 @@ func (n *Node) level(has bool, count int64) Verdict {
 	}
 	if n.Required && !has {
 		return Fail
+	}
+	if n.r.ok {
+		return verdict(n.r.lo <= count && count <= n.r.hi)
 	}
 	for k := range n.Rules {
 		if r := &n.Rules[k]; !cmpLen(r, count) {
@@ -460,12 +597,69 @@ func (n *Node) Number(lit []byte) Verdict {
 	case Uint:
 		uv, err = strconv.ParseUint(str, 10, 64)
 	default:
-		fv, err = strconv.ParseFloat(str, n.Bits)
+		var ok bool
+		if fv, ok = shortFloat(lit, n.Bits); !ok {
+			fv, err = strconv.ParseFloat(str, n.Bits)
+		}
 	}
 	if err != nil {
 		return Unknown
 	}
 	return n.numberValue(iv, uv, fv)
+}
+
+// float32Pow10 and float64Pow10 are the powers of ten each float holds
+// exactly.
+var (
+	float32Pow10 = [...]float32{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10}
+	float64Pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+		1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+)
+
+// shortFloat is strconv.ParseFloat(lit, bits) for a short decimal
+// (no exponent, its digits a whole number the float holds exactly, at
+// most as many fraction digits as the float has exact powers of ten):
+// the quotient of two exact floats, which IEEE division rounds as
+// ParseFloat rounds the decimal (strconv's own exact path). ok is false
+// for any other literal.
+func shortFloat(lit []byte, bits int) (f float64, ok bool) {
+	i, neg := 0, false
+	if len(lit) > 0 && lit[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	digits, frac, dot := 0, 0, false
+	for ; i < len(lit); i++ {
+		switch c := lit[i]; {
+		case '0' <= c && c <= '9':
+			m = m*10 + uint64(c-'0')
+			if digits++; dot {
+				frac++
+			}
+			if digits > 15 {
+				return 0, false
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false // an exponent
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if bits == 32 {
+		if m >= 1<<24 || frac >= len(float32Pow10) {
+			return 0, false
+		}
+		f = float64(float32(m) / float32Pow10[frac])
+	} else {
+		f = float64(m) / float64Pow10[frac] // m below 10^15 < 2^53: exact
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 // Whole holds the whole number of sign neg and magnitude m, as the lexer
@@ -508,6 +702,16 @@ func (n *Node) numberValue(iv int64, uv uint64, fv float64) Verdict {
 	if n.Required && !has {
 		return Fail
 	}
+	if n.r.ok {
+		switch n.Kind {
+		case Int:
+			return verdict(n.r.lo <= iv && iv <= n.r.hi)
+		case Uint:
+			return verdict(n.r.ulo <= uv && uv <= n.r.uhi)
+		default:
+			return verdict(n.r.flo <= fv && fv <= n.r.fhi)
+		}
+	}
 	for k := range n.Rules {
 		r := &n.Rules[k]
 		var ok bool
@@ -534,6 +738,13 @@ func (n *Node) numberValue(iv int64, uv uint64, fv float64) Verdict {
 		}
 	}
 	return Pass
+}
+
+func verdict(ok bool) Verdict {
+	if ok {
+		return Pass
+	}
+	return Fail
 }
 
 func oneOf(vals []string, v []byte) bool {
