@@ -64,8 +64,8 @@ type Decision struct {
 // Decide reads the call once: the plan's Check hands back, with the
 // issues, the members of the top-level object it read (each key, its
 // value, the parameter it binds and how), and every later step reads them,
-// not the bytes: the compiled validate tags are checked at the members'
-// values, an alias is found among their keys, a key the binder folds
+// not the bytes: the compiled validate tags are checked in that pass, as
+// it reads each value, and their verdicts come with the members; an alias is found among their keys, a key the binder folds
 // beside the parameter's own name from their bindings, and a refusal
 // quotes values from their spans. The text is read again only when it
 // changes: renamed, when it uses an alias; reduced to the member the

@@ -53,8 +53,9 @@ func TestDecide_TaggedCleanCallIsOnePass(t *testing.T) {
 
 // TestDecide_TaggedCleanCall_EveryBinder: under V2 and SegmentIO too, a
 // clean call of a tool with validate tags is one pass with no allocation:
-// the binder's proving pass reads it, records the members, and the
-// compiled constraints read those (no trial decode, no second read).
+// the binder's proving pass reads it, records the members, and holds each
+// value to its compiled constraints as it reads it (no trial decode, no
+// second read; see also TestDecide_TaggedValuesReadOnce).
 func TestDecide_TaggedCleanCall_EveryBinder(t *testing.T) {
 	deep := strings.Repeat("[", 500) + "1" + strings.Repeat("]", 500)
 	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
