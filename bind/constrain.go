@@ -24,9 +24,10 @@ func init() {
 
 // consDepth bounds the lists, maps and structs inside one another that
 // the walk holds to constraints at once; a value nested deeper in a
-// constrained one is Undecided (refuse decodes the call). The states are
-// held in the checker, which every call zeroes: a handful is what tags
-// reach in practice (a list of structs of lists is three).
+// constrained one is Undecided (refuse decodes the call and the validator
+// judges it). The states are held in the checker, which every call zeroes,
+// tagged or not (512 bytes): eight is past what tags reach in practice (a
+// map of lists of structs of lists is four).
 const consDepth = 8
 
 // consWalk is the checker's state of the constraints in the walk: next is

@@ -22,6 +22,14 @@ var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind
 // (Decide calls it directly: a layer between would copy the members,
 // returned by value, once more.)
 
+// compiledOf returns tool t's compiled tags, nil for a tool without tags.
+func compiledOf(t *typereg.Tool) *constraint.Tool {
+	if !t.Constrained() {
+		return nil
+	}
+	return constraint.ToolOf(t)
+}
+
 // A breachAt is one argument that breaks its compiled constraints: the
 // parameter, its key and value, and the value inside it that breaks them,
 // with its path when the walk found it (walked).

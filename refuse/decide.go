@@ -8,7 +8,6 @@ import (
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
-	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -90,14 +89,14 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		return decideSchema(t, ps, args)
 	}
 	plan := t.Plan()
-	issues, ms := checkConstrained(plan, args, nil, constraint.ToolOf(t))
+	issues, ms := checkConstrained(plan, args, nil, compiledOf(t))
 	checked := args
 	var conflicts []aliasConflict
 	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
 		// Renamed only when an alias is used, and checked as renamed;
 		// should the renamed text be broken, the call's own is reported.
 		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
-			if ris, rms := checkConstrained(plan, renamed, nil, constraint.ToolOf(t)); !broken(ris) {
+			if ris, rms := checkConstrained(plan, renamed, nil, compiledOf(t)); !broken(ris) {
 				checked, conflicts, issues, ms = renamed, cs, ris, rms
 			}
 		}
@@ -119,7 +118,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	}
 	if canon, cs := foldConflicts(t, checked, heap, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
-		issues, *heap = checkConstrained(plan, checked, nil, constraint.ToolOf(t))
+		issues, *heap = checkConstrained(plan, checked, nil, compiledOf(t))
 	}
 	d := decider{t: t, args: checked, sent: args, ms: heap, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)

@@ -236,3 +236,30 @@ func TestDecide_TaggedValuesReadOnce(t *testing.T) {
 		}
 	}
 }
+
+type pastWalkArgs struct {
+	Deep [][][][][][][][][]int `json:"deep" validate:"dive,dive,dive,dive,dive,dive,dive,dive,dive,min=1"`
+}
+
+// TestDecide_TaggedPastTheWalksDepth: lists nested deeper than the walk
+// holds constraints in (nine, past its eight) are judged by the validator
+// on the decoded value, on every binder: a clean call passes, and one
+// whose innermost element breaks its tag is refused at that element.
+func TestDecide_TaggedPastTheWalksDepth(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[pastWalkArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		if d := refuse.Decide(reg, "t", json.RawMessage(`{"deep":[[[[[[[[[1,2]]]]]]]]]}`)); d.Refusal != nil {
+			t.Errorf("%s: clean call refused: %+v", b.Name(), d.Refusal)
+		}
+		d := refuse.Decide(reg, "t", json.RawMessage(`{"deep":[[[[[[[[[1,0]]]]]]]]]}`))
+		if d.Refusal == nil || len(d.Refusal.Problems) != 1 {
+			t.Fatalf("%s: %+v", b.Name(), d)
+		}
+		if p := d.Refusal.Problems[0]; p.Code != refuse.Constraint || p.Element != "0" || p.Pointer != "/deep/0/0/0/0/0/0/0/0/1" {
+			t.Errorf("%s: %+v", b.Name(), p)
+		}
+	}
+}
