@@ -181,6 +181,8 @@ type checker struct {
 	// is built from them rather than by reading the argument again from
 	// its start, which costs a wide object's every member per issue.
 	steps pathStack
+
+	cons consWalk // the compiled constraints held in the walk (see checkConstrained)
 }
 
 // pathFor returns the path from the argument to the value the checker is
@@ -326,6 +328,9 @@ func (c *checker) value(n *node) bool {
 		return c.fail(c.pos)
 	}
 	b := c.data[c.pos]
+	if c.cons.next != nil {
+		c.consFirst(b)
+	}
 	for n != nil && n.kind == kPtr {
 		if b == 'n' {
 			return c.literal("null") // null sets the pointer to nil
@@ -408,7 +413,11 @@ func (c *checker) object(n *node, root bool) bool {
 		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
-	c.pos++ // {
+	c.pos++  // {
+	ci := -1 // the constraints' state of the object (see consOpen)
+	if c.cons.next != nil && !root {
+		ci = c.consOpen(start)
+	}
 	wrong := false
 	var child *node
 	var keyKind nodeKind // how a repeated key is told: kString, kInt, kUint; 0 for none
@@ -496,8 +505,17 @@ func (c *checker) object(n *node, root bool) bool {
 					}
 				}
 			}
+			switch {
+			case ci >= 0:
+				c.consMember(ci, ks, ke)
+			case root && c.cons.tool != nil:
+				c.consRoot()
+			}
 			if !c.value(child) {
 				return false
+			}
+			if ci >= 0 {
+				c.consAfter(ci)
 			}
 			// Recorded once the value is read, so the path to it is whole.
 			if badKey {
@@ -552,6 +570,9 @@ func (c *checker) object(n *node, root bool) bool {
 		c.steps.pop(outer)
 		if !wrong && n != nil && n.kind == kStruct && c.nested != nil {
 			c.missingFields(n, &fields, start)
+		}
+		if ci >= 0 {
+			c.consClose(ci, start)
 		}
 	}
 	c.depth--
@@ -739,7 +760,11 @@ func (c *checker) array(n *node) bool {
 		c.deep = !c.bad
 		return c.fail(c.pos)
 	}
-	c.pos++ // [
+	c.pos++  // [
+	ci := -1 // the constraints' state of the list (see consOpen)
+	if c.cons.next != nil {
+		ci = c.consOpen(start)
+	}
 	wrong := false
 	var child *node
 	switch {
@@ -764,8 +789,14 @@ func (c *checker) array(n *node) bool {
 			if n != nil && n.kind == kArray && i >= n.length {
 				el = nil // dropped, but still read
 			}
+			if ci >= 0 {
+				c.consElem(ci)
+			}
 			if !c.value(el) {
 				return false
+			}
+			if ci >= 0 {
+				c.consAfter(ci)
 			}
 			c.ws()
 			if c.pos >= len(c.data) {
@@ -784,6 +815,9 @@ func (c *checker) array(n *node) bool {
 		}
 	}
 	c.steps.pop(outer)
+	if ci >= 0 {
+		c.consClose(ci, start)
+	}
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
@@ -918,6 +952,9 @@ func (c *checker) stringValue(n *node) bool {
 	if !ok {
 		return false
 	}
+	if c.cons.next != nil {
+		c.consString(start, esc, hi)
+	}
 	if n == nil {
 		return true
 	}
@@ -1022,6 +1059,9 @@ func (c *checker) number(n *node) bool {
 		exp = true
 	}
 	c.pos = i
+	if c.cons.next != nil {
+		c.consNumber(start, neg, m, frac || exp || intEnd-digits >= 20)
+	}
 	if n == nil {
 		return true
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // TestCode_ClassIsStatedForEveryCode pins the one taxonomy: every code's
@@ -74,7 +76,7 @@ func TestCheck_MissingTellsAParameterFromAField(t *testing.T) {
 		}
 		return nil
 	}
-	for _, b := range []bind.Binder{bind.Std, bind.V2, bind.SegmentIO} {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		plan, err := b.Compile(reflect.TypeFor[args]())
 		if err != nil {
 			t.Fatal(err)

@@ -39,6 +39,10 @@ func checkMembers(p *Plan, args []byte, issues []Issue) ([]Issue, bindcap.Member
 // member records the top-level member the checker has just read: its key
 // at data[ks:ke], its value from vs to c.pos, bound to c.param.
 func (c *checker) member(ks, ke, vs int, folded bool) {
+	judged := bindcap.NotJudged
+	if c.cons.root {
+		judged = c.consJudged()
+	}
 	how := bindcap.Unbound
 	switch {
 	case c.param < 0:
@@ -49,7 +53,7 @@ func (c *checker) member(ks, ke, vs int, folded bool) {
 	}
 	c.members.Add(bindcap.Member{
 		Key: jsonlex.Span{Start: ks, End: ke}, Value: jsonlex.Span{Start: vs, End: c.pos},
-		Param: int32(c.param), How: how,
+		Param: int32(c.param), How: how, Judged: judged,
 	})
 }
 

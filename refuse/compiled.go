@@ -5,6 +5,7 @@ import (
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -12,19 +13,40 @@ import (
 // stack; a tool with more is decoded.
 const maxCompiled = 256
 
+// checkConstrained is bind's Check that hands back the members it read,
+// each top-level value held in the same walk to its parameter's compiled
+// validate tags cs (nil: none), with its verdict (bindcap.Member.Judged)
+// and the breaches found (see bindcap.CheckConstrained).
+var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool) ([]bind.Issue, bindcap.Members))
+
+// (Decide calls it directly: a layer between would copy the members,
+// returned by value, once more.)
+
+// compiledOf returns tool t's compiled tags, nil for a tool without tags.
+func compiledOf(t *typereg.Tool) *constraint.Tool {
+	if !t.Constrained() {
+		return nil
+	}
+	return constraint.ToolOf(t)
+}
+
 // A breachAt is one argument that breaks its compiled constraints: the
-// parameter, its key and value, and the value inside it that breaks them.
+// parameter, its key and value, and the value inside it that breaks them,
+// with its path when the walk found it (walked).
 type breachAt struct {
 	param          int
 	key, value, at jsonlex.Span
+	path           jsonpath.Path
+	walked         bool
 }
 
 // compiledProblems holds each argument of args to tool t's compiled
-// validate tags (see typereg's compileTags), reading the literal the binder
-// binds, at the value of its member in ms (the members Check read of
-// args, those a failure lies in left out): the problems constraintProblems
-// returns, without decoding args, without the validator, and without
-// reading the top level again. It reports false when it cannot judge the
+// validate tags (see typereg's compileTags): the problems
+// constraintProblems returns, without decoding args, without the
+// validator, and without reading the text again. The walk that read ms
+// (checkConstrained) judged each member's value as it read it (Member.Judged,
+// Members.Breaches); a member it did not judge (members recorded by a
+// trial check) is read here, at its value, with the same compiled checks. It reports false when it cannot judge the
 // call so (a tag not compiled, an argument with a silent loss, whose value
 // the binder changes, a value the checks cannot read as the binder does,
 // an issue with the text as a whole): the caller decodes. It allocates
@@ -56,8 +78,7 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 			left++
 		}
 	}
-	var buf [4]breachAt
-	breaches := buf[:0]
+	var breaches []breachAt // allocated only when one breaks them: the call is refused
 	for k := range ms.Len() {
 		if left == 0 {
 			break // every checked parameter (and so every ZeroFails one) seen or skipped
@@ -76,11 +97,23 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 			continue
 		}
 		left--
-		switch v, at := root.Check(args, m.Value); v {
-		case constraint.Unknown:
+		switch m.Judged {
+		case bindcap.Holds:
+		case bindcap.Breaks:
+			b, ok := walkedBreach(ms, k)
+			if !ok {
+				return nil, false
+			}
+			breaches = append(breaches, breachAt{param: j, key: m.Key, value: m.Value, at: b.At, path: b.Path, walked: true})
+		case bindcap.Undecided:
 			return nil, false
-		case constraint.Fail:
-			breaches = append(breaches, breachAt{j, m.Key, m.Value, at})
+		default: // not judged in the walk
+			switch v, at := root.Check(args, m.Value); v {
+			case constraint.Unknown:
+				return nil, false
+			case constraint.Fail:
+				breaches = append(breaches, breachAt{param: j, key: m.Key, value: m.Value, at: at})
+			}
 		}
 	}
 	missing := false
@@ -105,7 +138,10 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 				continue
 			}
 			pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.param(i), Sent: quoteSent(args[b.value.Start:b.value.End])}
-			path := spanPath(args, b.key, b.value, b.at)
+			path := b.path
+			if !b.walked {
+				path = spanPath(args, b.key, b.value, b.at)
+			}
 			pr.Path, pr.Pointer = path.String(), path.Pointer()
 			if b.at != b.value {
 				pr.Element = quoteSent(args[b.at.Start:b.at.End])
@@ -114,4 +150,14 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 		}
 	}
 	return ps, true
+}
+
+// walkedBreach returns the breach the walk recorded for member k of ms.
+func walkedBreach(ms *bindcap.Members, k int) (bindcap.Breach, bool) {
+	for _, b := range ms.Breaches {
+		if b.Member == k {
+			return b, true
+		}
+	}
+	return bindcap.Breach{}, false
 }

@@ -63,8 +63,8 @@ type Decision struct {
 // Decide reads the call once: the plan's Check hands back, with the
 // issues, the members of the top-level object it read (each key, its
 // value, the parameter it binds and how), and every later step reads them,
-// not the bytes: the compiled validate tags are checked at the members'
-// values, an alias is found among their keys, a key the binder folds
+// not the bytes: the compiled validate tags are checked in that pass, as
+// it reads each value, and their verdicts come with the members; an alias is found among their keys, a key the binder folds
 // beside the parameter's own name from their bindings, and a refusal
 // quotes values from their spans. The text is read again only when it
 // changes: renamed, when it uses an alias; reduced to the member the
@@ -89,14 +89,14 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		return decideSchema(t, ps, args)
 	}
 	plan := t.Plan()
-	issues, ms := checkMembers(plan, args, nil)
+	issues, ms := checkConstrained(plan, args, nil, compiledOf(t))
 	checked := args
 	var conflicts []aliasConflict
 	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
 		// Renamed only when an alias is used, and checked as renamed;
 		// should the renamed text be broken, the call's own is reported.
 		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
-			if ris, rms := checkMembers(plan, renamed, nil); !broken(ris) {
+			if ris, rms := checkConstrained(plan, renamed, nil, compiledOf(t)); !broken(ris) {
 				checked, conflicts, issues, ms = renamed, cs, ris, rms
 			}
 		}
@@ -118,7 +118,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	}
 	if canon, cs := foldConflicts(t, checked, heap, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
-		issues, *heap = checkMembers(plan, checked, nil)
+		issues, *heap = checkConstrained(plan, checked, nil, compiledOf(t))
 	}
 	d := decider{t: t, args: checked, sent: args, ms: heap, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)

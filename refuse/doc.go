@@ -38,9 +38,9 @@
 // which tags it takes, and compiles them at registration. When the binder
 // reads a call of a tool with such tags, the guard checks each argument's
 // literal against its compiled tag as the validator would check the value
-// the binder decodes from it, at the member the binder's pass recorded
-// (see One pass), without decoding and without allocating on a call that
-// passes; a call the compiled checks cannot judge from its text
+// the binder decodes from it, in the binder's one pass, as that pass reads
+// the value (see One pass), without decoding, without reading the value
+// again and without allocating on a call that passes; a call the compiled checks cannot judge from its text
 // (a tag or type not compiled, an argument with a silent loss, an escaped
 // or non-UTF-8 string, a ,string field) is decoded with the binder and held
 // to the validator itself. Each argument that breaks its tag is a Constraint problem (under

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
+	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -53,8 +55,9 @@ func TestDecide_TaggedCleanCallIsOnePass(t *testing.T) {
 
 // TestDecide_TaggedCleanCall_EveryBinder: under V2 and SegmentIO too, a
 // clean call of a tool with validate tags is one pass with no allocation:
-// the binder's proving pass reads it, records the members, and the
-// compiled constraints read those (no trial decode, no second read).
+// the binder's proving pass reads it, records the members, and holds each
+// value to its compiled constraints as it reads it (no trial decode, no
+// second read; see also TestDecide_TaggedValuesReadOnce).
 func TestDecide_TaggedCleanCall_EveryBinder(t *testing.T) {
 	deep := strings.Repeat("[", 500) + "1" + strings.Repeat("]", 500)
 	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
@@ -158,6 +161,107 @@ func TestDecide_TooDeep_TheOtherArgumentsAreChecked(t *testing.T) {
 			if got := codes(refuse.Decide(reg, "t", json.RawMessage(args))); got != "too_deep,constraint" {
 				t.Errorf("%s %.20s…: %s, want too_deep,constraint", b.Name(), args, got)
 			}
+		}
+	}
+}
+
+type readOnceItem struct {
+	Name string `json:"name" validate:"min=1,max=16"`
+	Qty  int    `json:"qty" validate:"gte=1,lte=9"`
+}
+
+type readOnceArgs struct {
+	Tags   []string       `json:"tags" validate:"max=1000,dive,min=1,max=32"`
+	Counts map[string]int `json:"counts,omitempty" validate:"omitempty,dive,gte=0"`
+	Items  []readOnceItem `json:"items,omitempty" validate:"dive"`
+	Mode   string         `json:"mode" validate:"oneof=fast slow"`
+	Ratio  float64        `json:"ratio" validate:"gte=0,lte=1"`
+}
+
+// readOnceCall is a clean call of readOnceArgs whose lists hold n
+// elements each (its map three: a map's keys past the checker's stack
+// are tracked on the heap, tags or not).
+func readOnceCall(n int) string {
+	var tags, counts, items []string
+	for i := range n {
+		tags = append(tags, `"tag`+strconv.Itoa(i%100)+`"`)
+		if i < 3 {
+			counts = append(counts, `"k`+strconv.Itoa(i)+`":`+strconv.Itoa(i))
+		}
+		items = append(items, `{"name":"item`+strconv.Itoa(i%100)+`","qty":`+strconv.Itoa(1+i%9)+`}`)
+	}
+	return `{"tags":[` + strings.Join(tags, ",") + `],"counts":{` + strings.Join(counts, ",") + `},"items":[` +
+		strings.Join(items, ",") + `],"mode":"fast","ratio":0.5}`
+}
+
+// TestDecide_TaggedValuesReadOnce: a clean call of a tool with validate
+// tags on lists, a map and a list of nested structs is one pass on every
+// binder: the checker holds each value to its tags as it reads it, so
+// the compiled checks read no value again (constraint.Read stays 0) at
+// 1x, 10x and 100x the lists' length, and the call allocates nothing. A
+// call whose last element breaks its tags is refused with the path the
+// walk found, still without a second read.
+func TestDecide_TaggedValuesReadOnce(t *testing.T) {
+	read := new(atomic.Int64)
+	constraint.Read = read
+	defer func() { constraint.Read = nil }()
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[readOnceArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{5, 50, 500} {
+			raw := json.RawMessage(readOnceCall(n))
+			read.Store(0)
+			if d := refuse.Decide(reg, "t", raw); d.Refusal != nil || d.Warnings != nil {
+				t.Fatalf("%s n=%d: %+v", b.Name(), n, d)
+			}
+			if r := read.Load(); r != 0 {
+				t.Errorf("%s n=%d: the compiled checks read %d bytes of the %d-byte call again, want 0", b.Name(), n, r, len(raw))
+			}
+			if a := testing.AllocsPerRun(10, func() { refuse.Decide(reg, "t", raw) }); a != 0 {
+				t.Errorf("%s n=%d: Decide allocated %v times on a clean call, want 0", b.Name(), n, a)
+			}
+			bad := json.RawMessage(strings.Replace(string(raw), `"qty":`+strconv.Itoa(1+(n-1)%9)+`}]`, `"qty":10}]`, 1))
+			read.Store(0)
+			d := refuse.Decide(reg, "t", bad)
+			if d.Refusal == nil || len(d.Refusal.Problems) != 1 {
+				t.Fatalf("%s n=%d: %+v", b.Name(), n, d)
+			}
+			want := "/items/" + strconv.Itoa(n-1) + "/qty"
+			if p := d.Refusal.Problems[0]; p.Code != refuse.Constraint || p.Pointer != want || p.Element != "10" {
+				t.Errorf("%s n=%d: %+v, want a constraint at %s", b.Name(), n, p, want)
+			}
+			if r := read.Load(); r != 0 {
+				t.Errorf("%s n=%d: the refused call's values were read again (%d bytes)", b.Name(), n, r)
+			}
+		}
+	}
+}
+
+type pastWalkArgs struct {
+	Deep [][][][][][][][][]int `json:"deep" validate:"dive,dive,dive,dive,dive,dive,dive,dive,dive,min=1"`
+}
+
+// TestDecide_TaggedPastTheWalksDepth: lists nested deeper than the walk
+// holds constraints in (nine, past its eight) are judged by the validator
+// on the decoded value, on every binder: a clean call passes, and one
+// whose innermost element breaks its tag is refused at that element.
+func TestDecide_TaggedPastTheWalksDepth(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[pastWalkArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		if d := refuse.Decide(reg, "t", json.RawMessage(`{"deep":[[[[[[[[[1,2]]]]]]]]]}`)); d.Refusal != nil {
+			t.Errorf("%s: clean call refused: %+v", b.Name(), d.Refusal)
+		}
+		d := refuse.Decide(reg, "t", json.RawMessage(`{"deep":[[[[[[[[[1,0]]]]]]]]]}`))
+		if d.Refusal == nil || len(d.Refusal.Problems) != 1 {
+			t.Fatalf("%s: %+v", b.Name(), d)
+		}
+		if p := d.Refusal.Problems[0]; p.Code != refuse.Constraint || p.Element != "0" || p.Pointer != "/deep/0/0/0/0/0/0/0/0/1" {
+			t.Errorf("%s: %+v", b.Name(), p)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -185,7 +186,9 @@ var fuzzBinders = []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder}
 // values, each decoded by the real binder (Std, V2 and SegmentIO) and
 // validated by the validator, a compiled check that answers (Pass or Fail)
 // on a call the binder reads without an issue in the argument answers as
-// the validator does, parameter by parameter.
+// the validator does, parameter by parameter; and so does the checker's
+// walk, which holds the tags as it reads each value (walkedCheck), with
+// its breach at the same value.
 func FuzzCompiledConstraints(f *testing.F) {
 	for _, seed := range []string{"\x00\x00\x01\x02\x03", "\x0e\x01\x00\x00\x05\x01", "\x08\x02\x00\x01\x03\x04\x05", "\x13\x00\x00\x09\x02\x03\x00\x04\x01\x02", "\x14\x00\x01\x00\x01\x00\x05\x00\x02\x02"} {
 		f.Add([]byte(seed))
@@ -258,7 +261,7 @@ func checkCompiled(t *testing.T, s *source) (judged int) {
 			if j < 0 || !clean[j] || tool.checks.Params[j].Root == nil {
 				continue
 			}
-			verdict, _ := tool.checks.Params[j].Root.Check(data, m.Value)
+			verdict, at := tool.checks.Params[j].Root.Check(data, m.Value)
 			if verdict == constraint.Unknown {
 				continue
 			}
@@ -267,9 +270,61 @@ func checkCompiled(t *testing.T, s *source) (judged int) {
 				t.Errorf("%s: type %v, args %s: parameter %s: compiled says fail=%v, the validator fail=%v (decoded %+v)",
 					b.Name(), st, data, tool.Params[j].Name, verdict == constraint.Fail, failed[j], v.Elem().Interface())
 			}
+			walkedCheck(t, b, tool, data, m.Value, j, verdict, at, failed[j])
 		}
 	}
 	return judged
+}
+
+var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool) ([]bind.Issue, bindcap.Members))
+
+// walkedCheck holds the checker's walk, which checks the compiled tags as
+// it reads each value (bindcap.CheckConstrained), to the validator and to
+// Check: the member of parameter j, whose value is at value, that Check
+// judges verdict (the breach at at) and the validator failed, is judged
+// the same by the walk, its breach at the same value, when the walk judges
+// it (a proving pass that declines leaves it to Check).
+func walkedCheck(t *testing.T, b bind.Binder, tool *Tool, data []byte, value jsonlex.Span, j int, verdict constraint.Verdict, at jsonlex.Span, failed bool) {
+	t.Helper()
+	_, ms := checkConstrained(tool.Plan(), data, nil, tool.checks)
+	for k := range ms.Len() {
+		m := ms.At(k)
+		if m.Value != value {
+			continue
+		}
+		var walked constraint.Verdict
+		switch m.Judged {
+		case bindcap.NotJudged:
+			if m.Binds() == j && b == bind.Std {
+				t.Errorf("std: args %s: parameter %d not judged in the walk", data, j)
+			}
+			return
+		case bindcap.Holds:
+			walked = constraint.Pass
+		case bindcap.Breaks:
+			walked = constraint.Fail
+		case bindcap.Undecided:
+			walked = constraint.Unknown
+		}
+		if walked != verdict || walked == constraint.Fail && failed != true {
+			t.Errorf("%s: type %v, args %s: parameter %s: the walk says %v, Check %v, the validator fail=%v",
+				b.Name(), tool.Type, data, tool.Params[j].Name, walked, verdict, failed)
+		}
+		if walked != constraint.Fail {
+			return
+		}
+		for _, br := range ms.Breaches {
+			if br.Member == k {
+				if br.At != at {
+					t.Errorf("%s: args %s: parameter %s: the walk's breach at %v (%s), Check's at %v (%s)",
+						b.Name(), data, tool.Params[j].Name, br.At, data[br.At.Start:br.At.End], at, data[at.Start:at.End])
+				}
+				return
+			}
+		}
+		t.Errorf("%s: args %s: parameter %s breaks its tags with no breach recorded", b.Name(), data, tool.Params[j].Name)
+		return
+	}
 }
 
 // TestCompiledConstraints_Generated runs the fuzz target's generator over

@@ -147,6 +147,7 @@ func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (*cons
 			return nil, nil, err
 		}
 		if n, ok := compileTags(levels, p.Type); ok {
+			n.Seal() // ready for the walk, before any call reads it
 			checks.Params[i].Root = n
 		} else {
 			checks.Decode = true

@@ -64,8 +64,9 @@
 //
 // A parameter's validate tag (github.com/go-playground/validator/v10)
 // is the tool's own constraint on it. Registration compiles it into checks
-// the guard runs on each argument's literal as the validator runs on the
-// value the binder decodes (see package refuse; the validator defines the
+// the guard runs on each argument's literal, as the plan's one pass reads
+// it, as the validator runs on the value the binder decodes (see package
+// refuse; the validator defines the
 // tags and is the oracle the compiled checks are fuzzed against), and the
 // published schema states
 // the same constraint, translated at registration, so that the schema and

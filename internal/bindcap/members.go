@@ -29,6 +29,9 @@ type Member struct {
 	// finds ambiguous (it binds none, and fails).
 	Param int32
 	How   How
+	// Judged is what the walk found of the value against the
+	// parameter's compiled constraints (see CheckConstrained).
+	Judged Judged
 }
 
 // Binds returns the index of the parameter m binds, or -1 for none.
@@ -56,10 +59,14 @@ type Members struct {
 	Object bool
 	// Cut reports that the object has more than MaxMembers members: the
 	// list holds the first MaxMembers.
-	Cut   bool
-	n     int
-	fixed [fixedMembers]Member
-	more  []Member
+	Cut bool
+	// Breaches are the members' values that break their compiled
+	// constraints, as the walk found them (see CheckConstrained), in the
+	// order sent; allocated only when one does.
+	Breaches []Breach
+	n        int
+	fixed    [fixedMembers]Member
+	more     []Member
 }
 
 // Len returns the number of members.

@@ -1,0 +1,274 @@
+package bind
+
+import (
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/constraint"
+	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
+)
+
+// Constraints in the walk: a tool's validate tags, compiled at
+// registration (internal/constraint, by typereg), are held to each value
+// as the checker reads it, at the position it reads it: a string's runes
+// when its quote closes, a number's value when its digits end, a list's
+// or a map's count when it closes and each element as it is read, a
+// nested struct's fields as their members are. A clean call is one pass;
+// refuse reads each member's verdict (bindcap.Member.Judged) and the
+// breaches (bindcap.Members.Breaches), never the values again. The path
+// is unexported, reached through internal/bindcap: it is refuse's, not
+// the API's.
+
+func init() {
+	bindcap.CheckConstrained = checkConstrained
+}
+
+// consDepth bounds the lists, maps and structs inside one another that
+// the walk holds to constraints at once; a value nested deeper in a
+// constrained one is Undecided (refuse decodes the call and the validator
+// judges it). The states are held in the checker, which every call zeroes,
+// tagged or not (512 bytes): eight is past what tags reach in practice (a
+// map of lists of structs of lists is four).
+const consDepth = 8
+
+// consWalk is the checker's state of the constraints in the walk: next is
+// the node the value about to be read is held to, set by its container
+// (nil: none); v, at and path are the verdict of the last value so held,
+// set by its reader.
+type consWalk struct {
+	tool *constraint.Tool // the tool's compiled tags; nil: none checked
+	next *constraint.Node
+	v    constraint.Verdict
+	at   jsonlex.Span         // on Fail: where (End < 0: the value itself, ending at c.pos)
+	path jsonpath.Path        // on Fail: the path to at
+	root bool                 // a top-level value is being held to its parameter's tags
+	st   [consDepth]consState // in place: a pointer from the checker would move them to the heap
+	n    int
+}
+
+// consState is one list, map or struct being held to node n as it is
+// read: its elements so far (count), a struct's fields sent, and the
+// verdict of its elements so far.
+type consState struct {
+	n       *constraint.Node
+	count   int64
+	sent    uint64
+	at      jsonlex.Span
+	path    jsonpath.Path
+	v       constraint.Verdict
+	stop    bool // a struct's verdict is its member's: no other is held
+	pending bool // the element being read is held to n.Elem (or a field's node)
+}
+
+// checkConstrained is checkMembers that also holds each top-level value to
+// its parameter's compiled tags in cs as the walk reads it (see
+// bindcap.CheckConstrained). A pass that does not walk the values (a trial
+// check, a reader) leaves the members NotJudged.
+//
+// It is checkMembers when cs is nil (or not compiled whole), and is the
+// one a caller on the hot path calls: the members are returned by value
+// (a pointer through the door would move them to the heap), and each
+// layer between the walk and the caller would copy them once more.
+func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool) ([]Issue, bindcap.Members) {
+	var c checker
+	c.record = true
+	if cs != nil && !cs.Decode && len(cs.Params) == len(p.params) {
+		c.cons.tool = cs
+	}
+	if p.check != nil {
+		if p.root != nil && p.prove(&c, args) {
+			return issues, c.members // proven clean by the binder's own rules
+		}
+		ms := new(bindcap.Members) // the trial check allocates anyway
+		issues = p.check(args, p.required, p.nested, issues, ms)
+		return issues, *ms
+	}
+	issues = p.checkStd(&c, args, issues)
+	return issues, c.members
+}
+
+// consSelf records verdict v of the value that starts at start, as a
+// whole.
+func (c *checker) consSelf(v constraint.Verdict, start int) {
+	c.cons.v = v
+	if v == constraint.Fail {
+		c.consBreach(start)
+	}
+}
+
+// consBreach records where the value that starts at start, which breaks
+// its tags, lies. Kept apart (and out of line) so that the path's builder
+// is in no frame but a breach's.
+//
+//go:noinline
+func (c *checker) consBreach(start int) {
+	c.cons.at, c.cons.path = jsonlex.Span{Start: start, End: -1}, c.pathFor().p
+}
+
+// consFirst holds the value at c.pos, whose first byte is b, to the node
+// it is read into, as far as b tells (see constraint.Node.First); the rest
+// is the reader's.
+func (c *checker) consFirst(b byte) {
+	if v, done := c.cons.next.First(b); done {
+		c.cons.next = nil
+		c.consSelf(v, c.pos)
+	}
+}
+
+// consString holds the string token the checker has just read, from
+// start, to its node: esc and hi are the lexer's facts of it.
+func (c *checker) consString(start int, esc, hi bool) {
+	n := c.cons.next
+	c.cons.next = nil
+	c.consSelf(n.Text(c.data[start:c.pos], esc, hi), start)
+}
+
+// consNumber holds the number the checker has just read, from start, to
+// its node: whole and below 20 digits, its sign and magnitude as the lexer
+// read them; otherwise (long) its literal is parsed.
+func (c *checker) consNumber(start int, neg bool, m uint64, long bool) {
+	n := c.cons.next
+	c.cons.next = nil
+	lit := c.data[start:c.pos]
+	if long {
+		c.consSelf(n.Number(lit), start)
+		return
+	}
+	c.consSelf(n.Whole(neg, m, lit), start)
+}
+
+// consOpen starts holding the list, map or struct starting at start to its
+// node (c.cons.next, not nil), and returns its state's index: -1 when it
+// is nested too deep in constrained ones (Undecided).
+func (c *checker) consOpen(start int) int {
+	n := c.cons.next
+	c.cons.next = nil
+	if c.cons.n >= consDepth {
+		c.consSelf(constraint.Unknown, start)
+		return -1
+	}
+	i := c.cons.n
+	c.cons.n++
+	c.cons.st[i] = consState{n: n}
+	return i
+}
+
+// consElem starts an element of the list or a member of the map of state
+// i: it is held to the node's Elem, unless an element before it is
+// Undecided.
+func (c *checker) consElem(i int) {
+	st := &c.cons.st[i]
+	st.count++
+	if st.pending = st.n.Dives() && st.v != constraint.Unknown; st.pending {
+		c.cons.next = st.n.Elem
+	}
+}
+
+// consMember starts the member of key data[ks:ke] of the object of state
+// i: a map's element, or a struct's field.
+func (c *checker) consMember(i, ks, ke int) {
+	st := &c.cons.st[i]
+	if st.n.Kind != constraint.Struct {
+		c.consElem(i)
+		return
+	}
+	if st.stop {
+		return
+	}
+	j, ok := st.n.Field(c.data[ks:ke], &st.sent)
+	switch {
+	case !ok:
+		st.stop, st.v = true, constraint.Unknown
+	case j >= 0 && st.n.Fields[j].Node != nil:
+		st.pending = true
+		c.cons.next = st.n.Fields[j].Node
+	}
+}
+
+// consValue returns the verdict of the value just read, ending at c.pos,
+// that its container held to a node.
+func (c *checker) consValue() (constraint.Verdict, jsonlex.Span, jsonpath.Path) {
+	if c.cons.next != nil { // not read by a reader that holds it: not judged
+		c.cons.next = nil
+		return constraint.Unknown, jsonlex.Span{}, jsonpath.Path{}
+	}
+	at := c.cons.at
+	if at.End < 0 {
+		at.End = c.pos
+	}
+	return c.cons.v, at, c.cons.path
+}
+
+// consAfter takes the verdict of the element or member of state i just
+// read: a list's or a map's first breach, unless one is Undecided; a
+// struct's first field that does not pass.
+func (c *checker) consAfter(i int) {
+	st := &c.cons.st[i]
+	if !st.pending {
+		return
+	}
+	st.pending = false
+	if c.cons.next == nil && c.cons.v == constraint.Pass {
+		return // the common case: nothing to take
+	}
+	v, at, path := c.consValue()
+	switch {
+	case st.n.Kind == constraint.Struct:
+		if v != constraint.Pass {
+			st.stop, st.v, st.at, st.path = true, v, at, path
+		}
+	case v == constraint.Unknown || v == constraint.Fail && st.v == constraint.Pass:
+		st.v, st.at, st.path = v, at, path
+	}
+}
+
+// consClose ends state i, of the value that started at start and ends at
+// c.pos: a list or a map is held to its own rules (checked before its
+// elements, as the validator checks a level before it dives), a struct to
+// the fields it must be sent.
+func (c *checker) consClose(i, start int) {
+	c.cons.n--
+	st := &c.cons.st[i]
+	if st.n.Kind == constraint.Struct {
+		switch {
+		case st.stop:
+			c.cons.v, c.cons.at, c.cons.path = st.v, st.at, st.path
+		case st.n.Missing(st.sent):
+			c.consSelf(constraint.Unknown, start)
+		default:
+			c.consSelf(constraint.Pass, start)
+		}
+		return
+	}
+	if v := st.n.Level(st.count); v != constraint.Pass || st.v == constraint.Pass {
+		c.consSelf(v, start)
+		return
+	}
+	c.cons.v, c.cons.at, c.cons.path = st.v, st.at, st.path
+}
+
+// consRoot starts the top-level value of the parameter c.param: it is held
+// to the parameter's tags.
+func (c *checker) consRoot() {
+	if c.param < 0 || c.param >= len(c.cons.tool.Params) {
+		return
+	}
+	if n := c.cons.tool.Params[c.param].Root; n != nil {
+		c.cons.next, c.cons.root = n, true
+	}
+}
+
+// consJudged returns what the walk found of the top-level value just read,
+// held to its parameter's tags (c.cons.root), and records a breach as the
+// member the checker records next.
+func (c *checker) consJudged() bindcap.Judged {
+	c.cons.root = false
+	v, at, path := c.consValue()
+	switch v {
+	case constraint.Pass:
+		return bindcap.Holds
+	case constraint.Fail:
+		c.members.Breaches = append(c.members.Breaches, bindcap.Breach{Member: c.members.Len(), At: at, Path: path})
+		return bindcap.Breaks
+	}
+	return bindcap.Undecided
+}

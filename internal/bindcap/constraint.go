@@ -1,0 +1,36 @@
+package bindcap
+
+import (
+	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
+)
+
+// CheckConstrained is CheckMembers that also holds each top-level value
+// bound to a parameter to that parameter's compiled validate tags as it
+// reads the value: a func(*bind.Plan, []byte, []bind.Issue,
+// *constraint.Tool) ([]bind.Issue, Members), set by package bind. Each
+// member's Judged says what the walk found, and Members.Breaches where a
+// value breaks its tags, so that refuse reads the verdict and never the
+// values again. A pass that does not walk the values itself (a trial
+// check, a bind.Reader) leaves every member NotJudged.
+var CheckConstrained any
+
+// Judged is what the checker's walk found of a member's value against its
+// parameter's compiled constraints.
+type Judged uint8
+
+const (
+	NotJudged Judged = iota // not held to them in the walk (no tag, or no walk)
+	Holds                   // it keeps them
+	Breaks                  // it breaks them: a Breach says where
+	Undecided               // the walk cannot judge it from the text: decode it
+)
+
+// A Breach is where a member's value breaks its compiled constraints: the
+// value itself, or the first element inside it that breaks them, in the
+// order sent.
+type Breach struct {
+	Member int          // the index of the member in Members
+	At     jsonlex.Span // the value that breaks them
+	Path   jsonpath.Path
+}
