@@ -460,10 +460,11 @@ func countsPast(args []byte, pol *typereg.Policy, m bindcap.Member, from int) bo
 // countPast counts in more, once each as sent, the unknown keys of the
 // top-level members from offset from on that are not among the keys met
 // (b.keys), and marks the unknown keys counted: the refusal lists none of
-// them. It reads the members three times and allocates twice, whatever
+// them. It reads the members twice and allocates twice, whatever
 // their number, and holds about three bytes a key: a Bloom filter finds
 // the keys that may have been sent before, and only those are told apart
-// by their text, in a keySet sized for them.
+// by their text, in a keySet sized for them (grown only when the filter
+// wrongly holds a great many keys).
 func (b *problems) countPast(from int) {
 	b.counted = true
 	pol, plan := &b.t.Policy, b.t.Plan()
@@ -481,26 +482,17 @@ func (b *problems) countPast(from int) {
 	block := make(bloom, words+n/32+1)
 	sent, mayRepeat := block[:words:words], block[words:]
 	b.keys.each(func(start, end int) { sent.add(hash(start, end)) })
+	maybe := b.keys.n // the keys told apart by their text, about
 	for _, m := range eachMember(b.args, b.ms, plan) {
 		if counts(m) {
 			if h := hash(m.Key.Start, m.Key.End); sent.add(h) {
 				mayRepeat.add(h)
+				maybe += 2 // the key, and the one it may repeat
 			}
 		}
 	}
-	maybe := 0 // the keys told apart by their text
-	b.keys.each(func(start, end int) {
-		if mayRepeat.has(hash(start, end)) {
-			maybe++
-		}
-	})
-	for _, m := range eachMember(b.args, b.ms, plan) {
-		if counts(m) && mayRepeat.has(hash(m.Key.Start, m.Key.End)) {
-			maybe++
-		}
-	}
 	var seen keySet
-	seen.presize(maybe)
+	seen.presize(maybe + 16)
 	b.keys.each(func(start, end int) {
 		if mayRepeat.has(hash(start, end)) {
 			seen.add(b.args, start, end)
