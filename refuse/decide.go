@@ -570,9 +570,30 @@ func (w *Warnings) String() string {
 }
 
 // exempt reports whether the key raw (as sent, quoted) is one of keys.
+// It allocates nothing: an escaped key is unquoted on the stack, unless
+// its text is longer than every exempt key (an escape is at most 6 bytes
+// for one).
 func exempt(keys []string, raw []byte) bool {
-	if !slices.Contains(raw, '\\') {
-		return slices.Contains(keys, string(raw[1:len(raw)-1]))
+	text := raw[1 : len(raw)-1]
+	if slices.Contains(raw, '\\') {
+		longest := 0
+		for _, k := range keys {
+			longest = max(longest, len(k))
+		}
+		if len(text) > 6*longest {
+			return false
+		}
+		var buf [256]byte
+		if t, ok := jsonlex.Unquote(buf[:0], raw); ok { // as unquoteKey reads it
+			text = t
+		} else {
+			text = raw
+		}
 	}
-	return slices.Contains(keys, unquoteKey(raw))
+	for _, k := range keys {
+		if k == string(text) {
+			return true
+		}
+	}
+	return false
 }

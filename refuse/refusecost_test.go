@@ -57,23 +57,29 @@ func TestRefuse_UnknownKeysCostBoundedByTheCap(t *testing.T) {
 	if err := typereg.Register[refuseCostArgs](reg, "keys"); err != nil {
 		t.Fatal(err)
 	}
+	if err := typereg.Register[refuseCostArgs](reg, "exempt", typereg.WithExempt("_meta", "trace")); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
-		name string
-		base int // 1x: at 10x, past what Check lists (bind.MaxIssues)
-		args func(n int) json.RawMessage
+		name, tool string
+		base       int // 1x: at 10x, past what Check lists (bind.MaxIssues)
+		args       func(n int) json.RawMessage
 	}{
-		{"distinct", refuse.MaxProblems, unknownKeys},
-		{"each twice", refuse.MaxProblems, func(n int) json.RawMessage { return keysCall(n, 2, "") }},
-		{"long", 2 * refuse.MaxProblems, func(n int) json.RawMessage { return keysCall(n, 1, strings.Repeat("x", 100)) }},
+		{"distinct", "keys", refuse.MaxProblems, unknownKeys},
+		{"each twice", "keys", refuse.MaxProblems, func(n int) json.RawMessage { return keysCall(n, 2, "") }},
+		{"long", "keys", 2 * refuse.MaxProblems, func(n int) json.RawMessage { return keysCall(n, 1, strings.Repeat("x", 100)) }},
+		// Each key judged against the tool's exempt keys, escaped ones
+		// unquoted.
+		{"escaped, exempt keys", "exempt", 2 * refuse.MaxProblems, func(n int) json.RawMessage { return keysCall(n, 1, `\u00e9\n`+strings.Repeat("y", 40)) }},
 	} {
 		var allocs []float64
 		for _, n := range []int{c.base, 10 * c.base, 100 * c.base} {
 			args := c.args(n)
-			r := refuse.Refuse(reg, "keys", args)
+			r := refuse.Refuse(reg, c.tool, args)
 			if r == nil || len(r.Problems)+r.More != n {
 				t.Fatalf("%s: %d unknown keys: refusal %v, want them all listed or counted", c.name, n, r)
 			}
-			a := testing.AllocsPerRun(5, func() { refuse.Refuse(reg, "keys", args) })
+			a := testing.AllocsPerRun(5, func() { refuse.Refuse(reg, c.tool, args) })
 			t.Logf("%s: %d unknown keys: %d listed, %d more: %v allocations", c.name, n, len(r.Problems), r.More, a)
 			allocs = append(allocs, a)
 		}
@@ -82,6 +88,35 @@ func TestRefuse_UnknownKeysCostBoundedByTheCap(t *testing.T) {
 		}
 		if limit := float64(2 * refuse.MaxProblems); allocs[0] > limit {
 			t.Errorf("%s: %d unknown keys: %v allocations, want at most %v", c.name, c.base, allocs[0], limit)
+		}
+	}
+}
+
+// TestRefuse_EscapedExemptKeysPass: an exempt key sent escaped is exempt,
+// among the keys Check lists and past them (where they are only counted),
+// and an escaped key longer than any exempt key is judged without being
+// unquoted.
+func TestRefuse_EscapedExemptKeysPass(t *testing.T) {
+	reg := typereg.New(typereg.WithBinder(bind.Std))
+	if err := typereg.Register[refuseCostArgs](reg, "exempt", typereg.WithExempt("_meta", "trace")); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"\u005fmeta":1,"trac\u0065":2,"x":1,"` + strings.Repeat(`\u0061`, 100) + `":1`)
+	for i := range 3000 {
+		fmt.Fprintf(&b, `,"\u005fmeta":%d,"k%d":1`, i, i)
+	}
+	b.WriteString(`}`)
+	r := refuse.Refuse(reg, "exempt", json.RawMessage(b.String()))
+	if r == nil {
+		t.Fatal("not refused")
+	}
+	if got, want := len(r.Problems)+r.More, 2+3000; got != want {
+		t.Errorf("%d problems listed or counted, want %d (x, the long key, k0…k2999)", got, want)
+	}
+	for _, p := range r.Problems {
+		if p.Argument == "_meta" || p.Argument == "trace" || strings.Contains(p.Argument, `\u005f`) {
+			t.Errorf("exempt key listed: %+v", p)
 		}
 	}
 }
