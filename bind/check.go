@@ -1392,9 +1392,11 @@ func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 	if fs.folded == nil {
 		return -1, false // the binder binds exact names only
 	}
-	var fb [64]byte
-	if i, ok := fs.folded[string(foldName(fb[:0], key))]; ok {
-		return i, true
+	var fb [128]byte
+	if f, ok := foldNameMax(fb[:0], key, fs.maxFold); ok {
+		if i, ok := fs.folded[string(f)]; ok {
+			return i, true
+		}
 	}
 	return -1, false
 }

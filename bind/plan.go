@@ -407,6 +407,9 @@ type fieldSet struct {
 	nodes  []*node
 	exact  map[string]int
 	folded map[string]int
+	// maxFold is the longest name in folded, in bytes: a key folded
+	// longer binds by no fold, and is not folded further.
+	maxFold int
 	// slots is exact as an open-addressing table (see slot): index+1 of
 	// the field whose name a key's slot, or a later one in its run, holds;
 	// 0 for none. Fixed at compile time, so a key's probes are bounded by
@@ -481,6 +484,7 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		f := string(foldName(nil, []byte(p.Name)))
 		if _, ok := fs.folded[f]; !ok && !stdCaseStrict(p.Tag) {
 			fs.folded[f] = i
+			fs.maxFold = max(fs.maxFold, len(f))
 		}
 	}
 	bits := uint8(2) // four slots a field at least: short runs

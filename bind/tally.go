@@ -40,9 +40,58 @@ type tally struct {
 	nparams int
 	listed  [numClasses]int
 	// firsts holds, per argument (index Param+1), a bit per class with an
-	// issue listed; built once a class is full.
-	firsts []uint8
-	counts map[omitKey]int
+	// issue listed; built once a class is full: in firstsIn for a tool of
+	// up to len(firstsIn)-1 parameters, so that a flood of issues costs
+	// no allocation.
+	built    bool
+	firstsIn [32]uint8
+	firsts   []uint8
+	// counts holds the counts, the first few in countsIn (a flood of one
+	// kind costs no allocation), the others in more.
+	countsIn [4]omitCount
+	nCounts  int
+	more     map[omitKey]int
+}
+
+type omitCount struct {
+	key omitKey
+	n   int
+}
+
+// first returns the bits of argument slot.
+func (t *tally) first(slot int) uint8 {
+	if t.firsts != nil {
+		return t.firsts[slot]
+	}
+	return t.firstsIn[slot]
+}
+
+// setFirst sets bits in argument slot.
+func (t *tally) setFirst(slot int, bits uint8) {
+	if t.firsts != nil {
+		t.firsts[slot] |= bits
+	} else {
+		t.firstsIn[slot] |= bits
+	}
+}
+
+// count counts one issue of key.
+func (t *tally) count(key omitKey) {
+	for i := range t.nCounts {
+		if t.countsIn[i].key == key {
+			t.countsIn[i].n++
+			return
+		}
+	}
+	if t.nCounts < len(t.countsIn) {
+		t.countsIn[t.nCounts] = omitCount{key, 1}
+		t.nCounts++
+		return
+	}
+	if t.more == nil {
+		t.more = map[omitKey]int{}
+	}
+	t.more[key]++
 }
 
 type omitKey struct {
@@ -59,25 +108,25 @@ func (t *tally) admit(listed []Issue, kind Code, param int) bool {
 	if slot < 0 || slot > t.nparams {
 		slot = 0
 	}
-	if t.listed[c] >= MaxIssues && t.firsts == nil {
-		t.firsts = make([]uint8, t.nparams+1)
+	if t.listed[c] >= MaxIssues && !t.built {
+		t.built = true
+		if t.nparams+1 > len(t.firstsIn) {
+			t.firsts = make([]uint8, t.nparams+1)
+		}
 		for _, is := range listed {
 			if s := is.Param + 1; s >= 0 && s <= t.nparams {
-				t.firsts[s] |= 1 << issueClass(is.Kind)
+				t.setFirst(s, 1<<issueClass(is.Kind))
 			}
 		}
 	}
-	if t.listed[c] < MaxIssues || c != classUnknown && t.firsts[slot]&(1<<c) == 0 {
+	if t.listed[c] < MaxIssues || c != classUnknown && t.first(slot)&(1<<c) == 0 {
 		t.listed[c]++
-		if t.firsts != nil {
-			t.firsts[slot] |= 1 << c
+		if t.built {
+			t.setFirst(slot, 1<<c)
 		}
 		return true
 	}
-	if t.counts == nil {
-		t.counts = map[omitKey]int{}
-	}
-	t.counts[omitKey{param, kind}]++
+	t.count(omitKey{param, kind})
 	return false
 }
 
@@ -85,11 +134,14 @@ func (t *tally) admit(listed []Issue, kind Code, param int) bool {
 // counted, in that order (codes by name: the order only makes the list
 // the same from call to call).
 func (t *tally) omitted(issues []Issue) []Issue {
-	if len(t.counts) == 0 {
+	if t.nCounts == 0 {
 		return issues
 	}
 	n := len(issues)
-	for k, c := range t.counts {
+	for _, c := range t.countsIn[:t.nCounts] {
+		issues = append(issues, Issue{Kind: Omitted, Of: c.key.kind, Param: c.key.param, N: c.n})
+	}
+	for k, c := range t.more {
 		issues = append(issues, Issue{Kind: Omitted, Of: k.kind, Param: k.param, N: c})
 	}
 	slices.SortFunc(issues[n:], func(a, b Issue) int {

@@ -25,6 +25,30 @@ func foldName(dst, name []byte) []byte {
 	return dst
 }
 
+// foldNameMax is foldName, but reports false, with no more appended,
+// once the folded name is longer than limit bytes: a key of a megabyte
+// costs what one of limit+1 bytes does.
+func foldNameMax(dst, name []byte, limit int) ([]byte, bool) {
+	n := len(dst)
+	for i := 0; i < len(name); {
+		if len(dst)-n > limit {
+			return dst, false
+		}
+		if c := name[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			dst = append(dst, c)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(name[i:])
+		dst = utf8.AppendRune(dst, foldRune(r))
+		i += size
+	}
+	return dst, len(dst)-n <= limit
+}
+
 // foldRune returns the smallest rune of r's fold set.
 func foldRune(r rune) rune {
 	for {

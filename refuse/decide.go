@@ -179,7 +179,8 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	// in an argument adds no problem; a count of failures in none (V2's
 	// repeated names) adds one problem each, and the unknown keys counted
 	// are judged here, key by key, against the tool's policy.
-	var moreFails, moreUnknown int
+	var moreFails int
+	countFrom := -1 // where the unknown keys Check only counted start
 	unknownEnd, counted, nulls := 0, 0, false
 	issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
 		nulls = nulls || is.Kind == bind.NullForValue || is.Of == bind.NullForValue
@@ -204,7 +205,7 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		issues = d.nullsMissing(issues)
 	}
 	if counted > 0 && !pol.Open {
-		issues, moreUnknown = d.unknownPast(issues, unknownEnd, counted)
+		issues, countFrom = d.firstPast(issues, unknownEnd), unknownEnd
 	}
 	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(rank(a.Kind), rank(b.Kind)) })
 	fails := len(issues) > 0 && issues[0].Kind.Class() == bind.BinderFailure
@@ -241,6 +242,13 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	}
 	b := newProblems(t, d.args)
 	b.ms = d.ms
+	b.countFrom = countFrom
+	b.unknownHint = counted
+	for _, is := range issues {
+		if is.Kind == bind.UnknownArgument {
+			b.unknownHint++
+		}
+	}
 	b.rekey(d.sent)
 	if refuses {
 		if d.warn {
@@ -276,14 +284,14 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			b.conflicts(conflicts)
 			b.constraints(constraint)
 			b.issues(issues[m:])
-			b.countUnknown(moreUnknown)
+			b.countUnknown()
 		}
 		return Decision{Refusal: b.refusal()}
 	}
 	b.conflicts(conflicts)
 	b.constraints(constraint)
 	b.issues(issues)
-	b.countUnknown(moreUnknown)
+	b.countUnknown()
 	dec := Decision{Args: d.args}
 	if len(b.list) > 0 || b.more > 0 {
 		r := b.refusal()
@@ -391,64 +399,79 @@ func withoutFailures(args []byte, ms *bindcap.Members, plan *bind.Plan, issues [
 	return out, kept
 }
 
-// unknownPast judges the top-level keys from offset from on, where Check
-// only counted the unknown keys (n of them): it returns issues with the
-// first unknown key the tool's policy does not let pass added when none
-// is listed, and the number of other such keys, each counted once as sent
-// (as the problems are). It reads Check's members twice and holds about a
-// byte a key: a Bloom filter finds the keys that may have been sent
-// before, and only those are told apart by their text.
-func (d *decider) unknownPast(issues []bind.Issue, from, n int) ([]bind.Issue, int) {
-	pol := &d.t.Policy
-	counts := func(m bindcap.Member) bool {
-		raw := d.args[m.Key.Start:m.Key.End]
-		return m.Key.Start >= from && m.Param == -1 && !(len(pol.Exempt) > 0 && exempt(pol.Exempt, raw))
+// firstPast returns issues with, when none is an unknown key, the first
+// top-level key from offset from on that Check only counted and the
+// tool's policy does not let pass: an unknown key whenever one is counted
+// is listed. The problems builder counts the others (countPast).
+func (d *decider) firstPast(issues []bind.Issue, from int) []bind.Issue {
+	if slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind == bind.UnknownArgument }) {
+		return issues
 	}
-	seed := maphash.MakeSeed()
-	sent := make(bloom, n/8+1) // the keys sent: eight bits a key
-	var listed [][2]int
-	for _, is := range issues {
-		if is.Kind == bind.UnknownArgument {
-			listed = append(listed, [2]int{is.Start, is.End})
-			sent.add(maphash.Bytes(seed, d.args[is.Start:is.End]))
+	pol := &d.t.Policy
+	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
+		if countsPast(d.args, pol, m, from) {
+			return append(issues, bind.Issue{Kind: bind.UnknownArgument, Param: -1, Start: m.Key.Start, End: m.Key.End})
 		}
 	}
-	// The keys that may repeat one sent before: a Bloom filter too, of a
-	// few of them, so that a key it wrongly holds is only told apart by
-	// its text, never miscounted.
-	mayRepeat := make(bloom, n/32+1)
-	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
+	return issues
+}
+
+// countsPast reports whether member m of args is an unknown key from
+// offset from on that the tool's policy refuses.
+func countsPast(args []byte, pol *typereg.Policy, m bindcap.Member, from int) bool {
+	return m.Key.Start >= from && m.Param == -1 && !(len(pol.Exempt) > 0 && exempt(pol.Exempt, args[m.Key.Start:m.Key.End]))
+}
+
+// countPast counts in more, once each as sent, the unknown keys of the
+// top-level members from offset from on that are not among the keys met
+// (b.keys), and marks the unknown keys counted: the refusal lists none of
+// them. It reads the members twice and allocates twice, whatever
+// their number, and holds about three bytes a key: a Bloom filter finds
+// the keys that may have been sent before, and only those are told apart
+// by their text, in a keySet sized for them (grown only when the filter
+// wrongly holds a great many keys).
+func (b *problems) countPast(from int) {
+	b.counted = true
+	pol, plan := &b.t.Policy, b.t.Plan()
+	if b.ms == nil {
+		b.ms = lexMembers(b.args)
+	}
+	counts := func(m bindcap.Member) bool { return countsPast(b.args, pol, m, from) }
+	n := b.unknownHint // the Bloom filters' size: a bound suffices (a filter too small only tells fewer keys apart)
+	seed := maphash.MakeSeed()
+	hash := func(start, end int) uint64 { return maphash.Bytes(seed, b.args[start:end]) }
+	// The keys sent: eight bits a key; the keys that may repeat one sent
+	// before: a Bloom filter too, of a few of them, so that a key it
+	// wrongly holds is only told apart by its text, never miscounted.
+	words := n/8 + 1
+	block := make(bloom, words+n/32+1)
+	sent, mayRepeat := block[:words:words], block[words:]
+	b.keys.each(func(start, end int) { sent.add(hash(start, end)) })
+	maybe := b.keys.n // the keys told apart by their text, about
+	for _, m := range eachMember(b.args, b.ms, plan) {
 		if counts(m) {
-			if h := maphash.Bytes(seed, d.args[m.Key.Start:m.Key.End]); sent.add(h) {
+			if h := hash(m.Key.Start, m.Key.End); sent.add(h) {
 				mayRepeat.add(h)
+				maybe += 2 // the key, and the one it may repeat
 			}
 		}
 	}
-	seen := map[string]bool{} // the keys that may repeat, once seen
-	for _, k := range listed {
-		if raw := d.args[k[0]:k[1]]; mayRepeat.has(maphash.Bytes(seed, raw)) {
-			seen[string(raw)] = true
+	var seen keySet
+	seen.presize(maybe + 16)
+	b.keys.each(func(start, end int) {
+		if mayRepeat.has(hash(start, end)) {
+			seen.add(b.args, start, end)
 		}
-	}
-	more, first := 0, len(listed) == 0
-	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
+	})
+	for _, m := range eachMember(b.args, b.ms, plan) {
 		if !counts(m) {
 			continue
 		}
-		if raw := d.args[m.Key.Start:m.Key.End]; mayRepeat.has(maphash.Bytes(seed, raw)) {
-			if seen[string(raw)] {
-				continue
-			}
-			seen[string(raw)] = true
+		if mayRepeat.has(hash(m.Key.Start, m.Key.End)) && !seen.add(b.args, m.Key.Start, m.Key.End) {
+			continue // sent before
 		}
-		if first {
-			issues = append(issues, bind.Issue{Kind: bind.UnknownArgument, Param: -1, Start: m.Key.Start, End: m.Key.End})
-			first = false
-			continue
-		}
-		more++
+		b.more++
 	}
-	return issues, more
 }
 
 // A bloom is a Bloom filter of hashes: it may hold a hash never added,
@@ -512,9 +535,30 @@ func (w *Warnings) String() string {
 }
 
 // exempt reports whether the key raw (as sent, quoted) is one of keys.
+// It allocates nothing: an escaped key is unquoted on the stack, unless
+// its text is longer than every exempt key (an escape is at most 6 bytes
+// for one).
 func exempt(keys []string, raw []byte) bool {
-	if !slices.Contains(raw, '\\') {
-		return slices.Contains(keys, string(raw[1:len(raw)-1]))
+	text := raw[1 : len(raw)-1]
+	if slices.Contains(raw, '\\') {
+		longest := 0
+		for _, k := range keys {
+			longest = max(longest, len(k))
+		}
+		if len(text) > 6*longest {
+			return false
+		}
+		var buf [256]byte
+		if t, ok := jsonlex.Unquote(buf[:0], raw); ok { // as unquoteKey reads it
+			text = t
+		} else {
+			text = raw
+		}
 	}
-	return slices.Contains(keys, unquoteKey(raw))
+	for _, k := range keys {
+		if k == string(text) {
+			return true
+		}
+	}
+	return false
 }

@@ -136,4 +136,17 @@
 // and cuts the accepted parameters and a long tool name short; the
 // problems a Refusal lists take at most 12,000 bytes as JSON (the first,
 // always listed, aside: each of its fields is cut short on its own).
+//
+// What a Refusal does not list costs no allocation: an unknown key's
+// problem is worded in a buffer and becomes one string only when it is
+// listed, and once the list is full the unknown keys left are counted from
+// the top-level members, each told apart from the keys before it by a
+// Bloom filter and, for the few the filter may hold, by its text (one
+// table sized for them): a refused call with 100 unknown keys or 10,000
+// allocates the same, about 140 times under Std, the binder's issues
+// included. The closest-name search (DidYouMean) runs for the first ten
+// unknown keys, allocates nothing, and is bounded for each parameter
+// whatever the key: keys past 64 bytes are not looked up, and the edit
+// distance (at most 3) is computed only for a name within 3 characters of
+// the key's length.
 package refuse

@@ -3,6 +3,7 @@ package refuse
 import (
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
@@ -42,7 +43,18 @@ type problems struct {
 	held      room
 	more      int
 	seenParam []bool
-	seenKey   map[string]bool
+	keys      keySet   // the unknown keys met, listed or counted
+	accepted  []string // t.Accepted(), once read
+	countFrom int      // where the unknown keys Check only counted start; -1: none
+	counted   bool     // the unknown keys from some offset on are counted (countPast)
+	// unknownHint bounds the unknown keys of the call: those Check
+	// listed and those it counted.
+	unknownHint int
+	// scratch holds an unknown key's problem before it is listed: its
+	// quote (at most maxSent characters, each escaped in at most 10
+	// bytes, and the count) and its pointer (the key's first
+	// jsonpath.MaxKey characters, each byte at most escaped in two).
+	scratch   [10*maxSent + 32 + 2*jsonpath.MaxKey*utf8.UTFMax + 8]byte
 	seenDup   map[string]bool  // repeated keys outside every argument (DuplicateName)
 	seenWhole bool             // the arguments refused as a whole (bind.Reader)
 	rekeys    []rekey          // per parameter, where its pointers lead in the call (see rekey)
@@ -55,25 +67,93 @@ func newProblems(t *typereg.Tool, args []byte) *problems {
 		t: t, args: args,
 		w:         wordsFor(t),
 		seenParam: make([]bool, len(t.Params)),
+		countFrom: -1,
 	}
 }
 
 func (b *problems) add(ps ...Problem) {
 	for _, p := range ps {
 		p = b.rekeyed(p)
-		if len(b.list) >= MaxProblems-b.held.n {
+		if n, js, ok := b.fits(p); ok {
+			b.put(p, n, js)
+		} else {
 			b.more++
-			continue
 		}
-		n, js := cost(p, b.t.Name), jsonSize(p)
-		if len(b.list) > 0 && (b.text+n > maxProblemText-b.held.text || b.size+js > maxProblemJSON-b.held.size) {
-			b.more++
-			continue
-		}
-		b.list = append(b.list, p)
-		b.text += n
-		b.size += js
 	}
+}
+
+// full reports whether the refusal lists as many problems as it holds.
+func (b *problems) full() bool { return len(b.list) >= MaxProblems-b.held.n }
+
+// fits reports whether problem p fits in the refusal, with what it adds to
+// its text and its JSON.
+func (b *problems) fits(p Problem) (n, js int, ok bool) {
+	if b.full() {
+		return 0, 0, false
+	}
+	n, js = cost(p, b.t.Name), jsonSize(p)
+	if len(b.list) > 0 && (b.text+n > maxProblemText-b.held.text || b.size+js > maxProblemJSON-b.held.size) {
+		return n, js, false
+	}
+	return n, js, true
+}
+
+func (b *problems) put(p Problem, n, js int) {
+	b.list = append(b.list, p)
+	b.text += n
+	b.size += js
+}
+
+// unknownKey lists the unknown key args[start:end] (a JSON string token,
+// as sent), or counts it in more when the refusal has no room for it; a
+// key met before is neither. Only a key listed allocates: one string, its
+// problem's text, whose fields are cut from it.
+func (b *problems) unknownKey(start, end int) {
+	if !b.keys.add(b.args, start, end) {
+		return
+	}
+	if b.full() {
+		b.more++
+		return
+	}
+	raw := b.args[start:end]
+	buf := appendSent(b.scratch[:0], raw)
+	sent := len(buf)
+	arg := [2]int{0, sent} // quoteKey's text: the key's text, not cut, without its quotes
+	if body, ok := jsonlex.Quoted(raw); ok {
+		if cut, _ := jsonlex.CutWritten(body, maxSent); cut == len(body) {
+			arg = [2]int{1, sent - 1}
+		}
+	}
+	buf, _ = jsonpath.ArgPath(raw).AppendPointer(buf)
+	p := Problem{Code: UnknownArgument, Argument: view(buf[arg[0]:arg[1]]), Sent: view(buf[:sent]), Pointer: view(buf[sent:])}
+	if b.keys.n <= maxSuggestions {
+		p.DidYouMean = closestKey(raw, b.acceptedNames())
+	}
+	if (b.sent != nil || len(b.rekeys) > 0) && p.Pointer != "" && paramIndex(b.t, p.Argument) >= 0 {
+		// A key named as a parameter: add rekeys its pointer.
+		text := string(buf)
+		p.Argument, p.Sent, p.Pointer = text[arg[0]:arg[1]], text[:sent], text[sent:]
+		b.add(p)
+		return
+	}
+	n, js, ok := b.fits(p)
+	if !ok {
+		b.more++
+		return
+	}
+	text := string(buf)
+	p.Argument, p.Sent, p.Pointer = text[arg[0]:arg[1]], text[:sent], text[sent:]
+	b.put(p, n, js)
+}
+
+// view is the text of b, read before b changes (to measure a problem not
+// yet listed), never kept.
+func view(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // A room is what some problems take of a refusal: how many, their text,
@@ -119,11 +199,24 @@ func jsonSize(p Problem) int {
 	return n
 }
 
-// countUnknown counts n unknown keys not listed.
-func (b *problems) countUnknown(n int) { b.more += n }
+// countUnknown counts the unknown keys Check only counted (from
+// b.countFrom on), unless countPast counted them already.
+func (b *problems) countUnknown() {
+	if !b.counted && b.countFrom >= 0 {
+		b.countPast(b.countFrom)
+	}
+}
 
 func (b *problems) refusal() *Refusal {
-	return &Refusal{Tool: b.t.Name, Accepted: b.t.Accepted(), Problems: b.list, More: b.more}
+	return &Refusal{Tool: b.t.Name, Accepted: b.acceptedNames(), Problems: b.list, More: b.more}
+}
+
+// acceptedNames returns the tool's parameters' names, read once.
+func (b *problems) acceptedNames() []string {
+	if b.accepted == nil {
+		b.accepted = b.t.Accepted()
+	}
+	return b.accepted
 }
 
 // claim reports whether argument i has no problem yet, and gives it one.
@@ -156,20 +249,15 @@ func (b *problems) issues(issues []bind.Issue) {
 		case NotAnObject:
 			b.add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
 		case UnknownArgument:
-			raw := args[is.Start:is.End]
-			if b.seenKey == nil {
-				b.seenKey = map[string]bool{}
+			switch {
+			case b.counted: // counted by countPast
+			case b.full() && b.ms != nil:
+				// No more room: this key and every unknown key after it
+				// are counted, once each, from the members.
+				b.countPast(is.Start)
+			default:
+				b.unknownKey(is.Start, is.End)
 			}
-			if b.seenKey[string(raw)] {
-				continue
-			}
-			b.seenKey[string(raw)] = true
-			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
-			if len(b.seenKey) <= maxSuggestions {
-				p.DidYouMean = closest(unquoteKey(raw), t.Accepted())
-			}
-			p.Pointer = b.keyPointer(p, raw)
-			b.add(p)
 		case MissingField:
 			if b.claim(is.Param) {
 				b.add(b.missingField(is))
@@ -204,20 +292,7 @@ func (b *problems) issues(issues []bind.Issue) {
 // refuses though it reads each argument alone (Start == End).
 func (b *problems) refusedOutside(is bind.Issue) {
 	if is.End > is.Start {
-		raw := b.args[is.Start:is.End]
-		if b.seenKey == nil {
-			b.seenKey = map[string]bool{}
-		}
-		if b.seenKey[string(raw)] {
-			return
-		}
-		b.seenKey[string(raw)] = true
-		p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
-		if len(b.seenKey) <= maxSuggestions {
-			p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
-		}
-		p.Pointer = b.keyPointer(p, raw)
-		b.add(p)
+		b.unknownKey(is.Start, is.End)
 		return
 	}
 	if b.seenWhole {
@@ -327,17 +402,6 @@ func unquoteKey(raw []byte) string {
 		return string(text)
 	}
 	return string(raw)
-}
-
-// keyPointer is the JSON Pointer to the top-level member whose key is raw
-// (a JSON string token, as sent): "" for a key past the bound of a path,
-// and for a problem past MaxProblems, which is only counted (a flood of
-// unknown keys costs no pointer each).
-func (b *problems) keyPointer(p Problem, raw []byte) string {
-	if len(b.list) >= MaxProblems-b.held.n || len(b.list) > 0 && b.text+cost(p, b.t.Name) > maxProblemText-b.held.text {
-		return "" // past the refusal's bounds, whatever its JSON: add counts it, unlisted
-	}
-	return keyPointer(raw)
 }
 
 func keyPointer(raw []byte) string {

@@ -124,20 +124,7 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 	if is.Param < 0 {
 		switch is.Kind {
 		case schemacheck.Unknown, schemacheck.Extra:
-			raw := args[is.Start:is.End]
-			if b.seenKey == nil {
-				b.seenKey = map[string]bool{}
-			}
-			if b.seenKey[string(raw)] {
-				return
-			}
-			b.seenKey[string(raw)] = true
-			p := Problem{Code: UnknownArgument, Argument: quoteKey(raw), Sent: quoteSent(raw)}
-			if len(b.seenKey) <= maxSuggestions {
-				p.DidYouMean = closest(unquoteKey(raw), b.t.Accepted())
-			}
-			p.Pointer = b.keyPointer(p, raw)
-			b.add(p)
+			b.unknownKey(is.Start, is.End)
 		case schemacheck.Missing:
 			// A required name no property describes: it takes any value.
 			b.add(Problem{Code: MissingArgument, Argument: quoteKey(mustQuote(is.Name)), Takes: "any JSON value"})

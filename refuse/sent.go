@@ -1,7 +1,6 @@
 package refuse
 
 import (
-	"fmt"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -19,12 +18,19 @@ const maxSent = 40
 // string's length counts the characters between its quotes, as written
 // (jsonlex.CutWritten: an escape counts the characters it is written with).
 func quoteSent(raw []byte) string {
+	var buf [4*maxSent + 32]byte // the quote of most values: one allocation, the string
+	return string(appendSent(buf[:0], raw))
+}
+
+// appendSent appends quoteSent's text of raw to dst.
+func appendSent(dst, raw []byte) []byte {
 	if body, ok := jsonlex.Quoted(raw); ok {
 		cut, n := jsonlex.CutWritten(body, maxSent)
+		dst = appendEscaped(append(dst, '"'), body[:cut])
 		if cut == len(body) {
-			return `"` + escapeText(body) + `"`
+			return append(dst, '"')
 		}
-		return `"` + escapeText(body[:cut]) + `…" (` + strconv.Itoa(n) + ` characters)`
+		return append(strconv.AppendInt(append(dst, `…" (`...), int64(n), 10), ` characters)`...)
 	}
 	var cut, n int
 	if jsonlex.KindAt(raw, 0) == jsonlex.KindNumber {
@@ -32,10 +38,11 @@ func quoteSent(raw []byte) string {
 	} else {
 		cut, n = jsonlex.CutWritten(raw, maxSent)
 	}
+	dst = appendEscaped(dst, raw[:cut])
 	if cut == len(raw) {
-		return escapeText(raw)
+		return dst
 	}
-	return escapeText(raw[:cut]) + "… (" + strconv.Itoa(n) + " characters)"
+	return append(strconv.AppendInt(append(dst, "… ("...), int64(n), 10), " characters)"...)
 }
 
 // quoteKey renders the raw JSON text of a key as a name for a sentence:
@@ -60,24 +67,37 @@ func quoteKey(raw []byte) string {
 // around it, break a line, or fake a cut: every ' and … in a refusal is
 // the refusal's own.
 func escapeText(s []byte) string {
-	out := make([]byte, 0, len(s))
+	return string(appendEscaped(make([]byte, 0, len(s)), s))
+}
+
+// appendEscaped appends escapeText's text of s to dst.
+func appendEscaped(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRune(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			out = fmt.Appendf(out, `\x%02x`, s[i])
+			dst = appendHex(append(dst, `\x`...), uint32(s[i]), 2)
 		case r == '\'' || r == '…':
-			out = fmt.Appendf(out, `\u%04x`, r)
+			dst = appendHex(append(dst, `\u`...), uint32(r), 4)
 		case r == ' ' || unicode.IsPrint(r):
-			out = append(out, s[i:i+size]...)
+			dst = append(dst, s[i:i+size]...)
 		case r <= 0xFFFF:
-			out = fmt.Appendf(out, `\u%04x`, r)
+			dst = appendHex(append(dst, `\u`...), uint32(r), 4)
 		default:
-			out = fmt.Appendf(out, `\U%08x`, r)
+			dst = appendHex(append(dst, `\U`...), uint32(r), 8)
 		}
 		i += size
 	}
-	return string(out)
+	return dst
+}
+
+// appendHex appends v in n lower-case hexadecimal digits, as %0nx does.
+func appendHex(dst []byte, v uint32, n int) []byte {
+	const digits = "0123456789abcdef"
+	for i := n - 1; i >= 0; i-- {
+		dst = append(dst, digits[v>>(4*i)&0xf])
+	}
+	return dst
 }
 
 // quoteChar quotes the one character c of the arguments, as sent, for a

@@ -396,14 +396,25 @@ func QuoteKey(text string, cut bool) string {
 // pointer cannot show.
 func (p Path) Pointer() string {
 	var buf [2 * MaxBytes]byte // every byte escaped: no growth, one copy
-	out := buf[:0]
+	out, ok := p.AppendPointer(buf[:0])
+	if !ok {
+		return ""
+	}
+	return string(out)
+}
+
+// AppendPointer appends Pointer's text to dst, and reports whether there
+// is one (false for the zero Path and a path cut short, dst unchanged):
+// with room for 2*MaxBytes bytes in dst it allocates nothing.
+func (p Path) AppendPointer(dst []byte) ([]byte, bool) {
+	out := dst
 	if p.token() { // the argument alone, as sent
 		var tb [keyRoom]byte
 		text, cut, _ := keyHead(tb[:0], unsafe.Slice(unsafe.StringData(p.s), len(p.s))) // read only
 		if cut {
-			return ""
+			return dst, false
 		}
-		return string(appendToken(append(out, '/'), text))
+		return appendToken(append(out, '/'), text), true
 	}
 	ok, first := true, true
 	p.each(func(tag byte, payload string) bool {
@@ -415,10 +426,10 @@ func (p Path) Pointer() string {
 		out = appendToken(append(out, '/'), unsafe.Slice(unsafe.StringData(payload), len(payload)))
 		return true
 	})
-	if !ok {
-		return ""
+	if !ok || p.s == "" {
+		return dst, false
 	}
-	return string(out)
+	return out, true
 }
 
 // appendToken appends a pointer's token for the key text: "~" written

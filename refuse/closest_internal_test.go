@@ -1,0 +1,147 @@
+package refuse
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// closestByStrings is closest as it was written before it stopped
+// allocating (strings.ToLower, strings.Map, []rune): the reference the
+// allocation-free one must equal.
+func closestByStrings(key string, names []string) string {
+	if key == "" || len(key) > 64 || !utf8.ValidString(key) {
+		return ""
+	}
+	normalize := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch r {
+			case '_', '-', ' ', '.':
+				return -1
+			}
+			return r
+		}, strings.ToLower(s))
+	}
+	distance := func(a, b string) int {
+		ra, rb := []rune(a), []rune(b)
+		prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
+		for j := range prev {
+			prev[j] = j
+		}
+		for i := 1; i <= len(ra); i++ {
+			cur[0] = i
+			for j := 1; j <= len(rb); j++ {
+				cost := 1
+				if ra[i-1] == rb[j-1] {
+					cost = 0
+				}
+				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			}
+			prev, cur = cur, prev
+		}
+		return prev[len(rb)]
+	}
+	nk := normalize(key)
+	for _, n := range names {
+		if normalize(n) == nk {
+			return n
+		}
+	}
+	best, bestD := "", 0
+	for _, n := range names {
+		limit := 1
+		switch l := min(len(nk), len(normalize(n))); {
+		case l > 8:
+			limit = 3
+		case l > 4:
+			limit = 2
+		}
+		if d := distance(nk, normalize(n)); d <= limit && (best == "" || d < bestD) {
+			best, bestD = n, d
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if len(nk) >= 3 {
+		for _, n := range names {
+			nn := normalize(n)
+			if strings.HasPrefix(nn, nk) || len(nn) >= 3 && strings.HasPrefix(nk, nn) {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
+// TestClosest_EqualsTheReference: closest, and closestKey on the key's
+// JSON token, answer as the reference does, on keys and names built from
+// letters, separators, case-folding runes (the Kelvin sign, 'ſ'), invalid
+// UTF-8 and lengths around every bound (64 bytes, 68 characters); and
+// closest allocates nothing.
+func TestClosest_EqualsTheReference(t *testing.T) {
+	atoms := []string{"a", "b", "K", "k", "_", "-", " ", ".", "\u212a", "ſ", "é", "É", "\xff", "ab", "cd", "x", "日本"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(atoms[rng.IntN(len(atoms))])
+		}
+		return b.String()
+	}
+	mutate := func(s string) string {
+		r := []rune(s)
+		for range rng.IntN(4) {
+			if len(r) == 0 {
+				break
+			}
+			i := rng.IntN(len(r))
+			switch rng.IntN(3) {
+			case 0:
+				r = append(r[:i], r[i+1:]...)
+			case 1:
+				r[i] = []rune(atoms[rng.IntN(len(atoms))])[0]
+			default:
+				r = append(r[:i], append([]rune{'z'}, r[i:]...)...)
+			}
+		}
+		return string(r)
+	}
+	for i := range 20000 {
+		var names []string
+		for range 1 + rng.IntN(6) {
+			names = append(names, word(rng.IntN(40)))
+		}
+		if i%7 == 0 {
+			names = append(names, strings.Repeat("k", 60+rng.IntN(12))) // around the bounds
+		}
+		var key string
+		switch rng.IntN(4) {
+		case 0:
+			key = word(rng.IntN(40))
+		case 1:
+			key = strings.Repeat("k", 58+rng.IntN(10))
+		default:
+			key = mutate(names[rng.IntN(len(names))])
+			if rng.IntN(3) == 0 && len(key) > 2 {
+				key = key[:len(key)-rng.IntN(3)] // a prefix, maybe cut inside a rune
+			}
+		}
+		want := closestByStrings(key, names)
+		if got := closest(key, names); got != want {
+			t.Fatalf("closest(%q, %q) = %q, want %q", key, names, got, want)
+		}
+		if utf8.ValidString(key) {
+			raw := []byte(strconv.Quote(key))
+			if got, want := closestKey(raw, names), closestByStrings(unquoteKey(raw), names); got != want {
+				t.Fatalf("closestKey(%s, %q) = %q, want %q", raw, names, got, want)
+			}
+		}
+	}
+	names := []string{"wait_type", "limit", strings.Repeat("n", 200)}
+	if n := testing.AllocsPerRun(100, func() { closest("Wait-Typ", names) }); n != 0 {
+		t.Errorf("closest: %v allocations, want 0", n)
+	}
+}

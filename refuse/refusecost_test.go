@@ -1,0 +1,122 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// The cost of a refused call's problems: a refusal lists at most
+// MaxProblems of them and counts the rest in More, so the problems past
+// what it lists must cost nothing, and each listed one a few allocations.
+// No clock is read.
+
+type refuseCostArgs struct {
+	Counts   map[string]int `json:"counts,omitempty"`
+	Name     string         `json:"name,omitempty"`
+	Limit    int            `json:"limit,omitempty"`
+	K00001   int            `json:"k00001x,omitempty"`
+	LongName string         `json:"a_rather_long_parameter_name_for_the_closest_name_search,omitempty"`
+}
+
+// unknownKeys returns a call of n top-level keys no parameter takes
+// ("k00000":0, ...), the first few a small edit from a parameter's name
+// (the closest-name search finds it).
+func unknownKeys(n int) json.RawMessage { return keysCall(n, 1, "") }
+
+// keysCall returns a call of n distinct unknown keys, each sent rep times
+// in turn, each key's text ending with tail.
+func keysCall(n, rep int, tail string) json.RawMessage {
+	var b strings.Builder
+	b.WriteByte('{')
+	for r := range rep {
+		for i := range n {
+			if r > 0 || i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"k%05d%s":%d`, i, tail, i%1000)
+		}
+	}
+	b.WriteByte('}')
+	return json.RawMessage(b.String())
+}
+
+// TestRefuse_UnknownKeysCostBoundedByTheCap: 1x, 10x and 100x unknown
+// keys (1x at the refusal's cap, or past it) cost Refuse, under
+// encoding/json, as many allocations at 10x as at 100x (the keys past what
+// the refusal lists are only counted, exactly, in More), and at 1x at
+// most two allocations per problem a refusal holds: distinct keys; each
+// key sent twice; keys too long for the text to hold a hundred of them.
+func TestRefuse_UnknownKeysCostBoundedByTheCap(t *testing.T) {
+	reg := typereg.New(typereg.WithBinder(bind.Std))
+	if err := typereg.Register[refuseCostArgs](reg, "keys"); err != nil {
+		t.Fatal(err)
+	}
+	if err := typereg.Register[refuseCostArgs](reg, "exempt", typereg.WithExempt("_meta", "trace")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, tool string
+		base       int // 1x: at 10x, past what Check lists (bind.MaxIssues)
+		args       func(n int) json.RawMessage
+	}{
+		{"distinct", "keys", refuse.MaxProblems, unknownKeys},
+		{"each twice", "keys", refuse.MaxProblems, func(n int) json.RawMessage { return keysCall(n, 2, "") }},
+		{"long", "keys", 2 * refuse.MaxProblems, func(n int) json.RawMessage { return keysCall(n, 1, strings.Repeat("x", 100)) }},
+		// Each key judged against the tool's exempt keys, escaped ones
+		// unquoted.
+		{"escaped, exempt keys", "exempt", 2 * refuse.MaxProblems, func(n int) json.RawMessage { return keysCall(n, 1, `\u00e9\n`+strings.Repeat("y", 40)) }},
+	} {
+		var allocs []float64
+		for _, n := range []int{c.base, 10 * c.base, 100 * c.base} {
+			args := c.args(n)
+			r := refuse.Refuse(reg, c.tool, args)
+			if r == nil || len(r.Problems)+r.More != n {
+				t.Fatalf("%s: %d unknown keys: refusal %v, want them all listed or counted", c.name, n, r)
+			}
+			a := testing.AllocsPerRun(5, func() { refuse.Refuse(reg, c.tool, args) })
+			t.Logf("%s: %d unknown keys: %d listed, %d more: %v allocations", c.name, n, len(r.Problems), r.More, a)
+			allocs = append(allocs, a)
+		}
+		if allocs[2] != allocs[1] {
+			t.Errorf("%s: 10x the cap: %v allocations, 100x: %v: the keys past the cap cost", c.name, allocs[1], allocs[2])
+		}
+		if limit := float64(2 * refuse.MaxProblems); allocs[0] > limit {
+			t.Errorf("%s: %d unknown keys: %v allocations, want at most %v", c.name, c.base, allocs[0], limit)
+		}
+	}
+}
+
+// TestRefuse_EscapedExemptKeysPass: an exempt key sent escaped is exempt,
+// among the keys Check lists and past them (where they are only counted),
+// and an escaped key longer than any exempt key is judged without being
+// unquoted.
+func TestRefuse_EscapedExemptKeysPass(t *testing.T) {
+	reg := typereg.New(typereg.WithBinder(bind.Std))
+	if err := typereg.Register[refuseCostArgs](reg, "exempt", typereg.WithExempt("_meta", "trace")); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString(`{"\u005fmeta":1,"trac\u0065":2,"x":1,"` + strings.Repeat(`\u0061`, 100) + `":1`)
+	for i := range 3000 {
+		fmt.Fprintf(&b, `,"\u005fmeta":%d,"k%d":1`, i, i)
+	}
+	b.WriteString(`}`)
+	r := refuse.Refuse(reg, "exempt", json.RawMessage(b.String()))
+	if r == nil {
+		t.Fatal("not refused")
+	}
+	if got, want := len(r.Problems)+r.More, 2+3000; got != want {
+		t.Errorf("%d problems listed or counted, want %d (x, the long key, k0…k2999)", got, want)
+	}
+	for _, p := range r.Problems {
+		if p.Argument == "_meta" || p.Argument == "trace" || strings.Contains(p.Argument, `\u005f`) {
+			t.Errorf("exempt key listed: %+v", p)
+		}
+	}
+}
