@@ -69,13 +69,6 @@ var sizeCases = []sizeCase{
 // miss is fixed; every other case must not grow. As measured on
 // 2026-12-01 (allocations and bytes per call, small → big):
 var knownGrowth = map[[2]string]string{
-	// The checker's key set for one object of a map keeps its first keys
-	// on the checker's stack, then a map from each key's hash to its
-	// start: memory in the number of keys, with every binder
-	// (6 → 76 allocations, 3.5 KB → 590 KB).
-	{"std", "10,000-key map"}:       "the key set of a big object is a map of its keys",
-	{"segmentio", "10,000-key map"}: "the key set of a big object is a map of its keys",
-	{"v2", "10,000-key map"}:        "the key set of a big object is a map of its keys",
 	// A refusal holds at most 100 problems, and those past them cost no
 	// allocation (std: 140 allocations for 1,000 keys and for 10,000);
 	// but the trial binders' refused call runs the binder's decode:

@@ -8,6 +8,8 @@ import (
 	"math"
 	"reflect"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 	"unsafe"
 
@@ -117,6 +119,7 @@ func (p *Plan) checkStd(c *checker, args []byte, issues []Issue) []Issue {
 	c.nested = p.nestedStd
 	n0 := len(issues)
 	c.run(p.root)
+	c.keysDone()
 	if c.bad {
 		c.members.Object = false
 	}
@@ -175,6 +178,8 @@ type checker struct {
 	keys     [keyStack]keyEntry
 	keysMore []keyEntry // past keyStack, for objects nested deeper (allocated then only)
 	keyN     int
+	keyTab   *keyTable // the keys of the objects past keySmall keys (see keyTable), pooled
+	keyObjs  uint32    // the objects that have moved their keys to keyTab
 
 	// steps are the arrays and objects open inside the argument being
 	// read, and in each the element or member being read: an issue's path
@@ -633,10 +638,12 @@ type keyEntry struct {
 
 // A keySet is the keys one object of a map or an empty interface has held
 // so far: the checker's entries keys[base:base+n] while there are few,
-// then a map from hash to the key's start.
+// then (big) the object's share of the checker's key table, as object
+// number obj.
 type keySet struct {
 	base, n int
-	big     map[uint64]int
+	big     bool
+	obj     uint32
 }
 
 var keySeed = maphash.MakeSeed()
@@ -644,12 +651,13 @@ var keySeed = maphash.MakeSeed()
 // repeated adds the key at data[ks:ke] to s and reports whether s held
 // the same key before (by the binder's reading of it: the text, or for an
 // integer key type, the value). Keys are compared by hash first, then by
-// what they read as, so the answer is exact.
+// what they read as, so the answer is exact: two keys of one hash are
+// both held.
 func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
 	var buf [64]byte
 	key := readKey(buf[:0], c.data[ks:ke], kind)
 	h := maphash.Bytes(keySeed, key)
-	if s.big == nil {
+	if !s.big {
 		for j := s.base; j < s.base+s.n; j++ {
 			if e := c.keyAt(j); e.h == uint32(h) && c.sameKey(key, int(e.ks), kind) {
 				return true
@@ -668,23 +676,140 @@ func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
 			c.keyN++
 			return false
 		}
-		s.big = make(map[uint64]int, 2*keySmall)
+		// The object outgrows the checker's entries (or they are taken by
+		// an object inside it): its keys move to the key table.
+		if c.keyTab == nil {
+			c.keyTab = getKeyTable()
+		}
+		c.keyObjs++
+		s.big, s.obj = true, c.keyObjs
 		var held [64]byte
 		for j := s.base; j < s.base+s.n; j++ {
 			e := c.keyAt(j)
 			end := strEnd(c.data, int(e.ks))
-			s.big[maphash.Bytes(keySeed, readKey(held[:0], c.data[e.ks:end], kind))] = int(e.ks)
+			k := readKey(held[:0], c.data[e.ks:end], kind)
+			c.keyTab.add(c, s.obj, maphash.Bytes(keySeed, k), k, int(e.ks), kind)
 		}
 		c.keyN = s.base
 		s.n = 0
 	}
-	if at, ok := s.big[h]; ok {
-		// A different key of the same hash (vanishingly rare) is not
-		// recorded: a later repeat of it goes unreported.
-		return c.sameKey(key, at, kind)
+	return c.keyTab.add(c, s.obj, h, key, ks, kind)
+}
+
+// keysDone hands the checker's key table, if it took one, back to the
+// pool: the walk is over.
+func (c *checker) keysDone() {
+	if c.keyTab != nil {
+		putKeyTable(c.keyTab)
+		c.keyTab = nil
 	}
-	s.big[h] = ks
-	return false
+}
+
+// A keyTable holds, for one check, the keys of every object of a map or
+// an empty interface that outgrew the checker's own entries: open
+// addressing on the hash of what the binder reads of each key, with the
+// object's number, so that one table serves every such object of the
+// call, nested or not, and grows (doubling) with the keys they hold in
+// all: memory in the call's size, time constant per key. Tables are
+// pooled, and a slot belongs to the check only when it carries the
+// table's current generation, so a table is reused without clearing it:
+// a call's cost is in its own keys, not in the table's size, and a call
+// with a 10,000-key map allocates nothing once a table that size has
+// served one.
+type keyTable struct {
+	slots []keySlot
+	n     int    // the slots of generation gen in use
+	gen   uint32 // the current check's generation; slots of others are free
+}
+
+type keySlot struct {
+	h   uint64 // the hash of the key as the binder reads it
+	at  int    // where the key starts in the arguments
+	obj uint32 // the object that holds it (keySet.obj)
+	gen uint32 // the check that put it there (keyTable.gen)
+}
+
+// maxPooledKeys bounds the slots of a table the pool keeps (24 MiB): a
+// bigger one, for a call of more than half a million keys in big objects,
+// is left to the garbage collector. maxHeldKeys bounds the one table kept
+// outside the pool (3 MiB; see lastKeyTable).
+const (
+	maxPooledKeys = 1 << 20
+	maxHeldKeys   = 1 << 17
+)
+
+// keyTables pools the tables; lastKeyTable holds the one put back last
+// when it is small enough, so that a table is reused whatever processor
+// the next check runs on (a pool's fast path is per processor) and a
+// garbage collection does not drop it.
+var (
+	keyTables    = sync.Pool{New: func() any { return new(keyTable) }}
+	lastKeyTable atomic.Pointer[keyTable]
+)
+
+func getKeyTable() *keyTable {
+	t := lastKeyTable.Swap(nil)
+	if t == nil {
+		t = keyTables.Get().(*keyTable)
+	}
+	t.gen++
+	if t.gen == 0 { // wrapped: a slot's old generation could read as current
+		clear(t.slots)
+		t.gen = 1
+	}
+	t.n = 0
+	return t
+}
+
+func putKeyTable(t *keyTable) {
+	switch {
+	case len(t.slots) <= maxHeldKeys && lastKeyTable.CompareAndSwap(nil, t):
+	case len(t.slots) <= maxPooledKeys:
+		keyTables.Put(t)
+	}
+}
+
+// add adds the key (what the binder reads of it: key, at data[at:]) of
+// object obj, of hash h, and reports whether obj held it before.
+func (t *keyTable) add(c *checker, obj uint32, h uint64, key []byte, at int, kind nodeKind) bool {
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := keySlotOf(h, obj) & mask; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.gen != t.gen {
+			*s = keySlot{h: h, at: at, obj: obj, gen: t.gen}
+			t.n++
+			return false
+		}
+		if s.h == h && s.obj == obj && c.sameKey(key, s.at, kind) {
+			return true
+		}
+	}
+}
+
+// grow doubles the table (to 64 slots at first), moving the current
+// check's slots.
+func (t *keyTable) grow() {
+	old := t.slots
+	t.slots = make([]keySlot, max(64, 2*len(old)))
+	mask := uint64(len(t.slots) - 1)
+	for _, s := range old {
+		if s.gen != t.gen {
+			continue
+		}
+		i := keySlotOf(s.h, s.obj) & mask
+		for t.slots[i].gen == t.gen {
+			i = (i + 1) & mask
+		}
+		t.slots[i] = s
+	}
+}
+
+// keySlotOf is where a table's probe for key hash h of object obj starts.
+func keySlotOf(h uint64, obj uint32) uint64 {
+	return h ^ uint64(obj)*0x9e3779b97f4a7c15
 }
 
 // keyAt returns the j-th key the open objects hold.

@@ -167,6 +167,7 @@ func (p *Plan) prove(c *checker, args []byte) bool {
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.nested = p.nestedStd
 	c.run(p.root)
+	c.keysDone()
 	if c.bad || c.declined {
 		return false
 	}
