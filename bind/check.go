@@ -129,8 +129,10 @@ const MaxDepth = 10000
 // (UnknownKey). Empty args read as {}; null reads as no arguments. When
 // args are not valid JSON, the result holds a single Syntax issue. Check
 // allocates nothing when it finds nothing, for Std, and for V2 and
-// SegmentIO on a call their one pass proves clean; on any other call
-// those two decode the arguments once with the binder (see V2).
+// SegmentIO on a call their one pass proves clean; those two give the
+// verdict of a call with issues from the one pass too, where it models
+// them, and on any other call decode the arguments once with the binder
+// (see V2 and the package documentation).
 //
 // For Std, Check also reports what the binder reads without failing but
 // not as sent (see the package documentation for the rules): each
@@ -145,8 +147,10 @@ const MaxDepth = 10000
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		var c checker
-		if p.root != nil && p.prove(&c, args) {
-			return issues // proven clean by the binder's own rules
+		if p.root != nil {
+			if verdict, ok := p.native(&c, args, issues); ok {
+				return verdict // the one pass, by the binder's own rules
+			}
 		}
 		return p.check(args, p.required, p.nested, issues, nil)
 	}
@@ -205,6 +209,20 @@ type checker struct {
 	depthLimit int
 	prove      bool
 	declined   bool
+	// For a proving pass's verdict (see native): foldsMore, that the
+	// binder may bind a top-level key no field names exactly
+	// (fieldSet.foldsMore); failedIn, the key offset+1 of the argument
+	// whose first failure is listed last.
+	foldsMore  bool
+	failedIn   int
+	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
+	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
+	droppedN   int
+	// dottedPaths: the binder's errors give a dotted path (segmentio),
+	// which loses keys that are empty or hold a dot; oddKeys counts the
+	// open objects whose member being read has one.
+	dottedPaths bool
+	oddKeys     int
 
 	n0    int   // len(issues) at the start: the issues before are the caller's
 	tally tally // which issues are listed, and the count of the rest
@@ -243,8 +261,8 @@ func (c *checker) add(is Issue) {
 // admit reports whether an issue of kind in argument param is listed, and
 // counts it when it is not.
 func (c *checker) admit(kind IssueKind, param int) bool {
-	if c.prove {
-		c.declined = true // an issue: the call is not clean
+	if c.prove && !models(kind) {
+		c.declined = true // an issue the pass does not model: the trial check decides
 		return false
 	}
 	return c.tally.admit(c.issues[c.n0:], kind, param)
@@ -274,6 +292,15 @@ func (c *checker) issue(kind IssueKind, n *node, start, end int) {
 // issueN records an issue with the value at data[start:end], read into
 // position n, with a count.
 func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
+	if c.prove && kind.Fails() {
+		if c.oddKeys > 0 {
+			c.declined = true // the trial check's path stops short of it
+			return
+		}
+		if !c.firstFailure() {
+			return // the binder stops at an argument's first failure
+		}
+	}
 	if !c.admit(kind, c.param) {
 		return
 	}
@@ -281,6 +308,9 @@ func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 	if n != nil {
 		is.Type = n.typ
 		is.Quoted = n.quoted
+	}
+	if c.prove && n == anyNode {
+		is.Type = nil // inside an empty interface: no declared type
 	}
 	if c.param >= 0 {
 		is.Path = c.pathFor()
@@ -468,6 +498,9 @@ func (c *checker) object(n *node, root bool) bool {
 	default:
 		wrong = true
 	}
+	if wrong && c.prove {
+		return c.decline() // V2 reads inside for what it fails on first (see native)
+	}
 	// The fields a struct's keys have bound so far, and the keys a map's or
 	// an interface's object has held: a key bound or held before is a
 	// repeat, and the binder keeps its last value.
@@ -476,6 +509,7 @@ func (c *checker) object(n *node, root bool) bool {
 		fields.init(len(n.fields.nodes))
 	}
 	keys := keySet{base: c.keyN}
+	odd := false   // the member being read has a key a dotted path loses (see pathKey)
 	var outer step // what this object's step displaces (see pathStack)
 	if !root {
 		outer = c.steps.push(step{})
@@ -499,6 +533,9 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if !root {
 				c.steps.set(step{ks, ke})
+				if c.dottedPaths {
+					c.pathKey(&odd, ks, ke)
+				}
 			}
 			c.ws()
 			if c.pos >= len(c.data) || c.data[c.pos] != ':' {
@@ -544,6 +581,9 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if !c.value(child) {
 				return false
+			}
+			if root && c.prove && c.param < 0 && !c.unknownKey(ks, ke, vs) {
+				return c.decline()
 			}
 			// Recorded once the value is read, so the path to it is whole.
 			if badKey {
@@ -591,6 +631,9 @@ func (c *checker) object(n *node, root bool) bool {
 		}
 	}
 	c.keyN = keys.base
+	if odd {
+		c.oddKeys--
+	}
 	if root {
 		c.rootSeen = fields
 		c.members.Object = c.record
@@ -797,6 +840,9 @@ func (c *checker) array(n *node) bool {
 	default:
 		wrong = true
 	}
+	if wrong && c.prove {
+		return c.decline() // V2 reads inside for what it fails on first (see native)
+	}
 	sent := 0 // elements
 	outer := c.steps.push(step{ke: -1})
 	c.ws()
@@ -999,6 +1045,9 @@ func (c *checker) stringValue(n *node) bool {
 		}
 	default:
 		kind = WrongType
+	}
+	if kind == WrongType && c.prove && (esc || hi) {
+		return c.decline() // V2 fails on the text's UTF-8 first (see native)
 	}
 	if kind != 0 {
 		c.issue(kind, n, start, c.pos)

@@ -122,21 +122,35 @@
 // A V2 or SegmentIO plan compiles the same positions Std's does, from that
 // binder's own field rules (V2's makeStructFields, segmentio's field list,
 // exact names only), and Check runs the same walker over them first, in a
-// proving mode: it reads the arguments once and either proves the call
-// clean for the binder (the binder decodes it without error, and nothing
-// the trial check reports, no unknown key, no loss, nothing missing, is
-// there), and Check returns no issue without calling the binder; or it
-// declines. It declines on any issue, and on everything its rules do not
-// model exactly for that binder: null for a position with no nil (null for
+// proving mode: it reads the arguments once and either gives the verdict,
+// the trial check's issue for issue (kinds, spans, paths, types, the
+// Omitted counts past MaxIssues, the members), without calling the
+// binder; or it declines. It gives the verdict of a clean call, and of a
+// call whose issues are all of the classes it models: a number its
+// position cannot hold (NotWhole, TooLarge, TooSmall, however many
+// digits), a JSON kind its position does not read (WrongType, for a
+// number, a literal or a plain string; an array or object of the wrong
+// kind, or a string with an escape or a byte past ASCII, it declines, as
+// V2 fails first on what is inside), a top-level key the binder binds to
+// no parameter (UnknownKey, with a value that is a number, a literal or a
+// plain string; V2 fails on a dropped key sent twice, which it declines),
+// and a required parameter left out (Missing). Like the trial check it
+// lists, when the binder fails, each argument's first failure only, and
+// no loss. It declines every other issue (the silent losses, UnknownField,
+// a nested Missing, a failure below a key segmentio's dotted error path
+// loses: empty or holding a dot), and everything its rules do not model
+// exactly for that binder: null for a position with no nil (null for
 // a pointer, a slice, a map or any sets nil in every binder), an escape or
-// a byte past ASCII in a key, a repeated key, text the binder replaces or
+// a byte past ASCII in a key, a repeated key, a key V2 may bind by
+// case:ignore, text the binder replaces or
 // fails on, a fixed-size array, a byte slice, a map but of plain string
 // keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string
 // or format: field, two fields of one name, nesting within 100
 // (SegmentIO) or 1,000 (V2) levels of the binder's limit. Where it
 // declines, the trial check below runs unchanged, so the verdict is always
-// the trial check's.
+// the trial check's; FuzzNative and FuzzNativeValues compare every verdict
+// the pass gives with the trial check's and with the real binder's.
 //
 // The trial check lists the keys each binder binds by its own rules, scans
 // the arguments for their members, and lets the binder itself give the
@@ -204,8 +218,11 @@
 // an object past 16 keys, and 8 bytes a key past the 48 the objects open
 // at once hold in the checker).
 //
-// A call V2's or SegmentIO's pass proves clean costs that one pass, and
-// allocates as Std's does. A call it declines costs the pass up to where
+// A call V2's or SegmentIO's pass gives the verdict of (a clean one, or a
+// refused one of the classes it models: a million-digit number for an int,
+// a wrong element in a long list, ten thousand unknown keys) costs that
+// one pass, and allocates as Std's does (for V2's dropped keys, a table of
+// them grown by doubling). A call it declines costs the pass up to where
 // it declines, then the trial check's: the binder's own decodes, the whole
 // call once and, when it fails, each argument alone, but only those the
 // binder may have failed on (V2 reads the members in order and stops at

@@ -2,27 +2,39 @@ package bind
 
 import (
 	"reflect"
+	"slices"
 )
 
 // rules are one binder's field and value rules as the compiled positions
 // (node) and the one walker (checker) read them. Std's pass is its
-// verdict; V2's and SegmentIO's passes prove (see prove).
+// verdict; V2's and SegmentIO's passes prove (see prove and native).
 type rules struct {
-	// prove: the pass decides only whether the call is clean for the
-	// binder: the binder decodes it without error, and its trial check
-	// (trialPlan) would report nothing, no issue of any kind. Anything
-	// the pass does not model exactly for the binder, and every issue, it
-	// declines, and the trial check decides. A proving pass reads only
-	// positions it models (declines marks the rest) and declines on: any
-	// issue (null for a position with no nil is one: NullValue; null for a
-	// pointer, a slice, a map or any sets nil, in V2 and segmentio as in
-	// Std, a fresh value's nil, since a repeated key is an issue); an
-	// escape or a byte past ASCII in a key; nesting deeper than depth.
+	// prove: the pass gives the verdict of a call only where it is the
+	// trial check's (trialPlan): a clean call, or one whose issues are all
+	// of the classes the native verdict models (see native). Anything the
+	// pass does not model exactly for the binder, and every other issue,
+	// it declines, and the trial check decides. A proving pass reads only
+	// positions it models (declines marks the rest) and declines on: an
+	// issue it does not model (null for a position with no nil is one:
+	// NullValue; null for a pointer, a slice, a map or any sets nil, in V2
+	// and segmentio as in Std, a fresh value's nil, since a repeated key
+	// is an issue); an escape or a byte past ASCII in a key; nesting
+	// deeper than depth.
 	// Numbers for a float or any are read as in Std: V2 and segmentio
 	// both parse them with strconv.ParseFloat (V2's arshal_default.go and
 	// arshal_any.go, segmentio's decodeFloat32/64 and decodeInterface), so
 	// Std's range (TooLarge, TooSmall) and Rounded rules are theirs.
 	prove bool
+	// dupDropped: the binder fails on a top-level key it drops sent
+	// twice (V2: a duplicate name), which a native verdict then declines.
+	dupDropped bool
+	// foldsMore reports, for a proving pass, a struct type some key
+	// binds to a field of by a folding of the binder's own (V2's
+	// case:ignore), not by its exact name.
+	foldsMore func(t reflect.Type) bool
+	// dottedPaths: the binder's errors locate a failure by a dotted path
+	// of keys (segmentio), which the trial check follows.
+	dottedPaths bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.
 	fold bool
@@ -60,7 +72,11 @@ const (
 
 // v2Rules are V2's, from its field set (v2StructFields).
 var v2Rules = &rules{
-	prove:  true,
+	prove:      true,
+	dupDropped: true,
+	foldsMore: func(t reflect.Type) bool {
+		return slices.ContainsFunc(v2StructFields(t).flattened, func(f v2Field) bool { return f.casing == caseIgnore })
+	},
 	depth:  v2ProveDepth,
 	custom: v2Custom,
 	declines: func(t reflect.Type) bool {
@@ -88,9 +104,10 @@ var v2Rules = &rules{
 // segRules are SegmentIO's, from its field set (segStructFields), exact
 // names only (go-sdk sets DontMatchCaseInsensitiveStructFields).
 var segRules = &rules{
-	prove:  true,
-	depth:  segProveDepth,
-	custom: segCustom,
+	prove:       true,
+	dottedPaths: true,
+	depth:       segProveDepth,
+	custom:      segCustom,
 	declines: func(t reflect.Type) bool {
 		switch t {
 		case goTime, goDuration, goNumber, goRawMessage, goBytes:
@@ -153,26 +170,4 @@ func nativeRoot(b Binder, r *rules, t reflect.Type, params []Param) *node {
 		}
 	}
 	return root
-}
-
-// prove runs the proving pass of a plan mirrored by trial with checker c
-// (zero but for c.record): true only when the call is proven clean for the
-// binder (see rules.prove), so Check returns no issue without calling the
-// binder.
-func (p *Plan) prove(c *checker, args []byte) bool {
-	c.data, c.binder, c.param = args, p.binder, -1
-	c.prove, c.depthLimit = true, p.rules.depth
-	c.nested = p.nestedStd
-	c.run(p.root)
-	if c.bad || c.declined {
-		return false
-	}
-	if !c.notObject {
-		for i, req := range p.required {
-			if req && !c.rootSeen.has(i) {
-				return false
-			}
-		}
-	}
-	return true
 }

@@ -1,0 +1,177 @@
+package bind
+
+import (
+	"bytes"
+	"hash/maphash"
+	"math"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// The native verdict of V2 and SegmentIO: their one pass (the checker,
+// under the binder's rules) gives the verdict of every call whose issues
+// are of the classes it models, the same verdict the trial check gives
+// (trialPlan.check), and declines every other call to it.
+//
+// The trial check, when the binder fails, lists in the members' order each
+// unknown key (UnknownKey) and, for each argument, the first failure the
+// binder meets decoding its value alone (the binder stops there, or, V2,
+// goes on and reports its first), then the Missing parameters; when it
+// reads the call, the unknown keys, the silent losses, then Missing. The
+// pass reads the members in the same order and keeps, per argument, its
+// first failure, so the lists are the same when it models every issue of
+// the call; what it models:
+//
+//   - a number its position cannot hold (NotWhole, TooLarge, TooSmall):
+//     both binders parse integers whole, and floats with
+//     strconv.ParseFloat, as Std does;
+//   - a JSON kind its position does not read (WrongType);
+//   - a top-level key the binder binds to no parameter (UnknownKey), whose
+//     value is a number, a literal, or a string of plain ASCII: V2
+//     validates a dropped value (its UTF-8, its repeated names), which the
+//     pass does not read for;
+//   - a required parameter no key names (Missing).
+//
+// It declines the silent losses, the policy issues below the top level
+// (UnknownField, a nested Missing), every kind of issue not listed, and
+// whatever the proving rules decline (see rules.prove).
+
+// native runs the one pass of p, a plan mirrored by trial, with checker c
+// (zero but for c.record): its verdict appended to issues, and true; or
+// false when it declines and the trial check decides.
+func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
+	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
+	c.prove, c.depthLimit = true, p.rules.depth
+	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
+	c.tally.nparams = len(p.params)
+	c.nested = p.nestedStd
+	c.run(p.root)
+	if c.bad || c.declined {
+		return issues, false
+	}
+	if !c.notObject {
+		for i, req := range p.required {
+			if req && !c.rootSeen.has(i) && c.tally.admit(c.issues[c.n0:], Missing, i) {
+				c.issues = append(c.issues, Issue{Kind: Missing, Param: i})
+			}
+		}
+	}
+	return c.tally.omitted(c.issues), true
+}
+
+// prove reports whether the pass of p proves the call clean: its verdict
+// is no issue at all.
+func (p *Plan) prove(c *checker, args []byte) bool {
+	is, ok := p.native(c, args, nil)
+	return ok && len(is) == 0
+}
+
+// models reports whether the native verdict models issues of kind (see
+// above); one it does not model makes the pass decline.
+func models(kind IssueKind) bool {
+	switch kind {
+	case WrongType, NotWhole, TooLarge, TooSmall, UnknownKey:
+		return true
+	}
+	return false
+}
+
+// firstFailure reports whether a failure of the binder found now is the
+// first in the argument being read: the trial check lists only that one
+// (see above). The argument is told by its key's offset.
+func (c *checker) firstFailure() bool {
+	at := c.steps.arg.ks + 1
+	if c.param < 0 || c.failedIn == at {
+		return c.param < 0
+	}
+	c.failedIn = at
+	return true
+}
+
+// unknownKey checks, for the native verdict, the top-level key at
+// data[ks:ke] that binds no field exactly, whose value is data[vs:c.pos]:
+// the binder must bind it to no parameter either (V2's case:ignore fields
+// fold; V2 fails on one sent twice), and drop its value without a failure the pass does not read for.
+func (c *checker) unknownKey(ks, ke, vs int) bool {
+	if c.foldsMore {
+		return false // V2 may bind it to a case:ignore field
+	}
+	if c.dupDropped && c.droppedRepeat(ks, ke) {
+		return false // V2 fails on the repeated name
+	}
+	switch jsonlex.KindAt(c.data, vs) {
+	case jsonlex.KindObject, jsonlex.KindArray:
+		return false
+	case jsonlex.KindString:
+		_, f, _ := jsonlex.String(c.data, vs)
+		return f&(jsonlex.Escaped|jsonlex.NonASCII) == 0
+	}
+	return true
+}
+
+// pathKey notes, for a binder whose errors give a dotted path, whether
+// the key at data[ks:ke] of the member an object reads now is one such a
+// path loses (empty, or holding a dot): a failure below it the pass
+// declines. odd is the object's note for its member before.
+func (c *checker) pathKey(odd *bool, ks, ke int) {
+	if *odd {
+		c.oddKeys--
+	}
+	*odd = ke-ks == 2 || bytes.IndexByte(c.data[ks:ke], '.') >= 0
+	if *odd {
+		c.oddKeys++
+	}
+}
+
+// droppedRepeat adds the dropped top-level key at data[ks:ke] (plain
+// ASCII, no escape: the pass declines others) to the checker's set of
+// them and reports whether it held the same key before. The set is an
+// open-addressing table of the keys' hashes and offsets, grown by
+// doubling: a call of n dropped keys costs about log n allocations.
+func (c *checker) droppedRepeat(ks, ke int) bool {
+	if ke > math.MaxUint32-1 {
+		return true // past the table's offsets: the pass declines
+	}
+	key := c.data[ks+1 : ke-1]
+	h := maphash.Bytes(keySeed, key)
+	if 2*(c.droppedN+1) > len(c.dropped) {
+		c.growDropped()
+	}
+	mask := uint64(len(c.dropped) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := c.dropped[i]
+		if s == 0 {
+			c.dropped[i] = h>>32<<32 | uint64(ks+1)
+			c.droppedN++
+			return false
+		}
+		if s>>32 == h>>32 && string(c.heldKey(s)) == string(key) {
+			return true
+		}
+	}
+}
+
+// growDropped doubles the table of dropped keys (64 slots at first).
+func (c *checker) growDropped() {
+	old := c.dropped
+	c.dropped = make([]uint64, max(64, 2*len(old)))
+	mask := uint64(len(c.dropped) - 1)
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		h := maphash.Bytes(keySeed, c.heldKey(s))
+		i := h & mask
+		for c.dropped[i] != 0 {
+			i = (i + 1) & mask
+		}
+		c.dropped[i] = s
+	}
+}
+
+// heldKey returns the text of the dropped key of table slot s.
+func (c *checker) heldKey(s uint64) []byte {
+	ks := int(uint32(s)) - 1
+	end, _, _ := jsonlex.String(c.data, ks)
+	return c.data[ks+1 : end-1]
+}

@@ -1,0 +1,175 @@
+package bind_test
+
+import (
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+)
+
+// The native verdict of V2 and SegmentIO: the one pass gives the verdict
+// of calls with issues of the classes it models, the trial check's
+// verdict issue for issue (checkProven holds it), without the binder's
+// decode.
+
+// nativeVerdict is a call the one pass gives the verdict of, and the
+// kinds of the issues it lists.
+type nativeVerdict struct {
+	fixed int // index in nativeFixed
+	args  string
+	want  []bind.IssueKind
+	why   string
+	only  string // the binder's name, when the row is about one
+}
+
+var (
+	kWrong, kNotWhole, kLarge, kSmall = bind.WrongType, bind.NotWhole, bind.TooLarge, bind.TooSmall
+	kUnknown, kOmitted, kMissing      = bind.UnknownKey, bind.Omitted, bind.Missing
+)
+
+var nativeVerdicts = []nativeVerdict{
+	// Numbers at a position.
+	{1, `{"i":1.5}`, []bind.IssueKind{kNotWhole}, "a fraction for an integer", ""},
+	{1, `{"i":1e2}`, []bind.IssueKind{kNotWhole}, "an exponent for an integer", ""},
+	{1, `{"u8":256}`, []bind.IssueKind{kLarge}, "an integer past its type", ""},
+	{1, `{"u8":-1}`, []bind.IssueKind{kSmall}, "a negative number for an unsigned integer", ""},
+	{1, `{"i":-9223372036854775809}`, []bind.IssueKind{kSmall}, "an integer below int64", ""},
+	{1, `{"i":` + strings.Repeat("9", 5000) + `}`, []bind.IssueKind{kLarge}, "5,000 digits for an int", ""},
+	{1, `{"f32":1e39}`, []bind.IssueKind{kLarge}, "a number past float32", ""},
+	{1, `{"f":-1e400}`, []bind.IssueKind{kSmall}, "a number past float64", ""},
+	{1, `{"a":-1e309}`, []bind.IssueKind{kSmall}, "a number past float64, into any", ""},
+	{1, `{"a":[1,{"k":1e400}]}`, []bind.IssueKind{kLarge}, "a number past float64 inside any (no declared type)", ""},
+	{1, `{"m":{"a":1,"b":1e999}}`, []bind.IssueKind{kLarge}, "a map value past float64", ""},
+	{1, `{"p":1.5}`, []bind.IssueKind{kNotWhole}, "through a pointer", ""},
+	{4, `{"values":[1,2,3.5,4,"x"]}`, []bind.IssueKind{kNotWhole}, "a list's first failure only", ""},
+	{1, `{"ns":[{"x":1},{"x":"no"},{"x":2.5}]}`, []bind.IssueKind{kWrong}, "a nested struct's first failure only", ""},
+	{1, `{"i":"x","u8":300,"f32":1e50}`, []bind.IssueKind{kWrong, kLarge, kLarge}, "one failure in each argument", ""},
+	// A wrong JSON kind at a position.
+	{1, `{"s":1}`, []bind.IssueKind{kWrong}, "a number for a string", ""},
+	{1, `{"i":"1"}`, []bind.IssueKind{kWrong}, "a string for an integer", ""},
+	{1, `{"b":"true"}`, []bind.IssueKind{kWrong}, "a string for a bool", ""},
+	{1, `{"sl":"x"}`, []bind.IssueKind{kWrong}, "a string for a list", ""},
+	{1, `{"sl":["a",1]}`, []bind.IssueKind{kWrong}, "a number in a list of strings", ""},
+	{1, `{"n":5}`, []bind.IssueKind{kWrong}, "a number for a struct", ""},
+	{1, `{"m":{"k":"x"}}`, []bind.IssueKind{kWrong}, "a string for a map's float", ""},
+	{1, `{"np":{"x":true}}`, []bind.IssueKind{kWrong}, "in a struct through a pointer", ""},
+	{2, `{"next":{"next":{"v":"deep"}},"kids":[{"s":2}]}`, []bind.IssueKind{kWrong, kWrong}, "deep in recursive structs", ""},
+	// Unknown keys.
+	{0, `{"zzz":1}`, []bind.IssueKind{kUnknown}, "an unknown key", ""},
+	{0, `{"QUERY":"x"}`, []bind.IssueKind{kUnknown}, "a case variant of a key (both bind exact names)", ""},
+	{1, `{"HOURS_BACK":3}`, []bind.IssueKind{kUnknown}, "a fold only V2's case:ignore binds", "segmentio"},
+	{0, `{"a":1,"count":"x","b":true,"c":null,"d":"plain"}`, []bind.IssueKind{kUnknown, kWrong, kUnknown, kUnknown, kUnknown}, "unknown keys and a failure, in the members' order", ""},
+	{0, `{"a":1,"a":2}`, []bind.IssueKind{kUnknown, kUnknown}, "a dropped key repeated (segmentio drops both)", "segmentio"},
+	{0, `{` + seq(1500, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) + `}`,
+		append(slices.Repeat([]bind.IssueKind{kUnknown}, bind.MaxIssues), kOmitted), "unknown keys past MaxIssues", ""},
+}
+
+// TestNative_Verdicts: the pass gives the verdict of each row on both
+// binders (or the row's), the trial check's, with the kinds it wants;
+// and with the row's parameters required, Missing after.
+func TestNative_Verdicts(t *testing.T) {
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, tc := range nativeVerdicts {
+			if tc.only != "" && tc.only != b.Name() {
+				continue
+			}
+			plan, err := b.Compile(nativeFixed[tc.fixed])
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []byte(tc.args)
+			checkProven(t, plan, args)
+			got, _, ok := bind.NativeVerdict(plan, args)
+			if !ok {
+				t.Errorf("%s %.60q (%s): the pass declines", b.Name(), tc.args, tc.why)
+				continue
+			}
+			var kinds []bind.IssueKind
+			for _, is := range got {
+				kinds = append(kinds, is.Kind)
+			}
+			if !slices.Equal(kinds, tc.want) {
+				t.Errorf("%s %.60q (%s): %v, want %v", b.Name(), tc.args, tc.why, kinds, tc.want)
+			}
+			last := plan.Params()[len(plan.Params())-1].Name
+			if strings.Contains(tc.args, `"`+last+`"`) {
+				continue
+			}
+			req := plan.WithRequired([]string{last}, nil)
+			checkProven(t, req, args)
+			got, _, ok = bind.NativeVerdict(req, args)
+			if !ok || len(got) == 0 || got[len(got)-1].Kind != kMissing && got[len(got)-1].Kind != kOmitted {
+				t.Errorf("%s %.60q (%s), %s required: %.300v, %v", b.Name(), tc.args, tc.why, last, got, ok)
+			}
+		}
+	}
+}
+
+// nativeRefused are refused calls of scale k the pass gives the verdict
+// of: the benchmark suite's refused payloads and the issue's classes.
+var nativeRefused = []struct {
+	name string
+	typ  reflect.Type
+	args func(k int) string
+}{
+	{"digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"count":` + strings.Repeat("7", 10000*k) + `}` }},
+	{"negative digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"limit":-` + strings.Repeat("7", 10000*k) + `}` }},
+	{"float digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"score":` + strings.Repeat("7", 10000*k) + `}` }},
+	{"wrong element", reflect.TypeFor[benchInts](), func(k int) string {
+		return `{"values":[` + rep(`123456789`, 1000*k, ",") + `,"x",` + rep(`1.5`, 100*k, ",") + `]}`
+	}},
+	{"unknown keys", reflect.TypeFor[benchTypical](), func(k int) string {
+		return `{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":"v"` }) + `,"query":"q"}`
+	}},
+	{"wrong kinds", reflect.TypeFor[nativeLeaf](), func(k int) string {
+		return `{"kids":[` + rep(`{"v":"x","s":1,"f":1e99}`, 100*k, ",") + `]}`
+	}},
+}
+
+// TestNative_RefusedCostOnePass: a refused call of 1x, 10x and 100x, for
+// V2 and SegmentIO, costs the pass alone: Check gives the pass's verdict
+// (the trial check's), reads each byte once (the work counter counts the
+// input once, and no decode), and it allocates a bounded list of issues
+// and, for V2's dropped keys, a table grown by doubling (about log n
+// allocations for n keys), whatever the size.
+func TestNative_RefusedCostOnePass(t *testing.T) {
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, g := range nativeRefused {
+			plan, err := b.Compile(g.typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			scales := growthScales
+			if testing.Short() {
+				scales = scales[:2]
+			}
+			var costs []growthCost
+			for _, k := range scales {
+				args := []byte(g.args(k))
+				if k == 1 {
+					checkProven(t, plan, args)
+				}
+				w0 := bind.WorkDone()
+				is := plan.Check(args, nil)
+				c := growthCost{size: len(args), work: bind.WorkDone() - w0}
+				if len(is) == 0 {
+					t.Fatalf("%s %s %dx: no issue", b.Name(), g.name, k)
+				}
+				if c.work > 2*int64(len(args)) {
+					t.Errorf("%s %s %dx: work %d for %d bytes, want one pass", b.Name(), g.name, k, c.work, len(args))
+				}
+				allocs, bytes := memCost(func() { plan.Check(args, nil) })
+				c.allocs, c.bytes = float64(allocs), bytes
+				if allocs > 32 { // the issues listed (MaxIssues), and V2's table of dropped keys, grown by doubling
+
+					t.Errorf("%s %s %dx (%d bytes): %d allocations", b.Name(), g.name, k, len(args), allocs)
+				}
+				costs = append(costs, c)
+			}
+			assertLinear(t, costs, scales)
+		}
+	}
+}
