@@ -215,6 +215,7 @@ type checker struct {
 	// whose first failure is listed last.
 	foldsMore  bool
 	failedIn   int
+	failed     bool     // a failure is listed or counted: the binder fails
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
 	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
 	droppedN   int
@@ -309,8 +310,8 @@ func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 		is.Type = n.typ
 		is.Quoted = n.quoted
 	}
-	if c.prove && n == anyNode {
-		is.Type = nil // inside an empty interface: no declared type
+	if c.prove && n == anyNode && kind.Fails() {
+		is.Type = nil // a failure inside an empty interface: no declared type
 	}
 	if c.param >= 0 {
 		is.Path = c.pathFor()
@@ -583,6 +584,9 @@ func (c *checker) object(n *node, root bool) bool {
 				return false
 			}
 			if root && c.prove && c.param < 0 && !c.unknownKey(ks, ke, vs) {
+				return c.decline()
+			}
+			if keyLoss == UnknownField && c.prove && !c.unknownField(n, &keys, ks, ke, vs) {
 				return c.decline()
 			}
 			// Recorded once the value is read, so the path to it is whole.

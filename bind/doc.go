@@ -134,17 +134,18 @@
 // V2 fails first on what is inside), a top-level key the binder binds to
 // no parameter (UnknownKey, with a value that is a number, a literal or a
 // plain string; V2 fails on a dropped key sent twice, which it declines),
-// and a required parameter left out (Missing). Like the trial check it
-// lists, when the binder fails, each argument's first failure only, and
-// no loss. It declines every other issue (the silent losses, UnknownField,
-// a nested Missing, a failure below a key segmentio's dotted error path
-// loses: empty or holding a dot), and everything its rules do not model
-// exactly for that binder: null for a position with no nil (null for
-// a pointer, a slice, a map or any sets nil in every binder), an escape or
-// a byte past ASCII in a key, a repeated key, a key V2 may bind by
-// case:ignore, text the binder replaces or
-// fails on, a fixed-size array, a byte slice, a map but of plain string
-// keys, a type that decodes itself or that the binder reads by rules of
+// a required parameter or nested field left out (Missing), null for a
+// position with no nil (NullValue), a whole number a float rounds
+// (Rounded), and a nested struct's key no field takes (UnknownField, as
+// for UnknownKey). Like the trial check it lists, when the binder fails,
+// each argument's first failure only, and no loss; when it does not, the
+// unknown keys first. It declines every other issue (FoldedKey,
+// DuplicateKey, Replaced, ArrayLength, a failure below a key segmentio's
+// dotted error path loses: empty or holding a dot), and everything its
+// rules do not model exactly for that binder: an escape or a byte past
+// ASCII in a key, a repeated key, a key V2 may bind by case:ignore, text
+// the binder replaces or fails on, a fixed-size array, a byte slice, a map
+// but of plain string keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string
 // or format: field, two fields of one name, nesting within 100
 // (SegmentIO) or 1,000 (V2) levels of the binder's limit. Where it

@@ -242,16 +242,14 @@ type nativeDecline struct {
 // nativeDeclines are table rows for each reason the pass declines. Each
 // runs on both binders; the trial check's verdict stands.
 var nativeDeclines = []nativeDecline{
-	{1, `{"m":{"k":null}}`, "null in a map value of no nil (segmentio stores the zero value)", ""},
-	{1, `{"sl":[null]}`, "null for a string element", ""},
-	{1, `{"n":null}`, "null for a struct", ""},
-	{0, `{"count":null}`, "null for a number", ""},
 	{1, `{"i":1,"i":2}`, "a repeated key (V2 fails, segmentio keeps the last)", ""},
 	{1, `{"n":{"x":1,"x":2}}`, "a repeated key in a nested struct", ""},
 	{1, `{"m":{"k":1,"k":2}}`, "a repeated map key", ""},
 	{1, "{\"s\":\"a\xffb\"}", "invalid UTF-8 in a string (V2 fails, segmentio replaces)", ""},
 	{1, `{"s":"\ud800"}`, "a lone surrogate escape", ""},
 	{1, `{"HOURS_BACK":3}`, "a fold V2's case:ignore binds", "v2"},
+	{1, `{"n":{"zz":1,"zz":2}}`, "a dropped nested key repeated (V2 fails on the name)", "v2"},
+	{1, `{"n":{"zz":[1]}}`, "a dropped nested array", ""},
 	{1, `{"zzz":1}`, "an unknown key where V2 has a case:ignore field", "v2"},
 	{0, `{"zzz":1,"zzz":2}`, "a dropped key repeated (V2 fails on the name)", "v2"},
 	{0, `{"zzz":{"a":1,"a":2}}`, "a dropped object (V2 validates its names and UTF-8)", ""},
@@ -264,15 +262,11 @@ var nativeDeclines = []nativeDecline{
 	{1, `{"i":"\u0041"}`, "an escaped string for an integer", ""},
 	{1, `{"m":{"":"x"}}`, "a failure under an empty key (segmentio's dotted path drops it)", "segmentio"},
 	{1, `{"m":{"a.b":"x"}}`, "a failure under a key with a dot", "segmentio"},
-	{1, `{"i":1.5,"b":null}`, "a failure and a loss", ""},
 	{0, `{"q\u0075ery":"x"}`, "an escape in a key", ""},
 	{0, `{"a\u0000":1}`, "an escaped NUL in a key (segmentio's keyset pads keys with NUL)", ""},
 	{0, "{\"qu\u00e9ry\":\"x\"}", "a key past ASCII", ""},
-	{1, `{"n":{"zz":1}}`, "an unknown nested field", ""},
 	{1, `{"q":"2.5"}`, "a ,string field", ""},
 	{1, `{"arr":[1,2]}`, "a fixed-size array", ""},
-	{1, `{"f":9007199254740993}`, "an integer a float rounds", ""},
-	{1, `{"a":123456789012345678}`, "an integer any rounds", ""},
 	{2, `{"next":` + strings.Repeat(`{"next":`, 950) + `{}` + strings.Repeat(`}`, 950) + `}`, "nesting near segmentio's limit", "segmentio"},
 	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
 	{6, `{"d":1000}`, "time.Duration (V2 reads none, segmentio reads a string too)", ""},
@@ -309,7 +303,7 @@ func TestNative_Declines(t *testing.T) {
 			args := []byte(tc.args)
 			checkProven(t, plan, args)
 			if is, _, ok := bind.NativeVerdict(plan, args); ok {
-				t.Errorf("%s %.60q (%s): the pass gives the verdict %.300v", b.Name(), tc.args, tc.why, is)
+				t.Errorf("%s %.60q (%s): the pass gives the verdict %v", b.Name(), tc.args, tc.why, kindsOf(is))
 			}
 		}
 	}

@@ -2,8 +2,10 @@ package bind
 
 import (
 	"bytes"
+	"cmp"
 	"hash/maphash"
 	"math"
+	"slices"
 
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
@@ -17,10 +19,15 @@ import (
 // unknown key (UnknownKey) and, for each argument, the first failure the
 // binder meets decoding its value alone (the binder stops there, or, V2,
 // goes on and reports its first), then the Missing parameters; when it
-// reads the call, the unknown keys, the silent losses, then Missing. The
-// pass reads the members in the same order and keeps, per argument, its
-// first failure, so the lists are the same when it models every issue of
-// the call; what it models:
+// reads the call, the unknown keys, then what its walk of the values finds
+// (the silent losses, UnknownField, a nested struct's Missing), then the
+// Missing parameters. The pass reads the members in the same order and
+// keeps, per argument, its first failure; it drops the losses and the
+// nested policy issues of a call that fails, and lists a clean one's
+// unknown keys first (the tally bounds each class on its own, so the
+// order between classes leaves what it lists and counts as it is). So the
+// lists are the same when it models every issue of the call; what it
+// models:
 //
 //   - a number its position cannot hold (NotWhole, TooLarge, TooSmall):
 //     both binders parse integers whole, and floats with
@@ -30,11 +37,17 @@ import (
 //     value is a number, a literal, or a string of plain ASCII: V2
 //     validates a dropped value (its UTF-8, its repeated names), which the
 //     pass does not read for;
-//   - a required parameter no key names (Missing).
+//   - a required parameter no key names, or a nested struct's field its
+//     object does not name (Missing);
+//   - null for a position with no nil (NullValue), a whole number a float
+//     cannot hold exactly (Rounded, as Std: both binders use
+//     strconv.ParseFloat), and a key inside a nested struct's object that
+//     no field takes (UnknownField, with a plain value as for UnknownKey,
+//     no case:ignore field in the struct, and under V2 not sent twice).
 //
-// It declines the silent losses, the policy issues below the top level
-// (UnknownField, a nested Missing), every kind of issue not listed, and
-// whatever the proving rules decline (see rules.prove).
+// It declines every kind of issue not listed (the key losses, FoldedKey,
+// DuplicateKey, Replaced, ArrayLength among them), and whatever the
+// proving rules decline (see rules.prove).
 
 // native runs the one pass of p, a plan mirrored by trial, with checker c
 // (zero but for c.record): its verdict appended to issues, and true; or
@@ -48,6 +61,15 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.run(p.root)
 	if c.bad || c.declined {
 		return issues, false
+	}
+	if c.failed {
+		c.onlyFailures()
+	} else {
+		// The trial check lists the unknown keys first, as it reads the
+		// members, then what its walk of the values finds.
+		slices.SortStableFunc(c.issues[c.n0:], func(a, b Issue) int {
+			return cmp.Compare(unknownLast(a.Kind), unknownLast(b.Kind))
+		})
 	}
 	if !c.notObject {
 		for i, req := range p.required {
@@ -70,7 +92,7 @@ func (p *Plan) prove(c *checker, args []byte) bool {
 // above); one it does not model makes the pass decline.
 func models(kind IssueKind) bool {
 	switch kind {
-	case WrongType, NotWhole, TooLarge, TooSmall, UnknownKey:
+	case WrongType, NotWhole, TooLarge, TooSmall, UnknownKey, UnknownField, Missing, NullValue, Rounded:
 		return true
 	}
 	return false
@@ -84,7 +106,7 @@ func (c *checker) firstFailure() bool {
 	if c.param < 0 || c.failedIn == at {
 		return c.param < 0
 	}
-	c.failedIn = at
+	c.failedIn, c.failed = at, true
 	return true
 }
 
@@ -99,6 +121,14 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if c.dupDropped && c.droppedRepeat(ks, ke) {
 		return false // V2 fails on the repeated name
 	}
+	return c.plainDropped(vs)
+}
+
+// plainDropped reports whether the dropped value at data[vs] is one the
+// binders skip without a failure the pass does not read for: a number, a
+// literal, a string of plain ASCII. V2 validates a dropped array's or
+// object's names and every string's UTF-8.
+func (c *checker) plainDropped(vs int) bool {
 	switch jsonlex.KindAt(c.data, vs) {
 	case jsonlex.KindObject, jsonlex.KindArray:
 		return false
@@ -174,4 +204,45 @@ func (c *checker) heldKey(s uint64) []byte {
 	ks := int(uint32(s)) - 1
 	end, _, _ := jsonlex.String(c.data, ks)
 	return c.data[ks+1 : end-1]
+}
+
+// unknownLast orders UnknownKey issues before the others.
+func unknownLast(k IssueKind) int {
+	if k == UnknownKey {
+		return 0
+	}
+	return 1
+}
+
+// onlyFailures leaves, of the issues the pass found in a call the binder
+// fails on, what the trial check lists then: the failures and the unknown
+// keys, in their order, and the counts of those past MaxIssues. The
+// losses and the policy issues below the top level it lists only for a
+// call the binder reads.
+func (c *checker) onlyFailures() {
+	kept := c.issues[:c.n0]
+	for _, is := range c.issues[c.n0:] {
+		if is.Kind == UnknownKey || is.Kind.Fails() {
+			kept = append(kept, is)
+		}
+	}
+	c.issues = kept
+	for k := range c.tally.counts {
+		if k.kind != UnknownKey && !k.kind.Fails() {
+			delete(c.tally.counts, k)
+		}
+	}
+}
+
+// unknownField checks, for the native verdict, the key at data[ks:ke] of
+// an object read into struct node n that binds no field exactly, whose
+// value is data[vs:c.pos]: the binder must bind it to no field either
+// (V2's case:ignore fields fold; V2 fails on a name sent twice in one
+// object), and drop its value without a failure the pass does not read
+// for (see unknownKey).
+func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
+	if n.fields.foldsMore || c.dupDropped && c.repeated(keys, kString, ks, ke) {
+		return false
+	}
+	return c.plainDropped(vs)
 }

@@ -1,6 +1,7 @@
 package bind_test
 
 import (
+	"math/rand"
 	"reflect"
 	"slices"
 	"strconv"
@@ -28,6 +29,7 @@ type nativeVerdict struct {
 var (
 	kWrong, kNotWhole, kLarge, kSmall = bind.WrongType, bind.NotWhole, bind.TooLarge, bind.TooSmall
 	kUnknown, kOmitted, kMissing      = bind.UnknownKey, bind.Omitted, bind.Missing
+	kNull, kRounded, kUnknownField    = bind.NullValue, bind.Rounded, bind.UnknownField
 )
 
 var nativeVerdicts = []nativeVerdict{
@@ -63,6 +65,19 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"HOURS_BACK":3}`, []bind.IssueKind{kUnknown}, "a fold only V2's case:ignore binds", "segmentio"},
 	{0, `{"a":1,"count":"x","b":true,"c":null,"d":"plain"}`, []bind.IssueKind{kUnknown, kWrong, kUnknown, kUnknown, kUnknown}, "unknown keys and a failure, in the members' order", ""},
 	{0, `{"a":1,"a":2}`, []bind.IssueKind{kUnknown, kUnknown}, "a dropped key repeated (segmentio drops both)", "segmentio"},
+	// Null for a position with no nil, and the other losses the pass reads.
+	{1, `{"m":{"k":null}}`, []bind.IssueKind{kNull}, "null in a map value of no nil", ""},
+	{1, `{"sl":[null]}`, []bind.IssueKind{kNull}, "null for a string element", ""},
+	{1, `{"n":null}`, []bind.IssueKind{kNull}, "null for a struct", ""},
+	{0, `{"count":null}`, []bind.IssueKind{kNull}, "null for a number", ""},
+	{1, `{"p":null,"np":null,"sl":null,"m":null,"a":null,"i":null}`, []bind.IssueKind{kNull}, "null for nil positions, then an int", ""},
+	{1, `{"f":9007199254740993}`, []bind.IssueKind{kRounded}, "an integer a float rounds", ""},
+	{1, `{"a":123456789012345678}`, []bind.IssueKind{kRounded}, "an integer any rounds", ""},
+	{1, `{"n":{"zz":1}}`, []bind.IssueKind{kUnknownField}, "an unknown nested field", "segmentio"},
+	{0, `{"zz":1,"count":null,"yy":2}`, []bind.IssueKind{kUnknown, kUnknown, kNull}, "the unknown keys first, as the trial check lists them", ""},
+	{0, `{"count":null,"limit":1.5,"zz":1}`, []bind.IssueKind{kNotWhole, kUnknown}, "a failure: no loss listed", ""},
+	{1, `{"sl":[` + rep("null", 1500, ",") + `]}`, append(slices.Repeat([]bind.IssueKind{kNull}, bind.MaxIssues), kOmitted), "nulls past MaxIssues", ""},
+	{1, `{"sl":[` + rep("null", 1500, ",") + `],"i":"x"}`, []bind.IssueKind{kWrong}, "nulls past MaxIssues, and a failure: no loss, no count", ""},
 	{0, `{` + seq(1500, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) + `}`,
 		append(slices.Repeat([]bind.IssueKind{kUnknown}, bind.MaxIssues), kOmitted), "unknown keys past MaxIssues", ""},
 }
@@ -87,11 +102,7 @@ func TestNative_Verdicts(t *testing.T) {
 				t.Errorf("%s %.60q (%s): the pass declines", b.Name(), tc.args, tc.why)
 				continue
 			}
-			var kinds []bind.IssueKind
-			for _, is := range got {
-				kinds = append(kinds, is.Kind)
-			}
-			if !slices.Equal(kinds, tc.want) {
+			if kinds := kindsOf(got); !slices.Equal(kinds, tc.want) {
 				t.Errorf("%s %.60q (%s): %v, want %v", b.Name(), tc.args, tc.why, kinds, tc.want)
 			}
 			last := plan.Params()[len(plan.Params())-1].Name
@@ -102,7 +113,7 @@ func TestNative_Verdicts(t *testing.T) {
 			checkProven(t, req, args)
 			got, _, ok = bind.NativeVerdict(req, args)
 			if !ok || len(got) == 0 || got[len(got)-1].Kind != kMissing && got[len(got)-1].Kind != kOmitted {
-				t.Errorf("%s %.60q (%s), %s required: %.300v, %v", b.Name(), tc.args, tc.why, last, got, ok)
+				t.Errorf("%s %.60q (%s), %s required: %v, %v", b.Name(), tc.args, tc.why, last, kindsOf(got), ok)
 			}
 		}
 	}
@@ -170,6 +181,61 @@ func TestNative_RefusedCostOnePass(t *testing.T) {
 				costs = append(costs, c)
 			}
 			assertLinear(t, costs, scales)
+		}
+	}
+}
+
+// kindsOf lists the kinds of issues.
+func kindsOf(issues []bind.Issue) []bind.IssueKind {
+	var kinds []bind.IssueKind
+	for _, is := range issues {
+		kinds = append(kinds, is.Kind)
+	}
+	return kinds
+}
+
+// TestNative_VerdictSweep is FuzzNativeValues over a fixed run of random
+// shapes and values: every verdict the pass gives is the trial check's
+// and the binder's (checkProven), and the run reaches a verdict with
+// issues of each class the pass models, on both binders, so that the
+// oracle is not held only on clean calls.
+func TestNative_VerdictSweep(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 3000
+	}
+	r := rand.New(rand.NewSource(1))
+	seen := map[string]bool{}
+	for range n {
+		shape := make([]byte, 1+r.Intn(12))
+		r.Read(shape)
+		typ := nativeShapeOf(shape)
+		if len(shape) == 1 {
+			typ = nativeFixed[int(shape[0])%len(nativeFixed)]
+		}
+		if typ == nil {
+			continue
+		}
+		choices := make([]byte, r.Intn(30))
+		r.Read(choices)
+		args := []byte((&valueGen{b: choices}).value(typ))
+		for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+			plan, err := b.Compile(typ)
+			if err != nil {
+				continue
+			}
+			checkProven(t, plan, args)
+			is, _, _ := bind.NativeVerdict(plan, args)
+			for _, x := range is {
+				seen[b.Name()+" "+x.Kind.String()] = true
+			}
+		}
+	}
+	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
+		for _, k := range []bind.IssueKind{kWrong, kNotWhole, kLarge, kSmall, kUnknown, kNull} {
+			if !seen[b.Name()+" "+k.String()] {
+				t.Errorf("%s: no verdict of the pass held a %v issue", b.Name(), k)
+			}
 		}
 	}
 }
