@@ -216,6 +216,9 @@ type checker struct {
 	foldsMore  bool
 	failedIn   int
 	failed     bool     // a failure is listed or counted: the binder fails
+	found      int      // the issues a proving pass found so far, listed or counted
+	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
+	dups       bool     // a repeated key was found
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
 	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
 	droppedN   int
@@ -262,9 +265,12 @@ func (c *checker) add(is Issue) {
 // admit reports whether an issue of kind in argument param is listed, and
 // counts it when it is not.
 func (c *checker) admit(kind IssueKind, param int) bool {
-	if c.prove && !models(kind) {
-		c.declined = true // an issue the pass does not model: the trial check decides
-		return false
+	if c.prove {
+		if !c.models(kind) {
+			c.declined = true // an issue the pass does not model: the trial check decides
+			return false
+		}
+		c.found++
 	}
 	return c.tally.admit(c.issues[c.n0:], kind, param)
 }
@@ -580,8 +586,12 @@ func (c *checker) object(n *node, root bool) bool {
 					}
 				}
 			}
+			found := c.found
 			if !c.value(child) {
 				return false
+			}
+			if keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
+				return c.decline()
 			}
 			if root && c.prove && c.param < 0 && !c.unknownKey(ks, ke, vs) {
 				return c.decline()

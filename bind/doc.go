@@ -137,10 +137,12 @@
 // a required parameter or nested field left out (Missing), null for a
 // position with no nil (NullValue), a whole number a float rounds
 // (Rounded), and a nested struct's key no field takes (UnknownField, as
-// for UnknownKey). Like the trial check it lists, when the binder fails,
-// each argument's first failure only, and no loss; when it does not, the
-// unknown keys first. It declines every other issue (FoldedKey,
-// DuplicateKey, Replaced, ArrayLength, a failure below a key segmentio's
+// for UnknownKey), and under SegmentIO a repeated key (DuplicateKey, in a
+// call that does not fail, its value holding no issue). Like the trial
+// check it lists, when the binder fails, each argument's first failure
+// only, and no loss; when it does not, the unknown keys first. It declines
+// every other issue (FoldedKey, a repeated key under V2, which fails on
+// it, Replaced, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
 // ASCII in a key, a repeated key, a key V2 may bind by case:ignore, text

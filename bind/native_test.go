@@ -242,9 +242,11 @@ type nativeDecline struct {
 // nativeDeclines are table rows for each reason the pass declines. Each
 // runs on both binders; the trial check's verdict stands.
 var nativeDeclines = []nativeDecline{
-	{1, `{"i":1,"i":2}`, "a repeated key (V2 fails, segmentio keeps the last)", ""},
-	{1, `{"n":{"x":1,"x":2}}`, "a repeated key in a nested struct", ""},
-	{1, `{"m":{"k":1,"k":2}}`, "a repeated map key", ""},
+	{1, `{"i":1,"i":2}`, "a repeated key (V2 fails, segmentio keeps the last)", "v2"},
+	{1, `{"sl":["x"],"sl":[null]}`, "a repeated key whose value holds a loss (listed after the key's)", "segmentio"},
+	{1, `{"i":1,"i":2,"s":1}`, "a repeated key in a call that fails (segmentio may fail on the pair)", "segmentio"},
+	{1, `{"n":{"x":1,"x":2}}`, "a repeated key in a nested struct", "v2"},
+	{1, `{"m":{"k":1,"k":2}}`, "a repeated map key", "v2"},
 	{1, "{\"s\":\"a\xffb\"}", "invalid UTF-8 in a string (V2 fails, segmentio replaces)", ""},
 	{1, `{"s":"\ud800"}`, "a lone surrogate escape", ""},
 	{1, `{"HOURS_BACK":3}`, "a fold V2's case:ignore binds", "v2"},

@@ -32,6 +32,9 @@ type rules struct {
 	// binds to a field of by a folding of the binder's own (V2's
 	// case:ignore), not by its exact name.
 	foldsMore func(t reflect.Type) bool
+	// dupLoss: a key repeated in one object is a silent loss, the last
+	// value kept (segmentio; V2 fails on it), which a native verdict lists.
+	dupLoss bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -105,6 +108,7 @@ var v2Rules = &rules{
 // names only (go-sdk sets DontMatchCaseInsensitiveStructFields).
 var segRules = &rules{
 	prove:       true,
+	dupLoss:     true,
 	dottedPaths: true,
 	depth:       segProveDepth,
 	custom:      segCustom,

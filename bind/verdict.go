@@ -43,11 +43,16 @@ import (
 //     cannot hold exactly (Rounded, as Std: both binders use
 //     strconv.ParseFloat), and a key inside a nested struct's object that
 //     no field takes (UnknownField, with a plain value as for UnknownKey,
-//     no case:ignore field in the struct, and under V2 not sent twice).
+//     no case:ignore field in the struct, and under V2 not sent twice);
+//   - under segmentio, a key repeated in one object (DuplicateKey, the
+//     last value kept), where its value holds no issue (the trial check
+//     lists the key's first) and the call does not fail (segmentio
+//     decodes a repeat into what the value before left). V2 fails on it,
+//     with an error refuse reads: the pass declines.
 //
-// It declines every kind of issue not listed (the key losses, FoldedKey,
-// DuplicateKey, Replaced, ArrayLength among them), and whatever the
-// proving rules decline (see rules.prove).
+// It declines every kind of issue not listed (FoldedKey, Replaced,
+// ArrayLength among them), and whatever the proving rules decline (see
+// rules.prove).
 
 // native runs the one pass of p, a plan mirrored by trial, with checker c
 // (zero but for c.record): its verdict appended to issues, and true; or
@@ -56,10 +61,11 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
+	c.dupLoss = p.rules.dupLoss
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
-	if c.bad || c.declined {
+	if c.bad || c.declined || c.failed && c.dups {
 		return issues, false
 	}
 	if c.failed {
@@ -90,12 +96,26 @@ func (p *Plan) prove(c *checker, args []byte) bool {
 
 // models reports whether the native verdict models issues of kind (see
 // above); one it does not model makes the pass decline.
-func models(kind IssueKind) bool {
+func (c *checker) models(kind IssueKind) bool {
 	switch kind {
 	case WrongType, NotWhole, TooLarge, TooSmall, UnknownKey, UnknownField, Missing, NullValue, Rounded:
 		return true
+	case DuplicateKey:
+		return c.dupLoss
 	}
 	return false
+}
+
+// repeatKey checks, for the native verdict, a repeated key whose value
+// the pass has just read, found the count of issues before it: the
+// trial check lists a key's loss before what the walk of its value finds,
+// the pass after, so the two agree when the value held none. It notes the
+// repeat: segmentio decodes a repeated key's value into what the one
+// before left, so a call that fails may fail only on the pair, which the
+// pass declines (see native).
+func (c *checker) repeatKey(found int) bool {
+	c.dups = true
+	return c.found == found
 }
 
 // firstFailure reports whether a failure of the binder found now is the

@@ -30,6 +30,7 @@ var (
 	kWrong, kNotWhole, kLarge, kSmall = bind.WrongType, bind.NotWhole, bind.TooLarge, bind.TooSmall
 	kUnknown, kOmitted, kMissing      = bind.UnknownKey, bind.Omitted, bind.Missing
 	kNull, kRounded, kUnknownField    = bind.NullValue, bind.Rounded, bind.UnknownField
+	kDup                              = bind.DuplicateKey
 )
 
 var nativeVerdicts = []nativeVerdict{
@@ -65,6 +66,11 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"HOURS_BACK":3}`, []bind.IssueKind{kUnknown}, "a fold only V2's case:ignore binds", "segmentio"},
 	{0, `{"a":1,"count":"x","b":true,"c":null,"d":"plain"}`, []bind.IssueKind{kUnknown, kWrong, kUnknown, kUnknown, kUnknown}, "unknown keys and a failure, in the members' order", ""},
 	{0, `{"a":1,"a":2}`, []bind.IssueKind{kUnknown, kUnknown}, "a dropped key repeated (segmentio drops both)", "segmentio"},
+	// Repeated keys: segmentio keeps the last value.
+	{1, `{"i":1,"i":2}`, []bind.IssueKind{kDup}, "a repeated key", "segmentio"},
+	{1, `{"n":{"x":1,"x":2}}`, []bind.IssueKind{kDup}, "a repeated key in a nested struct", "segmentio"},
+	{1, `{"m":{"k":1,"k":2},"a":{"k":[1],"k":null}}`, []bind.IssueKind{kDup, kDup}, "a repeated map key, and one in any", "segmentio"},
+	{0, `{` + rep(`"query":"x"`, 1500, ",") + `}`, append(slices.Repeat([]bind.IssueKind{kDup}, bind.MaxIssues), kOmitted), "a key repeated past MaxIssues", "segmentio"},
 	// Null for a position with no nil, and the other losses the pass reads.
 	{1, `{"m":{"k":null}}`, []bind.IssueKind{kNull}, "null in a map value of no nil", ""},
 	{1, `{"sl":[null]}`, []bind.IssueKind{kNull}, "null for a string element", ""},
@@ -125,30 +131,43 @@ var nativeRefused = []struct {
 	name string
 	typ  reflect.Type
 	args func(k int) string
+	only string // the binder's name, when the payload is about one
 }{
-	{"digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"count":` + strings.Repeat("7", 10000*k) + `}` }},
-	{"negative digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"limit":-` + strings.Repeat("7", 10000*k) + `}` }},
-	{"float digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"score":` + strings.Repeat("7", 10000*k) + `}` }},
+	{"digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"count":` + strings.Repeat("7", 10000*k) + `}` }, ""},
+	{"negative digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"limit":-` + strings.Repeat("7", 10000*k) + `}` }, ""},
+	{"float digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"score":` + strings.Repeat("7", 10000*k) + `}` }, ""},
 	{"wrong element", reflect.TypeFor[benchInts](), func(k int) string {
 		return `{"values":[` + rep(`123456789`, 1000*k, ",") + `,"x",` + rep(`1.5`, 100*k, ",") + `]}`
-	}},
+	}, ""},
 	{"unknown keys", reflect.TypeFor[benchTypical](), func(k int) string {
 		return `{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":"v"` }) + `,"query":"q"}`
-	}},
+	}, ""},
 	{"wrong kinds", reflect.TypeFor[nativeLeaf](), func(k int) string {
 		return `{"kids":[` + rep(`{"v":"x","s":1,"f":1e99}`, 100*k, ",") + `]}`
-	}},
+	}, ""},
+	{"nulls", reflect.TypeFor[benchInts](), func(k int) string { return `{"values":[` + rep(`null`, 1000*k, ",") + `]}` }, ""},
+	{"rounded in any", reflect.TypeFor[trialArgs](), func(k int) string {
+		return `{"a":[[[` + rep(`9007199254740993`, 1000*k, ",") + `]]]}`
+	}, ""},
+	{"repeated top key", reflect.TypeFor[benchTypical](), func(k int) string { return `{` + rep(`"query":"x"`, 1000*k, ",") + `}` }, "segmentio"},
+	{"repeated map keys", reflect.TypeFor[trialArgs](), func(k int) string {
+		return `{"a":{"a":{` + rep(`"x":1`, 1000*k, ",") + `}}}`
+	}, "segmentio"},
 }
 
 // TestNative_RefusedCostOnePass: a refused call of 1x, 10x and 100x, for
 // V2 and SegmentIO, costs the pass alone: Check gives the pass's verdict
 // (the trial check's), reads each byte once (the work counter counts the
-// input once, and no decode), and it allocates a bounded list of issues
-// and, for V2's dropped keys, a table grown by doubling (about log n
-// allocations for n keys), whatever the size.
+// input once, the paths of the issues it lists, and no decode), and it
+// allocates a list of issues bounded by MaxIssues and, for V2's dropped
+// keys, a table grown by doubling (about log n allocations for n keys):
+// at 100x, no more than 16 allocations past 1x's.
 func TestNative_RefusedCostOnePass(t *testing.T) {
 	for _, b := range []bind.Binder{bind.V2, bind.SegmentIO} {
 		for _, g := range nativeRefused {
+			if g.only != "" && g.only != b.Name() {
+				continue
+			}
 			plan, err := b.Compile(g.typ)
 			if err != nil {
 				t.Fatal(err)
@@ -158,6 +177,7 @@ func TestNative_RefusedCostOnePass(t *testing.T) {
 				scales = scales[:2]
 			}
 			var costs []growthCost
+			var allocs0 uint64
 			for _, k := range scales {
 				args := []byte(g.args(k))
 				if k == 1 {
@@ -169,14 +189,26 @@ func TestNative_RefusedCostOnePass(t *testing.T) {
 				if len(is) == 0 {
 					t.Fatalf("%s %s %dx: no issue", b.Name(), g.name, k)
 				}
-				if c.work > 2*int64(len(args)) {
+				// One pass, and the paths of the issues listed (at most
+				// MaxIssues a class, a few steps each).
+				// A repeated map key is read again, to compare it with the
+				// key it repeats (see TestNative_CostGrowsLinearly).
+				passes := int64(2)
+				if g.name == "repeated map keys" {
+					passes = 3
+				}
+				if c.work > passes*int64(len(args))+16*bind.MaxIssues {
 					t.Errorf("%s %s %dx: work %d for %d bytes, want one pass", b.Name(), g.name, k, c.work, len(args))
 				}
 				allocs, bytes := memCost(func() { plan.Check(args, nil) })
 				c.allocs, c.bytes = float64(allocs), bytes
-				if allocs > 32 { // the issues listed (MaxIssues), and V2's table of dropped keys, grown by doubling
-
-					t.Errorf("%s %s %dx (%d bytes): %d allocations", b.Name(), g.name, k, len(args), allocs)
+				if k == 1 {
+					allocs0 = allocs
+				}
+				// The issues listed and their paths (bounded by MaxIssues),
+				// and V2's table of dropped keys, grown by doubling.
+				if allocs > allocs0+16 {
+					t.Errorf("%s %s %dx (%d bytes): %d allocations, %d at 1x", b.Name(), g.name, k, len(args), allocs, allocs0)
 				}
 				costs = append(costs, c)
 			}
@@ -237,5 +269,8 @@ func TestNative_VerdictSweep(t *testing.T) {
 				t.Errorf("%s: no verdict of the pass held a %v issue", b.Name(), k)
 			}
 		}
+	}
+	if !seen["segmentio "+kDup.String()] {
+		t.Errorf("segmentio: no verdict of the pass held a %v issue", kDup)
 	}
 }
