@@ -219,6 +219,7 @@ type checker struct {
 	found      int      // the issues a proving pass found so far, listed or counted
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
 	dups       bool     // a repeated key was found
+	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
 	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
 	droppedN   int
@@ -505,9 +506,8 @@ func (c *checker) object(n *node, root bool) bool {
 	default:
 		wrong = true
 	}
-	if wrong && c.prove {
-		return c.decline() // V2 reads inside for what it fails on first (see native)
-	}
+	// V2 reads a dropped object for repeated names, and fails on one.
+	dropRepeats := (wrong || n == nil) && c.prove && c.dupDropped
 	// The fields a struct's keys have bound so far, and the keys a map's or
 	// an interface's object has held: a key bound or held before is a
 	// repeat, and the binder keeps its last value.
@@ -551,6 +551,9 @@ func (c *checker) object(n *node, root bool) bool {
 			c.pos++
 			c.ws()
 			vs := c.pos
+			if dropRepeats && c.repeated(&keys, kString, ks, ke) {
+				return c.decline() // V2 fails on the repeated name (see native)
+			}
 			badKey := false
 			var keyLoss, keyLoss2 IssueKind // found on the key, recorded once the value is read
 			if !wrong && n != nil {
@@ -854,9 +857,6 @@ func (c *checker) array(n *node) bool {
 	default:
 		wrong = true
 	}
-	if wrong && c.prove {
-		return c.decline() // V2 reads inside for what it fails on first (see native)
-	}
 	sent := 0 // elements
 	outer := c.steps.push(step{ke: -1})
 	c.ws()
@@ -1025,6 +1025,9 @@ func (c *checker) stringValue(n *node) bool {
 		return false
 	}
 	if n == nil {
+		if c.prove && c.dupDropped && (esc || hi) {
+			return c.decline() // V2 fails on a dropped string's invalid UTF-8 (see native)
+		}
 		return true
 	}
 	var kind IssueKind
@@ -1145,6 +1148,9 @@ func (c *checker) number(n *node) bool {
 			kind = intBounds(neg, m, n.bits, n.kind == kInt)
 		default:
 			kind = intVerdict(neg, d[digits:intEnd], n.bits, n.kind == kInt)
+			if c.wrapsInts && !neg {
+				kind = segIntVerdict(d[digits:intEnd], n.bits, n.kind == kInt)
+			}
 		}
 	case kFloat:
 		kind = floatVerdict(d[start:i], n.bits)

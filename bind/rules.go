@@ -35,6 +35,9 @@ type rules struct {
 	// dupLoss: a key repeated in one object is a silent loss, the last
 	// value kept (segmentio; V2 fails on it), which a native verdict lists.
 	dupLoss bool
+	// wrapsInts: the binder reads a whole number of 20 digits or more as
+	// segmentio does (see segIntVerdict).
+	wrapsInts bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -109,6 +112,7 @@ var v2Rules = &rules{
 var segRules = &rules{
 	prove:       true,
 	dupLoss:     true,
+	wrapsInts:   true,
 	dottedPaths: true,
 	depth:       segProveDepth,
 	custom:      segCustom,

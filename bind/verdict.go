@@ -30,13 +30,18 @@ import (
 // models:
 //
 //   - a number its position cannot hold (NotWhole, TooLarge, TooSmall):
-//     both binders parse integers whole, and floats with
-//     strconv.ParseFloat, as Std does;
-//   - a JSON kind its position does not read (WrongType);
+//     both binders parse integers whole (segmentio with its own overflow
+//     check, see segIntVerdict), and floats with strconv.ParseFloat, as
+//     Std does;
+//   - a JSON kind its position does not read (WrongType); an array or
+//     object of the wrong kind is read for what V2 fails on first inside
+//     it (a name repeated in one of its objects, a string with an escape
+//     or a byte past ASCII: the pass declines those), a string of the
+//     wrong kind must be plain ASCII;
 //   - a top-level key the binder binds to no parameter (UnknownKey), whose
-//     value is a number, a literal, or a string of plain ASCII: V2
+//     value is not a string with an escape or a byte past ASCII; V2
 //     validates a dropped value (its UTF-8, its repeated names), which the
-//     pass does not read for;
+//     pass reads for as for a wrong-kind array or object;
 //   - a required parameter no key names, or a nested struct's field its
 //     object does not name (Missing);
 //   - null for a position with no nil (NullValue), a whole number a float
@@ -61,7 +66,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
-	c.dupLoss = p.rules.dupLoss
+	c.dupLoss, c.wrapsInts = p.rules.dupLoss, p.rules.wrapsInts
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
@@ -145,13 +150,13 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 }
 
 // plainDropped reports whether the dropped value at data[vs] is one the
-// binders skip without a failure the pass does not read for: a number, a
-// literal, a string of plain ASCII. V2 validates a dropped array's or
-// object's names and every string's UTF-8.
+// binders skip without a failure the pass does not read for: a string of
+// plain ASCII, or any other value. V2 validates a dropped value's strings
+// (their UTF-8) and its objects' names, which the pass reads for (under
+// V2 it declines any escape or byte past ASCII in a dropped string, and a
+// name repeated in a dropped object).
 func (c *checker) plainDropped(vs int) bool {
 	switch jsonlex.KindAt(c.data, vs) {
-	case jsonlex.KindObject, jsonlex.KindArray:
-		return false
 	case jsonlex.KindString:
 		_, f, _ := jsonlex.String(c.data, vs)
 		return f&(jsonlex.Escaped|jsonlex.NonASCII) == 0
@@ -265,4 +270,42 @@ func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
 		return false
 	}
 	return c.plainDropped(vs)
+}
+
+// segIntVerdict judges a positive whole number of 20 digits or more (no
+// sign, fraction or exponent) for an integer type of the given size as
+// segmentio v0.3.5 reads it (parseInt, parseUint, then decodeInt8...):
+// digit by digit, in wrapping 64-bit arithmetic, failing only where the
+// next value is below the last. A number whose wrapped value is not
+// caught so, and fits the type, segmentio reads without error, as
+// another number: the trial check, whose verdict is the binder's, finds
+// nothing there, and neither does the pass. (Shorter numbers and
+// negative ones it reads exactly.)
+func segIntVerdict(digits []byte, bits int, signed bool) IssueKind {
+	if signed {
+		var v int64
+		for _, ch := range digits {
+			next := v*10 + int64(ch-'0')
+			if next < v {
+				return TooLarge
+			}
+			v = next
+		}
+		if bits < 64 && v > 1<<(bits-1)-1 {
+			return TooLarge
+		}
+		return 0
+	}
+	var v uint64
+	for _, ch := range digits {
+		next := v*10 + uint64(ch-'0')
+		if next < v {
+			return TooLarge
+		}
+		v = next
+	}
+	if bits < 64 && v>>bits != 0 {
+		return TooLarge
+	}
+	return 0
 }

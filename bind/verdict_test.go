@@ -42,6 +42,12 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"i":-9223372036854775809}`, []bind.IssueKind{kSmall}, "an integer below int64", ""},
 	{1, `{"i":` + strings.Repeat("9", 5000) + `}`, []bind.IssueKind{kLarge}, "5,000 digits for an int", ""},
 	{1, `{"f32":1e39}`, []bind.IssueKind{kLarge}, "a number past float32", ""},
+	{4, `{"values":[0,21000000000000000000]}`, []bind.IssueKind{kLarge}, "20 digits past int64", "v2"},
+	// segmentio v0.3.5 reads 21000000000000000000 as 2553255926290448384
+	// (its overflow check misses the wrap), with no error: the trial
+	// check's verdict is the binder's, and so is the pass's.
+	{4, `{"values":[0,21000000000000000000]}`, nil, "20 digits segmentio wraps without a word", "segmentio"},
+	{4, `{"values":[0,20000000000000000000,99999999999999999999]}`, []bind.IssueKind{kLarge}, "20 digits whose wrap segmentio catches", "segmentio"},
 	{1, `{"f":-1e400}`, []bind.IssueKind{kSmall}, "a number past float64", ""},
 	{1, `{"a":-1e309}`, []bind.IssueKind{kSmall}, "a number past float64, into any", ""},
 	{1, `{"a":[1,{"k":1e400}]}`, []bind.IssueKind{kLarge}, "a number past float64 inside any (no declared type)", ""},
@@ -60,12 +66,19 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"m":{"k":"x"}}`, []bind.IssueKind{kWrong}, "a string for a map's float", ""},
 	{1, `{"np":{"x":true}}`, []bind.IssueKind{kWrong}, "in a struct through a pointer", ""},
 	{2, `{"next":{"next":{"v":"deep"}},"kids":[{"s":2}]}`, []bind.IssueKind{kWrong, kWrong}, "deep in recursive structs", ""},
+	{1, `{"i":{"a":1,"b":[true,{"c":"x"}]}}`, []bind.IssueKind{kWrong}, "an object for an integer", ""},
+	{1, `{"u8":[1,[2]],"s":{}}`, []bind.IssueKind{kWrong, kWrong}, "an array for an integer, an object for a string", ""},
+	{1, `{"i":{"a":1,"a":2}}`, []bind.IssueKind{kWrong}, "an object for an integer, a name repeated inside (V2 fails on it first)", "segmentio"},
+	{1, `{"i":["\ud800"]}`, []bind.IssueKind{kWrong}, "an array for an integer, a lone surrogate inside", "segmentio"},
 	// Unknown keys.
 	{0, `{"zzz":1}`, []bind.IssueKind{kUnknown}, "an unknown key", ""},
 	{0, `{"QUERY":"x"}`, []bind.IssueKind{kUnknown}, "a case variant of a key (both bind exact names)", ""},
 	{1, `{"HOURS_BACK":3}`, []bind.IssueKind{kUnknown}, "a fold only V2's case:ignore binds", "segmentio"},
 	{0, `{"a":1,"count":"x","b":true,"c":null,"d":"plain"}`, []bind.IssueKind{kUnknown, kWrong, kUnknown, kUnknown, kUnknown}, "unknown keys and a failure, in the members' order", ""},
 	{0, `{"a":1,"a":2}`, []bind.IssueKind{kUnknown, kUnknown}, "a dropped key repeated (segmentio drops both)", "segmentio"},
+	{0, `{"zzz":{"a":[1,{"b":"x"}],"c":null}}`, []bind.IssueKind{kUnknown}, "a dropped object", ""},
+	{0, `{"zzz":{"a":1,"a":2}}`, []bind.IssueKind{kUnknown}, "a dropped object repeating a name (V2 fails on it)", "segmentio"},
+	{0, `{"zzz":["\ud800"]}`, []bind.IssueKind{kUnknown}, "a dropped array holding a lone surrogate (V2 fails on it)", "segmentio"},
 	// Repeated keys: segmentio keeps the last value.
 	{1, `{"i":1,"i":2}`, []bind.IssueKind{kDup}, "a repeated key", "segmentio"},
 	{1, `{"n":{"x":1,"x":2}}`, []bind.IssueKind{kDup}, "a repeated key in a nested struct", "segmentio"},
