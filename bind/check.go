@@ -220,6 +220,7 @@ type checker struct {
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
 	dups       bool     // a repeated key was found
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
+	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
 	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
 	droppedN   int
@@ -535,7 +536,7 @@ func (c *checker) object(n *node, root bool) bool {
 				return false
 			}
 			ke := c.pos
-			if c.prove && (esc || hi) {
+			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) {
 				return c.decline()
 			}
 			if !root {

@@ -140,15 +140,18 @@
 // a required parameter or nested field left out (Missing), null for a
 // position with no nil (NullValue), a whole number a float rounds
 // (Rounded), and a nested struct's key no field takes (UnknownField, as
-// for UnknownKey), and under SegmentIO a repeated key (DuplicateKey, in a
-// call that does not fail, its value holding no issue). Like the trial
+// for UnknownKey), arguments that are not an object (NotObject), and
+// under SegmentIO a repeated key (DuplicateKey, in a call that does not
+// fail, its value holding no issue); under V2 it reads a key with an
+// escape or a byte past ASCII by its text, as V2 binds it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
 // every other issue (FoldedKey, a repeated key under V2, which fails on
 // it, Replaced, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
-// ASCII in a key, a repeated key, a key V2 may bind by case:ignore, text
+// ASCII in a key (under V2, only where the key's text is not valid UTF-8,
+// and in a dropped key), a repeated key, a key V2 may bind by case:ignore, text
 // the binder replaces or fails on, a fixed-size array, a byte slice, a map
 // but of plain string keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string

@@ -277,7 +277,10 @@ var nativeDeclines = []nativeDecline{
 	{1, `{"i":"\u0041"}`, "an escaped string for an integer", ""},
 	{1, `{"m":{"":"x"}}`, "a failure under an empty key (segmentio's dotted path drops it)", "segmentio"},
 	{1, `{"m":{"a.b":"x"}}`, "a failure under a key with a dot", "segmentio"},
-	{0, `{"q\u0075ery":"x"}`, "an escape in a key", ""},
+	{0, `{"q\u0075ery":"x"}`, "an escape in a key", "segmentio"},
+	{0, `{"q\u0075ery":"x","query":"y"}`, "a key repeated, escaped (V2 fails on the name)", "v2"},
+	{1, `{"\ud800":1}`, "a lone surrogate in a key", ""},
+	{1, "{\"n\":{\"\xff\":1}}", "invalid UTF-8 in a key", ""},
 	{0, `{"a\u0000":1}`, "an escaped NUL in a key (segmentio's keyset pads keys with NUL)", ""},
 	{0, "{\"qu\u00e9ry\":\"x\"}", "a key past ASCII", ""},
 	{1, `{"q":"2.5"}`, "a ,string field", ""},
@@ -294,9 +297,8 @@ var nativeDeclines = []nativeDecline{
 	{6, `{"q":"1"}`, "a ,string field", ""},
 	{6, `{"u":1}`, "a uintptr", ""},
 	{6, `{"na":1}`, "a named empty interface", ""},
-	{6, "{\"mc\":{\"\xc3\xa9\":\"x\"}}", "a map key past ASCII", ""},
-	{6, `{"mc":{"\u0061":"x"}}`, "an escaped map key", ""},
-	{0, `[1]`, "not an object", ""},
+	{6, "{\"mc\":{\"\xc3\xa9\":\"x\"}}", "a map key past ASCII", "segmentio"},
+	{6, `{"mc":{"\u0061":"x"}}`, "an escaped map key", "segmentio"},
 	{0, `{"count":1`, "not JSON", ""},
 }
 

@@ -38,6 +38,9 @@ type rules struct {
 	// wrapsInts: the binder reads a whole number of 20 digits or more as
 	// segmentio does (see segIntVerdict).
 	wrapsInts bool
+	// textKeys: the binder binds an escaped or non-ASCII key by its text
+	// (V2), which the pass then reads (see plainKey).
+	textKeys bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -80,6 +83,7 @@ const (
 var v2Rules = &rules{
 	prove:      true,
 	dupDropped: true,
+	textKeys:   true,
 	foldsMore: func(t reflect.Type) bool {
 		return slices.ContainsFunc(v2StructFields(t).flattened, func(f v2Field) bool { return f.casing == caseIgnore })
 	},

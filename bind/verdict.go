@@ -55,6 +55,10 @@ import (
 //     decodes a repeat into what the value before left). V2 fails on it,
 //     with an error refuse reads: the pass declines.
 //
+//   - arguments that are JSON but not an object (NotObject);
+//   - under V2, keys with escapes or bytes past ASCII, which V2 binds by
+//     their text, where that text is valid UTF-8 (see plainKey).
+//
 // It declines every kind of issue not listed (FoldedKey, Replaced,
 // ArrayLength among them), and whatever the proving rules decline (see
 // rules.prove).
@@ -66,7 +70,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
-	c.dupLoss, c.wrapsInts = p.rules.dupLoss, p.rules.wrapsInts
+	c.dupLoss, c.wrapsInts, c.textKeys = p.rules.dupLoss, p.rules.wrapsInts, p.rules.textKeys
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
@@ -103,7 +107,7 @@ func (p *Plan) prove(c *checker, args []byte) bool {
 // above); one it does not model makes the pass decline.
 func (c *checker) models(kind IssueKind) bool {
 	switch kind {
-	case WrongType, NotWhole, TooLarge, TooSmall, UnknownKey, UnknownField, Missing, NullValue, Rounded:
+	case WrongType, NotWhole, TooLarge, TooSmall, UnknownKey, UnknownField, Missing, NullValue, Rounded, NotObject:
 		return true
 	case DuplicateKey:
 		return c.dupLoss
@@ -142,6 +146,9 @@ func (c *checker) firstFailure() bool {
 func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if c.foldsMore {
 		return false // V2 may bind it to a case:ignore field
+	}
+	if _, f, _ := jsonlex.String(c.data, ks); f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
+		return false // droppedRepeat compares the keys' raw text
 	}
 	if c.dupDropped && c.droppedRepeat(ks, ke) {
 		return false // V2 fails on the repeated name
@@ -308,4 +315,13 @@ func segIntVerdict(digits []byte, bits int, signed bool) IssueKind {
 		return TooLarge
 	}
 	return 0
+}
+
+// plainKey reports, for a key at data[ks:ke] with an escape (esc) or a
+// byte past ASCII (hi), whether the pass reads it as the binder does: V2
+// binds a key by its text, unquoted, and fails on one whose text is not
+// valid UTF-8 (invalid bytes, a lone surrogate escape), which the pass
+// declines. For segmentio it declines every such key.
+func (c *checker) plainKey(ks, ke int, esc, hi bool) bool {
+	return c.textKeys && !replacedText(c.data[ks:ke], esc, hi)
 }
