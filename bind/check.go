@@ -270,6 +270,7 @@ func (c *checker) admit(kind IssueKind, param int) bool {
 	if c.prove {
 		if !c.models(kind) {
 			c.declined = true // an issue the pass does not model: the trial check decides
+			c.fail(c.pos)
 			return false
 		}
 		c.found++
@@ -304,6 +305,7 @@ func (c *checker) issueN(kind IssueKind, n *node, start, end, count int) {
 	if c.prove && kind.Fails() {
 		if c.oddKeys > 0 {
 			c.declined = true // the trial check's path stops short of it
+			c.fail(c.pos)
 			return
 		}
 		if !c.firstFailure() {
@@ -489,8 +491,7 @@ func (c *checker) object(n *node, root bool) bool {
 	start := c.pos
 	c.depth++
 	if c.depth > c.depthLimit {
-		c.declined = c.prove
-		c.deep = !c.bad
+		c.deep = !c.bad // a proving pass gives the trial check's TooDeep (see native)
 		return c.fail(c.pos)
 	}
 	c.pos++ // {
@@ -842,8 +843,7 @@ func (c *checker) array(n *node) bool {
 	start := c.pos
 	c.depth++
 	if c.depth > c.depthLimit {
-		c.declined = c.prove
-		c.deep = !c.bad
+		c.deep = !c.bad // a proving pass gives the trial check's TooDeep (see native)
 		return c.fail(c.pos)
 	}
 	c.pos++ // [

@@ -128,8 +128,8 @@
 // binder; or it declines. It gives the verdict of a clean call, and of a
 // call whose issues are all of the classes it models: a number its
 // position cannot hold (NotWhole, TooLarge, TooSmall, however many
-// digits; segmentio v0.3.5 misses the wrap of some numbers of 20 digits
-// and more, reading them as other numbers without an error, and the pass,
+// digits; segmentio v0.5.4, as v0.3.5, misses the wrap of some numbers
+// of 20 digits and more, reading them as other numbers without an error, and the pass,
 // like the trial check, finds nothing there), a JSON kind its position
 // does not read (WrongType; a string of the wrong kind with an escape or a
 // byte past ASCII it declines, and under V2, which fails first on what is
@@ -155,8 +155,9 @@
 // the binder replaces or fails on, a fixed-size array, a byte slice, a map
 // but of plain string keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string
-// or format: field, two fields of one name, nesting within 100
-// (SegmentIO) or 1,000 (V2) levels of the binder's limit. Where it
+// or format: field, two fields of one name. Nesting past the binder's
+// limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
+// the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always
 // the trial check's; FuzzNative and FuzzNativeValues compare every verdict
 // the pass gives with the trial check's and with the real binder's.

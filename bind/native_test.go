@@ -285,7 +285,6 @@ var nativeDeclines = []nativeDecline{
 	{0, "{\"qu\u00e9ry\":\"x\"}", "a key past ASCII", ""},
 	{1, `{"q":"2.5"}`, "a ,string field", ""},
 	{1, `{"arr":[1,2]}`, "a fixed-size array", ""},
-	{2, `{"next":` + strings.Repeat(`{"next":`, 950) + `{}` + strings.Repeat(`}`, 950) + `}`, "nesting near segmentio's limit", "segmentio"},
 	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
 	{6, `{"d":1000}`, "time.Duration (V2 reads none, segmentio reads a string too)", ""},
 	{6, `{"n":1}`, "json.Number (a string type to V2)", ""},
@@ -403,28 +402,37 @@ func TestNative_RequiredDeclines(t *testing.T) {
 	}
 }
 
-// TestNative_DeclinesDepth: nesting the pass does not read (within 100 of
-// the binder's limit) declines; below, it proves.
-func TestNative_DeclinesDepth(t *testing.T) {
+// TestNative_Depth: nesting to the binder's limit the pass proves clean;
+// one level past it, its verdict is the trial check's TooDeep, in the
+// argument holding it, on both binders, at the top level and inside a
+// dropped value.
+func TestNative_Depth(t *testing.T) {
 	nest := func(n int) []byte {
 		return []byte(`{"next":` + strings.Repeat(`{"next":`, n-2) + `{}` + strings.Repeat(`}`, n-2) + `}`)
 	}
+	dropped := func(n int) []byte {
+		return []byte(`{"zz":` + strings.Repeat(`[`, n-1) + strings.Repeat(`]`, n-1) + `}`)
+	}
 	for _, tc := range []struct {
-		b          bind.Binder
-		prove, not int
-	}{{bind.SegmentIO, 800, 950}, {bind.V2, 8000, 9950}} {
+		b     bind.Binder
+		limit int
+	}{{bind.SegmentIO, bind.SegmentIOMaxDepth}, {bind.V2, bind.MaxDepth}} {
 		plan, err := tc.b.Compile(reflect.TypeFor[nativeLeaf]())
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !bind.ProvesClean(plan, nest(tc.prove)) {
-			t.Errorf("%s: depth %d declined", tc.b.Name(), tc.prove)
+		for _, args := range [][]byte{nest(tc.limit), dropped(tc.limit)} {
+			checkProven(t, plan, args)
+			if is, _, ok := bind.NativeVerdict(plan, args); !ok {
+				t.Errorf("%s: depth %d: %v, %v", tc.b.Name(), tc.limit, kindsOf(is), ok)
+			}
 		}
-		if bind.ProvesClean(plan, nest(tc.not)) {
-			t.Errorf("%s: depth %d proved", tc.b.Name(), tc.not)
+		for _, args := range [][]byte{nest(tc.limit + 1), dropped(tc.limit + 1), []byte(strings.Repeat("[", tc.limit+1) + strings.Repeat("]", tc.limit+1))} {
+			checkProven(t, plan, args)
+			if is, _, ok := bind.NativeVerdict(plan, args); !ok || len(is) < 1 || is[len(is)-1].Kind != bind.TooDeep {
+				t.Errorf("%s: depth %d %.20q: %v, %v", tc.b.Name(), tc.limit+1, args, kindsOf(is), ok)
+			}
 		}
-		checkProven(t, plan, nest(tc.not))
-		checkProven(t, plan, nest(tc.prove))
 	}
 }
 

@@ -72,11 +72,13 @@ var stdRules = &rules{
 }
 
 // v2ProveDepth and segProveDepth are the nesting a proving pass reads,
-// below each binder's limit (V2: 10,000, SegmentIO: 1,000): deeper, it
-// declines.
+// each binder's limit (V2: jsontext's 10,000; SegmentIO: go-sdk's 1,000,
+// counted on the text before segmentio reads it, which for valid JSON is
+// the nesting): deeper, the binder fails, and the pass's verdict is the
+// trial check's TooDeep (see native).
 const (
-	v2ProveDepth  = 9000
-	segProveDepth = 900
+	v2ProveDepth  = v2MaxDepth
+	segProveDepth = SegmentIOMaxDepth
 )
 
 // v2Rules are V2's, from its field set (v2StructFields).

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -56,6 +57,9 @@ import (
 //     with an error refuse reads: the pass declines.
 //
 //   - arguments that are JSON but not an object (NotObject);
+//   - nesting past the binder's limit, met before anything the pass
+//     declines: the one TooDeep issue, as the trial check gives it (see
+//     tooDeep);
 //   - under V2, keys with escapes or bytes past ASCII, which V2 binds by
 //     their text, where that text is valid UTF-8 (see plainKey).
 //
@@ -74,6 +78,9 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
+	if c.bad && c.deep && !c.declined {
+		return c.tooDeep(issues)
+	}
 	if c.bad || c.declined || c.failed && c.dups {
 		return issues, false
 	}
@@ -94,6 +101,22 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		}
 	}
 	return c.tally.omitted(c.issues), true
+}
+
+// tooDeep is the verdict of a call nested past the binder's limit, which
+// the pass met before anything it declines: as the trial check's, the one
+// TooDeep issue, in the argument whose value holds it (at the value's
+// start) or in none (at the bracket), no path, and no member.
+func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
+	if c.param < 0 && c.foldsMore {
+		return issues, false // the member's key may bind a case:ignore field
+	}
+	is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt}
+	if c.param >= 0 {
+		is.Start = c.argAt
+	}
+	c.members = bindcap.Members{}
+	return append(issues, is), true
 }
 
 // prove reports whether the pass of p proves the call clean: its verdict
@@ -281,7 +304,7 @@ func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
 
 // segIntVerdict judges a positive whole number of 20 digits or more (no
 // sign, fraction or exponent) for an integer type of the given size as
-// segmentio v0.3.5 reads it (parseInt, parseUint, then decodeInt8...):
+// segmentio v0.5.4 (as v0.3.5) reads it (parseInt, parseUint, then decodeInt8...):
 // digit by digit, in wrapping 64-bit arithmetic, failing only where the
 // next value is below the last. A number whose wrapped value is not
 // caught so, and fits the type, segmentio reads without error, as

@@ -43,7 +43,7 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"i":` + strings.Repeat("9", 5000) + `}`, []bind.IssueKind{kLarge}, "5,000 digits for an int", ""},
 	{1, `{"f32":1e39}`, []bind.IssueKind{kLarge}, "a number past float32", ""},
 	{4, `{"values":[0,21000000000000000000]}`, []bind.IssueKind{kLarge}, "20 digits past int64", "v2"},
-	// segmentio v0.3.5 reads 21000000000000000000 as 2553255926290448384
+	// segmentio v0.5.4 (as v0.3.5) reads 21000000000000000000 as 2553255926290448384
 	// (its overflow check misses the wrap), with no error: the trial
 	// check's verdict is the binder's, and so is the pass's.
 	{4, `{"values":[0,21000000000000000000]}`, nil, "20 digits segmentio wraps without a word", "segmentio"},
