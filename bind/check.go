@@ -221,6 +221,7 @@ type checker struct {
 	dups       bool     // a repeated key was found
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
+	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
 	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
 	droppedN   int

@@ -142,12 +142,13 @@
 // (Rounded), and a nested struct's key no field takes (UnknownField, as
 // for UnknownKey), arguments that are not an object (NotObject), and
 // under SegmentIO a repeated key (DuplicateKey, in a call that does not
-// fail, its value holding no issue); under V2 it reads a key with an
+// fail, its value holding no issue) and a string value it replaces text
+// of (Replaced); under V2 it reads a key with an
 // escape or a byte past ASCII by its text, as V2 binds it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (FoldedKey, a repeated key under V2, which fails on
-// it, Replaced, ArrayLength, a failure below a key segmentio's
+// every other issue (FoldedKey, a repeated key or invalid text under V2,
+// which fails on them, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
 // ASCII in a key (under V2, only where the key's text is not valid UTF-8,

@@ -41,6 +41,10 @@ type rules struct {
 	// textKeys: the binder binds an escaped or non-ASCII key by its text
 	// (V2), which the pass then reads (see plainKey).
 	textKeys bool
+	// replaces: the binder replaces a string value's invalid UTF-8 and
+	// lone surrogate escapes with U+FFFD, a silent loss (segmentio; V2
+	// fails on them), which a native verdict lists.
+	replaces bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -118,6 +122,7 @@ var v2Rules = &rules{
 var segRules = &rules{
 	prove:       true,
 	dupLoss:     true,
+	replaces:    true,
 	wrapsInts:   true,
 	dottedPaths: true,
 	depth:       segProveDepth,

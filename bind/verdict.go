@@ -63,8 +63,12 @@ import (
 //   - under V2, keys with escapes or bytes past ASCII, which V2 binds by
 //     their text, where that text is valid UTF-8 (see plainKey).
 //
-// It declines every kind of issue not listed (FoldedKey, Replaced,
-// ArrayLength among them), and whatever the proving rules decline (see
+//   - under segmentio, a string value with invalid UTF-8 or a lone
+//     surrogate escape, which it replaces with U+FFFD (Replaced; V2
+//     fails on it, and the pass declines).
+//
+// It declines every kind of issue not listed (FoldedKey and ArrayLength
+// among them), and whatever the proving rules decline (see
 // rules.prove).
 
 // native runs the one pass of p, a plan mirrored by trial, with checker c
@@ -75,6 +79,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
 	c.dupLoss, c.wrapsInts, c.textKeys = p.rules.dupLoss, p.rules.wrapsInts, p.rules.textKeys
+	c.replaces = p.rules.replaces
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
@@ -134,6 +139,8 @@ func (c *checker) models(kind IssueKind) bool {
 		return true
 	case DuplicateKey:
 		return c.dupLoss
+	case Replaced:
+		return c.replaces // a string value's: keys with such text the pass declines
 	}
 	return false
 }

@@ -30,7 +30,7 @@ var (
 	kWrong, kNotWhole, kLarge, kSmall = bind.WrongType, bind.NotWhole, bind.TooLarge, bind.TooSmall
 	kUnknown, kOmitted, kMissing      = bind.UnknownKey, bind.Omitted, bind.Missing
 	kNull, kRounded, kUnknownField    = bind.NullValue, bind.Rounded, bind.UnknownField
-	kDup                              = bind.DuplicateKey
+	kDup, kReplaced                   = bind.DuplicateKey, bind.Replaced
 )
 
 var nativeVerdicts = []nativeVerdict{
@@ -93,6 +93,10 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"n":{"x":1,"x":2}}`, []bind.IssueKind{kDup}, "a repeated key in a nested struct", "segmentio"},
 	{1, `{"m":{"k":1,"k":2},"a":{"k":[1],"k":null}}`, []bind.IssueKind{kDup, kDup}, "a repeated map key, and one in any", "segmentio"},
 	{0, `{` + rep(`"query":"x"`, 1500, ",") + `}`, append(slices.Repeat([]bind.IssueKind{kDup}, bind.MaxIssues), kOmitted), "a key repeated past MaxIssues", "segmentio"},
+	// Replaced text: segmentio replaces it with U+FFFD.
+	{1, "{\"s\":\"a\xffb\"}", []bind.IssueKind{kReplaced}, "invalid UTF-8 in a string", "segmentio"},
+	{1, `{"s":"\ud800","sl":["ok","\udc00x"],"a":{"k":"\ud83d"}}`, []bind.IssueKind{kReplaced, kReplaced, kReplaced}, "lone surrogate escapes, in a list and in any", "segmentio"},
+	{1, "{\"s\":\"\xed\xa0\x80\",\"i\":\"x\"}", []bind.IssueKind{kWrong}, "replaced text and a failure: no loss", "segmentio"},
 	// Null for a position with no nil, and the other losses the pass reads.
 	{1, `{"m":{"k":null}}`, []bind.IssueKind{kNull}, "null in a map value of no nil", ""},
 	{1, `{"sl":[null]}`, []bind.IssueKind{kNull}, "null for a string element", ""},
