@@ -222,6 +222,7 @@ type checker struct {
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
+	arrays     bool     // a fixed-size array sent another length is a loss (segmentio)
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
 	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
 	droppedN   int
@@ -895,6 +896,9 @@ func (c *checker) array(n *node) bool {
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
+	}
+	if n != nil && n.kind == kArray && sent == 0 && c.prove {
+		return c.decline() // segmentio fails on [] for a fixed-size array
 	}
 	if n != nil && n.kind == kArray && sent != n.length {
 		// Extra elements are dropped; missing ones are left zero.

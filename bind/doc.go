@@ -142,8 +142,9 @@
 // (Rounded), and a nested struct's key no field takes (UnknownField, as
 // for UnknownKey), arguments that are not an object (NotObject), and
 // under SegmentIO a repeated key (DuplicateKey, in a call that does not
-// fail, its value holding no issue) and a string value it replaces text
-// of (Replaced); under V2 it reads a key with an
+// fail, its value holding no issue), a string value it replaces text of
+// (Replaced) and a fixed-size array sent another length but none
+// (ArrayLength); under V2 it reads a key with an
 // escape or a byte past ASCII by its text, as V2 binds it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
@@ -153,7 +154,8 @@
 // rules do not model exactly for that binder: an escape or a byte past
 // ASCII in a key (under V2, only where the key's text is not valid UTF-8,
 // and in a dropped key), a repeated key, a key V2 may bind by case:ignore, text
-// the binder replaces or fails on, a fixed-size array, a byte slice, a map
+// the binder replaces or fails on, a fixed-size array under V2 (and []
+// for one under SegmentIO, which fails on it), a byte slice, a map
 // but of plain string keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string
 // or format: field, two fields of one name. Nesting past the binder's

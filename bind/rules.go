@@ -45,6 +45,9 @@ type rules struct {
 	// lone surrogate escapes with U+FFFD, a silent loss (segmentio; V2
 	// fails on them), which a native verdict lists.
 	replaces bool
+	// arrays: a fixed-size array sent another length is a silent loss
+	// (segmentio), which the pass reads (V2's arrays it declines).
+	arrays bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -123,6 +126,7 @@ var segRules = &rules{
 	prove:       true,
 	dupLoss:     true,
 	replaces:    true,
+	arrays:      true,
 	wrapsInts:   true,
 	dottedPaths: true,
 	depth:       segProveDepth,
@@ -131,6 +135,9 @@ var segRules = &rules{
 		switch t {
 		case goTime, goDuration, goNumber, goRawMessage, goBytes:
 			return true // read natively by segmentio's own rules
+		}
+		if t.Kind() == reflect.Array && !segCustom(t) {
+			return false // read as Std reads it, but [] (see checker.arrays)
 		}
 		return segCustom(t) || provedKind(t)
 	},
@@ -153,7 +160,7 @@ var segRules = &rules{
 }
 
 // provedKind reports a type whose kind a proving pass does not read: fixed
-// arrays (V2 takes exactly their length, segmentio v0.5 fails on []),
+// arrays (V2 takes exactly their length; segmentio's, but [], its rules read),
 // byte slices (base64, each binder its own), maps but those of plain
 // string keys, interfaces but any itself, uintptr, and kinds no binder
 // reads.

@@ -67,8 +67,11 @@ import (
 //     surrogate escape, which it replaces with U+FFFD (Replaced; V2
 //     fails on it, and the pass declines).
 //
-// It declines every kind of issue not listed (FoldedKey and ArrayLength
-// among them), and whatever the proving rules decline (see
+//   - under segmentio, a fixed-size array sent more elements (dropped) or
+//     fewer (left zero) than it has, but none (ArrayLength; segmentio
+//     fails on [] there, and V2 reads no other length: the pass declines).
+//
+// It declines every kind of issue not listed (FoldedKey among them), and whatever the proving rules decline (see
 // rules.prove).
 
 // native runs the one pass of p, a plan mirrored by trial, with checker c
@@ -79,7 +82,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
 	c.dupLoss, c.wrapsInts, c.textKeys = p.rules.dupLoss, p.rules.wrapsInts, p.rules.textKeys
-	c.replaces = p.rules.replaces
+	c.replaces, c.arrays = p.rules.replaces, p.rules.arrays
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
@@ -141,6 +144,8 @@ func (c *checker) models(kind IssueKind) bool {
 		return c.dupLoss
 	case Replaced:
 		return c.replaces // a string value's: keys with such text the pass declines
+	case ArrayLength:
+		return c.arrays
 	}
 	return false
 }

@@ -97,6 +97,11 @@ var nativeVerdicts = []nativeVerdict{
 	{1, "{\"s\":\"a\xffb\"}", []bind.IssueKind{kReplaced}, "invalid UTF-8 in a string", "segmentio"},
 	{1, `{"s":"\ud800","sl":["ok","\udc00x"],"a":{"k":"\ud83d"}}`, []bind.IssueKind{kReplaced, kReplaced, kReplaced}, "lone surrogate escapes, in a list and in any", "segmentio"},
 	{1, "{\"s\":\"\xed\xa0\x80\",\"i\":\"x\"}", []bind.IssueKind{kWrong}, "replaced text and a failure: no loss", "segmentio"},
+	// Fixed-size arrays: segmentio drops extra elements, leaves missing ones zero.
+	{1, `{"arr":[1,2]}`, nil, "a fixed-size array of its length", "segmentio"},
+	{1, `{"arr":[1,2,3]}`, []bind.IssueKind{bind.ArrayLength}, "one element too many", "segmentio"},
+	{1, `{"arr":[1],"deep":[[{"x":null}],[]]}`, []bind.IssueKind{bind.ArrayLength, kNull, bind.ArrayLength}, "too few, and nested", "segmentio"},
+	{1, `{"arr":[1,2,"x"],"i":"y"}`, []bind.IssueKind{kWrong}, "a dropped element is not read, and a failure", "segmentio"},
 	// Null for a position with no nil, and the other losses the pass reads.
 	{1, `{"m":{"k":null}}`, []bind.IssueKind{kNull}, "null in a map value of no nil", ""},
 	{1, `{"sl":[null]}`, []bind.IssueKind{kNull}, "null for a string element", ""},
@@ -296,7 +301,9 @@ func TestNative_VerdictSweep(t *testing.T) {
 			}
 		}
 	}
-	if !seen["segmentio "+kDup.String()] {
-		t.Errorf("segmentio: no verdict of the pass held a %v issue", kDup)
+	for _, k := range []bind.IssueKind{kDup, kReplaced, bind.ArrayLength} {
+		if !seen["segmentio "+k.String()] {
+			t.Errorf("segmentio: no verdict of the pass held a %v issue", k)
+		}
 	}
 }
