@@ -84,8 +84,10 @@ const MaxDepth = 10000
 // When args are not valid JSON, the result holds a single InvalidJSON
 // issue. Check
 // allocates nothing when it finds nothing, for Std, and for V2 and
-// SegmentIO on a call their one pass proves clean; on any other call
-// those two decode the arguments once with the binder (see V2).
+// SegmentIO on a call their one pass proves clean; those two give the
+// verdict of a call with issues from the one pass too, where it models
+// them, and on any other call decode the arguments once with the binder
+// (see V2 and the package documentation).
 //
 // For Std, Check also reports what the binder reads without failing but
 // not as sent (see the package documentation for the rules): each
@@ -101,8 +103,10 @@ const MaxDepth = 10000
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		var c checker
-		if p.root != nil && p.prove(&c, args) {
-			return issues // proven clean by the binder's own rules
+		if p.root != nil {
+			if verdict, ok := p.native(&c, args, issues); ok {
+				return verdict // the one pass, by the binder's own rules
+			}
 		}
 		return p.check(args, p.required, p.nested, issues, nil)
 	}
@@ -162,6 +166,28 @@ type checker struct {
 	depthLimit int
 	prove      bool
 	declined   bool
+	// For a proving pass's verdict (see native): foldsMore, that the
+	// binder may bind a top-level key no field names exactly
+	// (fieldSet.foldsMore); failedIn, the key offset+1 of the argument
+	// whose first failure is listed last.
+	foldsMore  bool
+	failedIn   int
+	failed     bool     // a failure is listed or counted: the binder fails
+	found      int      // the issues a proving pass found so far, listed or counted
+	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
+	dups       bool     // a repeated key was found
+	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
+	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
+	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
+	arrays     bool     // a fixed-size array sent another length is a loss (segmentio)
+	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
+	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
+	droppedN   int
+	// dottedPaths: the binder's errors give a dotted path (segmentio),
+	// which loses keys that are empty or hold a dot; oddKeys counts the
+	// open objects whose member being read has one.
+	dottedPaths bool
+	oddKeys     int
 
 	n0    int   // len(issues) at the start: the issues before are the caller's
 	tally tally // which issues are listed, and the count of the rest
@@ -205,8 +231,12 @@ func (c *checker) add(is Issue) {
 // counts it when it is not.
 func (c *checker) admit(kind Code, param int) bool {
 	if c.prove {
-		c.declined = true // an issue: the call is not clean
-		return false
+		if !c.models(kind) {
+			c.declined = true // an issue the pass does not model: the trial check decides
+			c.fail(c.pos)
+			return false
+		}
+		c.found++
 	}
 	return c.tally.admit(c.issues[c.n0:], kind, param)
 }
@@ -235,6 +265,16 @@ func (c *checker) issue(kind Code, n *node, start, end int) {
 // issueN records an issue with the value at data[start:end], read into
 // position n, with a count.
 func (c *checker) issueN(kind Code, n *node, start, end, count int) {
+	if c.prove && kind.Class() == BinderFailure {
+		if c.oddKeys > 0 {
+			c.declined = true // the trial check's path stops short of it
+			c.fail(c.pos)
+			return
+		}
+		if !c.firstFailure() {
+			return // the binder stops at an argument's first failure
+		}
+	}
 	if !c.admit(kind, c.param) {
 		return
 	}
@@ -242,6 +282,9 @@ func (c *checker) issueN(kind Code, n *node, start, end, count int) {
 	if n != nil {
 		is.Type = n.typ
 		is.Quoted = n.quoted
+	}
+	if c.prove && n == anyNode && kind.Class() == BinderFailure {
+		is.Type = nil // a failure inside an empty interface: no declared type
 	}
 	if c.param >= 0 {
 		is.Path = c.pathFor()
@@ -414,8 +457,7 @@ func (c *checker) object(n *node, root bool) bool {
 	start := c.pos
 	c.depth++
 	if c.depth > c.depthLimit {
-		c.declined = c.prove
-		c.deep = !c.bad
+		c.deep = !c.bad // a proving pass gives the trial check's TooDeep (see native)
 		return c.fail(c.pos)
 	}
 	c.pos++  // {
@@ -436,6 +478,8 @@ func (c *checker) object(n *node, root bool) bool {
 	default:
 		wrong = true
 	}
+	// V2 reads a dropped object for repeated names, and fails on one.
+	dropRepeats := (wrong || n == nil) && c.prove && c.dupDropped
 	// The fields a struct's keys have bound so far, and the keys a map's or
 	// an interface's object has held: a key bound or held before is a
 	// repeat, and the binder keeps its last value.
@@ -444,6 +488,7 @@ func (c *checker) object(n *node, root bool) bool {
 		fields.init(len(n.fields.nodes))
 	}
 	keys := keySet{base: c.keyN}
+	odd := false   // the member being read has a key a dotted path loses (see pathKey)
 	var outer step // what this object's step displaces (see pathStack)
 	if !root {
 		outer = c.steps.push(step{})
@@ -462,11 +507,14 @@ func (c *checker) object(n *node, root bool) bool {
 				return false
 			}
 			ke := c.pos
-			if c.prove && (esc || hi) {
+			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) {
 				return c.decline()
 			}
 			if !root {
 				c.steps.set(step{ks, ke})
+				if c.dottedPaths {
+					c.pathKey(&odd, ks, ke)
+				}
 			}
 			c.ws()
 			if c.pos >= len(c.data) || c.data[c.pos] != ':' {
@@ -475,6 +523,9 @@ func (c *checker) object(n *node, root bool) bool {
 			c.pos++
 			c.ws()
 			vs := c.pos
+			if dropRepeats && c.repeated(&keys, kString, ks, ke) {
+				return c.decline() // V2 fails on the repeated name (see native)
+			}
 			badKey := false
 			var keyLoss, keyLoss2 Code // found on the key, recorded once the value is read
 			if !wrong && n != nil {
@@ -516,11 +567,21 @@ func (c *checker) object(n *node, root bool) bool {
 			case root && c.cons.tool != nil:
 				c.consRoot()
 			}
+			found := c.found
 			if !c.value(child) {
 				return false
 			}
 			if ci >= 0 {
 				c.consAfter(ci)
+			}
+			if keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
+				return c.decline()
+			}
+			if root && c.prove && c.param < 0 && !c.unknownKey(ks, ke, vs) {
+				return c.decline()
+			}
+			if keyLoss == UnknownField && c.prove && !c.unknownField(n, &keys, ks, ke, vs) {
+				return c.decline()
 			}
 			// Recorded once the value is read, so the path to it is whole.
 			if badKey {
@@ -568,6 +629,9 @@ func (c *checker) object(n *node, root bool) bool {
 		}
 	}
 	c.keyN = keys.base
+	if odd {
+		c.oddKeys--
+	}
 	if root {
 		c.rootSeen = fields
 		c.members.Object = c.record
@@ -732,10 +796,11 @@ type keySlot struct {
 // maxPooledKeys bounds the slots of a table the pool keeps (24 MiB): a
 // bigger one, for a call of more than half a million keys in big objects,
 // is left to the garbage collector. maxHeldKeys bounds the one table kept
-// outside the pool (3 MiB; see lastKeyTable).
+// outside the pool (6 MiB, for up to 131,072 keys; see lastKeyTable): what
+// a process keeps after its widest call.
 const (
 	maxPooledKeys = 1 << 20
-	maxHeldKeys   = 1 << 17
+	maxHeldKeys   = 1 << 18
 )
 
 // keyTables pools the tables; lastKeyTable holds the one put back last
@@ -881,8 +946,7 @@ func (c *checker) array(n *node) bool {
 	start := c.pos
 	c.depth++
 	if c.depth > c.depthLimit {
-		c.declined = c.prove
-		c.deep = !c.bad
+		c.deep = !c.bad // a proving pass gives the trial check's TooDeep (see native)
 		return c.fail(c.pos)
 	}
 	c.pos++  // [
@@ -946,6 +1010,9 @@ func (c *checker) array(n *node) bool {
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
+	}
+	if n != nil && n.kind == kArray && sent == 0 && c.prove {
+		return c.decline() // segmentio fails on [] for a fixed-size array
 	}
 	if n != nil && n.kind == kArray && sent != n.length {
 		// Extra elements are dropped; missing ones are left zero.
@@ -1081,6 +1148,9 @@ func (c *checker) stringValue(n *node) bool {
 		c.consString(start, esc, hi)
 	}
 	if n == nil {
+		if c.prove && c.dupDropped && (esc || hi) {
+			return c.decline() // V2 fails on a dropped string's invalid UTF-8 (see native)
+		}
 		return true
 	}
 	var kind Code
@@ -1115,6 +1185,9 @@ func (c *checker) stringValue(n *node) bool {
 		}
 	default:
 		kind = WrongType
+	}
+	if kind == WrongType && c.prove && (esc || hi) {
+		return c.decline() // V2 fails on the text's UTF-8 first (see native)
 	}
 	if kind != "" {
 		c.issue(kind, n, start, c.pos)
@@ -1201,6 +1274,9 @@ func (c *checker) number(n *node) bool {
 			kind = intBounds(neg, m, n.bits, n.kind == kInt)
 		default:
 			kind = intVerdict(neg, d[digits:intEnd], n.bits, n.kind == kInt)
+			if c.wrapsInts && !neg {
+				kind = segIntVerdict(d[digits:intEnd], n.bits, n.kind == kInt)
+			}
 		}
 	case kFloat:
 		kind = floatVerdict(d[start:i], n.bits)

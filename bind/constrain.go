@@ -75,8 +75,10 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool)
 		c.cons.tool = cs
 	}
 	if p.check != nil {
-		if p.root != nil && p.prove(&c, args) {
-			return issues, c.members // proven clean by the binder's own rules
+		if p.root != nil {
+			if verdict, ok := p.native(&c, args, issues); ok {
+				return verdict, c.members // the one pass, by the binder's own rules
+			}
 		}
 		ms := new(bindcap.Members) // the trial check allocates anyway
 		issues = p.check(args, p.required, p.nested, issues, ms)

@@ -130,21 +130,48 @@
 // A V2 or SegmentIO plan compiles the same positions Std's does, from that
 // binder's own field rules (V2's makeStructFields, segmentio's field list,
 // exact names only), and Check runs the same walker over them first, in a
-// proving mode: it reads the arguments once and either proves the call
-// clean for the binder (the binder decodes it without error, and nothing
-// the trial check reports, no unknown key, no loss, nothing missing, is
-// there), and Check returns no issue without calling the binder; or it
-// declines. It declines on any issue, and on everything its rules do not
-// model exactly for that binder: null for a position with no nil (null for
-// a pointer, a slice, a map or any sets nil in every binder), an escape or
-// a byte past ASCII in a key, a repeated key, text the binder replaces or
-// fails on, a fixed-size array, a byte slice, a map but of plain string
-// keys, a type that decodes itself or that the binder reads by rules of
+// proving mode: it reads the arguments once and either gives the verdict,
+// the trial check's issue for issue (kinds, spans, paths, types, the
+// Omitted counts past MaxIssues, the members), without calling the
+// binder; or it declines. It gives the verdict of a clean call, and of a
+// call whose issues are all of the classes it models: a number its
+// position cannot hold (NotWholeNumber, TooLarge, TooSmall, however many
+// digits; segmentio v0.5.4, as v0.3.5, misses the wrap of some numbers
+// of 20 digits and more, reading them as other numbers without an error, and the pass,
+// like the trial check, finds nothing there), a JSON kind its position
+// does not read (WrongType; a string of the wrong kind with an escape or a
+// byte past ASCII it declines, and under V2, which fails first on what is
+// inside, an array or object of the wrong kind holding a repeated name or
+// such a string), a top-level key the binder binds to no parameter
+// (UnknownArgument, its value read as V2 validates it; V2 fails on a dropped
+// key sent twice, which it declines),
+// a required parameter or nested field left out (MissingArgument), null for a
+// position with no nil (NullForValue), a whole number a float rounds
+// (RoundedNumber), and a nested struct's key no field takes (UnknownField, as
+// for UnknownArgument), arguments that are not an object (NotAnObject), and
+// under SegmentIO a repeated key (DuplicateKey, in a call that does not
+// fail, its value holding no issue), a string value it replaces text of
+// (ReplacedText) and a fixed-size array sent another length but none
+// (ArrayLength); under V2 it reads a key with an
+// escape or a byte past ASCII by its text, as V2 binds it. Like the trial
+// check it lists, when the binder fails, each argument's first failure
+// only, and no loss; when it does not, the unknown keys first. It declines
+// every other issue (FoldedKey, a repeated key or invalid text under V2,
+// which fails on them, ArrayLength, a failure below a key segmentio's
+// dotted error path loses: empty or holding a dot), and everything its
+// rules do not model exactly for that binder: an escape or a byte past
+// ASCII in a key (under V2, only where the key's text is not valid UTF-8,
+// and in a dropped key), a repeated key, a key V2 may bind by case:ignore, text
+// the binder replaces or fails on, a fixed-size array under V2 (and []
+// for one under SegmentIO, which fails on it), a byte slice, a map
+// but of plain string keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string
-// or format: field, two fields of one name, nesting within 100
-// (SegmentIO) or 1,000 (V2) levels of the binder's limit. Where it
+// or format: field, two fields of one name. Nesting past the binder's
+// limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
+// the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always
-// the trial check's.
+// the trial check's; FuzzNative and FuzzNativeValues compare every verdict
+// the pass gives with the trial check's and with the real binder's.
 //
 // The trial check lists the keys each binder binds by its own rules, scans
 // the arguments for their members, and lets the binder itself give the
@@ -212,8 +239,11 @@
 // an object past 16 keys, and 8 bytes a key past the 48 the objects open
 // at once hold in the checker).
 //
-// A call V2's or SegmentIO's pass proves clean costs that one pass, and
-// allocates as Std's does. A call it declines costs the pass up to where
+// A call V2's or SegmentIO's pass gives the verdict of (a clean one, or a
+// refused one of the classes it models: a million-digit number for an int,
+// a wrong element in a long list, ten thousand unknown keys) costs that
+// one pass, and allocates as Std's does (for V2's dropped keys, a table of
+// them grown by doubling). A call it declines costs the pass up to where
 // it declines, then the trial check's: the binder's own decodes, the whole
 // call once and, when it fails, each argument alone, but only those the
 // binder may have failed on (V2 reads the members in order and stops at

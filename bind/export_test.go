@@ -1,6 +1,10 @@
 package bind
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/bindguard/bindguard/internal/bindcap"
+)
 
 func init() { workDone = new(atomic.Int64) }
 
@@ -21,3 +25,23 @@ func ProvesClean(p *Plan, args []byte) bool {
 
 // HasProvingPass reports whether the plan has a proving pass.
 func HasProvingPass(p *Plan) bool { return p.root != nil && p.check != nil }
+
+// NativeVerdict is the verdict of the plan's one pass, with the members it
+// read; ok is false when the pass declines (or the plan has none) and the
+// trial check decides.
+func NativeVerdict(p *Plan, args []byte) (issues []Issue, ms bindcap.Members, ok bool) {
+	if p.root == nil || p.check == nil {
+		return nil, ms, false
+	}
+	c := new(checker)
+	c.record = true
+	issues, ok = p.native(c, args, nil)
+	return issues, c.members, ok
+}
+
+// TrialVerdict is TrialCheck with the members the trial check read.
+func TrialVerdict(p *Plan, args []byte) ([]Issue, bindcap.Members) {
+	ms := new(bindcap.Members)
+	issues := p.check(args, p.required, p.nested, nil, ms)
+	return issues, *ms
+}

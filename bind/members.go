@@ -20,20 +20,7 @@ func init() {
 // allocates nothing more than Check for the first 16 members, and at most
 // six times past them, whatever the call's size.
 func checkMembers(p *Plan, args []byte, issues []Issue) ([]Issue, bindcap.Members) {
-	if p.check != nil {
-		var c checker
-		c.record = true
-		if p.root != nil && p.prove(&c, args) {
-			return issues, c.members // proven clean by the binder's own rules
-		}
-		ms := new(bindcap.Members) // the trial check allocates anyway
-		issues = p.check(args, p.required, p.nested, issues, ms)
-		return issues, *ms
-	}
-	var c checker
-	c.record = true
-	issues = p.checkStd(&c, args, issues)
-	return issues, c.members
+	return checkConstrained(p, args, issues, nil)
 }
 
 // member records the top-level member the checker has just read: its key

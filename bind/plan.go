@@ -416,6 +416,10 @@ type fieldSet struct {
 	// the plan, not the input.
 	slots []int32
 	shift uint8
+	// foldsMore: a key no field names exactly may still bind one, by the
+	// binder's own folding (V2's case:ignore), which the proving pass does
+	// not model (see rules.foldsMore).
+	foldsMore bool
 }
 
 // slot returns where the name key starts its probes in a table of
@@ -453,6 +457,7 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 	if c.rules.fold {
 		fs.folded = make(map[string]int, len(params))
 	}
+	fs.foldsMore = c.rules.foldsMore != nil && c.rules.foldsMore(t)
 	for i, p := range params {
 		fs.exact[p.Name] = i
 		if declined != nil && declined[i] {

@@ -2,27 +2,55 @@ package bind
 
 import (
 	"reflect"
+	"slices"
 )
 
 // rules are one binder's field and value rules as the compiled positions
 // (node) and the one walker (checker) read them. Std's pass is its
-// verdict; V2's and SegmentIO's passes prove (see prove).
+// verdict; V2's and SegmentIO's passes prove (see prove and native).
 type rules struct {
-	// prove: the pass decides only whether the call is clean for the
-	// binder: the binder decodes it without error, and its trial check
-	// (trialPlan) would report nothing, no issue of any kind. Anything
-	// the pass does not model exactly for the binder, and every issue, it
-	// declines, and the trial check decides. A proving pass reads only
-	// positions it models (declines marks the rest) and declines on: any
-	// issue (null for a position with no nil is one: NullForValue; null for a
-	// pointer, a slice, a map or any sets nil, in V2 and segmentio as in
-	// Std, a fresh value's nil, since a repeated key is an issue); an
-	// escape or a byte past ASCII in a key; nesting deeper than depth.
+	// prove: the pass gives the verdict of a call only where it is the
+	// trial check's (trialPlan): a clean call, or one whose issues are all
+	// of the classes the native verdict models (see native). Anything the
+	// pass does not model exactly for the binder, and every other issue,
+	// it declines, and the trial check decides. A proving pass reads only
+	// positions it models (declines marks the rest) and declines on: an
+	// issue it does not model (null for a position with no nil is one:
+	// NullForValue; null for a pointer, a slice, a map or any sets nil, in V2
+	// and segmentio as in Std, a fresh value's nil, since a repeated key
+	// is an issue); an escape or a byte past ASCII in a key; nesting
+	// deeper than depth.
 	// Numbers for a float or any are read as in Std: V2 and segmentio
 	// both parse them with strconv.ParseFloat (V2's arshal_default.go and
 	// arshal_any.go, segmentio's decodeFloat32/64 and decodeInterface), so
 	// Std's range (TooLarge, TooSmall) and RoundedNumber rules are theirs.
 	prove bool
+	// dupDropped: the binder fails on a top-level key it drops sent
+	// twice (V2: a duplicate name), which a native verdict then declines.
+	dupDropped bool
+	// foldsMore reports, for a proving pass, a struct type some key
+	// binds to a field of by a folding of the binder's own (V2's
+	// case:ignore), not by its exact name.
+	foldsMore func(t reflect.Type) bool
+	// dupLoss: a key repeated in one object is a silent loss, the last
+	// value kept (segmentio; V2 fails on it), which a native verdict lists.
+	dupLoss bool
+	// wrapsInts: the binder reads a whole number of 20 digits or more as
+	// segmentio does (see segIntVerdict).
+	wrapsInts bool
+	// textKeys: the binder binds an escaped or non-ASCII key by its text
+	// (V2), which the pass then reads (see plainKey).
+	textKeys bool
+	// replaces: the binder replaces a string value's invalid UTF-8 and
+	// lone surrogate escapes with U+FFFD, a silent loss (segmentio; V2
+	// fails on them), which a native verdict lists.
+	replaces bool
+	// arrays: a fixed-size array sent another length is a silent loss
+	// (segmentio), which the pass reads (V2's arrays it declines).
+	arrays bool
+	// dottedPaths: the binder's errors locate a failure by a dotted path
+	// of keys (segmentio), which the trial check follows.
+	dottedPaths bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.
 	fold bool
@@ -51,16 +79,23 @@ var stdRules = &rules{
 }
 
 // v2ProveDepth and segProveDepth are the nesting a proving pass reads,
-// below each binder's limit (V2: 10,000, SegmentIO: 1,000): deeper, it
-// declines.
+// each binder's limit (V2: jsontext's 10,000; SegmentIO: go-sdk's 1,000,
+// counted on the text before segmentio reads it, which for valid JSON is
+// the nesting): deeper, the binder fails, and the pass's verdict is the
+// trial check's TooDeep (see native).
 const (
-	v2ProveDepth  = 9000
-	segProveDepth = 900
+	v2ProveDepth  = v2MaxDepth
+	segProveDepth = SegmentIOMaxDepth
 )
 
 // v2Rules are V2's, from its field set (v2StructFields).
 var v2Rules = &rules{
-	prove:  true,
+	prove:      true,
+	dupDropped: true,
+	textKeys:   true,
+	foldsMore: func(t reflect.Type) bool {
+		return slices.ContainsFunc(v2StructFields(t).flattened, func(f v2Field) bool { return f.casing == caseIgnore })
+	},
 	depth:  v2ProveDepth,
 	custom: v2Custom,
 	declines: func(t reflect.Type) bool {
@@ -91,13 +126,21 @@ var v2Rules = &rules{
 // segRules are SegmentIO's, from its field set (segStructFields), exact
 // names only (go-sdk sets DontMatchCaseInsensitiveStructFields).
 var segRules = &rules{
-	prove:  true,
-	depth:  segProveDepth,
-	custom: segCustom,
+	prove:       true,
+	dupLoss:     true,
+	replaces:    true,
+	arrays:      true,
+	wrapsInts:   true,
+	dottedPaths: true,
+	depth:       segProveDepth,
+	custom:      segCustom,
 	declines: func(t reflect.Type) bool {
 		switch t {
 		case goTime, goDuration, goNumber, goRawMessage, goBytes:
 			return true // read natively by segmentio's own rules
+		}
+		if t.Kind() == reflect.Array && !segCustom(t) {
+			return false // read as Std reads it, but [] (see checker.arrays)
 		}
 		return segCustom(t) || provedKind(t)
 	},
@@ -120,7 +163,7 @@ var segRules = &rules{
 }
 
 // provedKind reports a type whose kind a proving pass does not read: fixed
-// arrays (V2 takes exactly their length, segmentio v0.5 fails on []),
+// arrays (V2 takes exactly their length; segmentio's, but [], its rules read),
 // byte slices (base64, each binder its own), maps but those of plain
 // string keys, interfaces but any itself, uintptr, and kinds no binder
 // reads.
@@ -156,27 +199,4 @@ func nativeRoot(b Binder, r *rules, t reflect.Type, params []Param) *node {
 		}
 	}
 	return root
-}
-
-// prove runs the proving pass of a plan mirrored by trial with checker c
-// (zero but for c.record): true only when the call is proven clean for the
-// binder (see rules.prove), so Check returns no issue without calling the
-// binder.
-func (p *Plan) prove(c *checker, args []byte) bool {
-	c.data, c.binder, c.param = args, p.binder, -1
-	c.prove, c.depthLimit = true, p.rules.depth
-	c.nested = p.nestedStd
-	c.run(p.root)
-	c.keysDone()
-	if c.bad || c.declined {
-		return false
-	}
-	if !c.notObject {
-		for i, req := range p.required {
-			if req && !c.rootSeen.has(i) {
-				return false
-			}
-		}
-	}
-	return true
 }

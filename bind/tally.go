@@ -83,6 +83,10 @@ func (t *tally) count(key omitKey) {
 			return
 		}
 	}
+	if _, ok := t.more[key]; ok { // counted there before keepCounts made room
+		t.more[key]++
+		return
+	}
 	if t.nCounts < len(t.countsIn) {
 		t.countsIn[t.nCounts] = omitCount{key, 1}
 		t.nCounts++
@@ -92,6 +96,24 @@ func (t *tally) count(key omitKey) {
 		t.more = map[omitKey]int{}
 	}
 	t.more[key]++
+}
+
+// keepCounts drops the counts of the keys keep does not keep.
+func (t *tally) keepCounts(keep func(omitKey) bool) {
+	n := 0
+	for _, c := range t.countsIn[:t.nCounts] {
+		if keep(c.key) {
+			t.countsIn[n] = c
+			n++
+		}
+	}
+	clear(t.countsIn[n:t.nCounts])
+	t.nCounts = n
+	for k := range t.more {
+		if !keep(k) {
+			delete(t.more, k)
+		}
+	}
 }
 
 type omitKey struct {
