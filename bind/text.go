@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"math"
 	"unicode"
 	"unicode/utf8"
 )
@@ -9,19 +10,7 @@ import (
 // foldName computes it (fold.go): two names fold alike exactly when
 // bytes.EqualFold says they are equal.
 func foldName(dst, name []byte) []byte {
-	for i := 0; i < len(name); {
-		if c := name[i]; c < utf8.RuneSelf {
-			if 'a' <= c && c <= 'z' {
-				c -= 'a' - 'A'
-			}
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(name[i:])
-		dst = utf8.AppendRune(dst, foldRune(r))
-		i += n
-	}
+	dst, _ = foldNameMax(dst, name, math.MaxInt)
 	return dst
 }
 
