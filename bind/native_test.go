@@ -209,6 +209,7 @@ func FuzzNative(f *testing.F) {
 	}
 	f.Add([]byte{3}, []byte(`{"items":["a","b\n","\u00e9"]}`))
 	f.Add([]byte{4}, []byte(`{"values":[1,-2,9223372036854775807,-9223372036854775808]}`))
+	f.Add([]byte{4}, []byte(`{"values":[21000000000000000000,81985529216486896071111,20000000000000000000]}`)) // segmentio wraps the first two
 	for _, s := range lossSeeds {
 		f.Add([]byte{1}, []byte(s))
 	}
