@@ -92,6 +92,11 @@ const (
 	// ReplacedText: text with invalid UTF-8 or a lone surrogate escape,
 	// which the binder replaces with U+FFFD.
 	ReplacedText Code = "replaced_text"
+	// WrappedNumber: a whole number past the largest (or smallest) value
+	// the parameter's type holds, which the binder reads, without
+	// failing, as another number (segmentio, whose overflow check misses
+	// some wraps of its 64-bit arithmetic: see bind/segmentio).
+	WrappedNumber Code = "wrapped_number"
 )
 
 // Omitted is no problem but a count: issues of code Of in argument Param
@@ -130,7 +135,7 @@ func (c Code) Class() Class {
 		return BinderFailure
 	case UnknownArgument, UnknownField, MissingArgument, MissingField, AliasConflict, Constraint:
 		return PolicyProblem
-	case NullForValue, FoldedKey, DuplicateKey, ArrayLength, RoundedNumber, ReplacedText:
+	case NullForValue, FoldedKey, DuplicateKey, ArrayLength, RoundedNumber, ReplacedText, WrappedNumber:
 		return SilentLoss
 	}
 	return 0

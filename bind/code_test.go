@@ -42,6 +42,7 @@ func TestCode_ClassIsStatedForEveryCode(t *testing.T) {
 		{bind.ArrayLength, "array_length", bind.SilentLoss},
 		{bind.RoundedNumber, "rounded_number", bind.SilentLoss},
 		{bind.ReplacedText, "replaced_text", bind.SilentLoss},
+		{bind.WrappedNumber, "wrapped_number", bind.SilentLoss},
 		{bind.Omitted, "omitted", 0},
 		{"", "", 0},
 		{"no_such_code", "no_such_code", 0},

@@ -103,6 +103,19 @@
 //     object) holding invalid UTF-8 or a \uD800-\uDFFF escape not part of a
 //     valid surrogate pair: the binder reads U+FFFD instead. Only strings
 //     with a byte past ASCII or an escape are looked at again.
+//   - WrappedNumber (SegmentIO only): a whole number past the range of a
+//     64-bit integer (int, int64, uint, uint64, uintptr, time.Duration sent
+//     as a number; a field, an element, a map value, a ,string field's text,
+//     an integer map key) that segmentio v0.5.4 reads as another number
+//     without failing. It parses digit by digit in wrapping 64-bit
+//     arithmetic and fails only where a step makes the value smaller, so
+//     some wraps pass: 21000000000000000000 reads as 2553255926290448384,
+//     18446744073709551615 followed by any number of nines as
+//     18446744073709551615. The value it reads never decreases and a wrap
+//     needs one of 2^64/10 or more, so the smaller integer kinds fail on
+//     every number past them (TooLarge), as negative numbers and numbers
+//     of 19 digits or fewer are read exactly or failed on. Std and V2 fail
+//     on all these numbers (TooLarge).
 //
 // With Plan.WithRequired, Check reports each required parameter that no
 // top-level key names (exactly or by folding) as MissingArgument; a key
@@ -137,8 +150,8 @@
 // call whose issues are all of the classes it models: a number its
 // position cannot hold (NotWholeNumber, TooLarge, TooSmall, however many
 // digits; segmentio v0.5.4, as v0.3.5, misses the wrap of some numbers
-// of 20 digits and more, reading them as other numbers without an error, and the pass,
-// like the trial check, finds nothing there), a JSON kind its position
+// of 20 digits and more, reading them as other numbers without an error,
+// which the pass, like the trial check, reports as WrappedNumber), a JSON kind its position
 // does not read (WrongType; a string of the wrong kind with an escape or a
 // byte past ASCII it declines, and under V2, which fails first on what is
 // inside, an array or object of the wrong kind holding a repeated name or

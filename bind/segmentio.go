@@ -150,7 +150,7 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 		p.trials = append(p.trials, reflect.StructOf([]reflect.StructField{{Name: "F", Type: f.typ, Tag: reflect.StructTag(tag)}}))
 	}
 	p.loss = buildLoss(segLoss{}, t)
-	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true}
+	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true, wraps: true}
 	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: segRules}
 	plan.root = nativeRoot(b, segRules, t, p.params)
 	return plan, nil
@@ -227,7 +227,10 @@ type segLoss struct{}
 
 func (segLoss) leaf(t reflect.Type) *lossNode {
 	switch t {
-	case goNumber, goTime, goDuration:
+	case goDuration:
+		// A number is read with parseInt: it may wrap (see segIntVerdict).
+		return &lossNode{kind: lScalar, typ: t, nullLoss: true, intBits: 64, signed: true}
+	case goNumber, goTime:
 		return &lossNode{kind: lScalar, typ: t, nullLoss: true}
 	case goRawMessage:
 		return &lossNode{kind: lSkip, typ: t}

@@ -772,6 +772,7 @@ type lossRules struct {
 	arrays     bool // a fixed-size array drops extra elements and leaves missing ones zero (ArrayLength)
 	replaces   bool // invalid UTF-8 and lone surrogate escapes become U+FFFD (ReplacedText)
 	nullQuoted bool // a ,string value holding null reads as null
+	wraps      bool // a whole number past a 64-bit integer may be read as another (WrappedNumber, see segIntVerdict)
 }
 
 type lossKind uint8
@@ -797,6 +798,8 @@ type lossNode struct {
 	typ      reflect.Type
 	nullLoss bool      // null for it is lost: the binder leaves the zero value of a type that has no nil
 	bits     int       // lFloat, and lQuoted of a float: 32 or 64
+	intBits  int       // lScalar and lQuoted of an integer kind, lMap of an integer key: its size
+	signed   bool      // with intBits: a signed kind
 	str      bool      // lQuoted: of a string kind
 	elem     *lossNode // lPtr, lSlice, lArray, lMap: the element; lStruct: the fallback's values, or nil
 	length   int       // lArray
@@ -881,10 +884,12 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 		n.kind, n.elem = lPtr, b.node(t.Elem())
 	case reflect.Interface:
 		n.kind = lAny
-	case reflect.Bool,
-		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+	case reflect.Bool:
+		n.kind = lScalar
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		n.kind = lScalar
+		n.intBits, n.signed = intSize(t)
 	case reflect.Float32:
 		n.kind, n.bits = lFloat, 32
 	case reflect.Float64:
@@ -900,6 +905,7 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 		n.kind, n.length, n.elem = lArray, t.Len(), b.node(t.Elem())
 	case reflect.Map:
 		n.kind, n.elem = lMap, b.node(t.Elem())
+		n.intBits, n.signed = intSize(t.Key())
 		switch t.Key().Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			n.key = keyByInt
@@ -907,7 +913,7 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 			n.key = keyByUint
 		}
 		if b.spec.leaf(t.Key()) != nil {
-			n.key = keyByText // read by its UnmarshalText
+			n.key, n.intBits = keyByText, 0 // read by its UnmarshalText
 		}
 	case reflect.Struct:
 		n.kind = lStruct
@@ -950,6 +956,7 @@ func quotedNode(t reflect.Type) *lossNode {
 		return &lossNode{kind: lPtr, typ: t, elem: quotedNode(t.Elem())}
 	}
 	n := &lossNode{kind: lQuoted, typ: t, nullLoss: true}
+	n.intBits, n.signed = intSize(t)
 	switch t.Kind() {
 	case reflect.Float32:
 		n.bits = 32
@@ -959,6 +966,18 @@ func quotedNode(t reflect.Type) *lossNode {
 		n.str = true
 	}
 	return n
+}
+
+// intSize returns the size of integer type t and whether it is signed,
+// or 0 for a type of another kind.
+func intSize(t reflect.Type) (int, bool) {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return t.Bits(), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return t.Bits(), false
+	}
+	return 0, false
 }
 
 // match returns the field struct node n binds the raw key to, or -1, and
@@ -1023,6 +1042,14 @@ func (w *lossWalk) value(n *lossNode, i int) int {
 			end := stringEnd(d, i)
 			if w.rules.replaces && replaces(d[i:end]) {
 				w.report(Issue{Kind: ReplacedText, Start: i, End: end, Type: n.typ})
+			}
+			return end
+		}
+	case lScalar:
+		if k == jsonlex.KindNumber && n.intBits != 0 && w.rules.wraps {
+			end := numberEnd(d, i)
+			if segWrapped(d[i:end], n.intBits, n.signed) {
+				w.report(Issue{Kind: WrappedNumber, Start: i, End: end, Type: n.typ})
 			}
 			return end
 		}
@@ -1091,6 +1118,8 @@ func (w *lossWalk) quoted(n *lossNode, s, e int) {
 		is.Kind = NullForValue
 	case n.bits != 0 && rounds(inner, n.bits):
 		is.Kind = RoundedNumber
+	case n.intBits != 0 && w.rules.wraps && segWrapped(trimZeros(inner), n.intBits, n.signed):
+		is.Kind = WrappedNumber
 	case n.str && w.rules.replaces && (replaces(w.data[s:e]) || len(inner) >= 2 && jsonlex.KindAt(inner, 0) == jsonlex.KindString && replaces(inner)):
 		is.Kind = ReplacedText
 	default:
@@ -1165,6 +1194,9 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 		outer := w.steps.push(step{j, ke})
 		if w.rules.replaces && n.key == keyByText && replaces(d[j:ke]) {
 			w.report(Issue{Kind: ReplacedText, Start: j, End: ke, Type: n.typ.Key()})
+		}
+		if w.rules.wraps && n.intBits != 0 && keyWraps(d[j:ke], n.intBits, n.signed) {
+			w.report(Issue{Kind: WrappedNumber, Start: j, End: ke, Type: n.typ.Key()})
 		}
 		if w.rules.duplicates && keys.add(d, j, ke, n.key) {
 			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.elem.typ})
@@ -1312,12 +1344,37 @@ func keyIdentity(dst, raw []byte, kind lossKey) []byte {
 		if v, err := strconv.ParseInt(string(text), 10, 64); err == nil {
 			return strconv.AppendInt(dst[:0], v, 10)
 		}
+		if segWrapped(text, 64, true) { // segmentio's key is the number it wraps to
+			v, _ := segWrap(text, true)
+			return strconv.AppendUint(dst[:0], v, 10)
+		}
 	case keyByUint:
 		if v, err := strconv.ParseUint(string(text), 10, 64); err == nil {
 			return strconv.AppendUint(dst[:0], v, 10)
 		}
+		if segWrapped(text, 64, false) {
+			v, _ := segWrap(text, false)
+			return strconv.AppendUint(dst[:0], v, 10)
+		}
 	}
 	return text
+}
+
+// trimZeros drops the leading zeros of a ,string field's text before a
+// digit, as segmentio does before it parses an integer there (a sign is
+// kept, and then the binder fails on it).
+func trimZeros(s []byte) []byte {
+	for len(s) > 1 && s[0] == '0' && '0' <= s[1] && s[1] <= '9' {
+		s = s[1:]
+	}
+	return s
+}
+
+// keyWraps reports whether segmentio reads the raw key, a JSON string,
+// into an integer key type of the given size as another number.
+func keyWraps(raw []byte, bits int, signed bool) bool {
+	var buf [64]byte
+	return segWrapped(keyText(buf[:0], raw), bits, signed)
 }
 
 // replaces reports whether the binder replaces anything in the JSON string

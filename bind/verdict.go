@@ -71,6 +71,10 @@ import (
 //     fewer (left zero) than it has, but none (ArrayLength; segmentio
 //     fails on [] there, and V2 reads no other length: the pass declines).
 //
+//   - under segmentio, a whole number past a 64-bit integer's range whose
+//     wrap its overflow check misses, read as another number
+//     (WrappedNumber, see segIntVerdict; V2 fails on it, TooLarge).
+//
 // It declines every kind of issue not listed (FoldedKey among them), and whatever the proving rules decline (see
 // rules.prove).
 
@@ -147,6 +151,8 @@ func (c *checker) models(kind Code) bool {
 		return c.replaces // a string value's: keys with such text the pass declines
 	case ArrayLength:
 		return c.arrays
+	case WrappedNumber:
+		return c.wrapsInts
 	}
 	return false
 }
@@ -314,41 +320,61 @@ func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
 }
 
 // segIntVerdict judges a positive whole number of 20 digits or more (no
-// sign, fraction or exponent) for an integer type of the given size as
-// segmentio v0.5.4 (as v0.3.5) reads it (parseInt, parseUint, then decodeInt8...):
-// digit by digit, in wrapping 64-bit arithmetic, failing only where the
-// next value is below the last. A number whose wrapped value is not
-// caught so, and fits the type, segmentio reads without error, as
-// another number: the trial check, whose verdict is the binder's, finds
-// nothing there, and neither does the pass. (Shorter numbers and
-// negative ones it reads exactly.)
+// sign, fraction or exponent, no leading zero) for an integer type of the
+// given size as segmentio v0.5.4 (as v0.3.5) reads it (parseInt,
+// parseUint, then decodeInt8...): digit by digit, in wrapping 64-bit
+// arithmetic, failing only where the next value is below the last. Where
+// that check misses the wrap and the value fits the type, segmentio reads
+// another number without error: WrappedNumber, a silent loss. Since the
+// values it reads never decrease and a wrap needs one of 2^64/10 or more,
+// a wrapped value is always past the largest 32-bit one: only the 64-bit
+// kinds (int, int64, uint, uint64, uintptr, and time.Duration from a
+// number) ever read one; the smaller ones fail (TooLarge). Shorter
+// numbers and negative ones it reads exactly (its negative path checks
+// before each step), as it does 20 digits up to 18446744073709551615 into
+// a uint64.
 func segIntVerdict(digits []byte, bits int, signed bool) Code {
-	if signed {
-		var v int64
-		for _, ch := range digits {
-			next := v*10 + int64(ch-'0')
-			if next < v {
-				return TooLarge
-			}
-			v = next
-		}
-		if bits < 64 && v > 1<<(bits-1)-1 {
-			return TooLarge
-		}
-		return ""
+	v, ok := segWrap(digits, signed)
+	switch {
+	case !ok:
+		return TooLarge
+	case signed && bits < 64 && v > 1<<(bits-1)-1, !signed && bits < 64 && v>>bits != 0:
+		return TooLarge
+	case intVerdict(false, digits, bits, signed) != "":
+		return WrappedNumber // the number is past the type, its wrap is not
 	}
+	return ""
+}
+
+// segWrap returns the value segmentio's parseInt (signed) or parseUint
+// reads for the whole number digits (no sign), and false where it fails on
+// it (its overflow check catches the wrap).
+func segWrap(digits []byte, signed bool) (uint64, bool) {
 	var v uint64
 	for _, ch := range digits {
 		next := v*10 + uint64(ch-'0')
-		if next < v {
-			return TooLarge
+		if signed && int64(next) < int64(v) || !signed && next < v {
+			return 0, false
 		}
 		v = next
 	}
-	if bits < 64 && v>>bits != 0 {
-		return TooLarge
+	return v, true
+}
+
+// segWrapped reports whether segmentio reads the text of a number (a
+// JSON number, a ,string field's text with its leading zeros trimmed as
+// segmentio trims them, a map key) into an integer type of the given size
+// as another number (see segIntVerdict).
+func segWrapped(text []byte, bits int, signed bool) bool {
+	if len(text) < 20 || text[0] < '1' || text[0] > '9' {
+		return false
 	}
-	return ""
+	for _, ch := range text {
+		if ch < '0' || ch > '9' {
+			return false
+		}
+	}
+	return segIntVerdict(text, bits, signed) == WrappedNumber
 }
 
 // plainKey reports, for a key at data[ks:ke] with an escape (esc) or a

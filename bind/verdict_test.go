@@ -46,9 +46,9 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"f32":1e39}`, []bind.Code{kLarge}, "a number past float32", ""},
 	{4, `{"values":[0,21000000000000000000]}`, []bind.Code{kLarge}, "20 digits past int64", "v2"},
 	// segmentio v0.5.4 (as v0.3.5) reads 21000000000000000000 as 2553255926290448384
-	// (its overflow check misses the wrap), with no error: the trial
-	// check's verdict is the binder's, and so is the pass's.
-	{4, `{"values":[0,21000000000000000000]}`, nil, "20 digits segmentio wraps without a word", "segmentio"},
+	// (its overflow check misses the wrap), with no error: a silent loss,
+	// WrappedNumber, in the trial check's walk and in the pass alike.
+	{4, `{"values":[0,21000000000000000000]}`, []bind.Code{bind.WrappedNumber}, "20 digits segmentio wraps without a word", "segmentio"},
 	{4, `{"values":[0,20000000000000000000,99999999999999999999]}`, []bind.Code{kLarge}, "20 digits whose wrap segmentio catches", "segmentio"},
 	{1, `{"f":-1e400}`, []bind.Code{kSmall}, "a number past float64", ""},
 	{1, `{"a":-1e309}`, []bind.Code{kSmall}, "a number past float64, into any", ""},

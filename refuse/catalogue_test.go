@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/probe"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
@@ -85,6 +86,7 @@ var catalogue = []struct {
 	{"More elements than a fixed-size list holds (Strict)", "strict", `{"pair":[1,2,3]}`},
 	{"An integer a float rounds (Strict)", "strict", `{"float64":9007199254740993}`},
 	{"A lone surrogate in text (Strict)", "strict", `{"string":"ab\ud800"}`},
+	{"A whole number segmentio reads as another (Strict, segmentio.Binder)", "seg_strict", `{"int64":21000000000000000000}`},
 	{"A key sent twice, under a binder that refuses it (jsonv2.Binder)", "v2_tool", `{"hours_back":1,"hours_back":2,"hours_back":3}`},
 	{"A key sent twice inside an argument, under jsonv2.Binder", "v2_tool", `{"hours_back":1,"nested":{"A":1,"A":2}}`},
 	{"A key that is no parameter sent twice, under jsonv2.Binder", "v2_tool", `{"hours_back":1,"x":1,"x":2}`},
@@ -101,7 +103,8 @@ Every wording a refusal can take, one call each, against the tools in
 refuse/catalogue_test.go (get_wait_stats, the probe tool, ping, and
 two_required), refuse/constraint_test.go (stats, a tool with validate tags),
 refuse/policy_test.go (aliased, the tool statsArgs with aliases), the
-probe tool registered Strict (strict), whose silent losses are refusals, and
+probe tool registered Strict (strict), whose silent losses are refusals, the
+same under segmentio.Binder (seg_strict), and
 refuse/duplicate_name_test.go (v2_tool, read by jsonv2.Binder) and
 refuse/reader_test.go (reader_tool, read by a server's own bind.Reader). A
 warning (docs/policies.md) says the same sentences, under a line saying the
@@ -145,6 +148,10 @@ func TestCatalogue(t *testing.T) {
 		t.Fatal(err)
 	}
 	v2 := v2Registry(t)
+	segStrict := typereg.New(typereg.WithBinder(segmentio.Binder), typereg.WithStrict(true))
+	if err := typereg.Register[probe.Args](segStrict, "seg_strict"); err != nil {
+		t.Fatal(err)
+	}
 	var b strings.Builder
 	b.WriteString(catalogueHead)
 	js, err := json.MarshalIndent(refuse.Refuse(reg, "get_wait_stats", json.RawMessage(structuredArgs)), "    ", "  ")
@@ -159,6 +166,9 @@ func TestCatalogue(t *testing.T) {
 		}
 		if c.tool == "reader_tool" {
 			rg = readerRegistry(t)
+		}
+		if c.tool == "seg_strict" {
+			rg = segStrict
 		}
 		r := refuse.Refuse(rg, c.tool, json.RawMessage(c.args))
 		if r == nil {

@@ -23,7 +23,7 @@ func TestCode_IsBindsCodeWithTheSameWireNames(t *testing.T) {
 		refuse.MissingArgument: "missing_argument", refuse.MissingField: "missing_field",
 		refuse.AliasConflict: "alias_conflict", refuse.Constraint: "constraint", refuse.NullForValue: "null_for_value",
 		refuse.FoldedKey: "folded_key", refuse.DuplicateKey: "duplicate_key", refuse.ArrayLength: "array_length",
-		refuse.RoundedNumber: "rounded_number", refuse.ReplacedText: "replaced_text",
+		refuse.RoundedNumber: "rounded_number", refuse.ReplacedText: "replaced_text", refuse.WrappedNumber: "wrapped_number",
 	} {
 		b, err := json.Marshal(refuse.Problem{Code: code})
 		if err != nil || string(b) != `{"code":"`+wire+`"}` {

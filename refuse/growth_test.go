@@ -117,6 +117,15 @@ var growthShapes = []struct {
 	{"recursive struct, deep, unknown fields", func(k int) string {
 		return `{"node":` + objects(13*k, "next", `{`+seq(10*k, func(i int) string { return `"z` + strconv.Itoa(i) + `":1` })+`}`) + `}`
 	}},
+	// 8198552921648689607 is a fixed point of segmentio's wrapping parse
+	// (10v+1 = v modulo 2^64): followed by any number of ones it is read
+	// into an int as itself (WrappedNumber); Std and V2 fail (TooLarge).
+	{"one long number segmentio wraps", func(k int) string {
+		return `{"ints":[8198552921648689607` + strings.Repeat("1", 1000*k) + `]}`
+	}},
+	{"many numbers segmentio wraps", func(k int) string {
+		return `{"ints":[` + rep("81985529216486896071", 100*k, ",") + `]}`
+	}},
 	{"nested slices, wrong-typed elements", func(k int) string {
 		return `{"grid":` + arrays(4, rep(`"x"`, 100*k, ",")) + `}`
 	}},

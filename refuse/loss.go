@@ -3,6 +3,7 @@ package refuse
 import (
 	"encoding/json"
 	"reflect"
+	"strconv"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/typereg"
@@ -14,6 +15,9 @@ import (
 func becomes(v []byte, is bind.Issue) (s string) {
 	if is.Type == nil {
 		return ""
+	}
+	if is.Kind == bind.WrappedNumber {
+		return wrappedTo(v, is.Type)
 	}
 	defer func() {
 		if recover() != nil { // a type's own methods panicked
@@ -38,4 +42,29 @@ func foldedTo(t *typereg.Tool, is bind.Issue) string {
 		return ""
 	}
 	return t.Params[is.Param].Name
+}
+
+// wrappedTo is the number the binder reads for v, a whole number it wraps
+// (bind.WrappedNumber: a JSON number, or the JSON string of a ,string
+// field or of a map key holding one) into integer type t: segmentio's
+// parse, digit by digit in wrapping 64-bit arithmetic, leaves the number
+// modulo 2^64, which fits t (else it fails). Linear in v, however long.
+func wrappedTo(v []byte, t reflect.Type) string {
+	text := string(v)
+	var quoted string
+	if json.Unmarshal(v, &quoted) == nil {
+		text = quoted
+	}
+	var n uint64
+	for _, ch := range text {
+		if ch < '0' || ch > '9' {
+			return ""
+		}
+		n = n*10 + uint64(ch-'0')
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(int64(n), 10)
+	}
+	return strconv.FormatUint(n, 10)
 }

@@ -98,6 +98,12 @@ const (
 	// ReplacedText: text with invalid UTF-8 or a lone surrogate escape,
 	// which the binder replaces with U+FFFD.
 	ReplacedText = bind.ReplacedText
+	// WrappedNumber: a whole number past the largest (or smallest) value
+	// the parameter's type holds, which the binder reads, without failing,
+	// as another number (segmentio.Binder, for a 64-bit integer: its
+	// overflow check misses some wraps); Becomes quotes the number the
+	// tool reads.
+	WrappedNumber = bind.WrappedNumber
 )
 
 // A Problem is one thing wrong with a call.
@@ -412,7 +418,7 @@ func (p Problem) sentence(tool string) string {
 		s += ", which is too large"
 	case TooSmall:
 		s += ", which is too small"
-	case NullForValue, ArrayLength, RoundedNumber, ReplacedText:
+	case NullForValue, ArrayLength, RoundedNumber, ReplacedText, WrappedNumber:
 		if p.Becomes != "" {
 			s += ", which the tool reads as " + p.Becomes
 		} else {

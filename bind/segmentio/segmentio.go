@@ -82,6 +82,13 @@ import (
 //     by UnmarshalText, which segmentio replaces with U+FFFD before it
 //     stores the text or calls the method. A json.RawMessage or a type with
 //     UnmarshalJSON gets the bytes as sent: no loss.
+//   - WrappedNumber: a whole number past a 64-bit integer's range (into an
+//     int, int64, uint, uint64, uintptr, or a time.Duration sent as a
+//     number; a value, a ,string field's text or a map key) that segmentio
+//     reads as another number without failing: it parses in wrapping
+//     64-bit arithmetic and fails only where a step makes the value
+//     smaller, so 21000000000000000000 reads as 2553255926290448384. The
+//     smaller integer kinds fail on every number past them, as Std does.
 //
 // SegmentIO has no FoldedKey: keys bind by exact name only. A parameter
 // bind.Plan.WithRequired names is Missing unless a top-level key names it.
