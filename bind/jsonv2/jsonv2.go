@@ -53,11 +53,11 @@ import (
 // failing (the silent losses; see IssueKind), found by walking the text
 // against the struct's positions as V2 binds them:
 //
-//   - NullValue: null for a position that has no nil (a number, string,
+//   - NullForValue: null for a position that has no nil (a number, string,
 //     bool, struct or fixed-size array, time.Time, a type read by
 //     UnmarshalText), which V2 sets to its zero value. Not for a type
 //     whose UnmarshalJSON or UnmarshalJSONFrom reads null itself.
-//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
+//   - RoundedNumber: an integer a float32, float64 or any (a float64) cannot hold
 //     exactly, which V2 rounds (9007199254740993 reads as
 //     9007199254740992), ,string fields included.
 //   - UnknownField: a key inside a nested struct's object that binds no

@@ -59,12 +59,12 @@ import (
 // without failing (the silent losses; see IssueKind), found by walking the
 // text against the struct's positions as segmentio binds them:
 //
-//   - NullValue: null for a position that has no nil (a number, string,
+//   - NullForValue: null for a position that has no nil (a number, string,
 //     bool, struct or fixed-size array, json.Number, time.Time,
 //     time.Duration, a type read by UnmarshalText), which segmentio leaves
 //     as it was; a ,string field's "null" too. Not for a type whose
 //     UnmarshalJSON reads null itself.
-//   - Rounded: an integer a float32, float64 or any (a float64) cannot hold
+//   - RoundedNumber: an integer a float32, float64 or any (a float64) cannot hold
 //     exactly, which segmentio rounds, ,string fields included.
 //   - UnknownField: a key inside a nested struct's object that names no
 //     field exactly, which segmentio drops.
@@ -77,7 +77,7 @@ import (
 //   - ArrayLength: a fixed-size array sent more elements (dropped) or fewer
 //     (left zero) than it has; N is the number sent. (segmentio v0.5.4
 //     fails on [] for a fixed-size array.)
-//   - Replaced: invalid UTF-8 or a lone surrogate escape in a string read
+//   - ReplacedText: invalid UTF-8 or a lone surrogate escape in a string read
 //     into a string kind, any, a map key, a ,string string or a type read
 //     by UnmarshalText, which segmentio replaces with U+FFFD before it
 //     stores the text or calls the method. A json.RawMessage or a type with
