@@ -50,7 +50,7 @@ import (
 // takes), whose parameters cannot be listed.
 //
 // On a call V2 reads, bind.Plan.Check also reports what V2 changes or drops without
-// failing (the silent losses; see IssueKind), found by walking the text
+// failing (the silent losses; see bind.Code), found by walking the text
 // against the struct's positions as V2 binds them:
 //
 //   - NullForValue: null for a position that has no nil (a number, string,
@@ -72,7 +72,7 @@ import (
 //
 // V2 has no other loss: on a repeated key, a fixed-size array of another
 // length, invalid UTF-8 or a lone surrogate it fails, and Check reports the
-// failure. A parameter bind.Plan.WithRequired names is Missing unless a
+// failure. A parameter bind.Plan.WithRequired names is MissingArgument unless a
 // top-level key binds to it by V2's matching (a case:ignore fold counts).
 //
 // Check reads the arguments first with V2's own rules (its field set,
@@ -87,11 +87,11 @@ import (
 // struct of the field's type and tag options, to name the ones it fails on
 // (V2's error points to the innermost offending value). A repeated or
 // ambiguous key, and invalid UTF-8 outside any argument's value, are one
-// Syntax issue each: V2 reports them as syntax errors. A repeated key is
+// InvalidJSON issue each: V2 reports them as syntax errors. A repeated key is
 // told apart by its Err, jsontext.ErrDuplicateName (or V2's
-// *jsontext.SyntacticError holding it), and its span, the key: a Rejected
-// issue of the parameter the key binds, or a Syntax issue for a key V2
-// drops. A key repeated inside an argument is that argument's Rejected
+// *jsontext.SyntacticError holding it), and its span, the key: an InvalidValue
+// issue of the parameter the key binds, or an InvalidJSON issue for a key V2
+// drops. A key repeated inside an argument is that argument's InvalidValue
 // issue at the object holding it, with V2's *jsontext.SyntacticError
 // (ErrDuplicateName, its pointer ending at the key) in Err.
 var Binder bind.Binder = decoders.V2Binder.(bind.Binder)

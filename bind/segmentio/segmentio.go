@@ -56,7 +56,7 @@ import (
 //   - Anything but space after the value fails, as in Std.
 //
 // On a call segmentio reads, bind.Plan.Check also reports what it changes or drops
-// without failing (the silent losses; see IssueKind), found by walking the
+// without failing (the silent losses; see bind.Code), found by walking the
 // text against the struct's positions as segmentio binds them:
 //
 //   - NullForValue: null for a position that has no nil (a number, string,
@@ -91,7 +91,7 @@ import (
 //     smaller integer kinds fail on every number past them, as Std does.
 //
 // SegmentIO has no FoldedKey: keys bind by exact name only. A parameter
-// bind.Plan.WithRequired names is Missing unless a top-level key names it.
+// bind.Plan.WithRequired names is MissingArgument unless a top-level key names it.
 //
 // Check reads the arguments first with segmentio's own rules (its field
 // list, exact names as go-sdk sets it, bind.SegmentIOMaxDepth), in one pass
