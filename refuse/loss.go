@@ -37,5 +37,5 @@ func foldedTo(t *typereg.Tool, is bind.Issue) string {
 	if is.Path.String() != "" {
 		return ""
 	}
-	return t.Params[is.Param].Name
+	return recParams(t)[is.Param].Name
 }
