@@ -118,14 +118,11 @@ func paramIndex(t *typereg.Tool, name string) int {
 	return -1
 }
 
-// fieldIndex returns parameter i's index sequence in t.Type().
+// fieldIndex returns parameter i's index sequence in t.Type(): the
+// record's own, which no caller can change (the plan's Params are handed
+// out).
 func fieldIndex(t *typereg.Tool, i int) []int {
-	for _, bp := range t.Plan().Params() {
-		if bp.Name == recParams(t)[i].Name {
-			return bp.Index
-		}
-	}
-	return nil
+	return fieldIndexOf(&recParams(t)[i])
 }
 
 // paramOf returns the index of the parameter a validator error's struct

@@ -15,4 +15,5 @@ var (
 	recSchema    = toolrec.Schema.(func(*typereg.Tool) *jsonschema.Schema)
 	recPublished = toolrec.Published.(func(*typereg.Tool) *schemacheck.Schema)
 	paramSchema  = toolrec.ParamSchema.(func(*typereg.Param) *jsonschema.Schema)
+	fieldIndexOf = toolrec.ParamIndex.(func(*typereg.Param) []int)
 )

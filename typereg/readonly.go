@@ -18,6 +18,7 @@ func init() {
 	toolrec.Schema = func(t *Tool) *jsonschema.Schema { return t.schema }
 	toolrec.Published = func(t *Tool) *schemacheck.Schema { return t.published }
 	toolrec.ParamSchema = func(p *Param) *jsonschema.Schema { return p.schema }
+	toolrec.ParamIndex = func(p *Param) []int { return p.index }
 }
 
 // clone returns p with its slices and map copied.

@@ -232,3 +232,53 @@ func TestTool_SchemaCopyIsWhole(t *testing.T) {
 		t.Errorf("kind's schema: %+v", p.Schema())
 	}
 }
+
+// roValue is validated by what it returns: the plan does not compile its
+// tags, and the guard decodes the call to hold it to them.
+type roValue string
+
+func (v roValue) ValidatorValue() any { return string(v) }
+
+// TestTool_DecodePathIgnoresThePlansParams: the plan hands out its Params
+// (bind.Plan.Params), and a caller may change the field indexes in them;
+// the guard's decode path, for a tag the plan does not compile, holds the
+// field the record names all the same.
+func TestTool_DecodePathIgnoresThePlansParams(t *testing.T) {
+	type args struct {
+		Pad  []roValue `json:"pad"`
+		Mail []roValue `json:"mail" validate:"dive,min=3"`
+	}
+	reg := typereg.New()
+	if err := typereg.Register[args](reg, "mail"); err != nil {
+		t.Fatal(err)
+	}
+	calls := []string{`{"pad":["a","b"],"mail":["abcd"]}`, `{"pad":["a","b"],"mail":["abcd","no"]}`}
+	verdicts := func() (out []string) {
+		for _, c := range calls {
+			out = append(out, fmt.Sprint(refuse.Decide(reg, "mail", json.RawMessage(c)).Refusal))
+		}
+		return out
+	}
+	before := verdicts()
+	if before[0] != "<nil>" || before[1] == "<nil>" {
+		t.Fatalf("verdicts %q: want the first passed, the second refused", before)
+	}
+	tl, _ := reg.Tool("mail")
+	for _, bp := range tl.Plan().Params() {
+		for j := range bp.Index {
+			bp.Index[j] = 1 - bp.Index[j] // the other field: mail holds pad's value
+		}
+	}
+	var after []string
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("Decide panicked: %v", r)
+			}
+		}()
+		after = verdicts()
+	}()
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("verdicts (-before +after):\n%s", diff)
+	}
+}

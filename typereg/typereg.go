@@ -247,7 +247,7 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 			Nullable:  nullable(bp.Type),
 			Validate:  validateTag(bp.Tag),
 			schema:    ps,
-			index:     bp.Index,
+			index:     slices.Clone(bp.Index), // the record's own: the plan hands its Params out
 		})
 	}
 	var constrainedFields map[reflect.Type][]string

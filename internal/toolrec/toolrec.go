@@ -23,6 +23,11 @@ var Schema any
 // recorded from a Go struct.
 var Published any
 
+// ParamIndex is a func(*typereg.Param) []int: the parameter's field
+// index sequence in the tool's struct type (nil for a schema tool), the
+// record's own copy, not the plan's.
+var ParamIndex any
+
 // ParamSchema is a func(*typereg.Param) *jsonschema.Schema: the
 // parameter's property in the published schema.
 var ParamSchema any
