@@ -27,7 +27,7 @@ func SchemaJSON(reg *typereg.Registry, tool string) []byte {
 	if !ok {
 		panic("bench: no tool " + tool)
 	}
-	b, err := json.Marshal(t.Schema)
+	b, err := json.Marshal(t.Schema())
 	must(err)
 	return b
 }
@@ -54,7 +54,7 @@ func NewNaive(reg *typereg.Registry, tool string) *Naive {
 		panic("bench: no tool " + tool)
 	}
 	n := &Naive{params: map[string]reflect.Type{}}
-	for _, p := range t.Params {
+	for _, p := range t.Params() {
 		n.params[p.Name] = p.Type
 	}
 	return n

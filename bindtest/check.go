@@ -65,7 +65,7 @@ func Check(reg *typereg.Registry, tool string, rows []Row) ([]Result, error) {
 	if !ok {
 		return nil, fmt.Errorf("bindtest: tool %q is not registered", tool)
 	}
-	if t.Published() != nil {
+	if schemaTool(t) {
 		return nil, fmt.Errorf("bindtest: %w", errSchemaTool(tool))
 	}
 	rows = ForBinder(rows, rowsBinder(reg.Binder()))
@@ -101,9 +101,9 @@ func errSchemaTool(tool string) error {
 // that parameter; a harness that sends rows another way finds it here.
 func ParamFor(t *typereg.Tool, typ string) (typereg.Param, error) {
 	want := canonical(typ)
-	pkg := t.Type.PkgPath()
+	pkg := t.Type().PkgPath()
 	var have []string
-	for _, p := range t.Params {
+	for _, p := range t.Params() {
 		name := typeName(p.Type, pkg)
 		if name == want {
 			return p, nil
@@ -112,7 +112,7 @@ func ParamFor(t *typereg.Tool, typ string) (typereg.Param, error) {
 			have = append(have, d)
 		}
 	}
-	return typereg.Param{}, fmt.Errorf("tool %q has no parameter of type %s (its types: %s)", t.Name, typ, strings.Join(have, ", "))
+	return typereg.Param{}, fmt.Errorf("tool %q has no parameter of type %s (its types: %s)", t.Name(), typ, strings.Join(have, ", "))
 }
 
 // paramFor returns the parameter row's value goes to, and checks the
@@ -161,7 +161,7 @@ func checkRow(reg *typereg.Registry, t *typereg.Tool, p typereg.Param, row Row) 
 	res = Result{Type: row.Type, Value: json.RawMessage(row.Value), Argument: p.Name, BinderOK: true}
 	// The real binder, its type's own methods contained: a panic is a
 	// failure, and the error's text is cut.
-	panicked, err := contain.Run(func() error { return reg.Binder().Unmarshal(call, reflect.New(t.Type).Interface()) })
+	panicked, err := contain.Run(func() error { return reg.Binder().Unmarshal(call, reflect.New(t.Type()).Interface()) })
 	switch {
 	case panicked != nil:
 		res.BinderOK, res.BinderError = false, "the binder panicked: "+contain.Sprint(panicked)
@@ -170,7 +170,7 @@ func checkRow(reg *typereg.Registry, t *typereg.Tool, p typereg.Param, row Row) 
 	}
 	got.BinderFails = !res.BinderOK
 
-	d := refuse.Decide(reg, t.Name, call)
+	d := refuse.Decide(reg, t.Name(), call)
 	got.Loss = lossIn(d, p.Name)
 	res.Loss = got.Loss
 	if r := binderRefusal(d.Refusal); r != nil {

@@ -58,24 +58,25 @@ var census = validator.New()
 func constraintFindings(reg *typereg.Registry) []string {
 	var out []string
 	for _, tl := range reg.Tools() {
-		if tl.Published() != nil {
+		if schemaTool(tl) {
 			continue // no validate tags: its constraints are the schema's own
 		}
-		for _, p := range tl.Params {
-			if p.Validate == "" && !bounded(p.Schema, tl.Schema.Definitions, 0) {
+		schema := tl.Schema()
+		for _, p := range tl.Params() {
+			if p.Validate == "" && !bounded(p.Schema(), schema.Definitions, 0) {
 				continue
 			}
-			out = append(out, paramFindings(reg, tl, p)...)
+			out = append(out, paramFindings(reg, tl, schema, p)...)
 		}
 	}
 	return out
 }
 
-func paramFindings(reg *typereg.Registry, tl *typereg.Tool, p typereg.Param) []string {
-	defs := tl.Schema.Definitions
-	prop, err := resolveSchema(p.Schema, defs)
+func paramFindings(reg *typereg.Registry, tl *typereg.Tool, schema *jsonschema.Schema, p typereg.Param) []string {
+	defs := schema.Definitions
+	prop, err := resolveSchema(p.Schema(), defs)
 	if err != nil {
-		return []string{fmt.Sprintf("tool %q, parameter %q: the published schema does not resolve: %v", tl.Name, p.Name, err)}
+		return []string{fmt.Sprintf("tool %q, parameter %q: the published schema does not resolve: %v", tl.Name(), p.Name, err)}
 	}
 	var out []string
 	verdicts := func(value string) {
@@ -84,13 +85,13 @@ func paramFindings(reg *typereg.Registry, tl *typereg.Tool, p typereg.Param) []s
 			key, _ := json.Marshal(p.Name)
 			call = "{" + string(key) + ":" + value + "}"
 		}
-		v := reflect.New(tl.Type)
+		v := reflect.New(tl.Type())
 		if reg.Binder().Unmarshal([]byte(call), v.Interface()) != nil {
 			return // the binder's matter, not a constraint's
 		}
 		var schemaOK bool
 		if value == "" {
-			schemaOK = !slices.Contains(tl.Schema.Required, p.Name)
+			schemaOK = !slices.Contains(schema.Required, p.Name)
 		} else {
 			var inst any
 			_ = json.Unmarshal([]byte(value), &inst)
@@ -102,23 +103,23 @@ func paramFindings(reg *typereg.Registry, tl *typereg.Tool, p typereg.Param) []s
 		if what == "" {
 			what = "(left out)"
 		}
-		disagree := schemaOK != validatorOK || tl.Policy.Mode != typereg.Off && guardOK != validatorOK
+		disagree := schemaOK != validatorOK || tl.Policy().Mode != typereg.Off && guardOK != validatorOK
 		if value == "" {
 			// Left out, the parameter is its zero value to the validator;
 			// the schema and the guard may require it whatever its
 			// constraints say, but must when the zero breaks them.
-			disagree = !validatorOK && (schemaOK || tl.Policy.Mode != typereg.Off && guardOK)
+			disagree = !validatorOK && (schemaOK || tl.Policy().Mode != typereg.Off && guardOK)
 		}
 		switch {
 		case panicked != "":
-			out = append(out, fmt.Sprintf("tool %q, parameter %q, value %s: the validator panics: %s", tl.Name, p.Name, short(what, 60), panicked))
+			out = append(out, fmt.Sprintf("tool %q, parameter %q, value %s: the validator panics: %s", tl.Name(), p.Name, short(what, 60), panicked))
 		case disagree:
 			out = append(out, fmt.Sprintf("tool %q, parameter %q (validate:%q), value %s: the published schema %s it, the validator %s it, the guard %s it",
-				tl.Name, p.Name, p.Validate, short(what, 60), verb(schemaOK), verb(validatorOK), verb(guardOK)))
+				tl.Name(), p.Name, p.Validate, short(what, 60), verb(schemaOK), verb(validatorOK), verb(guardOK)))
 		}
 	}
 	verdicts("")
-	for _, v := range probes(p.Type, p.Schema, defs, levelTags(p.Validate)) {
+	for _, v := range probes(p.Type, p.Schema(), defs, levelTags(p.Validate)) {
 		verdicts(v)
 	}
 	return out
@@ -145,7 +146,7 @@ func validatorPasses(tl *typereg.Tool, p typereg.Param, v any) (ok bool, panicke
 		return false, err.Error()
 	}
 	for _, fe := range errs {
-		ns := strings.TrimPrefix(fe.StructNamespace(), tl.Type.Name()+".")
+		ns := strings.TrimPrefix(fe.StructNamespace(), tl.Type().Name()+".")
 		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[' || rest[0] == '.') {
 			return false, ""
 		}
@@ -156,7 +157,7 @@ func validatorPasses(tl *typereg.Tool, p typereg.Param, v any) (ok bool, panicke
 // guardPasses reports whether the guard finds no constraint problem (nor a
 // missing argument) in parameter p of call.
 func guardPasses(reg *typereg.Registry, tl *typereg.Tool, p typereg.Param, call string) bool {
-	d := refuse.Decide(reg, tl.Name, json.RawMessage(call))
+	d := refuse.Decide(reg, tl.Name(), json.RawMessage(call))
 	var ps []refuse.Problem
 	if d.Refusal != nil {
 		ps = append(ps, d.Refusal.Problems...)

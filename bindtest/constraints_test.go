@@ -9,7 +9,9 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
+	"github.com/bindguard/bindguard/internal/toolrec"
 	"github.com/bindguard/bindguard/typereg"
+	"github.com/invopop/jsonschema"
 )
 
 // Tools with many kinds of constraint, for the census.
@@ -87,7 +89,7 @@ func TestConstraints_ProbesEnough(t *testing.T) {
 	reg := censusRegistry(t)
 	tl, _ := reg.Tool("collections")
 	p, _ := tl.Param("ids")
-	got := probes(p.Type, p.Schema, tl.Schema.Definitions, levelTags(p.Validate))
+	got := probes(p.Type, p.Schema(), tl.Schema().Definitions, levelTags(p.Validate))
 	for _, want := range []string{"[]", "[1]", "[1,1,1]", "[1,1,1,1]", "[0]", "[9]", "[10]"} {
 		if !strings.Contains(" "+strings.Join(got, " ")+" ", " "+want+" ") {
 			t.Errorf("probes of ids %v lack %s", got, want)
@@ -95,7 +97,7 @@ func TestConstraints_ProbesEnough(t *testing.T) {
 	}
 	tl, _ = reg.Tool("texts")
 	p, _ = tl.Param("name")
-	got = probes(p.Type, p.Schema, tl.Schema.Definitions, levelTags(p.Validate))
+	got = probes(p.Type, p.Schema(), tl.Schema().Definitions, levelTags(p.Validate))
 	for _, want := range []string{`""`, `"éééééééé"`, `"ééééééééé"`} {
 		if !strings.Contains(strings.Join(got, " "), want) {
 			t.Errorf("probes of name %v lack %s", got, want)
@@ -104,19 +106,22 @@ func TestConstraints_ProbesEnough(t *testing.T) {
 }
 
 // TestConstraints_CatchesBrokenSchema breaks the agreement on purpose, by
-// hand-editing a published bound, and by a jsonschema bound with no
-// validate tag: the census must name the parameter and the value.
+// hand-editing a published bound in the record's own memory (through
+// internal/toolrec: a caller of typereg's accessors gets copies, and
+// cannot), and by a jsonschema bound with no validate tag: the census must
+// name the parameter and the value.
 func TestConstraints_CatchesBrokenSchema(t *testing.T) {
 	reg := censusRegistry(t)
+	recorded := toolrec.ParamSchema.(func(*typereg.Param) *jsonschema.Schema)
 	tl, _ := reg.Tool("numbers")
 	p, _ := tl.Param("hours_back")
-	p.Schema.Maximum = json.Number("100") // the property in tl.Schema too
+	recorded(&p).Maximum = json.Number("100") // the property in the record's schema too
 	tl, _ = reg.Tool("collections")
 	p, _ = tl.Param("ids")
-	p.Schema.Items.Minimum = json.Number("0")
+	recorded(&p).Items.Minimum = json.Number("0")
 	tl, _ = reg.Tool("texts")
 	p, _ = tl.Param("color")
-	p.Schema.AnyOf[1].Enum = append(p.Schema.AnyOf[1].Enum, "violet")
+	recorded(&p).AnyOf[1].Enum = append(recorded(&p).AnyOf[1].Enum, "violet")
 	if err := typereg.Register[struct {
 		N int `json:"n,omitempty" jsonschema:"minimum=1"`
 	}](reg, "schema_only"); err != nil {
@@ -175,7 +180,7 @@ func TestConstraints_RecursiveTypes(t *testing.T) {
 	}
 	tl, _ := reg.Tool("recursive")
 	p, _ := tl.Param("forest")
-	if got := probes(p.Type, p.Schema, tl.Schema.Definitions, levelTags(p.Validate)); !strings.Contains(strings.Join(got, " "), "[[],[],[]]") {
+	if got := probes(p.Type, p.Schema(), tl.Schema().Definitions, levelTags(p.Validate)); !strings.Contains(strings.Join(got, " "), "[[],[],[]]") {
 		t.Errorf("probes of forest %v lack [[],[],[]]", got)
 	}
 	Constraints(t, reg)

@@ -59,7 +59,7 @@ func (s *nameSet) add(raw []byte, text []byte) {
 // counted, it reports false, and args are to be checked as sent. So a
 // call goes on, under Warn, only when the binder reads every byte of it.
 func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict, bool) {
-	return renameAliases(args, ms, t.Plan(), t.Policy.Aliases, func(m bindcap.Member) bool {
+	return renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, func(m bindcap.Member) bool {
 		for _, is := range issues {
 			switch {
 			case is.Kind == bind.Omitted:
@@ -220,7 +220,7 @@ func (b *problems) conflicts(cs []aliasConflict) {
 		if !b.claim(i) {
 			continue
 		}
-		p := b.t.Params[i]
+		p := recParams(b.t)[i]
 		sent := ""
 		for k, s := range c.sent {
 			if k > 0 {
@@ -272,7 +272,7 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 	var order []int
 	for k, m := range eachMember(args, ms, t.Plan()) {
 		param := m.Binds()
-		if param < 0 || param >= len(t.Params) {
+		if param < 0 || param >= len(recParams(t)) {
 			continue
 		}
 		b := params[param]
@@ -312,7 +312,7 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 		}
 		value := args[m.Value.Start:m.Value.End]
 		if param >= 0 && b != nil {
-			name, _ := json.Marshal(t.Params[param].Name)
+			name, _ := json.Marshal(recParams(t)[param].Name)
 			out = append(out, name...)
 			kept[param] = value
 		} else {
@@ -323,7 +323,7 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 	}
 	for _, i := range order {
 		if b := params[i]; b != nil {
-			conflicts = append(conflicts, aliasConflict{param: t.Params[i].Name, sent: b.names.listed, more: b.names.more, kept: kept[i]})
+			conflicts = append(conflicts, aliasConflict{param: recParams(t)[i].Name, sent: b.names.listed, more: b.names.more, kept: kept[i]})
 		}
 	}
 	return append(out, '}'), conflicts

@@ -53,7 +53,7 @@ type breachAt struct {
 // nothing for a call whose arguments pass.
 func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) (ps []Problem, ok bool) {
 	cs := constraint.ToolOf(t)
-	n := len(t.Params)
+	n := len(recParams(t))
 	if cs == nil || cs.Decode || n > maxCompiled || len(cs.Params) != n || ms.Cut {
 		return nil, false // (cut: a call of more members than a clean call holds)
 	}
@@ -126,7 +126,7 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 		return nil, true
 	}
 	w := wordsFor(t)
-	for i, p := range t.Params {
+	for i, p := range recParams(t) {
 		if (seen[i/64]|skip[i/64])&(1<<(i%64)) == 0 {
 			if cs.Params[i].ZeroFails {
 				ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.param(i)})

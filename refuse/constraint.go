@@ -48,7 +48,7 @@ func constraintProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issue
 // and running the validator on the result: for a call the compiled checks
 // cannot judge from its text (see compiledProblems).
 func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) (ps []Problem) {
-	v := reflect.New(t.Type)
+	v := reflect.New(t.Type())
 	var errs validator.ValidationErrors
 	func() {
 		defer func() {
@@ -66,7 +66,7 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 	if len(errs) == 0 {
 		return nil
 	}
-	failed := make([]bool, len(t.Params))
+	failed := make([]bool, len(recParams(t)))
 	for _, fe := range errs {
 		if i := paramOf(t, fe.StructNamespace()); i >= 0 {
 			failed[i] = true
@@ -79,7 +79,7 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 	}
 	w := wordsFor(t)
 	sent, keys := sentValues(t, args, ms)
-	for i, p := range t.Params {
+	for i, p := range recParams(t) {
 		if !failed[i] {
 			continue
 		}
@@ -110,7 +110,7 @@ func (b *problems) constraints(ps []Problem) {
 }
 
 func paramIndex(t *typereg.Tool, name string) int {
-	for i, p := range t.Params {
+	for i, p := range recParams(t) {
 		if p.Name == name {
 			return i
 		}
@@ -118,21 +118,18 @@ func paramIndex(t *typereg.Tool, name string) int {
 	return -1
 }
 
-// fieldIndex returns parameter i's index sequence in t.Type.
+// fieldIndex returns parameter i's index sequence in t.Type(): the
+// record's own, which no caller can change (the plan's Params are handed
+// out).
 func fieldIndex(t *typereg.Tool, i int) []int {
-	for _, bp := range t.Plan().Params() {
-		if bp.Name == t.Params[i].Name {
-			return bp.Index
-		}
-	}
-	return nil
+	return fieldIndexOf(&recParams(t)[i])
 }
 
 // paramOf returns the index of the parameter a validator error's struct
 // namespace (Type.Field, Type.Embedded.Field[2]...) lies in, or -1.
 func paramOf(t *typereg.Tool, ns string) int {
-	ns = strings.TrimPrefix(ns, t.Type.Name()+".")
-	for i, p := range t.Params {
+	ns = strings.TrimPrefix(ns, t.Type().Name()+".")
+	for i, p := range recParams(t) {
 		if rest, ok := strings.CutPrefix(ns, p.GoName); ok && (rest == "" || rest[0] == '[' || rest[0] == '.') {
 			return i
 		}
@@ -145,7 +142,7 @@ func paramOf(t *typereg.Tool, ns string) int {
 // bound to it, by the binder's own matching), and that member's key, or
 // nil when the call does not send it.
 func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) (sent, keys [][]byte) {
-	sent, keys = make([][]byte, len(t.Params)), make([][]byte, len(t.Params))
+	sent, keys = make([][]byte, len(recParams(t))), make([][]byte, len(recParams(t)))
 	for _, m := range eachMember(args, ms, t.Plan()) {
 		if i := m.Binds(); i >= 0 && i < len(sent) {
 			sent[i], keys[i] = args[m.Value.Start:m.Value.End], args[m.Key.Start:m.Key.End]

@@ -81,11 +81,11 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	if !ok {
 		return Decision{Refusal: unknownTool(reg, tool)}
 	}
-	pol := &t.Policy
+	pol := recPolicy(t)
 	if pol.Mode == typereg.Off {
 		return Decision{Args: args}
 	}
-	if ps := t.Published(); ps != nil {
+	if ps := recPublished(t); ps != nil {
 		return decideSchema(t, ps, args)
 	}
 	plan := t.Plan()
@@ -173,7 +173,7 @@ type decider struct {
 }
 
 func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decision {
-	t, pol := d.t, &d.t.Policy
+	t, pol := d.t, recPolicy(d.t)
 	// The issues past bind.MaxIssues come as counts (Omitted), by argument
 	// and kind. Every argument's most serious issue is listed, so a count
 	// in an argument adds no problem; a count of failures in none (V2's
@@ -307,7 +307,7 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 // bind only counted it, one is added.
 func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 	t, plan := d.t, d.t.Plan()
-	last := make([]int, len(t.Params)) // per parameter, where the value the binder keeps starts
+	last := make([]int, len(recParams(t))) // per parameter, where the value the binder keeps starts
 	for i := range last {
 		last[i] = -1
 	}
@@ -316,7 +316,7 @@ func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 			last[i] = m.Value.Start
 		}
 	}
-	for i, p := range t.Params {
+	for i, p := range recParams(t) {
 		at := last[i]
 		if !p.Required || at < 0 || d.args[at] != 'n' {
 			continue
@@ -407,7 +407,7 @@ func (d *decider) firstPast(issues []bind.Issue, from int) []bind.Issue {
 	if slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind == bind.UnknownArgument }) {
 		return issues
 	}
-	pol := &d.t.Policy
+	pol := recPolicy(d.t)
 	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
 		if countsPast(d.args, pol, m, from) {
 			return append(issues, bind.Issue{Kind: bind.UnknownArgument, Param: -1, Start: m.Key.Start, End: m.Key.End})
@@ -432,7 +432,7 @@ func countsPast(args []byte, pol *typereg.Policy, m bindcap.Member, from int) bo
 // wrongly holds a great many keys).
 func (b *problems) countPast(from int) {
 	b.counted = true
-	pol, plan := &b.t.Policy, b.t.Plan()
+	pol, plan := recPolicy(b.t), b.t.Plan()
 	if b.ms == nil {
 		b.ms = lexMembers(b.args)
 	}

@@ -54,7 +54,7 @@ func (b *problems) duplicate(is bind.Issue) bool {
 	if !b.claim(is.Param) {
 		return true
 	}
-	p := b.t.Params[is.Param]
+	p := recParams(b.t)[is.Param]
 	pr := Problem{Argument: p.Name, Code: DuplicateName, Pointer: is.Path.Pointer(), Sent: quoteSent(key)}
 	if jsonlex.KindAt(b.args, is.Start) == jsonlex.KindObject { // inside the argument: the object holding the key
 		pr.Path, pr.Takes, pr.Element = is.Path.String(), b.w.param(is.Param), pr.Sent

@@ -36,7 +36,7 @@ func FuzzRefuse_NamesOnlyTheBadArgument(f *testing.F) {
 		index[n] = i
 	}
 	for _, row := range bindtest.Default() {
-		for i, p := range tool.Params {
+		for i, p := range tool.Params() {
 			if typeMatches(p, row.Type) {
 				f.Add(uint8(i), []byte(row.Value), uint8(0))
 				break

@@ -41,7 +41,7 @@ func foldedTo(t *typereg.Tool, is bind.Issue) string {
 	if is.Path.String() != "" {
 		return ""
 	}
-	return t.Params[is.Param].Name
+	return recParams(t)[is.Param].Name
 }
 
 // wrappedTo is the number the binder reads for v, a whole number it wraps

@@ -44,7 +44,7 @@ func TestConstraint_NestedFields(t *testing.T) {
 		}
 		bindtest.Constraints(t, reg) // the schema, the validator and the guard agree
 		tool, _ := reg.Tool("trip")
-		schema, _ := json.Marshal(tool.Schema)
+		schema, _ := json.Marshal(tool.Schema())
 		for _, want := range []string{`"from":{"type":"string","maxLength":10,"minLength":10}`, `"name":{"type":"string","maxLength":8,"minLength":1}`} {
 			if !strings.Contains(string(schema), want) {
 				t.Errorf("%s: the schema does not publish %s: %s", b.Name(), want, schema)

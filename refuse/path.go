@@ -68,7 +68,7 @@ func (b *problems) findRekeys() {
 	b.sent = nil
 	b.rekeys = []rekey{} // read: none found yet
 	type member struct{ key, value []byte }
-	kept := make([]member, len(b.t.Params))
+	kept := make([]member, len(recParams(b.t)))
 	plan := b.t.Plan()
 	if b.ms == nil {
 		b.ms = lexMembers(b.args)
@@ -87,7 +87,7 @@ func (b *problems) findRekeys() {
 			text = buf
 		}
 		i := -1
-		if name, ok := b.t.Policy.Aliases[string(text)]; ok {
+		if name, ok := recPolicy(b.t).Aliases[string(text)]; ok {
 			i = paramIndex(b.t, name)
 		} else if i = plan.Match(raw); i >= len(kept) {
 			i = -1

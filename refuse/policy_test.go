@@ -335,7 +335,7 @@ func TestDecide_UnknownKeysFollowThePublishedSchema(t *testing.T) {
 		{"open", `{"window":{"from":1}}`},
 	} {
 		tool, _ := reg.Tool(c.tool)
-		b, err := json.Marshal(tool.Schema)
+		b, err := json.Marshal(tool.Schema())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -15,7 +15,7 @@ import (
 func unknownTool(reg *typereg.Registry, tool string) *Refusal {
 	var names []string
 	for _, t := range reg.Tools() {
-		names = append(names, t.Name)
+		names = append(names, t.Name())
 	}
 	name := quoteKey([]byte(strconv.Quote(tool)))
 	return &Refusal{
@@ -66,7 +66,7 @@ func newProblems(t *typereg.Tool, args []byte) *problems {
 	return &problems{
 		t: t, args: args,
 		w:         wordsFor(t),
-		seenParam: make([]bool, len(t.Params)),
+		seenParam: make([]bool, len(recParams(t))),
 		countFrom: -1,
 	}
 }
@@ -91,7 +91,7 @@ func (b *problems) fits(p Problem) (n, js int, ok bool) {
 	if b.full() {
 		return 0, 0, false
 	}
-	n, js = cost(p, b.t.Name), jsonSize(p)
+	n, js = cost(p, b.t.Name()), jsonSize(p)
 	if len(b.list) > 0 && (b.text+n > maxProblemText-b.held.text || b.size+js > maxProblemJSON-b.held.size) {
 		return n, js, false
 	}
@@ -208,7 +208,7 @@ func (b *problems) countUnknown() {
 }
 
 func (b *problems) refusal() *Refusal {
-	return &Refusal{Tool: b.t.Name, Accepted: b.acceptedNames(), Problems: b.list, More: b.more}
+	return &Refusal{Tool: b.t.Name(), Accepted: b.acceptedNames(), Problems: b.list, More: b.more}
 }
 
 // acceptedNames returns the tool's parameters' names, read once.
@@ -239,7 +239,7 @@ func (b *problems) issues(issues []bind.Issue) {
 		case TooDeep:
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {
-				tp := t.Params[is.Param]
+				tp := recParams(t)[is.Param]
 				p.Argument, p.Takes, p.Pointer = tp.Name, w.param(is.Param), is.Path.Pointer()
 				head := args[is.Start:min(len(args), is.Start+4*maxSent)]
 				cut, _ := jsonlex.CutWritten(head, maxSent)
@@ -266,7 +266,7 @@ func (b *problems) issues(issues []bind.Issue) {
 			if !b.claim(is.Param) {
 				continue
 			}
-			p := t.Params[is.Param]
+			p := recParams(t)[is.Param]
 			pr := Problem{Code: MissingArgument, Argument: p.Name, Takes: w.param(is.Param)}
 			if is.End > is.Start { // sent as null, which does not count
 				pr.Sent = quoteSent(args[is.Start:is.End])
@@ -305,7 +305,7 @@ func (b *problems) refusedOutside(is bind.Issue) {
 // missingField words a required field an object inside the argument
 // leaves out: the issue spans the object, and its path ends at the field.
 func (b *problems) missingField(is bind.Issue) Problem {
-	p := b.t.Params[is.Param]
+	p := recParams(b.t)[is.Param]
 	path := bindcap.Path(is.Path)
 	var name string
 	if last, ok := path.Last(); ok && last.IsKey {
@@ -325,7 +325,7 @@ func (b *problems) missingField(is bind.Issue) Problem {
 // valueProblem words an issue with one value (or key) inside an argument,
 // as a problem of code c.
 func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
-	p := b.t.Params[is.Param]
+	p := recParams(b.t)[is.Param]
 	path := bindcap.Path(is.Path)
 	pr := Problem{
 		Argument: p.Name,
@@ -372,8 +372,8 @@ func (b *problems) problemCode(is bind.Issue) Code {
 	if _, _, ok := bindcap.DuplicateName(b.w.binder, is.Err); ok {
 		return DuplicateName
 	}
-	if is.Kind == bind.InvalidValue && is.Param >= 0 && is.Param < len(b.t.Params) {
-		if s := b.w.resolve(b.w.at(b.t.Params[is.Param].Schema, bindcap.Path(is.Path))); s != nil && len(s.Enum) > 0 {
+	if is.Kind == bind.InvalidValue && is.Param >= 0 && is.Param < len(recParams(b.t)) {
+		if s := b.w.resolve(b.w.at(paramSchema(&recParams(b.t)[is.Param]), bindcap.Path(is.Path))); s != nil && len(s.Enum) > 0 {
 			return NotOneOf
 		}
 	}

@@ -43,7 +43,7 @@ func schemaClass(is schemacheck.Issue) int {
 }
 
 func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage) Decision {
-	pol := &t.Policy
+	pol := recPolicy(t)
 	warn := pol.Mode == typereg.Warn
 	res := ps.Check(args)
 	if len(res.Issues) == 0 && res.Omitted == [3]int{} {
@@ -74,7 +74,7 @@ func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage)
 			refuses = true
 		}
 	}
-	b := &problems{t: t, args: args, seenParam: make([]bool, len(t.Params))}
+	b := &problems{t: t, args: args, seenParam: make([]bool, len(recParams(t)))}
 	sw := schemaWords{root: ps.Root}
 	if refuses && warn {
 		issues = slices.DeleteFunc(issues, func(is schemacheck.Issue) bool { return !is.Kind.Fails() })
@@ -134,7 +134,7 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 	if !b.claim(is.Param) {
 		return
 	}
-	name := b.t.Params[is.Param].Name
+	name := recParams(b.t)[is.Param].Name
 	path := is.Path
 	if is.InKey {
 		path = path.Key(args[is.Start:is.End]) // the pointer leads to the key's member

@@ -49,15 +49,15 @@ type words struct {
 // registration (words are refuse's, and refuse imports typereg), so the
 // first call refused builds them, and every later one shares them.
 func wordsFor(t *typereg.Tool) words {
-	w := words{defs: t.Schema.Definitions, binder: t.Plan().Binder()}
+	w := words{defs: recSchema(t).Definitions, binder: t.Plan().Binder()}
 	key := weak.Make(t)
 	if v, ok := compiledWords.Load(key); ok {
 		w.params = v.([]string)
 		return w
 	}
-	params := make([]string, len(t.Params))
-	for i, p := range t.Params {
-		params[i] = w.takes(p.Type, p.Quoted, p.Schema)
+	params := make([]string, len(recParams(t)))
+	for i, p := range recParams(t) {
+		params[i] = w.takes(p.Type, p.Quoted, paramSchema(&p))
 	}
 	if v, loaded := compiledWords.LoadOrStore(key, params); loaded {
 		params = v.([]string)

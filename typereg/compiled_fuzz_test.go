@@ -244,7 +244,7 @@ func checkCompiled(t *testing.T, s *source) (judged int) {
 				t.Fatalf("%s %v %s: the validator fails: %v", b.Name(), st, data, err)
 			}
 			for _, fe := range errs {
-				failed[paramOf(st, tool.Params, fe.StructNamespace())] = true
+				failed[paramOf(st, tool.params, fe.StructNamespace())] = true
 			}
 		}
 		clean := make([]bool, nf)
@@ -268,7 +268,7 @@ func checkCompiled(t *testing.T, s *source) (judged int) {
 			judged++
 			if (verdict == constraint.Fail) != failed[j] {
 				t.Errorf("%s: type %v, args %s: parameter %s: compiled says fail=%v, the validator fail=%v (decoded %+v)",
-					b.Name(), st, data, tool.Params[j].Name, verdict == constraint.Fail, failed[j], v.Elem().Interface())
+					b.Name(), st, data, tool.params[j].Name, verdict == constraint.Fail, failed[j], v.Elem().Interface())
 			}
 			walkedCheck(t, b, tool, data, m.Value, j, verdict, at, failed[j])
 		}
@@ -308,7 +308,7 @@ func walkedCheck(t *testing.T, b bind.Binder, tool *Tool, data []byte, value jso
 		}
 		if walked != verdict || walked == constraint.Fail && failed != true {
 			t.Errorf("%s: type %v, args %s: parameter %s: the walk says %v, Check %v, the validator fail=%v",
-				b.Name(), tool.Type, data, tool.Params[j].Name, walked, verdict, failed)
+				b.Name(), tool.typ, data, tool.params[j].Name, walked, verdict, failed)
 		}
 		if walked != constraint.Fail {
 			return
@@ -317,12 +317,12 @@ func walkedCheck(t *testing.T, b bind.Binder, tool *Tool, data []byte, value jso
 			if br.Member == k {
 				if br.At != at {
 					t.Errorf("%s: args %s: parameter %s: the walk's breach at %v (%s), Check's at %v (%s)",
-						b.Name(), data, tool.Params[j].Name, br.At, data[br.At.Start:br.At.End], at, data[at.Start:at.End])
+						b.Name(), data, tool.params[j].Name, br.At, data[br.At.Start:br.At.End], at, data[at.Start:at.End])
 				}
 				return
 			}
 		}
-		t.Errorf("%s: args %s: parameter %s breaks its tags with no breach recorded", b.Name(), data, tool.Params[j].Name)
+		t.Errorf("%s: args %s: parameter %s breaks its tags with no breach recorded", b.Name(), data, tool.params[j].Name)
 		return
 	}
 }

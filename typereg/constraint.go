@@ -139,11 +139,11 @@ func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (*cons
 			if levels, err = parseValidate(p.Validate); err != nil {
 				return nil, nil, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
 			}
-			if err := translate(levels, p.Type, p.Schema, schema.Definitions); err != nil {
+			if err := translate(levels, p.Type, p.schema, schema.Definitions); err != nil {
 				return nil, nil, fmt.Errorf("field %s: validate tag %q: %w", p.GoName, p.Validate, err)
 			}
 		}
-		if err := publishNested(p.Type, levels, p.Schema, schema.Definitions, p.GoName, walked, nestedRequired); err != nil {
+		if err := publishNested(p.Type, levels, p.schema, schema.Definitions, p.GoName, walked, nestedRequired); err != nil {
 			return nil, nil, err
 		}
 		if n, ok := compileTags(levels, p.Type); ok {

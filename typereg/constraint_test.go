@@ -28,7 +28,7 @@ func property[T any](t *testing.T) (string, bool) {
 	if !tl.Constrained() {
 		t.Error("Constrained() = false")
 	}
-	b, err := json.Marshal(p.Schema)
+	b, err := json.Marshal(p.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestConstraint_Translation(t *testing.T) {
 			}
 			tl, _ := reg.Tool("t")
 			p, _ := tl.Param("limit")
-			b, _ := json.Marshal(p.Schema)
+			b, _ := json.Marshal(p.Schema())
 			return string(b), p.Required
 		}, `{"type":"integer","maximum":5}`, true},
 	} {

@@ -177,4 +177,13 @@
 // name twice, read-only and read-write, registers the one it adds); readers
 // see the old record or the new one, never a mix, and a *Tool once looked
 // up never changes.
+//
+// A record is read-only: a Tool has no exported field, and what its
+// methods return is the caller's to change (Params a new slice, Schema and
+// Param.Schema a deep copy, Policy with its slices and map copied), so
+// that no code holding a *Tool can make the guard judge calls by another
+// record than its compiled plan, or publish another schema than the one
+// checked. The copies cost allocations where they are made (the schema's,
+// one per keyword or so: take it once, where a tool is added to a server);
+// the guard itself reads the record in place and pays nothing per call.
 package typereg

@@ -29,8 +29,8 @@ func ExampleRegisterType() {
 		panic(err)
 	}
 	tool, _ := reg.Tool("update_dashboard")
-	required, _ := json.Marshal(tool.Schema.Required)
-	fmt.Println(tool.Type, string(required))
+	required, _ := json.Marshal(tool.Schema().Required)
+	fmt.Println(tool.Type(), string(required))
 	fmt.Println(refuse.Refuse(reg, "update_dashboard", []byte(`{"uid":"a"}`)) == nil)
 	// Output:
 	// typereg_test.UpdateDashboard ["uid"]

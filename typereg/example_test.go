@@ -23,10 +23,10 @@ func ExampleRegister() {
 		panic(err)
 	}
 	tool, _ := reg.Tool("search")
-	for _, p := range tool.Params {
+	for _, p := range tool.Params() {
 		fmt.Printf("%s: %v (Go field %s, required %v, nullable %v)\n", p.Name, p.Type, p.GoName, p.Required, p.Nullable)
 	}
-	schema, _ := json.Marshal(tool.Schema)
+	schema, _ := json.Marshal(tool.Schema())
 	fmt.Println(string(schema))
 	// Output:
 	// query: string (Go field Query, required true, nullable false)

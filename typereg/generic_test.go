@@ -37,7 +37,7 @@ func TestRegister_GenericFieldType_PublishesRefsThatResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	tl, _ := reg.Tool("g")
-	b, err := json.Marshal(tl.Schema)
+	b, err := json.Marshal(tl.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}

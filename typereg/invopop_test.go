@@ -42,7 +42,7 @@ func TestSchema_InvopopV014Rules(t *testing.T) {
 		B int `json:"b"`
 	}](reg, "unnamed"))
 	tool, _ := reg.Tool("t")
-	s := tool.Schema
+	s := tool.Schema()
 	if want := []string{"name", "forced", "count", "leaf", "inline"}; !slices.Equal(s.Required, want) {
 		t.Errorf("required %q, want %q", s.Required, want)
 	}
@@ -63,8 +63,8 @@ func TestSchema_InvopopV014Rules(t *testing.T) {
 		t.Errorf("the leaf's definition %+v, want required [must]", leaf)
 	}
 	un, _ := reg.Tool("unnamed")
-	if !slices.Equal(un.Schema.Required, []string{"b"}) {
-		t.Errorf("unnamed: required %q, want [b]", un.Schema.Required)
+	if !slices.Equal(un.Schema().Required, []string{"b"}) {
+		t.Errorf("unnamed: required %q, want [b]", un.Schema().Required)
 	}
 	// The binder reads a call without the omitzero fields: never refused.
 	args := json.RawMessage(`{"name":"x","forced":1,"count":"2","leaf":{"must":1},"leaves":[{"must":2}],"inline":{"n":"3"}}`)

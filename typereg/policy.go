@@ -67,9 +67,9 @@ func parseMode(s string) (Mode, error) {
 }
 
 // A Policy is what a tool's calls are held to beyond the binder's verdict.
-// Tool.Policy is the one in force: the registry's defaults, the tool's own
-// options, and BINDGUARD_MODE over both. Its slice and map are shared by
-// every reader of the record: do not modify them.
+// Tool.Policy returns the one in force: the registry's defaults, the
+// tool's own options, and BINDGUARD_MODE over both, with its slices and map
+// copied, so that changing them changes no record.
 type Policy struct {
 	// Mode is what happens to a problem the policies find.
 	Mode Mode

@@ -1,10 +1,10 @@
 package typereg_test
 
 import (
+	"encoding/json"
 	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/typereg"
 	"github.com/google/go-cmp/cmp"
-	"github.com/invopop/jsonschema"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,7 +53,7 @@ func TestRegister_PolicyResolvesRegistryToolAndEnvironment(t *testing.T) {
 				t.Fatal(err)
 			}
 			tool, _ := reg.Tool("t")
-			if diff := cmp.Diff(tc.want, tool.Policy); diff != "" {
+			if diff := cmp.Diff(tc.want, tool.Policy()); diff != "" {
 				t.Errorf("policy (-want +got):\n%s", diff)
 			}
 		})
@@ -98,7 +98,7 @@ func TestRegister_EnvironmentModeEmptyIsUnsetAndNothingIsTrimmed(t *testing.T) {
 			if tc.want == 0 {
 				if err == nil {
 					tool, _ := reg.Tool("t")
-					t.Fatalf("BINDGUARD_MODE=%q: Register succeeded with mode %v; want it to fail", tc.env, tool.Policy.Mode)
+					t.Fatalf("BINDGUARD_MODE=%q: Register succeeded with mode %v; want it to fail", tc.env, tool.Policy().Mode)
 				}
 				if want := typereg.EnvMode + "=" + strconv.Quote(tc.env); !strings.Contains(err.Error(), want) {
 					t.Errorf("BINDGUARD_MODE=%q: err = %v, want it to name %s", tc.env, err, want)
@@ -108,8 +108,8 @@ func TestRegister_EnvironmentModeEmptyIsUnsetAndNothingIsTrimmed(t *testing.T) {
 			if err != nil {
 				t.Fatalf("BINDGUARD_MODE=%q: %v", tc.env, err)
 			}
-			if tool, _ := reg.Tool("t"); tool.Policy.Mode != tc.want {
-				t.Errorf("BINDGUARD_MODE=%q: mode %v, want %v", tc.env, tool.Policy.Mode, tc.want)
+			if tool, _ := reg.Tool("t"); tool.Policy().Mode != tc.want {
+				t.Errorf("BINDGUARD_MODE=%q: mode %v, want %v", tc.env, tool.Policy().Mode, tc.want)
 			}
 		})
 	}
@@ -134,12 +134,12 @@ func TestRegister_AliasesFromTagsAndOptions(t *testing.T) {
 	}
 	tool, _ := reg.Tool("t")
 	want := map[string]string{"hrs": "hours", "hours_back": "hours", "n": "name"}
-	if diff := cmp.Diff(want, tool.Policy.Aliases); diff != "" {
+	if diff := cmp.Diff(want, tool.Policy().Aliases); diff != "" {
 		t.Errorf("aliases (-want +got):\n%s", diff)
 	}
 	// Aliases are hidden: the schema publishes the parameters alone.
 	var props []string
-	for p := tool.Schema.Properties.Oldest(); p != nil; p = p.Next() {
+	for p := tool.Schema().Properties.Oldest(); p != nil; p = p.Next() {
 		props = append(props, p.Key)
 	}
 	if diff := cmp.Diff([]string{"hours", "name"}, props); diff != "" {
@@ -193,11 +193,13 @@ func TestRegister_OpenToolPublishesAnOpenRoot(t *testing.T) {
 	}
 	closed, _ := reg.Tool("closed")
 	open, _ := reg.Tool("open")
-	if closed.Schema.AdditionalProperties != jsonschema.FalseSchema {
-		t.Errorf("closed tool: additionalProperties = %v, want false", closed.Schema.AdditionalProperties)
+	// The schema handed out is a copy: false is a schema that marshals
+	// to false, not invopop's FalseSchema itself.
+	if b, _ := json.Marshal(closed.Schema().AdditionalProperties); string(b) != "false" {
+		t.Errorf("closed tool: additionalProperties = %s, want false", b)
 	}
-	if open.Schema.AdditionalProperties != nil {
-		t.Errorf("open tool: additionalProperties = %v, want none (open)", open.Schema.AdditionalProperties)
+	if open.Schema().AdditionalProperties != nil {
+		t.Errorf("open tool: additionalProperties = %v, want none (open)", open.Schema().AdditionalProperties)
 	}
 }
 
@@ -213,7 +215,7 @@ func TestRegister_ValidateRequiredJoinsTheRequiredList(t *testing.T) {
 		t.Fatal(err)
 	}
 	tool, _ := reg.Tool("t")
-	if diff := cmp.Diff([]string{"a", "d"}, tool.Schema.Required); diff != "" {
+	if diff := cmp.Diff([]string{"a", "d"}, tool.Schema().Required); diff != "" {
 		t.Errorf("required (-want +got):\n%s", diff)
 	}
 }

@@ -194,7 +194,7 @@ func TestRegister_RecursiveTypesTerminateWithRefs(t *testing.T) {
 					t.Fatalf("Register: %v", err)
 				}
 				tool, _ := reg.Tool("t")
-				raw, err := json.Marshal(tool.Schema)
+				raw, err := json.Marshal(tool.Schema())
 				if err != nil {
 					t.Fatalf("the schema does not marshal: %v", err)
 				}
@@ -257,7 +257,7 @@ func TestRegister_RecursiveSchemasName(t *testing.T) {
 			t.Fatalf("%v: %v", tc.typ, err)
 		}
 		tool, _ := reg.Tool("t")
-		raw, _ := json.Marshal(tool.Schema)
+		raw, _ := json.Marshal(tool.Schema())
 		for _, w := range tc.want {
 			if !strings.Contains(string(raw), w) {
 				t.Errorf("%v: schema %s\nlacks %s", tc.typ, raw, w)

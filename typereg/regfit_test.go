@@ -40,15 +40,15 @@ func TestRegister_PointerToStruct_RecordsTheStruct(t *testing.T) {
 				t.Fatal(err)
 			}
 			tl, _ := reg.Tool("p")
-			if tl.Type != reflect.TypeFor[ptrParams]() {
-				t.Errorf("Type = %v, want ptrParams", tl.Type)
+			if tl.Type() != reflect.TypeFor[ptrParams]() {
+				t.Errorf("Type = %v, want ptrParams", tl.Type())
 			}
 			plain := typereg.New()
 			if err := typereg.Register[ptrParams](plain, "p"); err != nil {
 				t.Fatal(err)
 			}
 			want, _ := plain.Tool("p")
-			if diff := cmp.Diff(asJSONValue(t, want.Schema), asJSONValue(t, tl.Schema)); diff != "" {
+			if diff := cmp.Diff(asJSONValue(t, want.Schema()), asJSONValue(t, tl.Schema())); diff != "" {
 				t.Errorf("schema (-T +*T):\n%s", diff)
 			}
 			for _, args := range []string{`{"n":1}`, `{"n":"x"}`, `{"n":1,"note":"too long"}`, `{}`, `null`} {
@@ -108,8 +108,8 @@ func TestRegisterType_SameNameAnotherStruct_ReplacesTheRecord(t *testing.T) {
 	if r := refuse.Refuse(reg, "update", []byte(`{"uid":"a","overwrite":true}`)); r != nil {
 		t.Errorf("the read-write record refuses a good call: %v", r)
 	}
-	if old.Type != reflect.TypeFor[readOnlyArgs]() || len(old.Params) != 1 {
-		t.Errorf("the old record changed: %v %v", old.Type, old.Accepted())
+	if old.Type() != reflect.TypeFor[readOnlyArgs]() || len(old.Params()) != 1 {
+		t.Errorf("the old record changed: %v %v", old.Type(), old.Accepted())
 	}
 }
 
@@ -153,7 +153,7 @@ func TestWithReflector_RequiredFromJSONSchemaTags_RequiresWhatTheReflectorDoes(t
 			}
 			tl, _ := reg.Tool("g")
 			own := ref.Reflect(&grafanaArgs{})
-			if diff := cmp.Diff(own.Required, tl.Schema.Required); diff != "" {
+			if diff := cmp.Diff(own.Required, tl.Schema().Required); diff != "" {
 				t.Errorf("required (-server's schema +guard's):\n%s", diff)
 			}
 			for _, args := range []string{`{"uid":"a"}`, `{"uid":"a","filter":{"label":"x"}}`} {
@@ -221,11 +221,11 @@ func TestWithReflector_AllowAdditionalProperties_OpensTheTool(t *testing.T) {
 		t.Errorf("a nested struct's required field left out passes")
 	}
 	tl, _ := reg.Tool("g")
-	if tl.Schema.AdditionalProperties != nil {
-		t.Errorf("the schema stays closed: %v", tl.Schema.AdditionalProperties)
+	if tl.Schema().AdditionalProperties != nil {
+		t.Errorf("the schema stays closed: %v", tl.Schema().AdditionalProperties)
 	}
 	own := asJSONValue(t, ref.Reflect(&grafanaArgs{}))
-	got := asJSONValue(t, tl.Schema)
+	got := asJSONValue(t, tl.Schema())
 	if diff := cmp.Diff(openness(own), openness(got)); diff != "" {
 		t.Errorf("additionalProperties by path (-server's schema +guard's):\n%s", diff)
 	}
@@ -295,7 +295,7 @@ func TestWithJSONSchemaGo_SchemaAsGoogleInfersIt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(describedAndRequired(t, want), describedAndRequired(t, tl.Schema)); diff != "" {
+	if diff := cmp.Diff(describedAndRequired(t, want), describedAndRequired(t, tl.Schema())); diff != "" {
 		t.Errorf("descriptions and required lists (-jsonschema-go +guard):\n%s", diff)
 	}
 	bindtest.Constraints(t, reg) // the validate tag's range is the schema's, the description aside
@@ -330,7 +330,7 @@ func TestWithJSONSchemaGo_DescriptionsAreNotOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, g := asJSONValue(t, want).(map[string]any), inlineRefs(asJSONValue(t, tl.Schema)).(map[string]any)
+	w, g := asJSONValue(t, want).(map[string]any), inlineRefs(asJSONValue(t, tl.Schema())).(map[string]any)
 	for _, k := range []string{"properties", "required"} {
 		if diff := cmp.Diff(w[k], g[k]); diff != "" {
 			t.Errorf("%s (-jsonschema-go +guard):\n%s", k, diff)
@@ -358,7 +358,7 @@ func TestWithJSONSchemaGo_DescriptionsAddNothingToTheStruct(t *testing.T) {
 		t.Fatal(err)
 	}
 	tl, _ := reg.Tool("s")
-	got := inlineRefs(asJSONValue(t, tl.Schema)).(map[string]any)
+	got := inlineRefs(asJSONValue(t, tl.Schema())).(map[string]any)
 	in, _ := got["properties"].(map[string]any)["in"].(map[string]any)
 	for where, s := range map[string]map[string]any{"root": got, "in": in} {
 		for _, k := range []string{"oneOf", "anyOf"} {
@@ -384,8 +384,8 @@ func TestWithJSONSchemaGo_InvopopSyntaxStaysInvopops(t *testing.T) {
 	tl, _ := reg.Tool("s")
 	n, _ := tl.Param("n")
 	m, _ := tl.Param("m")
-	if n.Schema.Description != "how many" || n.Schema.Minimum != json.Number("1") || m.Schema.Description != "the m" {
-		t.Errorf("n: %q minimum %q; m: %q", n.Schema.Description, n.Schema.Minimum, m.Schema.Description)
+	if n.Schema().Description != "how many" || n.Schema().Minimum != json.Number("1") || m.Schema().Description != "the m" {
+		t.Errorf("n: %q minimum %q; m: %q", n.Schema().Description, n.Schema().Minimum, m.Schema().Description)
 	}
 }
 
@@ -506,7 +506,7 @@ func TestRegister_RecursiveTypes_UnderEveryTagReading(t *testing.T) {
 						return
 					}
 					tool, _ := reg.Tool("t")
-					raw, err := json.Marshal(tool.Schema)
+					raw, err := json.Marshal(tool.Schema())
 					if err != nil {
 						t.Fatalf("the schema does not marshal: %v", err)
 					}
@@ -573,7 +573,7 @@ func TestWithReflector_CommentsAreDescriptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	tl, _ := reg.Tool("g")
-	got := describedAndRequired(t, tl.Schema)
+	got := describedAndRequired(t, tl.Schema())
 	for path, want := range map[string]string{"/optional description": "Optional, from a comment", "/filter/value description": "The value, looked up"} {
 		if got[path] != want {
 			t.Errorf("%s = %v, want %q", path, got[path], want)
@@ -604,7 +604,7 @@ func FuzzWithJSONSchemaGo_DescriptionIsTheTag(f *testing.F) {
 				return // invopop's reading of a WORD= tag may fail; never a crash
 			}
 			tl, _ := reg.Tool("x")
-			got := describedAndRequired(t, tl.Schema)
+			got := describedAndRequired(t, tl.Schema())
 			if diff := cmp.Diff([]any{"in"}, got[" required"]); diff != "" {
 				t.Errorf("%q %v: root required (-want +got):\n%s", d, ty, diff)
 			}

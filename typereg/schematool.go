@@ -111,16 +111,16 @@ func (r *Registry) RegisterSchema(name string, schema json.RawMessage, opts ...O
 			ps.IntRead[i] = slices.Contains(policy.IntReads, p.Name)
 		}
 	}
-	tool := &Tool{Name: name, Type: reflect.TypeFor[map[string]any](), Policy: policy, published: ps}
-	tool.Schema = published(schema, ps)
+	tool := &Tool{name: name, typ: reflect.TypeFor[map[string]any](), policy: policy, published: ps}
+	tool.schema = published(schema, ps)
 	for _, p := range ps.Root.Properties {
-		ps, _ := tool.Schema.Properties.Get(p.Name)
-		tool.Params = append(tool.Params, Param{
+		ps, _ := tool.schema.Properties.Get(p.Name)
+		tool.params = append(tool.params, Param{
 			Name:     p.Name,
 			Type:     reflect.TypeFor[any](),
 			Nullable: p.Node.Types&schemacheck.Null != 0,
 			Required: p.Required,
-			Schema:   ps,
+			schema:   ps,
 		})
 	}
 	r.mu.Lock()
@@ -130,11 +130,6 @@ func (r *Registry) RegisterSchema(name string, schema json.RawMessage, opts ...O
 	r.tools.Store(&next)
 	return nil
 }
-
-// Published returns the compiled schema of a tool recorded with
-// RegisterSchema, for package refuse; nil for a tool recorded from a Go
-// struct.
-func (t *Tool) Published() *schemacheck.Schema { return t.published }
 
 // published states the published schema as invopop/jsonschema holds it:
 // an object of the properties, each as far as invopop reads it.

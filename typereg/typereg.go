@@ -61,27 +61,51 @@ func New(opts ...Option) *Registry {
 // Binder returns the binder the registry's tools are decoded with.
 func (r *Registry) Binder() bind.Binder { return r.binder }
 
-// A Tool is the record of one registered tool.
+// A Tool is the record of one registered tool. It is read-only once
+// registered: its fields are unexported, and every accessor returns a
+// value the caller owns (a copy of a slice, a map or a schema), so that
+// nothing a caller does to what it was handed changes the record, the
+// plan the guard judges calls by, or the schema the next caller is given.
+// The accessors that copy say what it costs; the guard itself reads the
+// record in place, at no cost per call.
 type Tool struct {
-	// Name is the tool's name, as callers send it.
-	Name string
-	// Type is the parameter struct.
-	Type reflect.Type
-	// Params are the parameters a caller may send, in field order.
-	Params []Param
-	// Schema is the input schema the tool advertises: an object whose
-	// properties are exactly Params, closed with additionalProperties false
-	// unless Policy.Open.
-	Schema *jsonschema.Schema
-	// Policy is what the tool's calls are held to beyond the binder's
-	// verdict.
-	Policy Policy
-
+	name        string
+	typ         reflect.Type
+	params      []Param
+	schema      *jsonschema.Schema
+	policy      Policy
 	plan        *bind.Plan
 	constrained bool                // a parameter has a validate tag
 	checks      *constraint.Tool    // the validate tags compiled, nil when none
 	published   *schemacheck.Schema // a tool recorded from its published schema (RegisterSchema)
 }
+
+// Name returns the tool's name, as callers send it.
+func (t *Tool) Name() string { return t.name }
+
+// Type returns the parameter struct type.
+func (t *Tool) Type() reflect.Type { return t.typ }
+
+// Params returns the parameters a caller may send, in field order: a new
+// slice on each call (one allocation), whose elements the caller may
+// change freely. Each Param's Schema is copied only when asked for.
+func (t *Tool) Params() []Param { return slices.Clone(t.params) }
+
+// Schema returns the input schema the tool advertises: an object whose
+// properties are exactly Params, closed with additionalProperties false
+// unless the policy is Open. It is a deep copy, made on each call (a few
+// allocations per keyword of the schema, as many as building it from the
+// struct's JSON would take): the caller may change it freely, and the
+// record, and the schema the next call returns, keep what was published.
+// Take it once, where the tool is added to a server, not per call.
+func (t *Tool) Schema() *jsonschema.Schema { return copySchema(t.schema) }
+
+// Policy returns what the tool's calls are held to beyond the binder's
+// verdict: the registry's defaults, the tool's own options, and
+// BINDGUARD_MODE over both. Its Exempt, Aliases and IntReads are copies
+// made on each call (one allocation each that is not empty), which the
+// caller may change freely.
+func (t *Tool) Policy() Policy { return t.policy.clone() }
 
 // Constrained reports whether any parameter has a validate tag: the
 // tool's own constraints, which the guard checks on the decoded arguments
@@ -91,18 +115,19 @@ func (t *Tool) Constrained() bool { return t.constrained }
 // Plan returns the binder's compiled plan for the tool's parameters.
 func (t *Tool) Plan() *bind.Plan { return t.plan }
 
-// Accepted returns the parameter names, in field order.
+// Accepted returns the parameter names, in field order, in a new slice.
 func (t *Tool) Accepted() []string {
-	names := make([]string, len(t.Params))
-	for i, p := range t.Params {
+	names := make([]string, len(t.params))
+	for i, p := range t.params {
 		names[i] = p.Name
 	}
 	return names
 }
 
-// Param returns the parameter named name, exactly as recorded.
+// Param returns the parameter named name, exactly as recorded: a copy,
+// which the caller may change freely.
 func (t *Tool) Param(name string) (Param, bool) {
-	for _, p := range t.Params {
+	for _, p := range t.params {
 		if p.Name == name {
 			return p, true
 		}
@@ -110,7 +135,9 @@ func (t *Tool) Param(name string) (Param, bool) {
 	return Param{}, false
 }
 
-// A Param is the record of one parameter.
+// A Param is the record of one parameter. A Param is a value: the one a
+// Tool hands out is a copy, and its schema is copied when asked for (see
+// Schema), so that changing it changes nothing in the record.
 type Param struct {
 	// Name is the JSON key the binder matches (the binder may also match
 	// case variants of it; see the binder's documentation).
@@ -132,14 +159,19 @@ type Param struct {
 	Required bool
 	// Validate is the parameter's validate tag, as written: the tool's own
 	// constraint on it (github.com/go-playground/validator/v10), published in
-	// Schema; empty when it has none (or the tag is "-"). See Register for the
-	// tags the registry takes.
+	// the schema; empty when it has none (or the tag is "-"). See Register
+	// for the tags the registry takes.
 	Validate string
-	// Schema is the parameter's property in the advertised schema.
-	Schema *jsonschema.Schema
 
-	index []int
+	schema *jsonschema.Schema // the property in the tool's schema, shared with it
+	index  []int
 }
+
+// Schema returns the parameter's property in the advertised schema: a
+// deep copy made on each call, at the cost Tool.Schema states for the
+// property alone, which the caller may change freely. It is nil for a
+// Param not handed out by a Tool.
+func (p Param) Schema() *jsonschema.Schema { return copySchema(p.schema) }
 
 // Register records tool name, whose parameters are the fields of the struct
 // type T, under the registry's policy adjusted by opts, replacing any
@@ -203,10 +235,10 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 	if policy.Open {
 		schema.AdditionalProperties = nil
 	}
-	tool := &Tool{Name: name, Type: t, Schema: schema, Policy: policy}
+	tool := &Tool{name: name, typ: t, schema: schema, policy: policy}
 	for _, bp := range plan.Params() {
 		ps, _ := schema.Properties.Get(bp.Name)
-		tool.Params = append(tool.Params, Param{
+		tool.params = append(tool.params, Param{
 			Name:      bp.Name,
 			GoName:    bp.GoName,
 			Type:      bp.Type,
@@ -214,12 +246,12 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 			OmitEmpty: bp.OmitEmpty,
 			Nullable:  nullable(bp.Type),
 			Validate:  validateTag(bp.Tag),
-			Schema:    ps,
-			index:     bp.Index,
+			schema:    ps,
+			index:     slices.Clone(bp.Index), // the record's own: the plan hands its Params out
 		})
 	}
 	var constrainedFields map[reflect.Type][]string
-	if tool.checks, constrainedFields, err = constrain(t, tool.Params, schema); err != nil {
+	if tool.checks, constrainedFields, err = constrain(t, tool.params, schema); err != nil {
 		return fmt.Errorf("typereg: tool %q: %w", name, err)
 	}
 	tool.constrained = tool.checks != nil
@@ -245,8 +277,8 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 		}
 		return names
 	})
-	for i := range tool.Params {
-		tool.Params[i].Required = slices.Contains(schema.Required, tool.Params[i].Name)
+	for i := range tool.params {
+		tool.params[i].Required = slices.Contains(schema.Required, tool.params[i].Name)
 	}
 
 	r.mu.Lock()
@@ -288,7 +320,7 @@ func (r *Registry) Tool(name string) (*Tool, bool) {
 // Tools returns every record, sorted by name.
 func (r *Registry) Tools() []*Tool {
 	m := *r.tools.Load()
-	return slices.SortedFunc(maps.Values(m), func(a, b *Tool) int { return strings.Compare(a.Name, b.Name) })
+	return slices.SortedFunc(maps.Values(m), func(a, b *Tool) int { return strings.Compare(a.name, b.name) })
 }
 
 // schemaFor builds the advertised schema of struct type t with

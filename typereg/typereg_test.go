@@ -52,7 +52,7 @@ func TestRegister_RecordsKeysAsTheBinderMatchesThem(t *testing.T) {
 	}
 	tool, _ := reg.Tool("t")
 	var got []string
-	for _, p := range tool.Params {
+	for _, p := range tool.Params() {
 		got = append(got, p.Name)
 	}
 	want := []string{"tagged", "Untagged", "-", "opt", "quoted", badTagKey, "deep", "top", "shade", "list", "Dict", "anything", "flat"}
@@ -61,8 +61,8 @@ func TestRegister_RecordsKeysAsTheBinderMatchesThem(t *testing.T) {
 	}
 	// The record must say what encoding/json does with each key: every
 	// recorded key binds, by the same field.
-	for _, p := range tool.Params {
-		v := reflect.New(tool.Type)
+	for _, p := range tool.Params() {
+		v := reflect.New(tool.Type())
 		sample := sampleFor(p.Type)
 		if p.Quoted {
 			sample = mustQuote(sample)
@@ -112,7 +112,7 @@ func TestRegister_ParamDetails(t *testing.T) {
 		Quoted, OmitEmpty, Nullable, Required bool
 	}
 	got := map[string]detail{}
-	for _, p := range tool.Params {
+	for _, p := range tool.Params() {
 		got[p.Name] = detail{p.GoName, p.Quoted, p.OmitEmpty, p.Nullable, p.Required}
 	}
 	want := map[string]detail{
@@ -148,7 +148,7 @@ func TestRegister_ConflictingNamesAreDroppedLikeTheBinderDrops(t *testing.T) {
 		t.Fatal(err)
 	}
 	tool, _ := reg.Tool("t")
-	if len(tool.Params) != 0 {
+	if len(tool.Params()) != 0 {
 		t.Errorf("params = %v, want none: two embedded Same fields at one depth cancel out", tool.Accepted())
 	}
 }
@@ -214,28 +214,28 @@ func TestSchemaCensus(t *testing.T) {
 	mustRegister(t, typereg.Register[jsonschemaHidden](reg, "hidden"))
 	for _, tool := range reg.Tools() {
 		var props []string
-		for p := tool.Schema.Properties.Oldest(); p != nil; p = p.Next() {
+		for p := tool.Schema().Properties.Oldest(); p != nil; p = p.Next() {
 			props = append(props, p.Key)
 		}
 		if diff := cmp.Diff(tool.Accepted(), props, cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("%s: params vs schema properties (-params +schema):\n%s", tool.Name, diff)
+			t.Errorf("%s: params vs schema properties (-params +schema):\n%s", tool.Name(), diff)
 		}
-		if b, _ := json.Marshal(tool.Schema.AdditionalProperties); string(b) != "false" {
-			t.Errorf("%s: root additionalProperties = %s, want false", tool.Name, b)
+		if b, _ := json.Marshal(tool.Schema().AdditionalProperties); string(b) != "false" {
+			t.Errorf("%s: root additionalProperties = %s, want false", tool.Name(), b)
 		}
-		for _, p := range tool.Params {
-			if p.Schema == nil {
-				t.Errorf("%s.%s: no property schema recorded", tool.Name, p.Name)
+		for _, p := range tool.Params() {
+			if p.Schema() == nil {
+				t.Errorf("%s.%s: no property schema recorded", tool.Name(), p.Name)
 			}
 		}
 		var required []string
-		for _, p := range tool.Params {
+		for _, p := range tool.Params() {
 			if p.Required {
 				required = append(required, p.Name)
 			}
 		}
-		if diff := cmp.Diff(required, tool.Schema.Required, cmpopts.EquateEmpty()); diff != "" {
-			t.Errorf("%s: required (-params +schema):\n%s", tool.Name, diff)
+		if diff := cmp.Diff(required, tool.Schema().Required, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: required (-params +schema):\n%s", tool.Name(), diff)
 		}
 	}
 }
@@ -249,7 +249,7 @@ func TestSchema_IsClosedJSON(t *testing.T) {
 	reg := typereg.New()
 	mustRegister(t, typereg.Register[jsonschemaHidden](reg, "t"))
 	tool, _ := reg.Tool("t")
-	b, err := json.Marshal(tool.Schema)
+	b, err := json.Marshal(tool.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestRegistry_ReplaceAndRemove(t *testing.T) {
 	mustRegister(t, typereg.Register[named](reg, "t"))
 	mustRegister(t, typereg.Register[jsonschemaHidden](reg, "t"))
 	tool, ok := reg.Tool("t")
-	if !ok || tool.Type != reflect.TypeFor[jsonschemaHidden]() {
+	if !ok || tool.Type() != reflect.TypeFor[jsonschemaHidden]() {
 		t.Fatalf("after re-registering, Tool = %v, %v", tool, ok)
 	}
 	if !reg.Remove("t") || reg.Remove("t") {
@@ -301,8 +301,8 @@ func TestRegistry_ConcurrentReadsSeeWholeRecords(t *testing.T) {
 				if !ok {
 					continue
 				}
-				if len(tool.Params) != tool.Schema.Properties.Len() {
-					t.Errorf("a mixed record: %d params, %d properties", len(tool.Params), tool.Schema.Properties.Len())
+				if len(tool.Params()) != tool.Schema().Properties.Len() {
+					t.Errorf("a mixed record: %d params, %d properties", len(tool.Params()), tool.Schema().Properties.Len())
 					return
 				}
 			}

@@ -106,7 +106,7 @@ func TestServer_OverStdio(t *testing.T) {
 				t.Errorf("the server lists %q, which the registry does not record", tl.Name)
 				continue
 			}
-			if diff := cmp.Diff(generic(t, rec.Schema), generic(t, tl.InputSchema)); diff != "" {
+			if diff := cmp.Diff(generic(t, rec.Schema()), generic(t, tl.InputSchema)); diff != "" {
 				t.Errorf("%s: input schema (-registry +tools/list):\n%s", tl.Name, diff)
 			}
 			if s, _ := generic(t, tl.InputSchema).(map[string]any); s["additionalProperties"] != false {

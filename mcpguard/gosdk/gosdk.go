@@ -83,18 +83,18 @@ func AddTool[In, Out any](s *mcp.Server, reg *typereg.Registry, t *mcp.Tool, h m
 		return fmt.Errorf("gosdk: %w", err)
 	}
 	rec, _ := reg.Tool(t.Name)
-	tt.InputSchema = rec.Schema
+	tt.InputSchema = rec.Schema()
 	structured := tt.OutputSchema == nil
 	if !structured {
 		tt.OutputSchema, _ = withWarningsProperty(tt.OutputSchema)
 	}
 
 	// The record's type is the struct, In itself or what In points to.
-	name, binder, inType := t.Name, reg.Binder(), rec.Type
+	name, binder, inType := t.Name, reg.Binder(), rec.Type()
 	pointer := reflect.TypeFor[In]().Kind() == reflect.Pointer
 	s.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if rec, ok := reg.Tool(name); ok && rec.Type != inType {
-			msg := fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, rec.Type, inType)
+		if rec, ok := reg.Tool(name); ok && rec.Type() != inType {
+			msg := fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, rec.Type(), inType)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: msg}}, IsError: true}, nil
 		}
 		args := req.Params.Arguments
@@ -169,7 +169,7 @@ func Register(reg *typereg.Registry, t *mcp.Tool, in reflect.Type, opts ...typer
 	}
 	rec, _ := reg.Tool(t.Name)
 	tt := *t
-	tt.InputSchema = rec.Schema
+	tt.InputSchema = rec.Schema()
 	return &tt, nil
 }
 

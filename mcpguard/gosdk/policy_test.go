@@ -191,7 +191,7 @@ func TestMiddleware_Policies(t *testing.T) {
 				rec, _ := reg.Tool(name)
 				h := &policyHandler{}
 				handlers[name] = h
-				s.AddTool(&mcp.Tool{Name: name, InputSchema: rec.Schema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				s.AddTool(&mcp.Tool{Name: name, InputSchema: rec.Schema()}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 					var in policyArgs
 					if err := reg.Binder().Unmarshal(req.Params.Arguments, &in); err != nil {
 						var res mcp.CallToolResult

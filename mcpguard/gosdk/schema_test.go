@@ -75,7 +75,7 @@ func TestAddTool_ToolsListPublishesTheRegistrysClosedSchema(t *testing.T) {
 		if !ok {
 			t.Fatalf("tools/list lacks %q", name)
 		}
-		if diff := cmp.Diff(asJSON(t, rec.Schema), asJSON(t, tl.InputSchema)); diff != "" {
+		if diff := cmp.Diff(asJSON(t, rec.Schema()), asJSON(t, tl.InputSchema)); diff != "" {
 			t.Errorf("%s: published input schema (-registry +tools/list):\n%s", name, diff)
 		}
 		schema, _ := asJSON(t, tl.InputSchema).(map[string]any)

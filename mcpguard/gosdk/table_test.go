@@ -89,7 +89,7 @@ func TestTable_WithoutGuard_BinderFailsExactlyOnRefusedRows(t *testing.T) {
 			}
 			rec, _ := reg.Tool(probe.Tool)
 			s := newServer()
-			s.AddTool(&mcp.Tool{Name: probe.Tool, InputSchema: rec.Schema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			s.AddTool(&mcp.Tool{Name: probe.Tool, InputSchema: rec.Schema()}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				var in probe.Args
 				if err := reg.Binder().Unmarshal(req.Params.Arguments, &in); err != nil {
 					res := &mcp.CallToolResult{}
@@ -218,7 +218,7 @@ func TestTable_Middleware_RefusesExactlyTheRefusedRows_PassesTheRestAsTheBinderD
 			rec, _ := reg.Tool(probe.Tool)
 			var got recorder[probe.Args]
 			s := newServer()
-			s.AddTool(&mcp.Tool{Name: probe.Tool, InputSchema: rec.Schema}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			s.AddTool(&mcp.Tool{Name: probe.Tool, InputSchema: rec.Schema()}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				var in probe.Args
 				if err := reg.Binder().Unmarshal(req.Params.Arguments, &in); err != nil {
 					res := &mcp.CallToolResult{}

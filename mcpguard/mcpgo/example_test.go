@@ -81,7 +81,7 @@ func ExampleMiddleware() {
 		panic(err)
 	}
 	rec, _ := reg.Tool("get_wait_stats")
-	schema, _ := json.Marshal(rec.Schema)
+	schema, _ := json.Marshal(rec.Schema())
 
 	s := server.NewMCPServer("waits", "1.0.0", server.WithToolHandlerMiddleware(mcpgo.Middleware(reg)))
 	s.AddTool(mcp.NewTool("get_wait_stats", mcp.WithRawInputSchema(schema)),

@@ -142,7 +142,7 @@ func probeRegistry(t testing.TB, b bind.Binder, opts ...typereg.Option) *typereg
 func probeSchema(t testing.TB, reg *typereg.Registry) json.RawMessage {
 	t.Helper()
 	tl, _ := reg.Tool(probe.Tool)
-	b, err := json.Marshal(tl.Schema)
+	b, err := json.Marshal(tl.Schema())
 	if err != nil {
 		t.Fatal(err)
 	}

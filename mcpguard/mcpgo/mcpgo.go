@@ -80,7 +80,7 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 		return fmt.Errorf("mcpgo: %w", err)
 	}
 	rec, _ := trial.Tool(tool.Name)
-	schema, err := json.Marshal(rec.Schema)
+	schema, err := json.Marshal(rec.Schema())
 	if err != nil {
 		return fmt.Errorf("mcpgo: tool %q: the input schema does not marshal: %w", tool.Name, err)
 	}
@@ -92,11 +92,11 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 	}
 
 	// The record's type is the struct, In itself or what In points to.
-	name, in := tool.Name, rec.Type
+	name, in := tool.Name, rec.Type()
 	handler := func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		t, ok := reg.Tool(name)
-		if ok && t.Type != in {
-			return mcp.NewToolResultError(fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, t.Type, in)), nil
+		if ok && t.Type() != in {
+			return mcp.NewToolResultError(fmt.Sprintf("Tool '%s' is registered with parameters %v, but its handler takes %v; the call was not run.", name, t.Type(), in)), nil
 		}
 		args, err := rawArguments(req)
 		if err != nil {
@@ -114,7 +114,7 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 			// The type's own methods run contained: a panic is an error,
 			// and the error's text is cut (contain.Text).
 			if err := contain.Decode(reg.Binder(), d.Args, &v); err != nil {
-				if ok && t.Policy.Mode == typereg.Off {
+				if ok && t.Policy().Mode == typereg.Off {
 					return mcp.NewToolResultError("failed to bind arguments: " + contain.Text(err)), nil
 				}
 				// The guard passed what the binder fails on: a disagreement
@@ -144,7 +144,7 @@ func AddTool[In any](s *server.MCPServer, reg *typereg.Registry, tool mcp.Tool, 
 		return fmt.Errorf("mcpgo: %w", err)
 	}
 	if rec, _ := reg.Tool(name); rec != nil {
-		if recorded, _ := json.Marshal(rec.Schema); !bytes.Equal(recorded, schema) {
+		if recorded, _ := json.Marshal(rec.Schema()); !bytes.Equal(recorded, schema) {
 			tool.RawInputSchema = recorded
 			return addTool(s, tool, handler) // the server has the name: it replaces the tool
 		}
@@ -180,7 +180,7 @@ func Register(reg *typereg.Registry, tool mcp.Tool, in reflect.Type, opts ...typ
 		return tool, fmt.Errorf("mcpgo: %w", err)
 	}
 	rec, _ := reg.Tool(tool.Name)
-	schema, _ := json.Marshal(rec.Schema) // Register has checked that it marshals
+	schema, _ := json.Marshal(rec.Schema()) // Register has checked that it marshals
 	tool.InputSchema = mcp.ToolInputSchema{}
 	tool.RawInputSchema = schema
 	if withProp, ok := warnings.WithProperty(outputSchema(tool)); ok {

@@ -143,7 +143,7 @@ func TestToolsList_PublishesTheSchemaRefuseEnforces(t *testing.T) {
 			}
 			published := got.Result.Tools[0].InputSchema
 			tl, _ := reg.Tool(probe.Tool)
-			want, _ := json.Marshal(tl.Schema)
+			want, _ := json.Marshal(tl.Schema())
 			if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, published)); diff != "" {
 				t.Fatalf("the published input schema is not the registry's (-registry +published):\n%s", diff)
 			}
@@ -171,7 +171,7 @@ func TestToolsList_PublishesTheSchemaRefuseEnforces(t *testing.T) {
 				t.Errorf("published properties differ from the parameters Refuse accepts (-accepted +published):\n%s", diff)
 			}
 			var required []string
-			for _, p := range tl.Params {
+			for _, p := range tl.Params() {
 				if p.Required {
 					required = append(required, p.Name)
 				}

@@ -212,7 +212,7 @@ func TestMiddleware_Policies(t *testing.T) {
 					t.Fatal(err)
 				}
 				rec, _ := reg.Tool(name)
-				schema, _ := json.Marshal(rec.Schema)
+				schema, _ := json.Marshal(rec.Schema())
 				h := &policyHandler{}
 				handlers[name] = h
 				s.AddTool(mcp.NewTool(name, mcp.WithRawInputSchema(schema)), mcp.NewTypedToolHandler(h.handle))

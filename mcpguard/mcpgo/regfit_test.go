@@ -253,7 +253,7 @@ func TestAddTool_RegistryWideReflector_PublishesTheRecord(t *testing.T) {
 	}
 	published := send(t, s, []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)).Result.Tools[0].InputSchema
 	rec, _ := reg.Tool("search_dashboards")
-	want, _ := json.Marshal(rec.Schema)
+	want, _ := json.Marshal(rec.Schema())
 	if diff := cmp.Diff(publishedRules(t, want), publishedRules(t, published)); diff != "" {
 		t.Errorf("tools/list (-record +published):\n%s", diff)
 	}

@@ -196,7 +196,7 @@ func TestDefaultTable_CoversEveryProbeParameter(t *testing.T) {
 			t.Errorf("row %s: not one JSON value", rowName(row))
 		}
 	}
-	for _, p := range tl.Params {
+	for _, p := range tl.Params() {
 		if !covered[p.Name] {
 			t.Errorf("no row sends parameter %q", p.Name)
 		}

@@ -22,6 +22,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/bindguard/bindguard/internal/schemacheck"
+	"github.com/bindguard/bindguard/internal/toolrec"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -59,7 +61,7 @@ func New(reg *typereg.Registry, opts []typereg.Option, report func(tool string, 
 // the schema and is never replaced, so its tool needs no lookup.
 func (c *Cache) StructRecord(name string) bool {
 	rec, ok := c.reg.Tool(name)
-	return ok && rec.Published() == nil
+	return ok && published(rec) == nil
 }
 
 // Served makes reg's record of tool name the one of the definition id
@@ -144,8 +146,12 @@ func (c *Cache) forget(name string) {
 	c.removeSchemaRecord(name)
 }
 
+// published reads a record's compiled schema in place (internal/toolrec):
+// nil for a tool recorded from a Go struct.
+var published = toolrec.Published.(func(*typereg.Tool) *schemacheck.Schema)
+
 func (c *Cache) removeSchemaRecord(name string) {
-	if rec, ok := c.reg.Tool(name); ok && rec.Published() != nil {
+	if rec, ok := c.reg.Tool(name); ok && published(rec) != nil {
 		c.reg.Remove(name)
 	}
 }

@@ -1,0 +1,33 @@
+// Package toolrec is the door through which the guard's own packages
+// (refuse, bindtest, the adapters) read a *typereg.Tool's record in place.
+// typereg's exported accessors hand out copies, so that no caller can
+// change a record after registration; the guard reads the record on every
+// call and must not pay for them. typereg sets the functions here when it
+// initializes; each caller asserts the type it is documented to hold.
+// What they return is the record's own memory: read it, never change it.
+package toolrec
+
+// Params is a func(*typereg.Tool) []typereg.Param: the record's
+// parameters, in field order.
+var Params any
+
+// Policy is a func(*typereg.Tool) *typereg.Policy: the policy in force.
+var Policy any
+
+// Schema is a func(*typereg.Tool) *jsonschema.Schema
+// (github.com/invopop/jsonschema): the published input schema.
+var Schema any
+
+// Published is a func(*typereg.Tool) *schemacheck.Schema: the compiled
+// schema of a tool recorded with typereg.RegisterSchema, nil for a tool
+// recorded from a Go struct.
+var Published any
+
+// ParamIndex is a func(*typereg.Param) []int: the parameter's field
+// index sequence in the tool's struct type (nil for a schema tool), the
+// record's own copy, not the plan's.
+var ParamIndex any
+
+// ParamSchema is a func(*typereg.Param) *jsonschema.Schema: the
+// parameter's property in the published schema.
+var ParamSchema any
