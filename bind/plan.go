@@ -47,9 +47,16 @@ func (p *Plan) Binder() Binder { return p.binder }
 // Type returns the struct type the plan was compiled from.
 func (p *Plan) Type() reflect.Type { return p.typ }
 
-// Params returns the keys a caller may send, in field order. The slice is
-// shared: do not modify it.
-func (p *Plan) Params() []Param { return p.params }
+// Params returns the keys a caller may send, in field order: a new slice
+// each call (each Index copied too), so that nothing a caller changes in
+// it reaches the plan, which reads its own.
+func (p *Plan) Params() []Param {
+	ps := slices.Clone(p.params)
+	for i := range ps {
+		ps[i].Index = slices.Clone(ps[i].Index)
+	}
+	return ps
+}
 
 // WithRequired returns a copy of the plan whose Check also reports, with a
 // MissingArgument issue each, the parameters of the given names that the
