@@ -403,9 +403,3 @@ func unquoteKey(raw []byte) string {
 	}
 	return string(raw)
 }
-
-func keyPointer(raw []byte) string {
-	var b jsonpath.Builder
-	b.Arg(raw)
-	return b.Path().Pointer()
-}

@@ -224,11 +224,11 @@ func TestTool_SchemaCopyIsWhole(t *testing.T) {
 	if string(a) != string(b) || len(a) < 100 {
 		t.Errorf("two copies differ, or are short:\n%s\n%s", a, b)
 	}
-	if tl.Schema() == tl.Schema() {
+	if s1, s2 := tl.Schema(), tl.Schema(); s1 == s2 {
 		t.Error("Schema returns the same pointer twice")
 	}
 	p, _ := tl.Param("kind")
-	if p.Schema() == p.Schema() || p.Schema().Default != "a" || len(p.Schema().Enum) != 2 {
+	if s1, s2 := p.Schema(), p.Schema(); s1 == s2 || s1.Default != "a" || len(s1.Enum) != 2 {
 		t.Errorf("kind's schema: %+v", p.Schema())
 	}
 }
