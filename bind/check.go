@@ -489,10 +489,12 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.fail(c.pos)
 			}
 			ks := c.pos
-			esc, hi, ok := c.str()
+			end, f, ok := jsonlex.String(c.data, ks)
 			if !ok {
-				return false
+				return c.fail(end)
 			}
+			c.pos = end
+			esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 			ke := c.pos
 			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) {
 				return c.decline()
@@ -924,12 +926,13 @@ func (c *checker) array(n *node) bool {
 		ci = c.consOpen(start)
 	}
 	wrong := false
+	fixed := n != nil && n.kind == kArray // a fixed-size array: its length is judged
 	var child *node
 	switch {
 	case n == nil:
 	case n.kind == kAny:
 		child = anyNode
-	case n.kind == kSlice || n.kind == kArray:
+	case n.kind == kSlice || fixed:
 		child = n.elem
 	default:
 		wrong = true
@@ -945,7 +948,7 @@ func (c *checker) array(n *node) bool {
 			sent++
 			c.steps.set(step{i, -1})
 			el := child
-			if n != nil && n.kind == kArray && i >= n.length {
+			if fixed && i >= n.length {
 				el = nil // dropped, but still read
 			}
 			if ci >= 0 {
@@ -973,25 +976,14 @@ func (c *checker) array(n *node) bool {
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
 	}
-	if n != nil && n.kind == kArray && sent == 0 && c.prove {
+	if fixed && sent == 0 && c.prove {
 		return c.decline() // segmentio fails on [] for a fixed-size array
 	}
-	if n != nil && n.kind == kArray && sent != n.length {
+	if fixed && sent != n.length {
 		// Extra elements are dropped; missing ones are left zero.
 		c.issueN(ArrayLength, n, start, c.pos, sent)
 	}
 	return true
-}
-
-// str reads the string at c.pos. esc reports a backslash: the string must
-// be unquoted to be read; hi, a byte past ASCII: it may be invalid UTF-8.
-func (c *checker) str() (esc, hi, ok bool) {
-	end, f, ok := jsonlex.String(c.data, c.pos)
-	if !ok {
-		return false, false, c.fail(end)
-	}
-	c.pos = end
-	return f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0, true
 }
 
 // replacedText reports whether encoding/json, reading the string token
@@ -1010,10 +1002,12 @@ func replacedText(raw []byte, esc, hi bool) bool {
 
 func (c *checker) stringValue(n *node) bool {
 	start := c.pos
-	esc, hi, ok := c.str()
+	end, f, ok := jsonlex.String(c.data, start)
 	if !ok {
-		return false
+		return c.fail(end)
 	}
+	c.pos = end
+	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 	if c.cons.next != nil {
 		c.consString(start, esc, hi)
 	}

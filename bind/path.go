@@ -72,10 +72,10 @@ const (
 )
 
 func (p *pathStack) slot(d int) *step {
-	if d < pathHead {
+	if uint(d) < pathHead {
 		return &p.s[d]
 	}
-	return &p.s[pathHead+(d-pathHead)%pathTail]
+	return &p.s[pathHead+uint(d-pathHead)%pathTail] // unsigned: a mask, no sign fix-up
 }
 
 // push opens a step, and returns what its pop must be given.
