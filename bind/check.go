@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
@@ -330,16 +329,15 @@ func (c *checker) run(root *node) {
 		return // no arguments: {}
 	}
 	c.ws()
-	if c.pos == len(c.data) {
+	switch jsonlex.KindAt(c.data, c.pos) {
+	case jsonlex.KindInvalid:
 		c.fail(c.pos)
 		return
-	}
-	switch c.data[c.pos] {
-	case '{':
+	case jsonlex.KindObject:
 		if !c.object(root, true) {
 			return
 		}
-	case 'n':
+	case jsonlex.KindNull:
 		if !c.value(nil) {
 			return
 		}
@@ -357,16 +355,7 @@ func (c *checker) run(root *node) {
 	}
 }
 
-func (c *checker) ws() {
-	for c.pos < len(c.data) {
-		switch c.data[c.pos] {
-		case ' ', '\t', '\n', '\r':
-			c.pos++
-		default:
-			return
-		}
-	}
-}
+func (c *checker) ws() { c.pos = jsonlex.Space(c.data, c.pos) }
 
 // value reads the value at c.pos into position n (nil: anything goes, the
 // text need only be valid) and leaves c.pos after it. It returns false on a
@@ -375,12 +364,12 @@ func (c *checker) value(n *node) bool {
 	if c.pos >= len(c.data) {
 		return c.fail(c.pos)
 	}
-	b := c.data[c.pos]
+	k := jsonlex.KindAt(c.data, c.pos) // KindInvalid fails below, past the node's own verdicts
 	if c.cons.next != nil {
-		c.consFirst(b)
+		c.consFirst(c.data[c.pos])
 	}
 	for n != nil && n.kind == kPtr {
-		if b == 'n' {
+		if k == jsonlex.KindNull {
 			return c.literal("null") // null sets the pointer to nil
 		}
 		n = n.elem
@@ -404,17 +393,17 @@ func (c *checker) value(n *node) bool {
 			n = nil
 		}
 	}
-	switch b {
-	case '{':
+	switch k {
+	case jsonlex.KindObject:
 		return c.object(n, false)
-	case '[':
+	case jsonlex.KindArray:
 		return c.array(n)
-	case '"':
+	case jsonlex.KindString:
 		return c.stringValue(n)
-	case 't', 'f':
+	case jsonlex.KindTrue, jsonlex.KindFalse:
 		start := c.pos
 		lit := "true"
-		if b == 'f' {
+		if k == jsonlex.KindFalse {
 			lit = "false"
 		}
 		if !c.literal(lit) {
@@ -424,7 +413,7 @@ func (c *checker) value(n *node) bool {
 			c.issue(WrongType, n, start, c.pos)
 		}
 		return true
-	case 'n':
+	case jsonlex.KindNull:
 		// null leaves every other kind as it was: a loss, where the
 		// position cannot hold null.
 		start := c.pos
@@ -435,21 +424,18 @@ func (c *checker) value(n *node) bool {
 			c.issue(NullForValue, n, start, c.pos)
 		}
 		return true
-	}
-	if b == '-' || '0' <= b && b <= '9' {
+	case jsonlex.KindNumber:
 		return c.number(n)
 	}
 	return c.fail(c.pos)
 }
 
 func (c *checker) literal(lit string) bool {
-	d := c.data[c.pos:]
-	for i := 0; i < len(lit); i++ {
-		if i >= len(d) || d[i] != lit[i] {
-			return c.fail(c.pos + i)
-		}
+	end, ok := jsonlex.Literal(c.data, c.pos, lit)
+	if !ok {
+		return c.fail(end)
 	}
-	c.pos += len(lit)
+	c.pos = end
 	return true
 }
 
@@ -493,19 +479,22 @@ func (c *checker) object(n *node, root bool) bool {
 	if !root {
 		outer = c.steps.push(step{})
 	}
-	c.ws()
-	if c.pos < len(c.data) && c.data[c.pos] == '}' {
-		c.pos++
-	} else {
+	var more, ok bool
+	if c.pos, more, ok = jsonlex.First(c.data, c.pos, jsonlex.KindObject); !ok {
+		return c.fail(c.pos)
+	}
+	if more {
 		for {
-			if c.pos >= len(c.data) || c.data[c.pos] != '"' {
+			if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
 				return c.fail(c.pos)
 			}
 			ks := c.pos
-			esc, hi, ok := c.str()
+			end, f, ok := jsonlex.String(c.data, ks)
 			if !ok {
-				return false
+				return c.fail(end)
 			}
+			c.pos = end
+			esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 			ke := c.pos
 			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) {
 				return c.decline()
@@ -516,12 +505,9 @@ func (c *checker) object(n *node, root bool) bool {
 					c.pathKey(&odd, ks, ke)
 				}
 			}
-			c.ws()
-			if c.pos >= len(c.data) || c.data[c.pos] != ':' {
+			if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
 				return c.fail(c.pos)
 			}
-			c.pos++
-			c.ws()
 			vs := c.pos
 			if dropRepeats && c.repeated(&keys, kString, ks, ke) {
 				return c.decline() // V2 fails on the repeated name (see native)
@@ -612,20 +598,12 @@ func (c *checker) object(n *node, root bool) bool {
 				}
 				c.param = -1
 			}
-			c.ws()
-			if c.pos >= len(c.data) {
+			if c.pos, more, ok = jsonlex.Next(c.data, c.pos, jsonlex.KindObject); !ok {
 				return c.fail(c.pos)
 			}
-			if c.data[c.pos] == ',' {
-				c.pos++
-				c.ws()
-				continue
-			}
-			if c.data[c.pos] == '}' {
-				c.pos++
+			if !more {
 				break
 			}
-			return c.fail(c.pos)
 		}
 	}
 	c.keyN = keys.base
@@ -910,15 +888,8 @@ func readKey(dst, raw []byte, kind nodeKind) []byte {
 
 // strEnd returns the end of the valid JSON string starting at data[at].
 func strEnd(data []byte, at int) int {
-	for i := at + 1; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return len(data)
+	end, _, _ := jsonlex.String(data, at)
+	return end
 }
 
 // mapKey reports whether the integer key type of map n reads the key.
@@ -955,27 +926,29 @@ func (c *checker) array(n *node) bool {
 		ci = c.consOpen(start)
 	}
 	wrong := false
+	fixed := n != nil && n.kind == kArray // a fixed-size array: its length is judged
 	var child *node
 	switch {
 	case n == nil:
 	case n.kind == kAny:
 		child = anyNode
-	case n.kind == kSlice || n.kind == kArray:
+	case n.kind == kSlice || fixed:
 		child = n.elem
 	default:
 		wrong = true
 	}
 	sent := 0 // elements
 	outer := c.steps.push(step{ke: -1})
-	c.ws()
-	if c.pos < len(c.data) && c.data[c.pos] == ']' {
-		c.pos++
-	} else {
+	var more, ok bool
+	if c.pos, more, ok = jsonlex.First(c.data, c.pos, jsonlex.KindArray); !ok {
+		return c.fail(c.pos)
+	}
+	if more {
 		for i := 0; ; i++ {
 			sent++
 			c.steps.set(step{i, -1})
 			el := child
-			if n != nil && n.kind == kArray && i >= n.length {
+			if fixed && i >= n.length {
 				el = nil // dropped, but still read
 			}
 			if ci >= 0 {
@@ -987,20 +960,12 @@ func (c *checker) array(n *node) bool {
 			if ci >= 0 {
 				c.consAfter(ci)
 			}
-			c.ws()
-			if c.pos >= len(c.data) {
+			if c.pos, more, ok = jsonlex.Next(c.data, c.pos, jsonlex.KindArray); !ok {
 				return c.fail(c.pos)
 			}
-			if c.data[c.pos] == ',' {
-				c.pos++
-				c.ws()
-				continue
-			}
-			if c.data[c.pos] == ']' {
-				c.pos++
+			if !more {
 				break
 			}
-			return c.fail(c.pos)
 		}
 	}
 	c.steps.pop(outer)
@@ -1011,113 +976,14 @@ func (c *checker) array(n *node) bool {
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
 	}
-	if n != nil && n.kind == kArray && sent == 0 && c.prove {
+	if fixed && sent == 0 && c.prove {
 		return c.decline() // segmentio fails on [] for a fixed-size array
 	}
-	if n != nil && n.kind == kArray && sent != n.length {
+	if fixed && sent != n.length {
 		// Extra elements are dropped; missing ones are left zero.
 		c.issueN(ArrayLength, n, start, c.pos, sent)
 	}
 	return true
-}
-
-// strPlain marks the bytes a string holds as themselves: all but the
-// quote, the backslash and the control characters.
-var strPlain = func() (t [256]bool) {
-	for i := 0x20; i < 0x100; i++ {
-		t[i] = i != '"' && i != '\\'
-	}
-	return t
-}()
-
-// strASCII marks the bytes strPlain does, below 0x80.
-var strASCII = func() (t [256]bool) {
-	copy(t[:0x80], strPlain[:0x80])
-	return t
-}()
-
-// str scans the string at c.pos. esc reports a backslash: the string must
-// be unquoted to be read; hi, a byte past ASCII: it may be invalid UTF-8.
-func (c *checker) str() (esc, hi, ok bool) {
-	d := c.data
-	i := c.pos + 1
-	for {
-		for {
-			// The run of plain bytes: byte by byte for a short one (most
-			// keys and values), then sixteen and eight bytes at a time
-			// while none ends it: a quote, a backslash, a control
-			// character, or (until the first) a byte past ASCII.
-			tbl, wide := &strASCII, uint64(0x8080808080808080)
-			if hi {
-				tbl, wide = &strPlain, 0
-			}
-			end := min(i+16, len(d))
-			for i < end && tbl[d[i]] {
-				i++
-			}
-			if i == end && end < len(d) {
-				for i+16 <= len(d) {
-					x, y := binary.LittleEndian.Uint64(d[i:]), binary.LittleEndian.Uint64(d[i+8:])
-					if (strStops(x) | strStops(y) | (x|y)&wide) != 0 {
-						break
-					}
-					i += 16
-				}
-				for i+8 <= len(d) {
-					x := binary.LittleEndian.Uint64(d[i:])
-					if (strStops(x) | x&wide) != 0 {
-						break
-					}
-					i += 8
-				}
-				continue // byte by byte to the byte that ends the run
-			}
-			if hi || i >= len(d) || d[i] < utf8.RuneSelf {
-				break
-			}
-			hi = true
-		}
-		if i >= len(d) {
-			return esc, hi, c.fail(i)
-		}
-		switch b := d[i]; {
-		case b == '"':
-			c.pos = i + 1
-			return esc, hi, true
-		case b == '\\':
-			esc = true
-			i++
-			if i >= len(d) {
-				return esc, hi, c.fail(i)
-			}
-			switch d[i] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i++
-			case 'u':
-				for k := 1; k <= 4; k++ {
-					if i+k >= len(d) || !isHex(d[i+k]) {
-						return esc, hi, c.fail(i + k)
-					}
-				}
-				i += 5
-			default:
-				return esc, hi, c.fail(i)
-			}
-		default: // a control character
-			return esc, hi, c.fail(i)
-		}
-	}
-}
-
-// strStops returns a word whose high bits mark (at least the first of)
-// the bytes of x that are a quote, a backslash or a control character, 0
-// when none is: the exact tests for a zero byte and a byte below 0x20
-// (the high bit of each byte below the first such byte is clear).
-func strStops(x uint64) uint64 {
-	const ones, high = 0x0101010101010101, 0x8080808080808080
-	q := x ^ (ones * '"')
-	b := x ^ (ones * '\\')
-	return ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & high
 }
 
 // replacedText reports whether encoding/json, reading the string token
@@ -1134,16 +1000,14 @@ func replacedText(raw []byte, esc, hi bool) bool {
 	return jsonlex.Replaced(raw, f)
 }
 
-func isHex(b byte) bool {
-	return '0' <= b && b <= '9' || 'a' <= b && b <= 'f' || 'A' <= b && b <= 'F'
-}
-
 func (c *checker) stringValue(n *node) bool {
 	start := c.pos
-	esc, hi, ok := c.str()
+	end, f, ok := jsonlex.String(c.data, start)
 	if !ok {
-		return false
+		return c.fail(end)
 	}
+	c.pos = end
+	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 	if c.cons.next != nil {
 		c.consString(start, esc, hi)
 	}

@@ -28,7 +28,8 @@
 // # The mirror rule
 //
 // Plan.Check reads the arguments once, validating the JSON as the binder's
-// scanner does, and judges every value as the binder would: an issue exactly
+// scanner does (through internal/jsonlex, the module's one lexer, whose
+// tokens and steps the checker's walk is built on), and judges every value as the binder would: an issue exactly
 // where the binder fails, none where it reads the value. Most positions are
 // judged from the tokens themselves, with rules taken from encoding/json's
 // decoder and proven equal to it by the package's tests and fuzz targets:

@@ -55,32 +55,35 @@ type step struct{ ks, ke int }
 
 // A pathStack holds the steps from an argument's value to the value being
 // read, as far as a path shows them: the first pathHead, and the last
-// pathTail of the rest, in a ring. A push returns the step it displaces
-// from the ring, which its pop puts back, so the steps shown are always
-// those of the arrays and objects open, at any depth, without allocating.
-// arg is the argument's key (data[arg.ks:arg.ke]; none when ke is 0).
+// pathTail in a ring (step d at ring[d%pathTail]: any pathTail steps in a
+// row are apart there). A push returns the step it displaces from the
+// ring, which its pop puts back, so the steps shown are always those of
+// the arrays and objects open, at any depth, without allocating; the ring
+// index is a mask, so a step costs a few instructions at any depth. arg is
+// the argument's key (data[arg.ks:arg.ke]; none when ke is 0).
 type pathStack struct {
-	arg step
-	s   [maxSteps]step
-	n   int // steps open; those shown are s's
+	arg  step
+	head [pathHead]step
+	ring [pathTail]step
+	n    int // steps open
 }
 
 const (
 	pathHead = jsonpath.Head
-	pathTail = jsonpath.Tail
+	pathTail = jsonpath.Tail // a power of two: the ring's index is a mask
 	maxSteps = jsonpath.MaxSteps
 )
 
-func (p *pathStack) slot(d int) *step {
-	if d < pathHead {
-		return &p.s[d]
-	}
-	return &p.s[pathHead+(d-pathHead)%pathTail]
-}
+// The ring's index is d&(pathTail-1): pathTail must be a power of two.
+var _ [1 - 2*(pathTail&(pathTail-1))]struct{}
 
 // push opens a step, and returns what its pop must be given.
 func (p *pathStack) push(st step) step {
-	sl := p.slot(p.n)
+	d := p.n
+	if d < pathHead {
+		p.head[d] = st
+	}
+	sl := &p.ring[d&(pathTail-1)]
 	old := *sl
 	*sl = st
 	p.n++
@@ -90,12 +93,27 @@ func (p *pathStack) push(st step) step {
 // pop closes the innermost step; old is what its push returned.
 func (p *pathStack) pop(old step) {
 	p.n--
-	*p.slot(p.n) = old
+	p.ring[p.n&(pathTail-1)] = old
 }
 
 // set replaces the innermost step: the next element or member of the
 // same array or object.
-func (p *pathStack) set(st step) { *p.slot(p.n - 1) = st }
+func (p *pathStack) set(st step) {
+	d := p.n - 1
+	if d < pathHead {
+		p.head[d] = st
+	}
+	p.ring[d&(pathTail-1)] = st
+}
+
+// shown returns open step d, one a path shows: d below pathHead, or among
+// the last pathTail.
+func (p *pathStack) shown(d int) *step {
+	if d < pathHead {
+		return &p.head[d]
+	}
+	return &p.ring[d&(pathTail-1)]
+}
 
 // path returns the path to the open steps of data's values, then, when
 // field is not empty, the step to the member named field: bounded as
@@ -115,7 +133,7 @@ func (p *pathStack) path(data []byte, field string) Path {
 			b.Elide()
 			d = total - pathTail
 		}
-		switch st := p.slot(d); {
+		switch st := p.shown(d); {
 		case d == p.n:
 			b.Name(field)
 		case st.ke < 0:

@@ -10,7 +10,11 @@
 // A caller that only needs a value's extent uses Skip; one that reads
 // the members or elements of one object or array, Members and Elements;
 // a walker that reads each value itself, at any depth in one pass,
-// steps with KindAt, Open, Key and Next.
+// steps with KindAt, Open, Key and Next; one that reads the opening byte
+// or the key itself, to act on them first (bind's checker), with First
+// (Open past its byte) and String then Colon (Key in two). KindAt, Space,
+// First, Colon and Next are small enough to be inlined into the walk;
+// String reads long runs eight and sixteen bytes at a time.
 //
 // Text as written, for quoting what a caller sent and sizing what is
 // written back: Quoted reads a quoted text's inside, CutWritten cuts text

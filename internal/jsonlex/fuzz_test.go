@@ -3,6 +3,8 @@ package jsonlex
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +54,54 @@ func FuzzLexer_AgreesWithEncodingJSON(f *testing.F) {
 			if got := rebuild(t, d, i); !bytes.Equal(got, want.Bytes()) {
 				t.Fatalf("%q: rebuilt %s, want %s", d, got, want.Bytes())
 			}
+		}
+	})
+}
+
+// FuzzString_AgreesWithEncodingJSON: on any text after an opening quote,
+// String ends the token where encoding/json does (a valid token reads as
+// a string, and Unquote reads it as encoding/json does) or finds it
+// invalid at the byte encoding/json names; its flags say exactly whether
+// the token holds a backslash and a byte past ASCII. The seeds put each
+// byte that ends a plain run at every offset of the eight- and
+// sixteen-byte steps.
+func FuzzString_AgreesWithEncodingJSON(f *testing.F) {
+	for _, c := range syntaxCases {
+		f.Add([]byte(c))
+	}
+	for _, b := range []byte{'"', '\\', 0x1f, 0, 0x80, 0xff, 0xc3} {
+		for n := range 40 {
+			f.Add(append(bytes.Repeat([]byte{'a'}, n), b, 'n', '"', ' '))
+		}
+	}
+	f.Add([]byte(strings.Repeat("\xc3\xa9", 20) + `\u00e9"`))
+	f.Fuzz(func(t *testing.T, rest []byte) {
+		d := append([]byte{'"'}, rest...)
+		end, fl, ok := String(d, 0)
+		if !ok {
+			if want := stdErrorAt(d); want < 0 || !errorsAgree(end, want, len(d)) {
+				t.Fatalf("%q: String fails at %d, encoding/json at %d (-1: valid)", d, end, want)
+			}
+			return
+		}
+		tok := d[:end]
+		var s string
+		if err := json.Unmarshal(tok, &s); err != nil {
+			t.Fatalf("%q: String reads the token %q, encoding/json fails: %v", d, tok, err)
+		}
+		if u, ok := Unquote(nil, tok); !ok || string(u) != s {
+			t.Fatalf("%q: Unquote = %q %v, encoding/json reads %q", tok, u, ok, s)
+		}
+		inside := tok[1 : len(tok)-1]
+		var want StringFlags
+		if bytes.IndexByte(inside, '\\') >= 0 {
+			want |= Escaped
+		}
+		if slices.ContainsFunc(inside, func(b byte) bool { return b >= 0x80 }) {
+			want |= NonASCII
+		}
+		if fl != want {
+			t.Fatalf("%q: flags %b, want %b", tok, fl, want)
 		}
 	})
 }

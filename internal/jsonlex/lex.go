@@ -1,6 +1,7 @@
 package jsonlex
 
 import (
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -14,16 +15,14 @@ func (s Span) Len() int { return s.End - s.Start }
 // Space returns the offset of the first byte at or after i that is not
 // JSON white space (space, tab, newline, carriage return).
 func Space(d []byte, i int) int {
-	for i < len(d) {
-		switch d[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
+	for i < len(d) && white[d[i]] {
+		i++
 	}
 	return i
 }
+
+// white marks JSON's white space.
+var white = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
 
 // StringFlags tell what a string token holds beyond plain ASCII text.
 type StringFlags uint8
@@ -55,16 +54,40 @@ var plain, plainASCII = func() (t, a [256]bool) {
 func String(d []byte, i int) (end int, f StringFlags, ok bool) {
 	i++ // the opening quote
 	for {
-		if f&NonASCII == 0 {
-			for i < len(d) && plainASCII[d[i]] {
+		for {
+			// The run of plain bytes: byte by byte for a short one (most
+			// keys and values), then sixteen and eight bytes at a time
+			// while none ends it: a quote, a backslash, a control
+			// character, or (until the first) a byte past ASCII.
+			tbl, wide := &plainASCII, uint64(0x8080808080808080)
+			if f&NonASCII != 0 {
+				tbl, wide = &plain, 0
+			}
+			end := min(i+16, len(d))
+			for i < end && tbl[d[i]] {
 				i++
 			}
-			if i < len(d) && d[i] >= utf8.RuneSelf {
-				f |= NonASCII
+			if i == end && end < len(d) {
+				for i+16 <= len(d) {
+					x, y := binary.LittleEndian.Uint64(d[i:]), binary.LittleEndian.Uint64(d[i+8:])
+					if (stops(x) | stops(y) | (x|y)&wide) != 0 {
+						break
+					}
+					i += 16
+				}
+				for i+8 <= len(d) {
+					x := binary.LittleEndian.Uint64(d[i:])
+					if (stops(x) | x&wide) != 0 {
+						break
+					}
+					i += 8
+				}
+				continue // byte by byte to the byte that ends the run
 			}
-		}
-		for i < len(d) && plain[d[i]] {
-			i++
+			if f&NonASCII != 0 || i >= len(d) || d[i] < utf8.RuneSelf {
+				break
+			}
+			f |= NonASCII
 		}
 		if i >= len(d) {
 			return i, f, false
@@ -95,6 +118,17 @@ func String(d []byte, i int) (end int, f StringFlags, ok bool) {
 			return i, f, false
 		}
 	}
+}
+
+// stops returns a word whose high bits mark (at least the first of) the
+// bytes of x that are a quote, a backslash or a control character, 0 when
+// none is: the exact tests for a zero byte and a byte below 0x20 (the high
+// bit of each byte below the first such byte is clear).
+func stops(x uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	q := x ^ (ones * '"')
+	b := x ^ (ones * '\\')
+	return ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & high
 }
 
 func isHex(b byte) bool {

@@ -2,6 +2,7 @@ package jsonlex
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -174,5 +175,27 @@ func TestMembers_StopsEarly(t *testing.T) {
 	}
 	if strings.Join(keys, ",") != `"a","b"` {
 		t.Errorf("keys = %v", keys)
+	}
+}
+
+// TestStops: the eight-byte test of String says a word holds a byte that
+// ends a string's plain run exactly when one of its bytes does, for every
+// byte at every position, among plain bytes of every kind (ASCII, past
+// ASCII, the largest and the smallest plain ones).
+func TestStops(t *testing.T) {
+	for _, fill := range []byte{'a', 0x20, 0x7f, 0x80, 0xff, '"' + 1, '\\' - 1, '\\' + 1, '#', '!'} {
+		for b := range 256 {
+			for p := range 8 {
+				w := [8]byte{}
+				for i := range w {
+					w[i] = fill
+				}
+				w[p] = byte(b)
+				got := stops(binary.LittleEndian.Uint64(w[:])) != 0
+				if want := !plain[b]; got != want {
+					t.Fatalf("fill %#x, byte %#x at %d: stops says %v, want %v", fill, b, p, got, want)
+				}
+			}
+		}
 	}
 }

@@ -25,25 +25,27 @@ const (
 // KindAt returns the kind of the value whose first byte is d[i], judged by
 // that byte alone: KindInvalid past the text or where no value starts.
 func KindAt(d []byte, i int) Kind {
-	if i < 0 || i >= len(d) {
+	if uint(i) >= uint(len(d)) {
 		return KindInvalid
 	}
-	switch c := d[i]; {
-	case c == 'n' || c == 'f' || c == 't' || c == '"' || c == '{' || c == '[':
-		return Kind(c)
-	case c == '-' || '0' <= c && c <= '9':
-		return KindNumber
-	}
-	return KindInvalid
+	return kinds[d[i]]
 }
 
-// closer is the byte that closes an object or array of kind k.
-func closer(k Kind) byte {
-	if k == KindObject {
-		return '}'
+// kinds is KindAt's answer for each first byte.
+var kinds = func() (t [256]Kind) {
+	for _, k := range []Kind{KindNull, KindFalse, KindTrue, KindString, KindObject, KindArray} {
+		t[k] = k
 	}
-	return ']'
-}
+	t['-'] = KindNumber
+	for c := '0'; c <= '9'; c++ {
+		t[c] = KindNumber
+	}
+	return t
+}()
+
+// closer is the byte that closes an object or array of kind k: '}' is
+// '{'+2, ']' is '['+2.
+func closer(k Kind) byte { return byte(k) + 2 }
 
 // Open reads the '{' or '[' at d[i] and the white space after it. It
 // returns the offset of the first member's key or the first element
@@ -51,18 +53,26 @@ func closer(k Kind) byte {
 // closing brace or bracket (more false). ok is false, next the offending
 // byte, when d[i] opens neither or the text ends first.
 func Open(d []byte, i int) (next int, more, ok bool) {
-	k := KindAt(d, i)
-	if k != KindObject && k != KindArray {
-		return i, false, false
+	if k := KindAt(d, i); k == KindObject || k == KindArray {
+		return First(d, i+1, k)
 	}
-	j := Space(d, i+1)
-	if j >= len(d) {
-		return j, false, false
+	return i, false, false
+}
+
+// First is Open for a walker that has read the '{' or '[' itself (it
+// knows the kind k, from KindAt, and the byte ends just before d[i]): it
+// reads the white space after it, then finds the first member's key or
+// element (more true, next its offset) or k's closing brace or bracket
+// (more false, next past it). ok is false, next the offending byte (the
+// text's end), when the text ends first.
+func First(d []byte, i int, k Kind) (next int, more, ok bool) {
+	if i = Space(d, i); i < len(d) {
+		if d[i] == closer(k) {
+			return i + 1, false, true
+		}
+		return i, true, true
 	}
-	if d[j] == closer(k) {
-		return j + 1, false, true
-	}
-	return j, true, true
+	return i, false, false
 }
 
 // Key reads the member key at d[i] (a string token), the colon after it
@@ -77,11 +87,23 @@ func Key(d []byte, i int) (key Span, f StringFlags, value int, ok bool) {
 	if !ok {
 		return Span{}, f, end, false
 	}
-	j := Space(d, end)
-	if j >= len(d) || d[j] != ':' {
-		return Span{}, f, j, false
+	if value, ok = Colon(d, end); !ok {
+		return Span{}, f, value, false
 	}
-	return Span{Start: i, End: end}, f, Space(d, j+1), true
+	return Span{Start: i, End: end}, f, value, true
+}
+
+// Colon reads what follows a member's key that ends just before d[i]:
+// white space, the colon, and the white space after it. It returns the
+// offset of the member's value; ok is false, value the offending byte, on
+// anything else. A walker that reads the key itself (with String, to act
+// on it before the colon) steps past it with Colon, as Key does.
+func Colon(d []byte, i int) (value int, ok bool) {
+	j := Space(d, i)
+	if j >= len(d) || d[j] != ':' {
+		return j, false
+	}
+	return Space(d, j+1), true
 }
 
 // Next reads what follows a member's value or an element that ends just
@@ -90,14 +112,13 @@ func Key(d []byte, i int) (key Span, f StringFlags, value int, ok bool) {
 // following key or element) or k's closing brace or bracket (more false,
 // next past it). ok is false, next the offending byte, on anything else.
 func Next(d []byte, i int, k Kind) (next int, more, ok bool) {
-	j := Space(d, i)
-	switch {
-	case j >= len(d):
-		return j, false, false
-	case d[j] == ',':
-		return Space(d, j+1), true, true
-	case d[j] == closer(k):
-		return j + 1, false, true
+	if i = Space(d, i); i < len(d) {
+		if d[i] == ',' {
+			return Space(d, i+1), true, true
+		}
+		if d[i] == closer(k) {
+			return i + 1, false, true
+		}
 	}
-	return j, false, false
+	return i, false, false
 }

@@ -9,15 +9,30 @@ import (
 
 // walk reads the one JSON text d with KindAt, Open, Key and Next, each
 // scalar with Skip, keeping its own stack, as a walker that reads each
-// value itself does. It returns the text rebuilt compacted, and where it
-// found d invalid (-1: valid), in errorAt's terms.
-func walk(d []byte) (out []byte, errAt int) {
+// value itself does; split, it reads each key with String and Colon and
+// opens each object and array with First, as a walker that acts on a key
+// before its colon and reads the opening byte itself does. It returns the
+// text rebuilt compacted, and where it found d invalid (-1: valid), in
+// errorAt's terms.
+func walk(d []byte, split bool) (out []byte, errAt int) {
 	var stack []Kind // the objects and arrays open
 	i := Space(d, 0)
 	for {
 		// A value (or, in an object, a member's key) starts at d[i].
 		if n := len(stack); n > 0 && stack[n-1] == KindObject {
-			key, _, v, ok := Key(d, i)
+			key, v, ok := Span{Start: i}, 0, false
+			switch {
+			case !split:
+				key, _, v, ok = Key(d, i)
+			case KindAt(d, i) != KindString:
+				v = i
+			default:
+				if key.End, _, ok = String(d, i); !ok {
+					v = key.End
+				} else {
+					v, ok = Colon(d, key.End)
+				}
+			}
 			if !ok {
 				return out, v
 			}
@@ -30,6 +45,9 @@ func walk(d []byte) (out []byte, errAt int) {
 				return out, i
 			}
 			next, more, ok := Open(d, i)
+			if split {
+				next, more, ok = First(d, i+1, k)
+			}
 			if !ok {
 				return out, next
 			}
@@ -72,22 +90,24 @@ func walk(d []byte) (out []byte, errAt int) {
 	}
 }
 
-// stepAgrees checks walk on d against Skip and encoding/json.
+// stepAgrees checks walk on d, either way, against Skip and encoding/json.
 func stepAgrees(t *testing.T, d []byte) {
 	t.Helper()
-	got, at := walk(d)
-	if want := errorAt(d); at != want {
-		t.Fatalf("%q: walking finds an error at %d, Skip at %d (-1: valid)", d, at, want)
-	}
-	if at != -1 {
-		return
-	}
-	var want bytes.Buffer
-	if err := json.Compact(&want, d); err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want.Bytes()) {
-		t.Fatalf("%q: walked %s, want %s", d, got, want.Bytes())
+	for _, split := range []bool{false, true} {
+		got, at := walk(d, split)
+		if want := errorAt(d); at != want {
+			t.Fatalf("%q (split %v): walking finds an error at %d, Skip at %d (-1: valid)", d, split, at, want)
+		}
+		if at != -1 {
+			continue
+		}
+		var want bytes.Buffer
+		if err := json.Compact(&want, d); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%q (split %v): walked %s, want %s", d, split, got, want.Bytes())
+		}
 	}
 }
 
@@ -108,6 +128,19 @@ func TestKindAt(t *testing.T) {
 	} {
 		if got := KindAt([]byte(c), 0); got != want {
 			t.Errorf("KindAt(%q) = %q, want %q", c, got, want)
+		}
+	}
+	// Every byte: a value's first byte names its kind, no other byte does.
+	for b := range 256 {
+		want := KindInvalid
+		switch c := byte(b); {
+		case strings.IndexByte(`nft"{[`, c) >= 0:
+			want = Kind(c)
+		case c == '-' || '0' <= c && c <= '9':
+			want = KindNumber
+		}
+		if got := KindAt([]byte{byte(b)}, 0); got != want {
+			t.Errorf("KindAt(%#x) = %q, want %q", b, got, want)
 		}
 	}
 }

@@ -5,9 +5,9 @@
 //     file compares an indexed byte with a JSON structural or white-space
 //     character ('"', '{', '}', '[', ']', ':', ',', ' ', '\t', '\n', '\r',
 //     '\\'), nor searches bytes or strings for one (bytes.IndexByte(d, '"'),
-//     bytes.TrimLeft(d, " \t\r\n")), but for the files its test lists,
-//     each with its reason: readers still moving onto the lexer (a list
-//     that may only shrink), and text that is not JSON.
+//     bytes.TrimLeft(d, " \t\r\n")), but for the files its test lists
+//     as reading text that is not JSON, each with its reason. No reader
+//     of JSON is let be: the last, bind/check.go, moved onto the lexer.
 //   - binders are told apart by capability (internal/bindcap), never by
 //     name: outside package bind (and bench, which picks each binder's
 //     rival) no non-test file compares a Name() call with a string,
