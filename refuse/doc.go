@@ -29,7 +29,13 @@
 // each issue of the verdict carries is its problem's, and Code.Class tells
 // a binder failure (bind.BinderFailure) from a policy problem
 // (bind.PolicyProblem) and a silent loss (bind.SilentLoss); Code.Policy
-// reports the last two.
+// reports the last two. A tool recorded from its schema
+// (typereg.RegisterSchema) has the map reader for its binder, which reads
+// any JSON value: there what the schema refuses is the tool's policy, as a
+// validate tag's breach is, whatever its code (wrong_type for a type the
+// schema does not take, not_one_of for enum), and a key an open root holds
+// and no parameter reads is a silent loss (unknown_argument); problems are
+// ordered as a struct tool's (see Refusal.Problems).
 //
 // # The tool's own constraints
 //
