@@ -93,7 +93,10 @@
 // argument ("takes a whole number from 1 to 168, and the call sent
 // 3000000000, which is too large"; a missing argument "takes a whole number
 // from 1 to 168"), so one correction fixes the call; it never states the
-// range of a Go type, which is not the tool's.
+// range of a Go type, which is not the tool's. A nested struct's field
+// with a constraint of its own has it beside its name ("an object with
+// fields port (a whole number from 1 to 65535), host"), so a refusal of a
+// value inside the argument says which rule it broke.
 //
 // A key sent more than once in one object is a silent loss (DuplicateKey)
 // under a binder that reads the last value; under jsonv2.Binder, which refuses
