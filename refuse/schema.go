@@ -372,6 +372,37 @@ func narrow(b *schemacheck.Node, ctx schemacheck.Types) *schemacheck.Node {
 	return &c
 }
 
+// nodeRuled reports whether schema n, or one inside it, holds a rule the
+// words state (a bound, a length, a pattern, a size, values, branches,
+// false): what a property's words add beside its name. It reads at most 64
+// schemas (budget counts them), and past them reports true.
+func nodeRuled(n *schemacheck.Node, budget *int) bool {
+	for hops := 0; n != nil && n.Ref != nil && hops < 64; hops++ {
+		n = n.Ref
+	}
+	if n == nil {
+		return false
+	}
+	if *budget++; *budget > 64 {
+		return true
+	}
+	if n.False || len(n.Enum) > 0 || n.AnyOf != nil || n.AllOf != nil || n.Some != nil || n.Not != nil || n.If != nil ||
+		n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil || n.MultipleOf != nil ||
+		n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.MinItems != nil || n.MaxItems != nil || n.Unique ||
+		n.Contains != nil || n.Prefix != nil || n.MinProperties != nil || n.MaxProperties != nil || n.PropertyNames != nil || n.Patterns != nil {
+		return true
+	}
+	if nodeRuled(n.Items, budget) || nodeRuled(n.Additional, budget) {
+		return true
+	}
+	for _, p := range n.Properties {
+		if nodeRuled(p.Node, budget) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasRulesWorded(n *schemacheck.Node) bool {
 	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
 		n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.Items != nil || n.Unique ||
@@ -447,6 +478,12 @@ func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one,
 		names := make([]string, len(n.Properties))
 		for i, p := range n.Properties {
 			names[i] = p.Name
+			if nodeRuled(p.Node, new(int)) {
+				// The property's own rule, so that a refusal of a value
+				// inside the argument says which one it broke.
+				o, _ := nodeWords(p.Node, within)
+				names[i] += " (" + o + ")"
+			}
 		}
 		f := strings.Join(names, ", ")
 		return "an object with fields " + f + count, "objects with fields " + f + count

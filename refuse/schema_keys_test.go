@@ -112,3 +112,22 @@ func TestDecide_SchemaTool_NamesTheKeyOfAMemberNoPropertyNames(t *testing.T) {
 		t.Errorf(`{"zz":9007199254740993}: problems (-want +got):\n%s`, diff)
 	}
 }
+
+// TestDecide_SchemaTool_NestedPropertyRulesAreWorded: a property of an
+// object argument with a rule of its own has it beside its name, so that a
+// value inside the argument that breaks it is refused naming the rule
+// (schemacheck's Keyword: minimum here), as a struct tool's nested tags are.
+func TestDecide_SchemaTool_NestedPropertyRulesAreWorded(t *testing.T) {
+	reg := typereg.New()
+	if err := reg.RegisterSchema("t", json.RawMessage(`{"type":"object","properties":{"f":{"type":"object","properties":{"n":{"type":"integer","minimum":1},"s":{"type":"string"}}}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	r := refuse.Refuse(reg, "t", json.RawMessage(`{"f":{"n":0}}`))
+	want := []refuse.Problem{{Argument: "f", Path: ".n", Code: refuse.Constraint, Takes: "an object with fields n (a whole number of at least 1), s", Sent: `{"n":0}`, Element: "0"}}
+	if r == nil {
+		t.Fatal("not refused")
+	}
+	if diff := cmp.Diff(want, r.Problems, noPointer); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}
