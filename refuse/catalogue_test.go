@@ -67,6 +67,7 @@ var catalogue = []struct {
 	{"Text past the tool's own length", "stats", `{"hours_back":1,"name":"` + strings.Repeat("é", 9) + `"}`},
 	{"A value outside the tool's own list (oneof)", "stats", `{"hours_back":1,"color":"red"}`},
 	{"A bad element under the tool's own dive", "stats", `{"hours_back":1,"ids":[1,0]}`},
+	{"A field of an object argument past the field's own bound (a validate tag on a nested struct)", "trip", `{"window":{"from":"2024-01-01","days":91}}`},
 	{"A number past the type, for a parameter with the tool's own range", "stats", `{"hours_back":1,"limit":3000000000}`},
 	{"A wrong type, for a parameter with the tool's own range", "stats", `{"hours_back":"24"}`},
 	{"A value the binder fails on, beside one past the tool's own bound", "stats", `{"hours_back":"x","limit":-1}`},
@@ -102,6 +103,7 @@ const catalogueHead = `# What a refusal says
 Every wording a refusal can take, one call each, against the tools in
 refuse/catalogue_test.go (get_wait_stats, the probe tool, ping, and
 two_required), refuse/constraint_test.go (stats, a tool with validate tags),
+refuse/nested_constraint_test.go (trip, with validate tags on nested structs),
 refuse/policy_test.go (aliased, the tool statsArgs with aliases), the
 probe tool registered Strict (strict), whose silent losses are refusals, the
 same under segmentio.Binder (seg_strict), and
@@ -142,6 +144,9 @@ func TestCatalogue(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := typereg.Register[statsArgs](reg, "aliased"); err != nil {
+		t.Fatal(err)
+	}
+	if err := typereg.Register[trip](reg, "trip"); err != nil {
 		t.Fatal(err)
 	}
 	if err := typereg.Register[probe.Args](reg, "strict", typereg.WithStrict(true)); err != nil {

@@ -29,7 +29,13 @@
 // each issue of the verdict carries is its problem's, and Code.Class tells
 // a binder failure (bind.BinderFailure) from a policy problem
 // (bind.PolicyProblem) and a silent loss (bind.SilentLoss); Code.Policy
-// reports the last two.
+// reports the last two. A tool recorded from its schema
+// (typereg.RegisterSchema) has the map reader for its binder, which reads
+// any JSON value: there what the schema refuses is the tool's policy, as a
+// validate tag's breach is, whatever its code (wrong_type for a type the
+// schema does not take, not_one_of for enum), and a key an open root holds
+// and no parameter reads is a silent loss (unknown_argument); problems are
+// ordered as a struct tool's (see Refusal.Problems).
 //
 // # The tool's own constraints
 //
@@ -87,7 +93,10 @@
 // argument ("takes a whole number from 1 to 168, and the call sent
 // 3000000000, which is too large"; a missing argument "takes a whole number
 // from 1 to 168"), so one correction fixes the call; it never states the
-// range of a Go type, which is not the tool's.
+// range of a Go type, which is not the tool's. A nested struct's field
+// with a constraint of its own has it beside its name ("an object with
+// fields port (a whole number from 1 to 65535), host"), so a refusal of a
+// value inside the argument says which rule it broke.
 //
 // A key sent more than once in one object is a silent loss (DuplicateKey)
 // under a binder that reads the last value; under jsonv2.Binder, which refuses

@@ -32,10 +32,18 @@ type trip struct {
 	Back   *span  `json:"back,omitempty"`
 }
 
+// What the parameters of trip take: each nested field's own constraint is
+// worded beside its name, so that a refusal of a value inside the argument
+// says which rule the value broke.
+const (
+	spanTakes  = "an object with fields from (text of exactly 10 characters), to (text of exactly 10 characters, or empty text), days (a whole number from 1 to 90, or 0)"
+	stopsTakes = "a list (a JSON array) of objects with fields name (text of 1 to 8 characters), wait (a whole number of at least 0), with at most 3 elements"
+)
+
 // TestConstraint_NestedFields: the tags on a nested struct's fields, which
 // the validator checks and registration refused, are published in the
 // nested struct's schema and checked, with Path pointing inside the
-// argument, on all three binders.
+// argument, on all three binders; Takes words each field's tag.
 func TestConstraint_NestedFields(t *testing.T) {
 	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
@@ -58,18 +66,18 @@ func TestConstraint_NestedFields(t *testing.T) {
 			{args: `{"window":{"from":"2024-01-01","to":"2024-02-01"},"back":{"from":"2024-03-01"}}`},
 			{
 				args: `{"window":{"from":"2024-1-1"}}`,
-				want: []refuse.Problem{{Argument: "window", Code: refuse.Constraint, Path: ".from", Pointer: "/window/from", Takes: "an object with fields from, to, days", Sent: `{"from":"2024-1-1"}`, Element: `"2024-1-1"`}},
+				want: []refuse.Problem{{Argument: "window", Code: refuse.Constraint, Path: ".from", Pointer: "/window/from", Takes: spanTakes, Sent: `{"from":"2024-1-1"}`, Element: `"2024-1-1"`}},
 			},
 			{
 				args: `{"window":{"from":"2024-01-01","days":91},"stops":[{"name":"a"},{"name":"too long a name"}]}`,
 				want: []refuse.Problem{
-					{Argument: "window", Code: refuse.Constraint, Path: ".days", Pointer: "/window/days", Takes: "an object with fields from, to, days", Sent: `{"from":"2024-01-01","days":91}`, Element: "91"},
-					{Argument: "stops", Code: refuse.Constraint, Path: "[1].name", Pointer: "/stops/1/name", Takes: "a list (a JSON array) of objects with fields name, wait, with at most 3 elements", Sent: `[{"name":"a"},{"name":"too long a name"}… (41 characters)`, Element: `"too long a name"`},
+					{Argument: "window", Code: refuse.Constraint, Path: ".days", Pointer: "/window/days", Takes: spanTakes, Sent: `{"from":"2024-01-01","days":91}`, Element: "91"},
+					{Argument: "stops", Code: refuse.Constraint, Path: "[1].name", Pointer: "/stops/1/name", Takes: stopsTakes, Sent: `[{"name":"a"},{"name":"too long a name"}… (41 characters)`, Element: `"too long a name"`},
 				},
 			},
 			{
 				args: `{"window":{"from":"2024-01-01"},"back":{"from":"x","to":"2024-01-01"}}`,
-				want: []refuse.Problem{{Argument: "back", Code: refuse.Constraint, Path: ".from", Pointer: "/back/from", Takes: "an object with fields from, to, days", Sent: `{"from":"x","to":"2024-01-01"}`, Element: `"x"`}},
+				want: []refuse.Problem{{Argument: "back", Code: refuse.Constraint, Path: ".from", Pointer: "/back/from", Takes: spanTakes, Sent: `{"from":"x","to":"2024-01-01"}`, Element: `"x"`}},
 			},
 		} {
 			r := refuse.Refuse(reg, "trip", []byte(tc.args))

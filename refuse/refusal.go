@@ -180,9 +180,14 @@ type Refusal struct {
 // MaxProblems. Among the losses a key repeated (a value dropped, whatever
 // the case of its key) comes before the others: an argument's one problem
 // must say a value was thrown away.
-func rank(c Code) int {
+func rank(c Code) int { return rankIn(c.Class(), c) }
+
+// rankIn is rank for a problem of code c in class cl: a schema tool's
+// (schemacheck.Issue.Class), whose schema's verdicts are the tool's policy
+// whatever their code, and whose open root holds an unknown key as a loss.
+func rankIn(cl bind.Class, c Code) int {
 	switch {
-	case c.Class() == bind.BinderFailure:
+	case cl == bind.BinderFailure:
 		return 0
 	case c == MissingArgument:
 		return 1
@@ -190,7 +195,7 @@ func rank(c Code) int {
 		return 5
 	case c == DuplicateKey:
 		return 3
-	case c.Class() == bind.SilentLoss:
+	case cl == bind.SilentLoss:
 		return 4
 	}
 	return 2 // the other policy problems

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -25,62 +26,55 @@ import (
 // text with invalid UTF-8, a key at a root the schema leaves open that
 // names no parameter) are warnings unless Strict.
 
-// schemaClass orders a schema tool's issues as class orders a struct
-// tool's: failures, parameters left out, the schema's other verdicts,
-// losses, unknown top-level keys.
-func schemaClass(is schemacheck.Issue) int {
-	switch k := is.Kind; {
-	case k.Fails():
-		return 0
-	case k == schemacheck.Missing && is.Top:
-		return 1
-	case (k == schemacheck.Unknown || k == schemacheck.Extra) && is.Param < 0:
-		return 4
-	case k.Loss():
-		return 3
-	}
-	return 2
-}
+// A schema tool's issues come from schemacheck in the module's codes
+// (bind.Code), each with its class (schemacheck.Issue.Class): its code's,
+// except that every verdict of the schema is the tool's policy, as a
+// validate tag's breach is, and a key the open root holds is a loss. They
+// are ordered as a struct tool's problems are (rankIn), and worded as
+// them.
 
 func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage) Decision {
 	pol := recPolicy(t)
 	warn := pol.Mode == typereg.Warn
 	res := ps.Check(args)
-	if len(res.Issues) == 0 && res.Omitted == [3]int{} {
+	if len(res.Issues) == 0 && res.Omitted == (schemacheck.Counts{}) {
 		return Decision{Args: args}
 	}
 	issues := slices.DeleteFunc(res.Issues, func(is schemacheck.Issue) bool {
-		if is.Param >= 0 || is.Path.Inside() {
+		if is.Param >= 0 || is.Path.Inside() || !is.InKey {
 			return false
 		}
-		switch is.Kind {
-		case schemacheck.Unknown, schemacheck.Extra:
-			// The root left open by the schema is closed by the policy,
-			// unless the tool is open; an exempt key passes either way.
-			return is.Kind == schemacheck.Extra && pol.Open || len(pol.Exempt) > 0 && exempt(pol.Exempt, args[is.Start:is.End])
-		case schemacheck.Duplicate:
-			return true // an unknown key sent twice: the key is the problem
-		}
-		return false
+		// The root left open by the schema is closed by the policy, unless
+		// the tool is open; an exempt key passes either way.
+		return is.Code == UnknownArgument &&
+			(is.Class() == bind.SilentLoss && pol.Open || len(pol.Exempt) > 0 && exempt(pol.Exempt, args[is.Start:is.End]))
 	})
-	slices.SortStableFunc(issues, func(a, b schemacheck.Issue) int { return cmp.Compare(schemaClass(a), schemaClass(b)) })
-	refuses := res.Omitted[0] > 0 || !warn && res.Omitted[1] > 0
+	slices.SortStableFunc(issues, func(a, b schemacheck.Issue) int {
+		return cmp.Compare(rankIn(a.Class(), a.Code), rankIn(b.Class(), b.Code))
+	})
+	om := res.Omitted
+	refuses := om[bind.BinderFailure] > 0 || !warn && om[bind.PolicyProblem] > 0
 	for _, is := range issues {
-		switch {
-		case is.Kind.Fails():
+		switch cl := is.Class(); {
+		case cl == bind.BinderFailure:
 			refuses = true
 		case warn:
-		case !is.Kind.Loss() || pol.Strict:
+		case cl != bind.SilentLoss || pol.Strict:
 			refuses = true
 		}
 	}
 	b := &problems{t: t, args: args, seenParam: make([]bool, len(recParams(t)))}
-	sw := schemaWords{root: ps.Root}
+	sw := schemaWords{root: ps.Root, exempt: pol.Exempt, intRead: ps.IntRead}
 	if refuses && warn {
-		issues = slices.DeleteFunc(issues, func(is schemacheck.Issue) bool { return !is.Kind.Fails() })
-		b.more += res.Omitted[0]
+		issues = slices.DeleteFunc(issues, func(is schemacheck.Issue) bool { return is.Class() != bind.BinderFailure })
+		b.more += om[bind.BinderFailure]
 	} else {
-		b.more += res.Omitted[0] + res.Omitted[1] + res.Omitted[2]
+		b.more += om[bind.BinderFailure] + om[bind.PolicyProblem] + om[bind.SilentLoss]
+	}
+	for _, is := range issues {
+		if is.Code == UnknownArgument && is.Param < 0 && is.InKey && !is.Path.Inside() {
+			sw.unknown = append(sw.unknown, is.Start) // a key named as the problem
+		}
 	}
 	for _, is := range issues {
 		sw.add(b, is)
@@ -98,7 +92,13 @@ func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage)
 
 // schemaWords words a schema tool's issues.
 type schemaWords struct {
-	root *schemacheck.Node
+	root    *schemacheck.Node
+	exempt  []string
+	intRead []bool
+	// unknown holds where each top-level key named as unknown starts;
+	// keys holds where each top-level key no property names, whose value
+	// a problem was named in, starts.
+	unknown, keys []int
 }
 
 func (sw schemaWords) takesParam(i int) string {
@@ -108,76 +108,102 @@ func (sw schemaWords) takesParam(i int) string {
 	return schemaTakes(sw.root.Properties[i].Node)
 }
 
-func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
+// takesKey says what a top-level key no property names takes: the root's
+// additionalProperties, unless the key is exempt (read against nothing).
+func (sw schemaWords) takesKey(raw []byte) string {
+	if sw.root.Additional == nil || sw.root.Closed || len(sw.exempt) > 0 && exempt(sw.exempt, raw) {
+		return schemaTakes(nil)
+	}
+	return schemaTakes(sw.root.Additional)
+}
+
+func (sw *schemaWords) add(b *problems, is schemacheck.Issue) {
 	args := b.args
-	switch is.Kind {
-	case schemacheck.Syntax:
+	switch {
+	case is.Code == InvalidJSON:
 		b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
 		return
-	case schemacheck.TooDeep:
+	case is.Code == TooDeep:
 		b.add(Problem{Code: TooDeep})
 		return
-	case schemacheck.NotObject:
+	case is.Code == NotAnObject:
 		b.add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
 		return
 	}
-	if is.Param < 0 {
-		switch is.Kind {
-		case schemacheck.Unknown, schemacheck.Extra:
-			b.unknownKey(is.Start, is.End)
-		case schemacheck.Missing:
+	var pr Problem
+	switch {
+	case is.Param >= 0:
+		if !b.claim(is.Param) {
+			return
+		}
+		pr = Problem{Argument: recParams(b.t)[is.Param].Name, Takes: sw.takesParam(is.Param)}
+	case is.Code == UnknownArgument && is.InKey && !is.Path.Inside():
+		b.unknownKey(is.Start, is.End)
+		return
+	case is.KeyEnd == 0:
+		if is.Code == MissingArgument {
 			// A required name no property describes: it takes any value.
 			b.add(Problem{Code: MissingArgument, Argument: quoteKey(mustQuote(is.Name)), Takes: "any JSON value"})
 		}
 		return
+	default:
+		// In the value of a top-level key no property names: the
+		// additionalProperties the root reads it against, or nothing; a
+		// problem of that key, named as sent (as an unknown key is), one
+		// per key. Of a key named as unknown, only what the map reader
+		// fails on: the value is one no parameter reads.
+		if slices.Contains(sw.keys, is.KeyStart) ||
+			is.Class() != bind.BinderFailure && slices.Contains(sw.unknown, is.KeyStart) {
+			return
+		}
+		sw.keys = append(sw.keys, is.KeyStart)
+		key := args[is.KeyStart:is.KeyEnd]
+		pr = Problem{Argument: quoteKey(key), Takes: sw.takesKey(key)}
 	}
-	if !b.claim(is.Param) {
-		return
-	}
-	name := recParams(b.t)[is.Param].Name
 	path := is.Path
 	if is.InKey {
 		path = path.Key(args[is.Start:is.End]) // the pointer leads to the key's member
 	}
-	pr := Problem{Argument: name, Path: is.Path.String(), Pointer: path.Pointer(), Takes: sw.takesParam(is.Param)}
-	switch is.Kind {
-	case schemacheck.Missing:
-		if is.Top {
-			pr.Code, pr.Pointer = MissingArgument, ""
-			b.add(pr)
-			return
-		}
-		pr.Code, pr.Element = MissingField, strconv.Quote(is.Name)
+	pr.Path, pr.Pointer, pr.Code = is.Path.String(), path.Pointer(), is.Code
+	switch is.Code {
+	case MissingArgument:
+		pr.Pointer = ""
+		b.add(pr)
+		return
+	case MissingField:
+		pr.Element = strconv.Quote(is.Name)
 		field := is.Path.Name(is.Name)
 		pr.Path, pr.Pointer = field.String(), field.Pointer()
 		pr.Sent = quoteSent(b.memberValue(is.Start))
 		b.add(pr)
 		return
-	case schemacheck.Unknown:
-		pr.Code, pr.Element = UnknownField, quoteSent(args[is.Start:is.End])
+	case UnknownField:
+		pr.Element = quoteSent(args[is.Start:is.End])
 		pr.Sent = quoteSent(b.memberValue(is.Start))
 		b.add(pr)
 		return
-	case schemacheck.Duplicate:
-		pr.Code, pr.Sent = DuplicateKey, quoteSent(args[is.Start:is.End])
+	case DuplicateKey:
+		pr.Sent = quoteSent(args[is.Start:is.End])
 		b.add(pr)
 		return
 	}
-	pr.Code = schemaCode(is)
 	pr.Sent = quoteSent(args[is.Start:is.End])
-	switch is.Kind {
-	case schemacheck.Rounded:
+	switch is.Code {
+	case RoundedNumber:
 		var f float64
-		if json.Unmarshal(args[is.Start:is.End], &f) == nil {
-			out, _ := json.Marshal(f)
-			pr.Becomes = quoteSent(out)
+		if json.Unmarshal(args[is.Start:is.End], &f) != nil {
+			break
 		}
-	case schemacheck.Truncated:
-		var f float64
-		if json.Unmarshal(args[is.Start:is.End], &f) == nil && f < 1<<63 && f >= -(1<<63) {
-			pr.Becomes = strconv.FormatInt(int64(f), 10)
+		if is.Param >= 0 && is.Param < len(sw.intRead) && sw.intRead[is.Param] && !is.Path.Inside() {
+			// An int accessor reads it (Schema.IntRead): truncated.
+			if f < 1<<63 && f >= -(1<<63) {
+				pr.Becomes = strconv.FormatInt(int64(f), 10)
+			}
+			break
 		}
-	case schemacheck.Replaced:
+		out, _ := json.Marshal(f)
+		pr.Becomes = quoteSent(out)
+	case ReplacedText:
 		var s string
 		if json.Unmarshal(args[is.Start:is.End], &s) == nil {
 			out, _ := json.Marshal(s)
@@ -195,29 +221,6 @@ func (sw schemaWords) add(b *problems, is schemacheck.Issue) {
 func mustQuote(s string) []byte {
 	b, _ := json.Marshal(s)
 	return b
-}
-
-func schemaCode(is schemacheck.Issue) Code {
-	switch is.Kind {
-	case schemacheck.Overflow:
-		if is.Neg {
-			return TooSmall
-		}
-		return TooLarge
-	case schemacheck.WrongType:
-		return WrongType
-	case schemacheck.NotWhole:
-		return NotWholeNumber
-	case schemacheck.NotOneOf:
-		return NotOneOf
-	case schemacheck.Rounded:
-		return RoundedNumber
-	case schemacheck.Replaced:
-		return ReplacedText
-	case schemacheck.Truncated:
-		return RoundedNumber
-	}
-	return Constraint // a bound, a length, a pattern, a size, false
 }
 
 // schemaTakes says what a value of schema n takes, in the singular, with
@@ -369,6 +372,37 @@ func narrow(b *schemacheck.Node, ctx schemacheck.Types) *schemacheck.Node {
 	return &c
 }
 
+// nodeRuled reports whether schema n, or one inside it, holds a rule the
+// words state (a bound, a length, a pattern, a size, values, branches,
+// false): what a property's words add beside its name. It reads at most 64
+// schemas (budget counts them), and past them reports true.
+func nodeRuled(n *schemacheck.Node, budget *int) bool {
+	for hops := 0; n != nil && n.Ref != nil && hops < 64; hops++ {
+		n = n.Ref
+	}
+	if n == nil {
+		return false
+	}
+	if *budget++; *budget > 64 {
+		return true
+	}
+	if n.False || len(n.Enum) > 0 || n.AnyOf != nil || n.AllOf != nil || n.Some != nil || n.Not != nil || n.If != nil ||
+		n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil || n.MultipleOf != nil ||
+		n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.MinItems != nil || n.MaxItems != nil || n.Unique ||
+		n.Contains != nil || n.Prefix != nil || n.MinProperties != nil || n.MaxProperties != nil || n.PropertyNames != nil || n.Patterns != nil {
+		return true
+	}
+	if nodeRuled(n.Items, budget) || nodeRuled(n.Additional, budget) {
+		return true
+	}
+	for _, p := range n.Properties {
+		if nodeRuled(p.Node, budget) {
+			return true
+		}
+	}
+	return false
+}
+
 func hasRulesWorded(n *schemacheck.Node) bool {
 	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
 		n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil || n.Pattern != nil || n.Items != nil || n.Unique ||
@@ -444,6 +478,12 @@ func typeWords(n *schemacheck.Node, tn string, within []*schemacheck.Node) (one,
 		names := make([]string, len(n.Properties))
 		for i, p := range n.Properties {
 			names[i] = p.Name
+			if nodeRuled(p.Node, new(int)) {
+				// The property's own rule, so that a refusal of a value
+				// inside the argument says which one it broke.
+				o, _ := nodeWords(p.Node, within)
+				names[i] += " (" + o + ")"
+			}
 		}
 		f := strings.Join(names, ", ")
 		return "an object with fields " + f + count, "objects with fields " + f + count

@@ -230,8 +230,14 @@ func FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails(f *testing.F) {
 	f.Add(`{"owner":"o","repo":"r","labels":["a",1],"filter":{"author":"x","y":2}}`)
 	f.Add(`{"owner":"o","repo":"","since":"x","since":1}`)
 	f.Add(`{"owner":"o","repo":"r","limit":1e400}`)
+	f.Add(`{"zz":{"x":[1e400]},"zz":{"y":9007199254740993}}`)
 	reg := schemaRegistry(f, typereg.WithOpen())
 	warn := schemaRegistry(f, typereg.WithMode(typereg.Warn), typereg.WithStrict(true))
+	strict := schemaRegistry(f, typereg.WithOpen(), typereg.WithStrict(true))
+	extra := typereg.New()
+	if err := extra.RegisterSchema("list_issues", json.RawMessage(`{"type":"object","properties":{"limit":{"type":"integer"}},"additionalProperties":{"type":"object","required":["x"],"properties":{"x":{"type":"string"}}}}`), typereg.WithStrict(true)); err != nil {
+		f.Fatal(err)
+	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal([]byte(listIssues), &s); err != nil {
 		f.Fatal(err)
@@ -261,6 +267,12 @@ func FuzzDecide_SchemaTool_RefusesExactlyWhenTheValidatorFails(f *testing.F) {
 		d := refuse.Decide(reg, "list_issues", json.RawMessage(args))
 		if (d.Refusal != nil) != (oracle != nil) {
 			t.Fatalf("args %s: refusal %v; oracle %v", args, d.Refusal, oracle)
+		}
+		// Every refusal names what it refuses, whatever key it lies under.
+		for _, r := range []*typereg.Registry{reg, warn, strict, extra} {
+			if d := refuse.Decide(r, "list_issues", json.RawMessage(args)); d.Refusal != nil && len(d.Refusal.Problems) == 0 && d.Refusal.More == 0 {
+				t.Fatalf("args %s: a refusal that names no problem: %q", args, d.Refusal.Error())
+			}
 		}
 	})
 }

@@ -242,8 +242,9 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 	case reflect.Struct:
 		var names []string
 		if s != nil && s.Properties != nil {
+			fields := fieldTypes(t)
 			for p := s.Properties.Oldest(); p != nil; p = p.Next() {
-				names = append(names, p.Key)
+				names = append(names, p.Key+w.fieldRule(fields[p.Key], p.Value))
 			}
 		}
 		if len(names) == 0 {
@@ -256,6 +257,80 @@ func (w words) describe(t reflect.Type, quoted bool, s *jsonschema.Schema) (one,
 		return "any JSON value", "JSON values"
 	}
 	return "a value of type " + t.String(), "values of type " + t.String()
+}
+
+// fieldRule says, in parentheses after a nested struct's field name, the
+// tool's own constraint on the field (its validate tag, as its schema s
+// publishes it: " (a whole number from 1 to 65535)"), so that a refusal
+// of a value inside the field says which rule it broke; "" for a field
+// without one, or whose Go type (ft) is not known.
+func (w words) fieldRule(ft reflect.Type, s *jsonschema.Schema) string {
+	if ft == nil || !w.ruled(s, new(int)) {
+		return ""
+	}
+	one, _, zero := w.limitedParts(ft, false, s)
+	if zero != "" {
+		one += ", or " + zero
+	}
+	return " (" + one + ")"
+}
+
+// ruled reports whether schema s, or one inside it, publishes a rule
+// limited words: a bound, a length, a size, a pattern, values it must or
+// must not be, the zero value omitempty lets through. It reads at most 64
+// schemas (budget counts them), and past them reports true: the field's
+// words are then limited's, which say no less.
+func (w words) ruled(s *jsonschema.Schema, budget *int) bool {
+	if s = w.resolve(s); s == nil {
+		return false
+	}
+	if *budget++; *budget > 64 {
+		return true
+	}
+	if s.Minimum != "" || s.Maximum != "" || s.ExclusiveMinimum != "" || s.ExclusiveMaximum != "" ||
+		s.MinLength != nil || s.MaxLength != nil || s.MinItems != nil || s.MaxItems != nil ||
+		s.MinProperties != nil || s.MaxProperties != nil || s.Pattern != "" || s.Const != nil || s.Not != nil ||
+		len(s.Enum) > 0 || len(s.AnyOf) > 0 {
+		return true
+	}
+	if s.Items != nil && w.ruled(s.Items, budget) || s.AdditionalProperties != nil && w.ruled(s.AdditionalProperties, budget) {
+		return true
+	}
+	if s.Properties != nil {
+		for p := s.Properties.Oldest(); p != nil; p = p.Next() {
+			if w.ruled(p.Value, budget) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fieldTypes returns the Go type of each field of struct type t by the
+// name the binder reads it under (its json name, or its Go name), promoted
+// fields of embedded structs among them: the shallowest of a name.
+func fieldTypes(t reflect.Type) map[string]reflect.Type {
+	out := map[string]reflect.Type{}
+	depth := map[string]int{}
+	for _, f := range reflect.VisibleFields(t) {
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			if f.Anonymous {
+				continue // its fields are promoted
+			}
+			name = f.Name
+		}
+		if d, ok := depth[name]; !ok || len(f.Index) < d {
+			out[name], depth[name] = f.Type, len(f.Index)
+		}
+	}
+	return out
 }
 
 // fromSchema describes a type that decodes itself by what its schema says.
@@ -320,27 +395,39 @@ func enumList(enum []any) string {
 // from 1 to 100, with 1 to 5 elements"), and what the type takes where it
 // publishes none.
 func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, many string) {
+	one, many, zero := w.limitedParts(t, quoted, s)
+	if zero != "" {
+		return one + " (or " + zero + ")", many + " (or " + zero + ")"
+	}
+	return one, many
+}
+
+// limitedParts is limited, with the zero value that passes whatever the
+// rules say (omitempty: "0", "empty text") apart; "" for none.
+func (w words) limitedParts(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, many, zero string) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if slices.Contains(w.within, t) {
-		return sameShape(t)
+		one, many = sameShape(t)
+		return one, many, ""
 	}
 	s = w.resolve(s)
 	if s == nil {
-		return w.describe(t, quoted, s)
+		one, many = w.describe(t, quoted, s)
+		return one, many, ""
 	}
 	rules, zero := s, ""
 	if len(s.AnyOf) == 2 && s.AnyOf[0].Const != nil {
 		// omitempty: the zero value passes whatever the rules say.
-		rules, zero = s.AnyOf[1], " (or "+zeroWord(s.AnyOf[0].Const)+")"
+		rules, zero = s.AnyOf[1], zeroWord(s.AnyOf[0].Const)
 	}
 	switch {
 	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Uint8:
 		inner, _ := w.inside(t)
 		_, elems := inner.limited(t.Elem(), false, s.Items)
 		count := countClause(rules.MinItems, rules.MaxItems, "element")
-		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count
+		return "a list (a JSON array) of " + elems + count, "lists (JSON arrays) of " + elems + count, ""
 	case t.Kind() == reflect.Map:
 		inner, _ := w.inside(t)
 		_, elems := inner.limited(t.Elem(), false, schemas.MapValues(s))
@@ -349,10 +436,10 @@ func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, 
 			keyed = ", keyed by whole numbers"
 		}
 		count := countClause(rules.MinProperties, rules.MaxProperties, "key")
-		return "an object whose values are " + elems + keyed + count, "objects whose values are " + elems + keyed + count
+		return "an object whose values are " + elems + keyed + count, "objects whose values are " + elems + keyed + count, ""
 	case len(rules.Enum) > 0:
 		list := enumList(rules.Enum)
-		return "one of " + list + zero, "values, each one of " + list + zero
+		return "one of " + list, "values, each one of " + list, zero
 	case t.Kind() == reflect.Bool && (rules.Const != nil || rules.Not != nil):
 		v := rules.Const
 		if v == nil && len(rules.Not.Enum) == 1 {
@@ -360,14 +447,14 @@ func (w words) limited(t reflect.Type, quoted bool, s *jsonschema.Schema) (one, 
 			v = !b
 		}
 		if v != nil {
-			return fmt.Sprint(v) + zero, fmt.Sprint(v) + " values" + zero
+			return fmt.Sprint(v), fmt.Sprint(v) + " values", zero
 		}
 	}
 	one, many = w.describe(t, quoted, s)
 	if c := limits(rules, t.Kind() == reflect.String); c != "" {
 		one, many = one+" "+c, many+" "+c
 	}
-	return one + zero, many + zero
+	return one, many, zero
 }
 
 // limits words the bounds of a number, or of text's length, and the values

@@ -10,94 +10,98 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/internal/jsonpath"
 )
 
-// A Kind says what is wrong with a value, as the map reader and the
-// schema see it.
-type Kind uint8
-
-const (
-	// The map reader's failures: json.Unmarshal into map[string]any fails.
-	Syntax    Kind = iota + 1 // the arguments are not valid JSON
-	TooDeep                   // nested past encoding/json's limit
-	NotObject                 // valid JSON, but not an object (nor null)
-	Overflow                  // a number past float64's range
-
-	// The schema's verdicts.
-	WrongType  // a value of a type the schema does not take
-	NotWhole   // a number with a fraction where the schema takes integers only
-	NotOneOf   // a value none of enum's (or not const's)
-	OutOfRange // a number past minimum, maximum, exclusive*, or not a multipleOf
-	Length     // text past minLength or maxLength, or not matching pattern
-	Count      // an array's or object's size past min/maxItems, min/maxProperties
-	Missing    // a required member left out: Name names it, Start..End the object
-	Unknown    // a member additionalProperties false (or the root, closed) refuses: Start..End its key
-	Invalid    // a value where the schema is false, or one not (or a second branch of oneOf) takes
-	NotUnique  // an array with two equal elements where uniqueItems refuses it: Start..End the array
-
-	// Silent losses: the map reader reads the value but changes it.
-	Duplicate // a key repeated in one object: Start..End the earlier key, whose value is dropped
-	Rounded   // a whole number float64 cannot hold exactly
-	Replaced  // text with invalid UTF-8 or a lone surrogate escape, read as U+FFFD
-	Truncated // a number an int accessor truncates (see Schema.IntRead)
-	// Extra is a root member no property names, where the schema leaves the
-	// root open: the map holds it and the handler reads no parameter from
-	// it (a misspelt name, most often), so the guard's policy closes the
-	// root there: Start..End its key. Schema.OpenRoot lets it through.
-	Extra
-)
-
-// Fails reports a failure of the map reader itself.
-func (k Kind) Fails() bool { return k >= Syntax && k <= Overflow }
-
-// Loss reports a silent loss.
-func (k Kind) Loss() bool { return k >= Duplicate }
-
 // An Issue is one thing wrong with the arguments.
 type Issue struct {
-	Kind Kind
+	// Code names what is wrong, in the module's one taxonomy (bind.Code),
+	// as refuse publishes it: the map reader's failures (InvalidJSON,
+	// TooDeep, NotAnObject, TooLarge and TooSmall for a number past
+	// float64's range); the schema's verdicts (WrongType for a type,
+	// NotWholeNumber for a fraction where it takes integers only, NotOneOf
+	// for enum and const, MissingArgument and MissingField for required,
+	// UnknownArgument and UnknownField for a member additionalProperties
+	// false refuses, Constraint for every other rule: a bound, a length, a
+	// pattern, a size, uniqueItems, false, not, a second branch of oneOf);
+	// and the silent losses (DuplicateKey: Start..End the earlier key,
+	// whose value is dropped; RoundedNumber for a whole number float64
+	// cannot hold exactly, or a number an int accessor truncates, see
+	// Schema.IntRead; ReplacedText; and UnknownArgument for a root member
+	// no property names where the schema leaves the root open: the map
+	// holds it and the handler reads no parameter from it, a misspelt name
+	// most often, so the guard's policy closes the root there;
+	// Schema.OpenRoot lets it through). What the issue means for the call
+	// is its Class.
+	Code bind.Code
 	// Keyword is the schema keyword the value breaks ("type", "enum",
-	// "maximum", "required", "additionalProperties"...); "" for the map
-	// reader's failures and losses (Extra among them).
+	// "maximum", "required", "additionalProperties"...), set exactly for
+	// the schema's verdicts: "" for the map reader's failures and losses.
 	Keyword string
 	// Param is the index, in Root.Properties, of the top-level member the
 	// issue lies in; -1 for none (an unknown top-level key, the text as a
 	// whole).
 	Param int
-	// Start and End span the offending text (see Kind).
+	// Start and End span the offending text (see Code): for a member's
+	// key, the key; for a member left out, the object.
 	Start, End int
+	// KeyStart and KeyEnd span the key of the top-level member the issue
+	// lies in (both 0 for none: the text as a whole, a parameter left
+	// out).
+	KeyStart, KeyEnd int
 	// Path leads from the arguments to the offending value (for an issue
 	// with a member's key, InKey, to the object holding it), as package
 	// bind's paths do: its String from the member's value in ("[2]",
 	// ".name", `["odd key"]`), its Pointer from the root, starting at the
 	// member's key.
 	Path jsonpath.Path
-	// InKey reports an issue with a member's key (Unknown, Extra and
-	// Duplicate always, Replaced for a key): Start..End span the key.
+	// InKey reports an issue with a member's key (UnknownArgument,
+	// UnknownField and DuplicateKey always, ReplacedText for a key):
+	// Start..End span the key.
 	InKey bool
-	// Name names the member Missing reports.
+	// Name names the member MissingArgument or MissingField reports.
 	Name string
 	// Node is the schema of the offending value; nil for none.
 	Node *Node
-	// Neg reports an Overflow past the negative end.
-	Neg bool
-	// Top reports a Missing top-level parameter (rather than a member an
-	// object inside an argument leaves out).
-	Top bool
 }
 
-// MaxIssues bounds the issues of each class (failures, the schema's
-// verdicts, losses) one Check lists; Result.Omitted counts the rest.
+// Class is what the issue means for the call, for the guard's policy as
+// for a struct tool's: BinderFailure for what the map reader itself fails
+// on, refused in every mode but Off; PolicyProblem for every verdict of
+// the schema (a Keyword), which the map reader reads and the handler may
+// too, the schema being the tool's own rule as a validate tag is (so a
+// type the schema refuses is WrongType, as the struct tools' binder words
+// it, yet no binder failure); SilentLoss for what the map reader reads but
+// changes or drops, the key an open root holds and no parameter reads
+// among them.
+func (is Issue) Class() bind.Class {
+	switch {
+	case is.Keyword != "":
+		return bind.PolicyProblem
+	case is.Code.Class() == bind.BinderFailure:
+		return bind.BinderFailure
+	}
+	return bind.SilentLoss
+}
+
+// MaxIssues bounds the issues of each class (Issue.Class: the map
+// reader's failures, the schema's verdicts, losses) one Check lists;
+// Result.Omitted counts the rest.
 const MaxIssues = 1000
 
 // A Result is what Check found.
 type Result struct {
 	Issues []Issue
-	// Omitted counts, per class, issues found past MaxIssues.
-	Omitted [3]int
+	// Omitted counts, per class (indexed by bind.Class), issues found
+	// past MaxIssues.
+	Omitted Counts
 }
+
+// Counts holds a count per class of issue, indexed by bind.Class (its
+// zero index unused).
+type Counts [bind.SilentLoss + 1]int
 
 // A step is one step of a path: into an element (key < 0) or a member.
 type step struct {
@@ -112,30 +116,21 @@ type checker struct {
 	d      []byte
 	pos    int
 	res    Result
-	counts [3]int
+	counts Counts
 	steps  []step
 	buf    []byte
 	param  int
 	arg    []byte // at the root, the key of the member being read
+	argAt  int    // where arg starts in d
 	// quiet counts the quiet trials being read (see try): within one,
 	// issues are only counted, the schema's verdicts in quietFails.
 	quiet, quietFails int
 }
 
-func class(k Kind) int {
-	switch {
-	case k.Fails():
-		return 0
-	case k.Loss():
-		return 2
-	}
-	return 1
-}
-
 func (c *checker) add(is Issue) {
-	cl := class(is.Kind)
+	cl := is.Class()
 	if c.quiet > 0 {
-		if cl == 1 {
+		if cl == bind.PolicyProblem {
 			c.quietFails++
 		}
 		return
@@ -146,6 +141,9 @@ func (c *checker) add(is Issue) {
 	}
 	c.counts[cl]++
 	is.Param = c.param
+	if c.arg != nil {
+		is.KeyStart, is.KeyEnd = c.argAt, c.argAt+len(c.arg)
+	}
 	is.Path = c.path()
 	c.res.Issues = append(c.res.Issues, is)
 }
@@ -180,11 +178,11 @@ func (c *checker) run() Result {
 		}
 	}
 	if err != nil {
-		k := Syntax
+		k := bind.InvalidJSON
 		if err.Deep {
-			k = TooDeep
+			k = bind.TooDeep
 		}
-		c.add(Issue{Kind: k, Start: err.Offset, End: err.Offset})
+		c.add(Issue{Code: k, Start: err.Offset, End: err.Offset})
 		return c.res
 	}
 	switch jsonlex.KindAt(args, i) {
@@ -193,7 +191,7 @@ func (c *checker) run() Result {
 		c.rootMissing(s.Root, nil, i, end)
 		return c.res
 	default:
-		c.add(Issue{Kind: NotObject, Start: i, End: end})
+		c.add(Issue{Code: bind.NotAnObject, Start: i, End: end})
 		return c.res
 	}
 	c.pos = i
@@ -208,7 +206,7 @@ func (c *checker) rootMissing(n *Node, has map[string]bool, start, end int) {
 	for _, r := range n.Required {
 		if !has[r] {
 			c.param = n.Property(r)
-			c.add(Issue{Kind: Missing, Keyword: "required", Start: start, End: end, Name: r, Node: n, Top: true})
+			c.add(Issue{Code: bind.MissingArgument, Keyword: "required", Start: start, End: end, Name: r, Node: n})
 		}
 	}
 	c.param = -1
@@ -218,7 +216,7 @@ func (c *checker) rootMissing(n *Node, has map[string]bool, start, end int) {
 func (c *checker) missing(n *Node, has map[string]bool, start, end int) {
 	for _, r := range n.Required {
 		if !has[r] {
-			c.add(Issue{Kind: Missing, Keyword: "required", Start: start, End: end, Name: r, Node: n})
+			c.add(Issue{Code: bind.MissingField, Keyword: "required", Start: start, End: end, Name: r, Node: n})
 		}
 	}
 }
@@ -248,7 +246,7 @@ func (c *checker) value(n *Node) {
 				}
 			}
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
-			c.add(Issue{Kind: WrongType, Keyword: kw, Start: i, End: end, Node: n})
+			c.add(Issue{Code: bind.WrongType, Keyword: kw, Start: i, End: end, Node: n})
 			n = nil
 			break
 		}
@@ -256,7 +254,7 @@ func (c *checker) value(n *Node) {
 	}
 	if n != nil && n.False {
 		end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
-		c.add(Issue{Kind: Invalid, Keyword: "false", Start: i, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: "false", Start: i, End: end, Node: n})
 		c.skipChecked(i)
 		return
 	}
@@ -267,22 +265,22 @@ func (c *checker) value(n *Node) {
 	case jsonlex.KindObject:
 		if n != nil && n.Types&Object == 0 {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
-			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
+			c.add(Issue{Code: bind.WrongType, Keyword: "type", Start: i, End: end, Node: n})
 			n = nil
 		} else if n != nil && n.Enum != nil && !c.inEnumJSON(n.Enum, Object, i) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
-			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
+			c.add(Issue{Code: bind.NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
 			n = nil
 		}
 		c.object(n, false, false)
 	case jsonlex.KindArray:
 		if n != nil && n.Types&Array == 0 {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
-			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
+			c.add(Issue{Code: bind.WrongType, Keyword: "type", Start: i, End: end, Node: n})
 			n = nil
 		} else if n != nil && n.Enum != nil && !c.inEnumJSON(n.Enum, Array, i) {
 			end, _ := jsonlex.Skip(d, i, jsonlex.MaxDepth)
-			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
+			c.add(Issue{Code: bind.NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
 			n = nil
 		}
 		c.array(n)
@@ -306,11 +304,11 @@ func (c *checker) value(n *Node) {
 			return
 		}
 		if n.Types&v.Kind == 0 {
-			c.add(Issue{Kind: WrongType, Keyword: "type", Start: i, End: end, Node: n})
+			c.add(Issue{Code: bind.WrongType, Keyword: "type", Start: i, End: end, Node: n})
 			return
 		}
 		if n.Enum != nil && !inEnum(n.Enum, v) {
-			c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
+			c.add(Issue{Code: bind.NotOneOf, Keyword: enumWord(n), Start: i, End: end, Node: n})
 		}
 	default:
 		end, num, _ := jsonlex.Number(d, i)
@@ -391,11 +389,15 @@ func (c *checker) skipChecked(i int) {
 func (c *checker) number(n *Node, start, end int, num jsonlex.Num) {
 	f, err := strconv.ParseFloat(string(c.d[start:end]), 64) // as encoding/json reads a number into any
 	if err != nil {
-		c.add(Issue{Kind: Overflow, Start: start, End: end, Node: n, Neg: num.Neg})
+		code := bind.TooLarge
+		if num.Neg {
+			code = bind.TooSmall
+		}
+		c.add(Issue{Code: code, Start: start, End: end, Node: n})
 		return
 	}
 	if !num.Frac && !num.Exp && num.Int.Len() > 15 && !exactInt(c.d[start:end], f) {
-		defer c.add(Issue{Kind: Rounded, Start: start, End: end, Node: n})
+		defer c.add(Issue{Code: bind.RoundedNumber, Start: start, End: end, Node: n})
 	}
 	if n == nil {
 		return
@@ -406,14 +408,14 @@ func (c *checker) number(n *Node, start, end int, num jsonlex.Num) {
 	}
 	switch {
 	case whole && n.Types&Integer == 0, !whole && n.Types&Number == 0 && n.Types&Integer == 0:
-		c.add(Issue{Kind: WrongType, Keyword: "type", Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.WrongType, Keyword: "type", Start: start, End: end, Node: n})
 		return
 	case !whole && n.Types&Number == 0:
-		c.add(Issue{Kind: NotWhole, Keyword: "type", Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.NotWholeNumber, Keyword: "type", Start: start, End: end, Node: n})
 		return
 	}
 	if n.Enum != nil && !inEnum(n.Enum, Value{Kind: Number, Num: f}) {
-		c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.NotOneOf, Keyword: enumWord(n), Start: start, End: end, Node: n})
 		return
 	}
 	kw := ""
@@ -430,12 +432,12 @@ func (c *checker) number(n *Node, start, end int, num jsonlex.Num) {
 		kw = "exclusiveMaximum"
 	}
 	if kw != "" {
-		c.add(Issue{Kind: OutOfRange, Keyword: kw, Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: kw, Start: start, End: end, Node: n})
 		return
 	}
 	if c.param >= 0 && c.param < len(c.s.IntRead) && c.s.IntRead[c.param] && len(c.steps) == 0 &&
 		(!whole || f >= 1<<63 || f < -(1<<63)) {
-		c.add(Issue{Kind: Truncated, Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.RoundedNumber, Start: start, End: end, Node: n})
 	}
 }
 
@@ -457,18 +459,18 @@ func (c *checker) str(n *Node, start, end int, f jsonlex.StringFlags) {
 		c.buf, _ = jsonlex.Unquote(c.buf[:0], raw)
 		text = c.buf
 		if jsonlex.Replaced(raw, f) {
-			defer c.add(Issue{Kind: Replaced, Start: start, End: end, Node: n})
+			defer c.add(Issue{Code: bind.ReplacedText, Start: start, End: end, Node: n})
 		}
 	}
 	if n == nil {
 		return
 	}
 	if n.Types&String == 0 {
-		c.add(Issue{Kind: WrongType, Keyword: "type", Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.WrongType, Keyword: "type", Start: start, End: end, Node: n})
 		return
 	}
 	if n.Enum != nil && !inEnumText(n.Enum, text) {
-		c.add(Issue{Kind: NotOneOf, Keyword: enumWord(n), Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.NotOneOf, Keyword: enumWord(n), Start: start, End: end, Node: n})
 		return
 	}
 	if n.MinLength == nil && n.MaxLength == nil && n.Pattern == nil {
@@ -485,7 +487,7 @@ func (c *checker) str(n *Node, start, end int, f jsonlex.StringFlags) {
 		kw = "pattern"
 	}
 	if kw != "" {
-		c.add(Issue{Kind: Length, Keyword: kw, Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: kw, Start: start, End: end, Node: n})
 	}
 }
 
@@ -505,16 +507,20 @@ type member struct {
 	from, upto int // its issues in res.Issues
 	// omitted and omittedUpto are res.Omitted before and after its value:
 	// what its value had past MaxIssues.
-	omitted, omittedUpto [3]int
+	omitted, omittedUpto Counts
 	// quietFrom and quietUpto are quietFails before and after its value.
 	quietFrom, quietUpto int
 	param                int // at the root, the property it names, or -1
+	// read reports a value read against a schema: at the root, under a
+	// property or additionalProperties.
+	read bool
 }
 
 // object reads the valid object at c.pos against n (nil: any); at the
 // root, each member's param is its property's index, and a member no
-// property names is Unknown when the schema closes the root, or Extra
-// when it leaves it open (the guard's policy decides).
+// property names is an UnknownArgument policy problem when the schema
+// closes the root, or an UnknownArgument loss when it leaves it open (the
+// guard's policy decides).
 func (c *checker) object(n *Node, root, open bool) {
 	d := c.d
 	start := c.pos
@@ -537,7 +543,7 @@ func (c *checker) object(n *Node, root, open bool) {
 		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted, quietFrom: c.quietFails}
 		var child *Node
 		if root {
-			c.param, c.arg = -1, d[i:ke]
+			c.param, c.arg, c.argAt = -1, d[i:ke], i
 		} else {
 			c.steps[len(c.steps)-1] = step{key: d[i:ke]}
 		}
@@ -559,18 +565,22 @@ func (c *checker) object(n *Node, root, open bool) {
 			} else if matched != nil {
 				child = matched // a key patternProperties describes: never additional
 			} else if n.Closed {
-				c.atObject(root, Issue{Kind: Unknown, Keyword: "additionalProperties", Start: i, End: ke, Node: n})
+				code := bind.UnknownField
+				if root {
+					code = bind.UnknownArgument
+				}
+				c.atObject(root, Issue{Code: code, Keyword: "additionalProperties", Start: i, End: ke, Node: n})
 			} else if root && n.Additional == nil && open && !c.s.OpenRoot {
-				c.add(Issue{Kind: Extra, Start: i, End: ke, Node: n})
+				c.add(Issue{Code: bind.UnknownArgument, Start: i, End: ke, Node: n, InKey: true})
 			} else {
 				child = n.Additional
 			}
 		}
 		if f != 0 && jsonlex.Replaced(d[i:ke], f) {
 			// The map holds the key with U+FFFD for what it cannot read.
-			c.atObject(root, Issue{Kind: Replaced, Start: i, End: ke})
+			c.atObject(root, Issue{Code: bind.ReplacedText, Start: i, End: ke})
 		}
-		m.param = c.param
+		m.param, m.read = c.param, child != nil
 		c.pos = vs
 		c.value(child)
 		m.upto = len(c.res.Issues)
@@ -604,9 +614,9 @@ func (c *checker) object(n *Node, root, open bool) {
 	}
 	switch {
 	case n.MinProperties != nil && len(last) < *n.MinProperties:
-		c.add(Issue{Kind: Count, Keyword: "minProperties", Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: "minProperties", Start: start, End: end, Node: n})
 	case n.MaxProperties != nil && len(last) > *n.MaxProperties:
-		c.add(Issue{Kind: Count, Keyword: "maxProperties", Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: "maxProperties", Start: start, End: end, Node: n})
 	}
 	for _, dr := range n.DependentRequired {
 		if !has[dr.Name] {
@@ -619,7 +629,11 @@ func (c *checker) object(n *Node, root, open bool) {
 			if root {
 				c.param = n.Property(r)
 			}
-			c.add(Issue{Kind: Missing, Keyword: "dependentRequired", Start: start, End: end, Name: r, Node: n, Top: root})
+			code := bind.MissingField
+			if root {
+				code = bind.MissingArgument
+			}
+			c.add(Issue{Code: code, Keyword: "dependentRequired", Start: start, End: end, Name: r, Node: n})
 			c.param = -1
 		}
 	}
@@ -636,19 +650,19 @@ func (c *checker) object(n *Node, root, open bool) {
 // the object holding it.
 func (c *checker) dropped(m *member, root bool) {
 	for j := m.from; j < m.upto; j++ {
-		if k := c.res.Issues[j].Kind; !k.Fails() && k != 0 {
-			c.counts[class(k)]--
-			c.res.Issues[j].Kind = 0
+		if is := c.res.Issues[j]; is.Code != "" && is.Class() != bind.BinderFailure {
+			c.counts[is.Class()]--
+			c.res.Issues[j].Code = ""
 		}
 	}
-	for cl := 1; cl < 3; cl++ { // what was only counted goes too
+	for _, cl := range [...]bind.Class{bind.PolicyProblem, bind.SilentLoss} { // what was only counted goes too
 		c.res.Omitted[cl] -= m.omittedUpto[cl] - m.omitted[cl]
 	}
 	c.quietFails -= m.quietUpto - m.quietFrom
-	if root && m.param < 0 {
-		return // a key no parameter names: the key is the problem, if any
+	if root && m.param < 0 && !m.read {
+		return // a key no parameter names, read against nothing: the key is the problem, if any
 	}
-	c.atObject(root, Issue{Kind: Duplicate, Start: m.ks, End: m.ke})
+	c.atObject(root, Issue{Code: bind.DuplicateKey, Start: m.ks, End: m.ke})
 }
 
 // atObject adds an issue with a member's key, whose path leads to the
@@ -669,7 +683,7 @@ func (c *checker) atObject(root bool, is Issue) {
 func (c *checker) compact() {
 	out := c.res.Issues[:0]
 	for _, is := range c.res.Issues {
-		if is.Kind != 0 {
+		if is.Code != "" {
 			out = append(out, is)
 		}
 	}
@@ -708,9 +722,9 @@ func (c *checker) array(n *Node) {
 	}
 	switch {
 	case n.MinItems != nil && count < *n.MinItems:
-		c.add(Issue{Kind: Count, Keyword: "minItems", Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: "minItems", Start: start, End: end, Node: n})
 	case n.MaxItems != nil && count > *n.MaxItems:
-		c.add(Issue{Kind: Count, Keyword: "maxItems", Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: "maxItems", Start: start, End: end, Node: n})
 	}
 	if n.Contains != nil {
 		kw := ""
@@ -723,11 +737,11 @@ func (c *checker) array(n *Node) {
 			kw = "maxContains"
 		}
 		if kw != "" {
-			c.add(Issue{Kind: Count, Keyword: kw, Start: start, End: end, Node: n})
+			c.add(Issue{Code: bind.Constraint, Keyword: kw, Start: start, End: end, Node: n})
 		}
 	}
 	if n.Unique && count > 1 && c.repeats(c.d[start:end]) {
-		c.add(Issue{Kind: NotUnique, Keyword: "uniqueItems", Start: start, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: "uniqueItems", Start: start, End: end, Node: n})
 	}
 }
 
@@ -838,7 +852,7 @@ func (c *checker) path() jsonpath.Path {
 // branch finds is then taken back (undo), or kept (keepVerdicts).
 type trial struct {
 	pos, issues     int
-	counts, omitted [3]int
+	counts, omitted Counts
 }
 
 // try reads the value at i against branch b, as a trial, and returns how
@@ -860,15 +874,15 @@ func (c *checker) try(b *Node, i int, quiet bool) (t trial, failed int) {
 		c.quietFails = saved
 		return t, failed
 	}
-	c.counts = [3]int{} // a branch's issues are listed, up to MaxIssues
+	c.counts = Counts{} // a branch's issues are listed, up to MaxIssues
 	c.pos = i
 	c.value(b)
 	for _, is := range c.res.Issues[t.issues:] {
-		if is.Kind != 0 && class(is.Kind) == 1 {
+		if is.Code != "" && is.Class() == bind.PolicyProblem {
 			failed++
 		}
 	}
-	return t, failed + c.res.Omitted[1] - t.omitted[1]
+	return t, failed + c.res.Omitted[bind.PolicyProblem] - t.omitted[bind.PolicyProblem]
 }
 
 func (c *checker) undo(t trial) {
@@ -887,17 +901,17 @@ func (c *checker) keepVerdicts(t trial, failed int) {
 	}
 	var kept []Issue
 	for _, is := range c.res.Issues[t.issues:] {
-		if is.Kind != 0 && class(is.Kind) == 1 {
+		if is.Code != "" && is.Class() == bind.PolicyProblem {
 			kept = append(kept, is)
 		}
 	}
 	c.undo(t)
 	for _, is := range kept {
-		if c.counts[1] >= MaxIssues {
-			c.res.Omitted[1]++
+		if c.counts[bind.PolicyProblem] >= MaxIssues {
+			c.res.Omitted[bind.PolicyProblem]++
 			continue
 		}
-		c.counts[1]++
+		c.counts[bind.PolicyProblem]++
 		c.res.Issues = append(c.res.Issues, is)
 	}
 }
@@ -947,7 +961,7 @@ func (c *checker) patterns(n *Node, key string, i int, first bool) (matched *Nod
 // not and if/then/else, and adds what the value breaks: a branch's own
 // issues where it must pass one (for Some, the branch that came closest:
 // the fewest issues, the first of them on a tie, read once more to list
-// them); an Invalid issue, at the keyword, where it passes a branch it
+// them); a Constraint issue, at the keyword, where it passes a branch it
 // must not (not, or a second branch of oneOf). c.pos is left at i.
 func (c *checker) branches(n *Node, i int) {
 	pos := c.pos
@@ -956,7 +970,7 @@ func (c *checker) branches(n *Node, i int) {
 	passes := func(b *Node) bool { return c.passes(b, i) }
 	invalid := func(kw string) {
 		end, _ := jsonlex.Skip(c.d, i, jsonlex.MaxDepth)
-		c.add(Issue{Kind: Invalid, Keyword: kw, Start: i, End: end, Node: n})
+		c.add(Issue{Code: bind.Constraint, Keyword: kw, Start: i, End: end, Node: n})
 	}
 	for _, b := range n.AllOf {
 		must(b)

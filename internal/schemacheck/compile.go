@@ -193,7 +193,8 @@ type Schema struct {
 	// members, where the schema leaves it open: OpenRoot lets every one
 	// through; a member whose key is in Exempt passes either way, even
 	// where the schema closes the root. Without them Check reports each
-	// unknown member of an open root as Extra.
+	// unknown member of an open root as an UnknownArgument loss (see
+	// Issue.Code).
 	OpenRoot bool
 	Exempt   []string
 	// IntRead marks, per root property, a parameter the handler reads

@@ -46,12 +46,12 @@ func FuzzCheck_LossesAgreeWithBind(f *testing.F) {
 		var sf, sr, sl bool
 		res := s.Check(args)
 		for _, is := range res.Issues {
-			switch is.Kind {
-			case Syntax, TooDeep, NotObject, Overflow:
+			switch {
+			case is.Class() == bind.BinderFailure:
 				sf = true
-			case Replaced:
+			case is.Code == bind.ReplacedText:
 				sr = true
-			case Rounded:
+			case is.Code == bind.RoundedNumber:
 				sl = true
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/bindguard/bindguard/bind"
 )
 
 // oracle is jsonschema-go's verdict on args read by the map reader: the
@@ -39,15 +41,14 @@ func oracle(t testing.TB, schema string, args []byte) (readErr, invalid error) {
 // schema leaves the root open).
 func verdict(r Result) (fails, refuses bool) {
 	for _, is := range r.Issues {
-		switch {
-		case is.Kind.Fails():
+		switch is.Class() {
+		case bind.BinderFailure:
 			fails = true
-		case is.Kind.Loss():
-		default:
+		case bind.PolicyProblem:
 			refuses = true
 		}
 	}
-	return fails, refuses || r.Omitted[1] > 0
+	return fails, refuses || r.Omitted[bind.PolicyProblem] > 0
 }
 
 func agree(t *testing.T, schema string, args string) {
