@@ -518,7 +518,7 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			c.ws()
 			if c.pos >= len(c.data) || c.data[c.pos] != ':' {
-				return c.fail(c.pos)
+				return c.keyCut()
 			}
 			c.pos++
 			c.ws()
@@ -569,7 +569,7 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			found := c.found
 			if !c.value(child) {
-				return false
+				return c.memberCut(n, &keys, root, ks, ke, keyLoss, keyLoss2)
 			}
 			if ci >= 0 {
 				c.consAfter(ci)

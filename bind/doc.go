@@ -161,7 +161,11 @@
 // a required parameter or nested field left out (MissingArgument), null for a
 // position with no nil (NullForValue), a whole number a float rounds
 // (RoundedNumber), and a nested struct's key no field takes (UnknownField, as
-// for UnknownArgument), arguments that are not an object (NotAnObject), and
+// for UnknownArgument), arguments that are not an object (NotAnObject) or
+// not JSON (InvalidJSON, at the first byte that makes them so, as the
+// trial check's scan places it; but text nested past go-sdk's limit after
+// the error under SegmentIO, and under V2 an error after a name the pass
+// has not yet judged for a repeat), and
 // under SegmentIO a repeated key (DuplicateKey, in a call that does not
 // fail, its value holding no issue), a string value it replaces text of
 // (ReplacedText) and a fixed-size array sent another length but none

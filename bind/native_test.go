@@ -302,7 +302,14 @@ var nativeDeclines = []nativeDecline{
 	{6, `{"na":1}`, "a named empty interface", ""},
 	{6, "{\"mc\":{\"\xc3\xa9\":\"x\"}}", "a map key past ASCII", "segmentio"},
 	{6, `{"mc":{"\u0061":"x"}}`, "an escaped map key", "segmentio"},
-	{0, `{"count":1`, "not JSON", ""},
+	{0, `{"count":1,"count":`, "not JSON after a repeated name (V2 fails on the name first)", "v2"},
+	{0, `{"count":1,"count"`, "not JSON after a repeated name, at its colon", "v2"},
+	{1, `{"n":{"x":1,"x":[`, "not JSON after a repeated name in a nested struct", "v2"},
+	{1, `{"a":{"k":1,"k":{`, "not JSON after a repeated name in any", "v2"},
+	{0, `{"zz":1,"zz":"`, "not JSON after a dropped name repeated", "v2"},
+	{1, `{"hours_back":1,"HOURS_BACK":[`, "not JSON after a name V2 folds to a field set before", "v2"},
+	{1, `{"n":{"zz":1,"zz":`, "not JSON after a dropped nested name repeated", "v2"},
+	{0, `{"zz":1,` + strings.Repeat("[", 1001), "not JSON, nested past go-sdk's limit after the error", "segmentio"},
 }
 
 // TestNative_Declines: the proving pass declines each row on both binders
@@ -674,6 +681,31 @@ func (g *valueGen) value(t reflect.Type) string {
 	return "null"
 }
 
+// genArgs writes a call for typ from choices (valueGen), then, with the
+// last three of the choices it leaves over, breaks its syntax as models'
+// calls come broken: cut short (the model's output ends mid-call), a byte
+// put in or dropped.
+func genArgs(typ reflect.Type, choices []byte) []byte {
+	g := &valueGen{b: choices}
+	args := []byte(g.value(typ))
+	if len(g.b) < 3 || len(args) == 0 {
+		return args
+	}
+	m := g.b[len(g.b)-3:]
+	if m[0]%4 != 1 {
+		return args
+	}
+	at := int(m[1]) % len(args)
+	const put = ",}]\":x 0\x00"
+	switch m[2] % 4 {
+	case 0, 1:
+		return args[:at] // cut short
+	case 2:
+		return slices.Concat(args[:at], []byte{put[int(m[2]/4)%len(put)]}, args[at:])
+	}
+	return slices.Concat(args[:at], args[at+1:]) // a byte dropped
+}
+
 // FuzzNativeValues is FuzzNative with calls written for the shape's type
 // (valueGen): mostly values the type reads, so that the pass proves many of
 // them clean, with the edges each binder reads its own way (bounds, -0,
@@ -685,6 +717,11 @@ func FuzzNativeValues(f *testing.F) {
 	f.Add([]byte{2}, []byte{0, 0, 0, 0, 0, 0, 0, 0, 4, 2})
 	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte{})
 	f.Add([]byte{70, 2, 2, 200, 3, 1, 9, 4, 0}, []byte{0, 0, 7})
+	for i := range nativeFixed { // cut short, a byte put in, one dropped
+		for _, m := range [][]byte{{1, 40, 0}, {1, 12, 6}, {1, 7, 11}, {1, 30, 3}} {
+			f.Add([]byte{byte(i)}, append(make([]byte, 80), m...))
+		}
+	}
 	f.Fuzz(func(t *testing.T, shape, choices []byte) {
 		typ := nativeShapeOf(shape)
 		if len(shape) == 1 {
@@ -693,8 +730,7 @@ func FuzzNativeValues(f *testing.F) {
 		if typ == nil {
 			return
 		}
-		g := &valueGen{b: choices}
-		args := []byte(g.value(typ))
+		args := genArgs(typ, choices)
 		for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 			plan, err := b.Compile(typ)
 			if err != nil {

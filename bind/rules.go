@@ -57,6 +57,11 @@ type rules struct {
 	// depth is the deepest nesting of arrays and objects the pass reads:
 	// past it Std fails (TooDeep), a proving pass declines.
 	depth int
+	// textDepth: the binder's caller refuses text nested past depth before
+	// the binder reads it, valid JSON or not (go-sdk's checkMaxDepth for
+	// segmentio, see segmentioTooDeep): text that is not JSON is TooDeep
+	// where it nests that deep anywhere, after the error too.
+	textDepth bool
 	// custom reports that the binder reads t by a method of t's own (Std:
 	// the binder's trial decode of the value decides).
 	custom func(t reflect.Type) bool
@@ -133,6 +138,7 @@ var segRules = &rules{
 	wrapsInts:   true,
 	dottedPaths: true,
 	depth:       segProveDepth,
+	textDepth:   true,
 	custom:      segCustom,
 	declines: func(t reflect.Type) bool {
 		switch t {

@@ -57,6 +57,11 @@ import (
 //     with an error refuse reads: the pass declines.
 //
 //   - arguments that are JSON but not an object (NotAnObject);
+//   - arguments that are not JSON (InvalidJSON), met before anything the
+//     pass declines: the one issue, at the first byte that makes the text
+//     invalid (see notJSON; under segmentio, not where the text nests past
+//     go-sdk's limit anywhere, and under V2, not where the key of a member
+//     still open repeats a name: V2 fails on the name first);
 //   - nesting past the binder's limit, met before anything the pass
 //     declines: the one TooDeep issue, as the trial check gives it (see
 //     tooDeep);
@@ -94,6 +99,9 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.bad && c.deep && !c.declined {
 		return c.tooDeep(issues)
 	}
+	if c.bad && !c.declined {
+		return p.notJSON(c, issues)
+	}
 	if c.bad || c.declined || c.failed && c.dups {
 		return issues, false
 	}
@@ -130,6 +138,63 @@ func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 	}
 	c.members = bindcap.Members{}
 	return append(issues, is), true
+}
+
+// notJSON is the verdict of a call that is not JSON, which the pass met
+// before anything it declines: as the trial check's, the one InvalidJSON
+// issue at the first byte that makes the text invalid (the trial check's
+// scan finds the same byte; the binder's own error places it otherwise
+// where it checks UTF-8 first, V2, which the verdict does not follow), in
+// no argument, and no member. Under segmentio, go-sdk first refuses text
+// nested past its limit anywhere, valid or not: TooDeep, the pass
+// declines (rules.textDepth). Under V2, the binder's error is a repeated
+// name where one comes first, which refuse tells from the text that is
+// not JSON (DuplicateName): the pass has declined every repeat it judged,
+// and memberCut and keyCut those it had not judged yet.
+func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
+	if p.rules.textDepth && jsonlex.DeepAt(c.data, p.rules.depth) >= 0 {
+		return issues, false
+	}
+	c.members = bindcap.Members{}
+	return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.badAt, End: c.badAt}), true
+}
+
+// memberCut ends the read of an object whose member's value held text
+// that is not JSON (or nesting past the limit), as Check's failure: it
+// returns false. The member's key at data[ks:ke] the pass judges once
+// the value is read; under V2, which fails on a repeated name as it reads
+// the name, before the value, a native verdict needs to know the key is
+// none, so it judges it now (see native's verdict of each), and declines
+// where it repeats a name of the object n, a field bound before
+// (keyLoss2) or a dropped one, or may be bound by a fold.
+func (c *checker) memberCut(n *node, keys *keySet, root bool, ks, ke int, keyLoss, keyLoss2 Code) bool {
+	if !c.prove || !c.dupDropped || c.declined || !c.bad {
+		return false
+	}
+	repeat := false
+	switch {
+	case keyLoss2 == DuplicateKey:
+		repeat = true
+	case root && c.param < 0:
+		_, f, _ := jsonlex.String(c.data, ks)
+		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.droppedRepeat(ks, ke)
+	case keyLoss == UnknownField:
+		repeat = n.fields.foldsMore || c.repeated(keys, kString, ks, ke)
+	}
+	if repeat {
+		c.declined = true
+	}
+	return false
+}
+
+// keyCut is Check's failure on an object's key not followed by a colon:
+// under V2, whose error may be that the key repeats a name, before the
+// colon (see memberCut), a native verdict declines.
+func (c *checker) keyCut() bool {
+	if c.prove && c.dupDropped {
+		c.declined = true
+	}
+	return c.fail(c.pos)
 }
 
 // prove reports whether the pass of p proves the call clean: its verdict

@@ -81,6 +81,21 @@ var nativeVerdicts = []nativeVerdict{
 	{0, `[1]`, []bind.Code{bind.NotAnObject}, "an array", ""},
 	{0, `"x"`, []bind.Code{bind.NotAnObject}, "a string", ""},
 	{0, ` 5 `, []bind.Code{bind.NotAnObject}, "a number", ""},
+	// Not JSON: the one InvalidJSON issue, at the first byte that makes it
+	// so, whatever the pass found before it.
+	{0, `{"count":1`, []bind.Code{bind.InvalidJSON}, "cut short", ""},
+	{0, `{"query":"what the model wrote until its output ran o`, []bind.Code{bind.InvalidJSON}, "cut short in a string", ""},
+	{0, `{"count":"x","limit":1.5,"zz":1,}`, []bind.Code{bind.InvalidJSON}, "a trailing comma after issues", ""},
+	{0, `{"count":1} {"count":2}`, []bind.Code{bind.InvalidJSON}, "two objects", ""},
+	{0, `{count:1}`, []bind.Code{bind.InvalidJSON}, "a bare key", ""},
+	{0, `{'count':1}`, []bind.Code{bind.InvalidJSON}, "single quotes", ""},
+	{0, `  `, []bind.Code{bind.InvalidJSON}, "space only", ""},
+	{0, `{"query":"a\qb"}`, []bind.Code{bind.InvalidJSON}, "a bad escape", ""},
+	{0, "{\"query\":\"a\nb\"}", []bind.Code{bind.InvalidJSON}, "a raw newline in a string", ""},
+	{0, `{"count":01}`, []bind.Code{bind.InvalidJSON}, "a leading zero", ""},
+	{0, `{"count":1,"count":2,}`, []bind.Code{bind.InvalidJSON}, "a repeated key, then not JSON", "segmentio"},
+	{1, "{\"s\":\"\xff\",", []bind.Code{bind.InvalidJSON}, "invalid UTF-8, then cut short (V2 fails on it: the pass declines)", "segmentio"},
+	{0, `{"zz":[[[` + strings.Repeat("[", 995) + `}`, []bind.Code{bind.InvalidJSON}, "not JSON, nested deep but within the limits", ""},
 	// Unknown keys.
 	{0, `{"zzz":1}`, []bind.Code{kUnknown}, "an unknown key", ""},
 	{0, `{"QUERY":"x"}`, []bind.Code{kUnknown}, "a case variant of a key (both bind exact names)", ""},
@@ -145,7 +160,7 @@ func TestNative_Verdicts(t *testing.T) {
 				t.Errorf("%s %.60q (%s): %v, want %v", b.Name(), tc.args, tc.why, kinds, tc.want)
 			}
 			last := plan.Params()[len(plan.Params())-1].Name
-			if strings.Contains(tc.args, `"`+last+`"`) || slices.Contains(tc.want, bind.NotAnObject) {
+			if strings.Contains(tc.args, `"`+last+`"`) || slices.Contains(tc.want, bind.NotAnObject) || slices.Contains(tc.want, bind.InvalidJSON) {
 				continue
 			}
 			req := plan.WithRequired([]string{last}, nil)
@@ -171,6 +186,9 @@ var nativeRefused = []struct {
 	{"float digits", reflect.TypeFor[benchTypical](), func(k int) string { return `{"score":` + strings.Repeat("7", 10000*k) + `}` }, ""},
 	{"wrong element", reflect.TypeFor[benchInts](), func(k int) string {
 		return `{"values":[` + rep(`123456789`, 1000*k, ",") + `,"x",` + rep(`1.5`, 100*k, ",") + `]}`
+	}, ""},
+	{"cut short", reflect.TypeFor[benchTypical](), func(k int) string {
+		return `{"count":"x","tags":[` + rep(`"a tag"`, 1000*k, ",") + `,"unfinish`
 	}, ""},
 	{"unknown keys", reflect.TypeFor[benchTypical](), func(k int) string {
 		return `{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":"v"` }) + `,"query":"q"}`
@@ -283,7 +301,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 		}
 		choices := make([]byte, r.Intn(30))
 		r.Read(choices)
-		args := []byte((&valueGen{b: choices}).value(typ))
+		args := genArgs(typ, choices)
 		for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 			plan, err := b.Compile(typ)
 			if err != nil {
@@ -297,7 +315,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 		}
 	}
 	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
-		for _, k := range []bind.Code{kWrong, kNotWhole, kLarge, kSmall, kUnknown, kNull} {
+		for _, k := range []bind.Code{kWrong, kNotWhole, kLarge, kSmall, kUnknown, kNull, bind.InvalidJSON} {
 			if !seen[b.Name()+" "+string(k)] {
 				t.Errorf("%s: no verdict of the pass held a %v issue", b.Name(), k)
 			}
