@@ -176,6 +176,7 @@ type checker struct {
 	found      int      // the issues a proving pass found so far, listed or counted
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
 	dups       bool     // a repeated key was found
+	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
@@ -573,6 +574,9 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if ci >= 0 {
 				c.consAfter(ci)
+			}
+			if keyLoss == FoldedKey && c.prove && c.found != found {
+				c.lossFirst = true // the trial check lists the key's loss first (see native)
 			}
 			if keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
 				return c.decline()
@@ -1591,7 +1595,7 @@ func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 		return i, false
 	}
 	if fs.folded == nil {
-		return -1, false // the binder binds exact names only
+		return fs.lookupV2(key) // the binder binds exact names only, or by V2's case:ignore
 	}
 	var fb [128]byte
 	if f, ok := foldNameMax(fb[:0], key, fs.maxFold); ok {

@@ -165,7 +165,9 @@
 // not JSON (InvalidJSON, at the first byte that makes them so, as the
 // trial check's scan places it; but text nested past go-sdk's limit after
 // the error under SegmentIO, and under V2 an error after a name the pass
-// has not yet judged for a repeat), and
+// has not yet judged for a repeat), under V2 a key bound to a case:ignore
+// field by V2's fold (FoldedKey, where its value holds no issue or the
+// call fails; a fold two case:ignore fields share it declines), and
 // under SegmentIO a repeated key (DuplicateKey, in a call that does not
 // fail, its value holding no issue), a string value it replaces text of
 // (ReplacedText) and a fixed-size array sent another length but none
@@ -173,12 +175,13 @@
 // escape or a byte past ASCII by its text, as V2 binds it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (FoldedKey, a repeated key or invalid text under V2,
+// every other issue (a repeated key or invalid text under V2,
 // which fails on them, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
 // ASCII in a key (under V2, only where the key's text is not valid UTF-8,
-// and in a dropped key), a repeated key, a key V2 may bind by case:ignore, text
+// and in a dropped key), a repeated key, a key two of V2's case:ignore
+// fields fold alike may bind, text
 // the binder replaces or fails on, a fixed-size array under V2 (and []
 // for one under SegmentIO, which fails on it), a byte slice, a map
 // but of plain string keys, a type that decodes itself or that the binder reads by rules of

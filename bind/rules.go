@@ -2,7 +2,6 @@ package bind
 
 import (
 	"reflect"
-	"slices"
 )
 
 // rules are one binder's field and value rules as the compiled positions
@@ -29,9 +28,16 @@ type rules struct {
 	// twice (V2: a duplicate name), which a native verdict then declines.
 	dupDropped bool
 	// foldsMore reports, for a proving pass, a struct type some key
-	// binds to a field of by a folding of the binder's own (V2's
-	// case:ignore), not by its exact name.
+	// binds to a field of by a folding of the binder's own that the pass
+	// does not model: V2's, where two case:ignore fields fold alike (a
+	// key that fits both fails, or, under GOEXPERIMENT=jsonv2, binds the
+	// first in breadth-first order).
 	foldsMore func(t reflect.Type) bool
+	// v2Folds returns, for V2, the case:ignore fields of struct type t by
+	// their names folded as V2 folds them (v2Fold), but those two fields
+	// share (see foldsMore), or nil for none: a key no field names
+	// exactly binds the field its fold names (FoldedKey).
+	v2Folds func(t reflect.Type) map[string]int
 	// dupLoss: a key repeated in one object is a silent loss, the last
 	// value kept (segmentio; V2 fails on it), which a native verdict lists.
 	dupLoss bool
@@ -99,7 +105,25 @@ var v2Rules = &rules{
 	dupDropped: true,
 	textKeys:   true,
 	foldsMore: func(t reflect.Type) bool {
-		return slices.ContainsFunc(v2StructFields(t).flattened, func(f v2Field) bool { return f.casing == caseIgnore })
+		folds := v2CaseIgnored(t)
+		for _, c := range folds {
+			if len(c) > 1 {
+				return true
+			}
+		}
+		return false
+	},
+	v2Folds: func(t reflect.Type) map[string]int {
+		var m map[string]int
+		for k, c := range v2CaseIgnored(t) {
+			if len(c) == 1 {
+				if m == nil {
+					m = map[string]int{}
+				}
+				m[k] = c[0]
+			}
+		}
+		return m
 	},
 	depth:  v2ProveDepth,
 	custom: v2Custom,
@@ -119,9 +143,9 @@ var v2Rules = &rules{
 		declined := make([]bool, len(fs.flattened))
 		for i, f := range fs.flattened {
 			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, true), Type: f.typ, Index: f.index}
-			// ,string, format: and case options are V2's own; an exact
-			// name binds a case:ignore field too, a folded one is an
-			// unknown key to the pass, which declines.
+			// ,string and format: options are V2's own; an exact name
+			// binds a case:ignore field too, a folded one by V2's fold
+			// (v2Folds).
 			declined[i] = f.str || f.format != ""
 		}
 		return params, declined
@@ -166,6 +190,21 @@ var segRules = &rules{
 		}
 		return params, declined
 	},
+}
+
+// v2CaseIgnored lists the case:ignore fields of struct type t (indexes
+// into its flattened fields, the plan's order) by their names folded as
+// V2 folds them: as V2's lookupByFoldedName and matchFoldedName find them
+// for a name no field has exactly.
+func v2CaseIgnored(t reflect.Type) map[string][]int {
+	folds := map[string][]int{}
+	for i, f := range v2StructFields(t).flattened {
+		if f.casing == caseIgnore {
+			k := string(v2Fold([]byte(f.name)))
+			folds[k] = append(folds[k], i)
+		}
+	}
+	return folds
 }
 
 // provedKind reports a type whose kind a proving pass does not read: fixed

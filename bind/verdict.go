@@ -49,13 +49,19 @@ import (
 //     cannot hold exactly (RoundedNumber, as Std: both binders use
 //     strconv.ParseFloat), and a key inside a nested struct's object that
 //     no field takes (UnknownField, with a plain value as for UnknownArgument,
-//     no case:ignore field in the struct, and under V2 not sent twice);
+//     no two case:ignore fields of the struct folding alike, and under V2
+//     not sent twice);
 //   - under segmentio, a key repeated in one object (DuplicateKey, the
 //     last value kept), where its value holds no issue (the trial check
 //     lists the key's first) and the call does not fail (segmentio
 //     decodes a repeat into what the value before left). V2 fails on it,
 //     with an error refuse reads: the pass declines.
 //
+//   - under V2, a key no field names exactly that binds a case:ignore
+//     field by V2's fold (FoldedKey, see lookupV2), in a call that fails
+//     (which lists no loss) or whose key's value holds no issue (the trial
+//     check lists the key's first); a fold two case:ignore fields of one
+//     struct share the pass declines, and that struct's unknown keys;
 //   - arguments that are JSON but not an object (NotAnObject);
 //   - arguments that are not JSON (InvalidJSON), met before anything the
 //     pass declines: the one issue, at the first byte that makes the text
@@ -80,8 +86,8 @@ import (
 //     wrap its overflow check misses, read as another number
 //     (WrappedNumber, see segIntVerdict; V2 fails on it, TooLarge).
 //
-// It declines every kind of issue not listed (FoldedKey among them), and whatever the proving rules decline (see
-// rules.prove).
+// It declines every kind of issue not listed, and whatever the proving
+// rules decline (see rules.prove).
 
 // native runs the one pass of p, a plan mirrored by trial, with checker c
 // (zero but for c.record): its verdict appended to issues, and true; or
@@ -102,8 +108,8 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.bad && !c.declined {
 		return p.notJSON(c, issues)
 	}
-	if c.bad || c.declined || c.failed && c.dups {
-		return issues, false
+	if c.bad || c.declined || c.failed && c.dups || !c.failed && c.lossFirst {
+		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
 	if c.failed {
 		c.onlyFailures()
@@ -130,7 +136,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 // start) or in none (at the bracket), no path, and no member.
 func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 	if c.param < 0 && c.foldsMore {
-		return issues, false // the member's key may bind a case:ignore field
+		return issues, false // the member's key may bind one of two case:ignore fields
 	}
 	is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt}
 	if c.param >= 0 {
@@ -210,6 +216,8 @@ func (c *checker) models(kind Code) bool {
 	switch kind {
 	case WrongType, NotWholeNumber, TooLarge, TooSmall, UnknownArgument, UnknownField, MissingArgument, MissingField, NullForValue, RoundedNumber, NotAnObject:
 		return true
+	case FoldedKey:
+		return true // V2's case:ignore folds (lookupV2); segmentio binds exact names only
 	case DuplicateKey:
 		return c.dupLoss
 	case ReplacedText:
@@ -247,12 +255,13 @@ func (c *checker) firstFailure() bool {
 }
 
 // unknownKey checks, for the native verdict, the top-level key at
-// data[ks:ke] that binds no field exactly, whose value is data[vs:c.pos]:
-// the binder must bind it to no parameter either (V2's case:ignore fields
-// fold; V2 fails on one sent twice), and drop its value without a failure the pass does not read for.
+// data[ks:ke] that binds no field, exactly or by V2's fold, whose value is
+// data[vs:c.pos]: the binder must bind it to no parameter either (where
+// two case:ignore fields fold alike, V2 may; V2 fails on one sent twice),
+// and drop its value without a failure the pass does not read for.
 func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if c.foldsMore {
-		return false // V2 may bind it to a case:ignore field
+		return false // V2 may bind it to one of two case:ignore fields folding alike
 	}
 	if _, f, _ := jsonlex.String(c.data, ks); f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
 		return false // droppedRepeat compares the keys' raw text
@@ -372,10 +381,10 @@ func (c *checker) onlyFailures() {
 }
 
 // unknownField checks, for the native verdict, the key at data[ks:ke] of
-// an object read into struct node n that binds no field exactly, whose
-// value is data[vs:c.pos]: the binder must bind it to no field either
-// (V2's case:ignore fields fold; V2 fails on a name sent twice in one
-// object), and drop its value without a failure the pass does not read
+// an object read into struct node n that binds no field, exactly or by
+// V2's fold, whose value is data[vs:c.pos]: the binder must bind it to no
+// field either (where two case:ignore fields fold alike, V2 may; V2 fails
+// on a name sent twice in one object), and drop its value without a failure the pass does not read
 // for (see unknownKey).
 func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
 	if n.fields.foldsMore || c.dupDropped && c.repeated(keys, kString, ks, ke) {
@@ -440,6 +449,23 @@ func segWrapped(text []byte, bits int, signed bool) bool {
 		}
 	}
 	return segIntVerdict(text, bits, signed) == WrappedNumber
+}
+
+// lookupV2 returns the field the key (its text) binds by V2's case:ignore
+// folding, as V2 binds a name no field has exactly: the one case:ignore
+// field whose name folds alike (a fold two fields share is left out, and
+// the pass declines their struct's unknown keys: fieldSet.foldsMore), and
+// true; or -1.
+func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
+	if fs.v2folded == nil {
+		return -1, false
+	}
+	var fb [64]byte
+	i, ok := fs.v2folded[string(appendV2Fold(fb[:0], key))]
+	if !ok {
+		return -1, false
+	}
+	return i, true
 }
 
 // plainKey reports, for a key at data[ks:ke] with an escape (esc) or a

@@ -96,6 +96,12 @@ var nativeVerdicts = []nativeVerdict{
 	{0, `{"count":1,"count":2,}`, []bind.Code{bind.InvalidJSON}, "a repeated key, then not JSON", "segmentio"},
 	{1, "{\"s\":\"\xff\",", []bind.Code{bind.InvalidJSON}, "invalid UTF-8, then cut short (V2 fails on it: the pass declines)", "segmentio"},
 	{0, `{"zz":[[[` + strings.Repeat("[", 995) + `}`, []bind.Code{bind.InvalidJSON}, "not JSON, nested deep but within the limits", ""},
+	// Folded keys: V2 binds a key to a case:ignore field by its fold.
+	{1, `{"HOURS_BACK":3}`, []bind.Code{bind.FoldedKey}, "a fold V2's case:ignore binds", "v2"},
+	{1, `{"HoursBack":3,"n":{"Hours-Back":1,"x":1}}`, []bind.Code{bind.FoldedKey, bind.FoldedKey}, "folds at the top and nested", "v2"},
+	{1, `{"HOURS_BACK":"x"}`, []bind.Code{kWrong}, "a folded key, a failure: no loss", "v2"},
+	{1, `{"HOURS_BACK":1,"zzz":1,"n":{"zz":[1]}}`, []bind.Code{kUnknown, bind.FoldedKey, kUnknownField}, "unknown keys where V2 has case:ignore fields", "v2"},
+	{7, `{"a_b":1,"Id":2}`, []bind.Code{bind.FoldedKey}, "a fold of one case:ignore field, an exact name of one of two", "v2"},
 	// Unknown keys.
 	{0, `{"zzz":1}`, []bind.Code{kUnknown}, "an unknown key", ""},
 	{0, `{"QUERY":"x"}`, []bind.Code{kUnknown}, "a case variant of a key (both bind exact names)", ""},
@@ -320,6 +326,9 @@ func TestNative_VerdictSweep(t *testing.T) {
 				t.Errorf("%s: no verdict of the pass held a %v issue", b.Name(), k)
 			}
 		}
+	}
+	if !seen["v2 "+string(bind.FoldedKey)] {
+		t.Errorf("v2: no verdict of the pass held a %v issue", bind.FoldedKey)
 	}
 	for _, k := range []bind.Code{kDup, kReplaced, bind.ArrayLength} {
 		if !seen["segmentio "+string(k)] {
