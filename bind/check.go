@@ -177,6 +177,7 @@ type checker struct {
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
 	dups       bool     // a repeated key was found
 	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
+	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
@@ -500,7 +501,7 @@ func (c *checker) object(n *node, root bool) bool {
 	} else {
 		for {
 			if c.pos >= len(c.data) || c.data[c.pos] != '"' {
-				return c.fail(c.pos)
+				return c.nameCut()
 			}
 			ks := c.pos
 			esc, hi, ok := c.str()
@@ -577,6 +578,9 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if keyLoss == FoldedKey && c.prove && c.found != found {
 				c.lossFirst = true // the trial check lists the key's loss first (see native)
+			}
+			if keyLoss2 == DuplicateKey && root && c.dupDropped {
+				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)
 			}
 			if keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
 				return c.decline()

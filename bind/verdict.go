@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/decoders"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -54,8 +55,14 @@ import (
 //   - under segmentio, a key repeated in one object (DuplicateKey, the
 //     last value kept), where its value holds no issue (the trial check
 //     lists the key's first) and the call does not fail (segmentio
-//     decodes a repeat into what the value before left). V2 fails on it,
-//     with an error refuse reads: the pass declines.
+//     decodes a repeat into what the value before left).
+//   - under V2, a top-level key repeated (a parameter bound again, a
+//     dropped name sent again), which V2 fails on: after the members'
+//     failures and unknown keys, each name repeated once, InvalidValue
+//     in its argument or InvalidJSON, with V2's ErrDuplicateName, which
+//     refuse words (see nameRepeated; up to maxRepeats names). A name repeated inside an argument
+//     or a dropped value the pass declines (the trial check's issue
+//     holds V2's error, with the path inside, which refuse reads).
 //
 //   - under V2, a key no field names exactly that binds a case:ignore
 //     field by V2's fold (FoldedKey, see lookupV2), in a call that fails
@@ -102,6 +109,13 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.nested = p.nestedStd
 	c.run(p.root)
 	c.keysDone()
+	if len(c.repeats) > 0 && (c.bad || c.tally.listed[classPolicy]+len(p.params) >= MaxIssues) {
+		// V2's error is the repeated name, which refuse words from the
+		// issue's Err; and past MaxIssues, whether the tally lists the
+		// MissingArgument issues depends on what it listed of their
+		// class before (the trial check: nothing, in a call that fails).
+		return issues, false
+	}
 	if c.bad && c.deep && !c.declined {
 		return c.tooDeep(issues)
 	}
@@ -111,7 +125,9 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.bad || c.declined || c.failed && c.dups || !c.failed && c.lossFirst {
 		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
-	if c.failed {
+	if len(c.repeats) > 0 {
+		c.listRepeats()
+	} else if c.failed {
 		c.onlyFailures()
 	} else {
 		// The trial check lists the unknown keys first, as it reads the
@@ -146,6 +162,55 @@ func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 	return append(issues, is), true
 }
 
+// maxRepeats bounds the repeated top-level names a native verdict lists
+// (V2): past it, the pass declines.
+const maxRepeats = 16
+
+// nameRepeated notes, under V2, the top-level key at data[ks:ke] that
+// repeats a name of the arguments: one that binds a parameter a key
+// before bound (exactly or by a fold; c.param), or a dropped key sent
+// before (c.param < 0). V2 fails on it, as it reads the name, and stops
+// there; the trial check then lists (see v2Mirror.keyIssues), after the
+// members' issues, each name repeated once, at its second key: for a
+// parameter, InvalidValue in that argument, the path to it; for a
+// dropped key, InvalidJSON in none; each with V2's ErrDuplicateName,
+// which refuse words (DuplicateName). It returns "": the repeat is no
+// DuplicateKey loss. Past maxRepeats names the pass declines.
+func (c *checker) nameRepeated(ks, ke int) Code {
+	for _, r := range c.repeats {
+		if c.param >= 0 && r.Param == c.param || c.param < 0 && r.Param < 0 && string(c.heldKey(uint64(r.Start+1))) == string(c.data[ks+1:ke-1]) {
+			return "" // a name repeated again: listed once
+		}
+	}
+	if len(c.repeats) == maxRepeats {
+		c.decline()
+		return ""
+	}
+	is := Issue{Kind: InvalidJSON, Param: -1, Start: ks, End: ke, Err: decoders.V2.ErrDuplicateName}
+	if c.param >= 0 {
+		is.Kind, is.Param, is.Path = InvalidValue, c.param, argPath(c.data, ks, ke)
+	}
+	c.repeats = append(c.repeats, is)
+	c.failed = true
+	return ""
+}
+
+// listRepeats leaves, of the issues the pass found in a call with names
+// V2 fails on repeated at the top level, what the trial check lists then:
+// V2 reports its first error, a failure or a repeat, and the trial check
+// decodes alone each value from that member on (so every failure the pass
+// lists, each argument's first), lists the unknown keys, and then the
+// repeats (see nameRepeated), through the tally after the failures (past
+// MaxIssues it counts a repeat in an argument whose failure it listed).
+func (c *checker) listRepeats() {
+	c.onlyFailures()
+	for _, r := range c.repeats {
+		if c.tally.admit(c.issues[c.n0:], r.Kind, r.Param) {
+			c.issues = append(c.issues, r)
+		}
+	}
+}
+
 // notJSON is the verdict of a call that is not JSON, which the pass met
 // before anything it declines: as the trial check's, the one InvalidJSON
 // issue at the first byte that makes the text invalid (the trial check's
@@ -156,7 +221,9 @@ func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 // declines (rules.textDepth). Under V2, the binder's error is a repeated
 // name where one comes first, which refuse tells from the text that is
 // not JSON (DuplicateName): the pass has declined every repeat it judged,
-// and memberCut and keyCut those it had not judged yet.
+// and memberCut and keyCut those it had not judged yet; and nameCut an
+// array or object where V2 wants a name, which it reads whole before it
+// fails there.
 func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
 	if p.rules.textDepth && jsonlex.DeepAt(c.data, p.rules.depth) >= 0 {
 		return issues, false
@@ -191,6 +258,20 @@ func (c *checker) memberCut(n *node, keys *keySet, root bool, ks, ke int, keyLos
 		c.declined = true
 	}
 	return false
+}
+
+// nameCut is Check's failure where an object's member name should start
+// and does not: V2 reads the value there whole before it finds it is no
+// name, and its error may be a name repeated inside an array or object
+// there: a native verdict declines.
+func (c *checker) nameCut() bool {
+	if c.prove && c.dupDropped {
+		switch jsonlex.KindAt(c.data, c.pos) {
+		case jsonlex.KindObject, jsonlex.KindArray:
+			c.declined = true
+		}
+	}
+	return c.fail(c.pos)
 }
 
 // keyCut is Check's failure on an object's key not followed by a colon:
@@ -267,7 +348,7 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 		return false // droppedRepeat compares the keys' raw text
 	}
 	if c.dupDropped && c.droppedRepeat(ks, ke) {
-		return false // V2 fails on the repeated name
+		c.nameRepeated(ks, ke) // V2 fails on the repeated name
 	}
 	return c.plainDropped(vs)
 }

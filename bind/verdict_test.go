@@ -102,6 +102,17 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"HOURS_BACK":"x"}`, []bind.Code{kWrong}, "a folded key, a failure: no loss", "v2"},
 	{1, `{"HOURS_BACK":1,"zzz":1,"n":{"zz":[1]}}`, []bind.Code{kUnknown, bind.FoldedKey, kUnknownField}, "unknown keys where V2 has case:ignore fields", "v2"},
 	{7, `{"a_b":1,"Id":2}`, []bind.Code{bind.FoldedKey}, "a fold of one case:ignore field, an exact name of one of two", "v2"},
+	// Repeated names under V2: it fails on them, and the trial check lists
+	// each name repeated once, after the members' issues.
+	{1, `{"i":1,"i":2}`, []bind.Code{bind.InvalidValue}, "a repeated key", "v2"},
+	{0, `{"zzz":1,"zzz":2}`, []bind.Code{kUnknown, kUnknown, bind.InvalidJSON}, "a dropped key repeated", "v2"},
+	{0, `{"q\u0075ery":"x","query":"y"}`, []bind.Code{bind.InvalidValue}, "a key repeated, escaped", "v2"},
+	{0, `{"count":"x","count":2}`, []bind.Code{kWrong, bind.InvalidValue}, "a failure before the repeat: V2 reports the first", "v2"},
+	{0, `{"count":1,"limit":null,"count":2,"limit":"x","zz":3}`, []bind.Code{kWrong, kUnknown, bind.InvalidValue, bind.InvalidValue}, "the failures after the first repeat, then the repeats", "v2"},
+	{0, `{"count":1,"count":"x","count":"y","count":3}`, []bind.Code{kWrong, kWrong, bind.InvalidValue}, "a key sent four times: each value, one repeat", "v2"},
+	{1, `{"hours_back":1,"HOURS_BACK":2}`, []bind.Code{bind.InvalidValue}, "a fold of a field set before", "v2"},
+	{0, `{` + rep(`"count":"x"`, 1500, ",") + `}`, append(slices.Repeat([]bind.Code{kWrong}, bind.MaxIssues), kOmitted, kOmitted), "a key repeated past MaxIssues, each value bad", "v2"},
+	{0, `{"zz":1,"q\u0075ery":1,"zz":2}`, []bind.Code{kUnknown, kWrong, kUnknown, bind.InvalidJSON}, "a dropped key repeated after a failure", "v2"},
 	// Unknown keys.
 	{0, `{"zzz":1}`, []bind.Code{kUnknown}, "an unknown key", ""},
 	{0, `{"QUERY":"x"}`, []bind.Code{kUnknown}, "a case variant of a key (both bind exact names)", ""},
@@ -206,7 +217,10 @@ var nativeRefused = []struct {
 	{"rounded in any", reflect.TypeFor[trialArgs](), func(k int) string {
 		return `{"a":[[[` + rep(`9007199254740993`, 1000*k, ",") + `]]]}`
 	}, ""},
-	{"repeated top key", reflect.TypeFor[benchTypical](), func(k int) string { return `{` + rep(`"query":"x"`, 1000*k, ",") + `}` }, "segmentio"},
+	{"repeated top key", reflect.TypeFor[benchTypical](), func(k int) string { return `{` + rep(`"query":"x"`, 1000*k, ",") + `}` }, ""},
+	{"repeated dropped keys", reflect.TypeFor[benchTypical](), func(k int) string {
+		return `{` + rep(`"a":1,"b":2,"c":3`, 1000*k, ",") + `}`
+	}, "v2"},
 	{"repeated map keys", reflect.TypeFor[trialArgs](), func(k int) string {
 		return `{"a":{"a":{` + rep(`"x":1`, 1000*k, ",") + `}}}`
 	}, "segmentio"},
@@ -327,8 +341,10 @@ func TestNative_VerdictSweep(t *testing.T) {
 			}
 		}
 	}
-	if !seen["v2 "+string(bind.FoldedKey)] {
-		t.Errorf("v2: no verdict of the pass held a %v issue", bind.FoldedKey)
+	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue} { // InvalidValue: a repeated name
+		if !seen["v2 "+string(k)] {
+			t.Errorf("v2: no verdict of the pass held a %v issue", k)
+		}
 	}
 	for _, k := range []bind.Code{kDup, kReplaced, bind.ArrayLength} {
 		if !seen["segmentio "+string(k)] {
