@@ -1194,8 +1194,10 @@ func (c *checker) stringValue(n *node) bool {
 	default:
 		kind = WrongType
 	}
-	if kind == WrongType && c.prove && (esc || hi) {
-		return c.decline() // V2 fails on the text's UTF-8 first (see native)
+	if c.prove && (esc || hi) {
+		if kind, ok = c.textVerdict(kind, start, esc, hi); !ok {
+			return c.decline() // V2 fails on the text's UTF-8 first (see native)
+		}
 	}
 	if kind != "" {
 		c.issue(kind, n, start, c.pos)

@@ -171,7 +171,8 @@
 // under V2 a top-level key repeated (V2 fails on the name: InvalidValue
 // in its argument, or InvalidJSON for a dropped one, each name once,
 // after the members' issues, with V2's ErrDuplicateName, as the trial
-// check lists them), under SegmentIO a repeated key (DuplicateKey, in a
+// check lists them) and a string value's invalid UTF-8 or lone surrogate
+// (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
 // (ReplacedText) and a fixed-size array sent another length but none
@@ -179,7 +180,8 @@
 // escape or a byte past ASCII by its text, as V2 binds it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (a key repeated inside a value, or invalid text, under V2,
+// every other issue (a key repeated inside a value, or invalid text in a
+// key or a dropped value, under V2,
 // which fails on them, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past

@@ -81,9 +81,12 @@ import (
 //   - under V2, keys with escapes or bytes past ASCII, which V2 binds by
 //     their text, where that text is valid UTF-8 (see plainKey).
 //
-//   - under segmentio, a string value with invalid UTF-8 or a lone
-//     surrogate escape, which it replaces with U+FFFD (ReplacedText; V2
-//     fails on it, and the pass declines).
+//   - a string value with invalid UTF-8 or a lone surrogate escape, read
+//     into a position: segmentio replaces the text with U+FFFD
+//     (ReplacedText); V2 fails on it, whatever the position's kind
+//     (InvalidValue at the string, as the trial check gives V2's
+//     syntactic error; see textVerdict). In a key, or in a dropped value
+//     under V2, the pass declines it.
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
 //     fewer (left zero) than it has, but none (ArrayLength; segmentio
@@ -303,6 +306,8 @@ func (c *checker) models(kind Code) bool {
 		return c.dupLoss
 	case ReplacedText:
 		return c.replaces // a string value's: keys with such text the pass declines
+	case InvalidValue:
+		return !c.replaces // V2's failure on a string value's invalid text (textVerdict)
 	case ArrayLength:
 		return c.arrays
 	case WrappedNumber:
@@ -530,6 +535,22 @@ func segWrapped(text []byte, bits int, signed bool) bool {
 		}
 	}
 	return segIntVerdict(text, bits, signed) == WrappedNumber
+}
+
+// textVerdict judges, for a proving pass, the string value at
+// data[start:c.pos] with an escape (esc) or a byte past ASCII (hi), read
+// into a position (not dropped), which the checker judged kind: where its
+// text is not valid UTF-8 (invalid bytes, a lone surrogate escape), V2,
+// which reads the string before it looks at the position's kind, fails
+// on it (a syntactic error the trial check gives as InvalidValue at the
+// string, in the position's type), and segmentio replaces it
+// (ReplacedText, kind already). A string of the wrong kind whose text is
+// valid it declines (false), as before.
+func (c *checker) textVerdict(kind Code, start int, esc, hi bool) (Code, bool) {
+	if !c.replaces && replacedText(c.data[start:c.pos], esc, hi) {
+		return InvalidValue, true
+	}
+	return kind, kind != WrongType
 }
 
 // lookupV2 returns the field the key (its text) binds by V2's case:ignore

@@ -94,7 +94,7 @@ var nativeVerdicts = []nativeVerdict{
 	{0, "{\"query\":\"a\nb\"}", []bind.Code{bind.InvalidJSON}, "a raw newline in a string", ""},
 	{0, `{"count":01}`, []bind.Code{bind.InvalidJSON}, "a leading zero", ""},
 	{0, `{"count":1,"count":2,}`, []bind.Code{bind.InvalidJSON}, "a repeated key, then not JSON", "segmentio"},
-	{1, "{\"s\":\"\xff\",", []bind.Code{bind.InvalidJSON}, "invalid UTF-8, then cut short (V2 fails on it: the pass declines)", "segmentio"},
+	{1, "{\"s\":\"\xff\",", []bind.Code{bind.InvalidJSON}, "invalid UTF-8, then cut short", ""},
 	{0, `{"zz":[[[` + strings.Repeat("[", 995) + `}`, []bind.Code{bind.InvalidJSON}, "not JSON, nested deep but within the limits", ""},
 	// Folded keys: V2 binds a key to a case:ignore field by its fold.
 	{1, `{"HOURS_BACK":3}`, []bind.Code{bind.FoldedKey}, "a fold V2's case:ignore binds", "v2"},
@@ -131,6 +131,13 @@ var nativeVerdicts = []nativeVerdict{
 	{1, "{\"s\":\"a\xffb\"}", []bind.Code{kReplaced}, "invalid UTF-8 in a string", "segmentio"},
 	{1, `{"s":"\ud800","sl":["ok","\udc00x"],"a":{"k":"\ud83d"}}`, []bind.Code{kReplaced, kReplaced, kReplaced}, "lone surrogate escapes, in a list and in any", "segmentio"},
 	{1, "{\"s\":\"\xed\xa0\x80\",\"i\":\"x\"}", []bind.Code{kWrong}, "replaced text and a failure: no loss", "segmentio"},
+	// Invalid text: V2 fails on a string's invalid UTF-8 or lone surrogate
+	// escape, where it reads the string (InvalidValue, at the string).
+	{1, "{\"s\":\"a\xffb\"}", []bind.Code{bind.InvalidValue}, "invalid UTF-8 in a string", "v2"},
+	{1, `{"s":"\ud800","sl":["ok","\udc00x"],"a":{"k":"\ud83d"}}`, []bind.Code{bind.InvalidValue, bind.InvalidValue, bind.InvalidValue}, "lone surrogate escapes, in a list and in any", "v2"},
+	{1, "{\"s\":\"\xed\xa0\x80\",\"i\":\"x\",\"p\":null}", []bind.Code{bind.InvalidValue, kWrong}, "invalid text, a failure, a loss", "v2"},
+	{1, "{\"i\":\"\xff\",\"b\":\"\\udfff\"}", []bind.Code{bind.InvalidValue, bind.InvalidValue}, "invalid text of the wrong kind", "v2"},
+	{2, "{\"kids\":[{\"s\":\"ok\"},{\"next\":{\"s\":\"\xc0\x80\"}}]}", []bind.Code{bind.InvalidValue}, "invalid text deep inside", "v2"},
 	// Fixed-size arrays: segmentio drops extra elements, leaves missing ones zero.
 	{1, `{"arr":[1,2]}`, nil, "a fixed-size array of its length", "segmentio"},
 	{1, `{"arr":[1,2,3]}`, []bind.Code{bind.ArrayLength}, "one element too many", "segmentio"},
