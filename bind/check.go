@@ -952,6 +952,7 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 
 func (c *checker) array(n *node) bool {
 	start := c.pos
+	failedIn := c.failedIn // the argument whose failure a proving pass listed last, before the array
 	c.depth++
 	if c.depth > c.depthLimit {
 		c.deep = !c.bad // a proving pass gives the trial check's TooDeep (see native)
@@ -1018,6 +1019,9 @@ func (c *checker) array(n *node) bool {
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
+	}
+	if n != nil && n.kind == kArray && c.prove && !c.arrays {
+		return c.v2Array(n, start, sent, failedIn) // V2 fails on another length
 	}
 	if n != nil && n.kind == kArray && sent == 0 && c.prove {
 		return c.decline() // segmentio fails on [] for a fixed-size array

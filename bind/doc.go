@@ -176,7 +176,8 @@
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
 // (ReplacedText) and a fixed-size array sent another length but none
-// (ArrayLength); under V2 it reads a key with an
+// (ArrayLength; under V2, which fails on it, InvalidValue at the array,
+// but where the argument's first failure is inside it); under V2 it reads a key with an
 // escape or a byte past ASCII by its text, as V2 binds it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
@@ -188,8 +189,9 @@
 // ASCII in a key (under V2, only where the key's text is not valid UTF-8,
 // and in a dropped key), a key two of V2's case:ignore
 // fields fold alike may bind, text
-// the binder replaces or fails on, a fixed-size array under V2 (and []
-// for one under SegmentIO, which fails on it), a byte slice, a map
+// the binder replaces or fails on, [] for a fixed-size array under
+// SegmentIO (which fails on it), a byte slice (and under V2 a byte
+// array, base64 to it), a map
 // but of plain string keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string
 // or format: field, two fields of one name. Nesting past the binder's

@@ -295,7 +295,7 @@ var nativeDeclines = []nativeDecline{
 	{0, `{"a\u0000":1}`, "an escaped NUL in a key (segmentio's keyset pads keys with NUL)", ""},
 	{0, "{\"qu\u00e9ry\":\"x\"}", "a key past ASCII", ""},
 	{1, `{"q":"2.5"}`, "a ,string field", ""},
-	{1, `{"arr":[1,2]}`, "a fixed-size array", "v2"},
+	{1, `{"arr":[1,"x",3]}`, "a fixed-size array of another length holding a failure (V2 reports the length)", "v2"},
 	{1, `{"arr":[]}`, "an empty fixed-size array (segmentio fails on it)", "segmentio"},
 	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
 	{6, `{"d":1000}`, "time.Duration (V2 reads none, segmentio reads a string too)", ""},

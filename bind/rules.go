@@ -135,6 +135,9 @@ var v2Rules = &rules{
 		if isJSONTextValue(t) {
 			return true
 		}
+		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 && !v2Custom(t) {
+			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2
+		}
 		return v2Custom(t) || provedKind(t)
 	},
 	fields: func(t reflect.Type) ([]Param, []bool) {
@@ -208,7 +211,8 @@ func v2CaseIgnored(t reflect.Type) map[string][]int {
 }
 
 // provedKind reports a type whose kind a proving pass does not read: fixed
-// arrays (V2 takes exactly their length; segmentio's, but [], its rules read),
+// arrays (each binder's rules read them but [N]byte: see v2Rules and
+// segRules),
 // byte slices (base64, each binder its own), maps but those of plain
 // string keys, interfaces but any itself, uintptr, and kinds no binder
 // reads.

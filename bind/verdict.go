@@ -90,7 +90,9 @@ import (
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
 //     fewer (left zero) than it has, but none (ArrayLength; segmentio
-//     fails on [] there, and V2 reads no other length: the pass declines).
+//     fails on [] there: the pass declines); under V2, which fails on
+//     any other length, InvalidValue at the array (see v2Array; where the
+//     argument's first failure is inside the array, the pass declines).
 //
 //   - under segmentio, a whole number past a 64-bit integer's range whose
 //     wrap its overflow check misses, read as another number
@@ -535,6 +537,25 @@ func segWrapped(text []byte, bits int, signed bool) bool {
 		}
 	}
 	return segIntVerdict(text, bits, signed) == WrappedNumber
+}
+
+// v2Array judges, for V2, the fixed-size array of node n just read at
+// data[start:c.pos], sent elements: V2 fails on another length, too few
+// or too many (a semantic error once the array is read, which the trial
+// check gives as InvalidValue at the array, in its type, the path to it).
+// V2 reports that error for the array, not a failure of an element inside
+// it: where the argument's first failure was listed inside it (failedIn
+// is the argument failed before), the pass declines. It returns false
+// when it declines.
+func (c *checker) v2Array(n *node, start, sent, failedIn int) bool {
+	if sent == n.length {
+		return true
+	}
+	if c.failedIn != failedIn {
+		return c.decline()
+	}
+	c.issue(InvalidValue, n, start, c.pos)
+	return true
 }
 
 // textVerdict judges, for a proving pass, the string value at

@@ -138,6 +138,13 @@ var nativeVerdicts = []nativeVerdict{
 	{1, "{\"s\":\"\xed\xa0\x80\",\"i\":\"x\",\"p\":null}", []bind.Code{bind.InvalidValue, kWrong}, "invalid text, a failure, a loss", "v2"},
 	{1, "{\"i\":\"\xff\",\"b\":\"\\udfff\"}", []bind.Code{bind.InvalidValue, bind.InvalidValue}, "invalid text of the wrong kind", "v2"},
 	{2, "{\"kids\":[{\"s\":\"ok\"},{\"next\":{\"s\":\"\xc0\x80\"}}]}", []bind.Code{bind.InvalidValue}, "invalid text deep inside", "v2"},
+	// Fixed-size arrays: V2 fails on another length.
+	{1, `{"arr":[1,2],"deep":[[{"x":1}]]}`, nil, "fixed-size arrays of their length", "v2"},
+	{1, `{"arr":[1,2,3]}`, []bind.Code{bind.InvalidValue}, "a fixed-size array sent too many elements", "v2"},
+	{1, `{"arr":[]}`, []bind.Code{bind.InvalidValue}, "an empty fixed-size array", "v2"},
+	{1, `{"arr":[1],"deep":[[{"x":null}],[]],"i":"x"}`, []bind.Code{bind.InvalidValue, bind.InvalidValue, kWrong}, "too few, and nested, and a failure", "v2"},
+	{1, `{"arr":[1,"x"],"deep":[[{"x":"y"}]]}`, []bind.Code{kWrong, kWrong}, "failures inside arrays of their length", "v2"},
+	{1, `{"arr":null}`, []bind.Code{kNull}, "null for a fixed-size array", "v2"},
 	// Fixed-size arrays: segmentio drops extra elements, leaves missing ones zero.
 	{1, `{"arr":[1,2]}`, nil, "a fixed-size array of its length", "segmentio"},
 	{1, `{"arr":[1,2,3]}`, []bind.Code{bind.ArrayLength}, "one element too many", "segmentio"},
