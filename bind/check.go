@@ -515,7 +515,7 @@ func (c *checker) object(n *node, root bool) bool {
 			if !root {
 				c.steps.set(step{ks, ke})
 				if c.dottedPaths {
-					c.pathKey(&odd, ks, ke)
+					c.pathKey(&odd, ks, ke, esc)
 				}
 			}
 			c.ws()

@@ -177,8 +177,8 @@
 // replaces text of
 // (ReplacedText) and a fixed-size array sent another length but none
 // (ArrayLength; under V2, which fails on it, InvalidValue at the array,
-// but where the argument's first failure is inside it); under V2 it reads a key with an
-// escape or a byte past ASCII by its text, as V2 binds it. Like the trial
+// but where the argument's first failure is inside it); it reads a key
+// with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
 // every other issue (a key repeated inside a value, or invalid text in a
@@ -186,8 +186,8 @@
 // which fails on them, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
-// ASCII in a key (under V2, only where the key's text is not valid UTF-8,
-// and in a dropped key), a key two of V2's case:ignore
+// ASCII in a key where the key's text is not valid UTF-8 (and under V2 in
+// a dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a byte slice (and under V2 a byte

@@ -45,7 +45,9 @@ type rules struct {
 	// segmentio does (see segIntVerdict).
 	wrapsInts bool
 	// textKeys: the binder binds an escaped or non-ASCII key by its text
-	// (V2), which the pass then reads (see plainKey).
+	// and fails on one whose text is not valid UTF-8 (V2), which the pass
+	// then reads (see plainKey; segmentio's, which replaces such text,
+	// the pass reads too, with replaces).
 	textKeys bool
 	// replaces: the binder replaces a string value's invalid UTF-8 and
 	// lone surrogate escapes with U+FFFD, a silent loss (segmentio; V2

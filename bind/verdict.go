@@ -78,8 +78,10 @@ import (
 //   - nesting past the binder's limit, met before anything the pass
 //     declines: the one TooDeep issue, as the trial check gives it (see
 //     tooDeep);
-//   - under V2, keys with escapes or bytes past ASCII, which V2 binds by
-//     their text, where that text is valid UTF-8 (see plainKey).
+//   - keys with escapes or bytes past ASCII, which both binders bind by
+//     their text, where that text is valid UTF-8 (see plainKey; under V2
+//     but a dropped one, under segmentio but where a failure lies below
+//     an escaped key, whose dotted path may lose it).
 //
 //   - a string value with invalid UTF-8 or a lone surrogate escape, read
 //     into a position: segmentio replaces the text with U+FFFD
@@ -351,7 +353,7 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if c.foldsMore {
 		return false // V2 may bind it to one of two case:ignore fields folding alike
 	}
-	if _, f, _ := jsonlex.String(c.data, ks); f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
+	if _, f, _ := jsonlex.String(c.data, ks); c.dupDropped && f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
 		return false // droppedRepeat compares the keys' raw text
 	}
 	if c.dupDropped && c.droppedRepeat(ks, ke) {
@@ -377,13 +379,13 @@ func (c *checker) plainDropped(vs int) bool {
 
 // pathKey notes, for a binder whose errors give a dotted path, whether
 // the key at data[ks:ke] of the member an object reads now is one such a
-// path loses (empty, or holding a dot): a failure below it the pass
-// declines. odd is the object's note for its member before.
-func (c *checker) pathKey(odd *bool, ks, ke int) {
+// path loses (empty, or holding a dot, or an escape, which may stand for
+// one: esc): a failure below it the pass declines. odd is the object's note for its member before.
+func (c *checker) pathKey(odd *bool, ks, ke int, esc bool) {
 	if *odd {
 		c.oddKeys--
 	}
-	*odd = ke-ks == 2 || bytes.IndexByte(c.data[ks:ke], '.') >= 0
+	*odd = ke-ks == 2 || esc || bytes.IndexByte(c.data[ks:ke], '.') >= 0 // esc: its text may hold a dot
 	if *odd {
 		c.oddKeys++
 	}
@@ -592,10 +594,11 @@ func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
 }
 
 // plainKey reports, for a key at data[ks:ke] with an escape (esc) or a
-// byte past ASCII (hi), whether the pass reads it as the binder does: V2
-// binds a key by its text, unquoted, and fails on one whose text is not
-// valid UTF-8 (invalid bytes, a lone surrogate escape), which the pass
-// declines. For segmentio it declines every such key.
+// byte past ASCII (hi), whether the pass reads it as the binder does:
+// both bind a key by its text, unquoted (segmentio's parseStringUnquote,
+// its keyset or map of names and its length check), where that text is
+// valid UTF-8. V2 fails on a key whose text is not (invalid bytes, a lone
+// surrogate escape), segmentio replaces it: the pass declines such keys.
 func (c *checker) plainKey(ks, ke int, esc, hi bool) bool {
-	return c.textKeys && !replacedText(c.data[ks:ke], esc, hi)
+	return (c.textKeys || c.replaces) && !replacedText(c.data[ks:ke], esc, hi)
 }

@@ -73,10 +73,13 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"i":{"a":1,"a":2}}`, []bind.Code{kWrong}, "an object for an integer, a name repeated inside (V2 fails on it first)", "segmentio"},
 	{1, `{"i":["\ud800"]}`, []bind.Code{kWrong}, "an array for an integer, a lone surrogate inside", "segmentio"},
 	// Escaped and non-ASCII keys: V2 binds them by their text.
-	{0, `{"q\u0075ery":"x"}`, nil, "an escape in a key", "v2"},
-	{0, `{"q\u0075ery":1}`, []bind.Code{kWrong}, "an escaped key, a wrong kind", "v2"},
-	{6, `{"mc":{"\u0061":"x","b":"\u00e9"},"s":"x"}`, nil, "an escaped map key", "v2"},
-	{2, "{\"m\":{\"\xc3\xa9\":{\"v\":1.5}}}", []bind.Code{kNotWhole}, "a failure under a key past ASCII", "v2"},
+	{0, `{"q\u0075ery":"x"}`, nil, "an escape in a key", ""},
+	{0, `{"q\u0075ery":1}`, []bind.Code{kWrong}, "an escaped key, a wrong kind", ""},
+	{6, `{"mc":{"\u0061":"x","b":"\u00e9"},"s":"x"}`, nil, "an escaped map key", ""},
+	{6, "{\"mc\":{\"\xc3\xa9\":\"x\",\"\\u00e9\":\"y\"}}", []bind.Code{kDup}, "a map key past ASCII, and escaped (segmentio keeps the last)", "segmentio"},
+	{2, "{\"m\":{\"\xc3\xa9\":{\"v\":1.5}}}", []bind.Code{kNotWhole}, "a failure under a key past ASCII", ""},
+	{2, `{"next":{"\u0076":1.5}}`, []bind.Code{kNotWhole}, "a failure under an escaped key", "v2"},
+	{0, "{\"qu\xc3\xa9ry\":\"x\",\"a\\u0000\":1,\"\\u0071uery\":1}", []bind.Code{kUnknown, kUnknown, kWrong}, "dropped keys past ASCII and escaped, a bound escaped one", "segmentio"},
 	// Not an object.
 	{0, `[1]`, []bind.Code{bind.NotAnObject}, "an array", ""},
 	{0, `"x"`, []bind.Code{bind.NotAnObject}, "a string", ""},
