@@ -175,6 +175,8 @@ type checker struct {
 	found      int      // the issues a proving pass found so far, listed or counted
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
 	dups       bool     // a repeated key was found
+	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
+	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
@@ -486,7 +488,7 @@ func (c *checker) object(n *node, root bool) bool {
 	if more {
 		for {
 			if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
-				return c.fail(c.pos)
+				return c.nameCut()
 			}
 			ks := c.pos
 			end, f, ok := jsonlex.String(c.data, ks)
@@ -502,11 +504,11 @@ func (c *checker) object(n *node, root bool) bool {
 			if !root {
 				c.steps.set(step{ks, ke})
 				if c.dottedPaths {
-					c.pathKey(&odd, ks, ke)
+					c.pathKey(&odd, ks, ke, esc)
 				}
 			}
 			if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
-				return c.fail(c.pos)
+				return c.keyCut()
 			}
 			vs := c.pos
 			if dropRepeats && c.repeated(&keys, kString, ks, ke) {
@@ -555,10 +557,16 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			found := c.found
 			if !c.value(child) {
-				return false
+				return c.memberCut(n, &keys, root, ks, ke, keyLoss, keyLoss2)
 			}
 			if ci >= 0 {
 				c.consAfter(ci)
+			}
+			if keyLoss == FoldedKey && c.prove && c.found != found {
+				c.lossFirst = true // the trial check lists the key's loss first (see native)
+			}
+			if keyLoss2 == DuplicateKey && root && c.dupDropped {
+				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)
 			}
 			if keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
 				return c.decline()
@@ -915,6 +923,7 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 
 func (c *checker) array(n *node) bool {
 	start := c.pos
+	failedIn := c.failedIn // the argument whose failure a proving pass listed last, before the array
 	c.depth++
 	if c.depth > c.depthLimit {
 		c.deep = !c.bad // a proving pass gives the trial check's TooDeep (see native)
@@ -975,6 +984,9 @@ func (c *checker) array(n *node) bool {
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
+	}
+	if fixed && c.prove && !c.arrays {
+		return c.v2Array(n, start, sent, failedIn) // V2 fails on another length
 	}
 	if fixed && sent == 0 && c.prove {
 		return c.decline() // segmentio fails on [] for a fixed-size array
@@ -1050,8 +1062,10 @@ func (c *checker) stringValue(n *node) bool {
 	default:
 		kind = WrongType
 	}
-	if kind == WrongType && c.prove && (esc || hi) {
-		return c.decline() // V2 fails on the text's UTF-8 first (see native)
+	if c.prove && (esc || hi) {
+		if kind, ok = c.textVerdict(kind, start, esc, hi); !ok {
+			return c.decline() // V2 fails on the text's UTF-8 first (see native)
+		}
 	}
 	if kind != "" {
 		c.issue(kind, n, start, c.pos)
@@ -1455,7 +1469,7 @@ func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 		return i, false
 	}
 	if fs.folded == nil {
-		return -1, false // the binder binds exact names only
+		return fs.lookupV2(key) // the binder binds exact names only, or by V2's case:ignore
 	}
 	var fb [128]byte
 	if f, ok := foldNameMax(fb[:0], key, fs.maxFold); ok {

@@ -157,27 +157,42 @@
 // byte past ASCII it declines, and under V2, which fails first on what is
 // inside, an array or object of the wrong kind holding a repeated name or
 // such a string), a top-level key the binder binds to no parameter
-// (UnknownArgument, its value read as V2 validates it; V2 fails on a dropped
-// key sent twice, which it declines),
+// (UnknownArgument, its value read as V2 validates it),
 // a required parameter or nested field left out (MissingArgument), null for a
 // position with no nil (NullForValue), a whole number a float rounds
 // (RoundedNumber), and a nested struct's key no field takes (UnknownField, as
-// for UnknownArgument), arguments that are not an object (NotAnObject), and
-// under SegmentIO a repeated key (DuplicateKey, in a call that does not
-// fail, its value holding no issue), a string value it replaces text of
+// for UnknownArgument), arguments that are not an object (NotAnObject) or
+// not JSON (InvalidJSON, at the first byte that makes them so, as the
+// trial check's scan places it; but text nested past go-sdk's limit after
+// the error under SegmentIO, and under V2 an error after a name the pass
+// has not yet judged for a repeat, or at a '{' or '[' V2 reads whole
+// first), under V2 a key bound to a case:ignore
+// field by V2's fold (FoldedKey, where its value holds no issue or the
+// call fails; a fold two case:ignore fields share it declines), and
+// under V2 a top-level key repeated (V2 fails on the name: InvalidValue
+// in its argument, or InvalidJSON for a dropped one, each name once,
+// after the members' issues, with V2's ErrDuplicateName, as the trial
+// check lists them) and a string value's invalid UTF-8 or lone surrogate
+// (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
+// call that does not fail, its value holding no issue), a string value it
+// replaces text of
 // (ReplacedText) and a fixed-size array sent another length but none
-// (ArrayLength); under V2 it reads a key with an
-// escape or a byte past ASCII by its text, as V2 binds it. Like the trial
+// (ArrayLength; under V2, which fails on it, InvalidValue at the array,
+// but where the argument's first failure is inside it); it reads a key
+// with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (FoldedKey, a repeated key or invalid text under V2,
+// every other issue (a key repeated inside a value, or invalid text in a
+// key or a dropped value, under V2,
 // which fails on them, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
-// ASCII in a key (under V2, only where the key's text is not valid UTF-8,
-// and in a dropped key), a repeated key, a key V2 may bind by case:ignore, text
-// the binder replaces or fails on, a fixed-size array under V2 (and []
-// for one under SegmentIO, which fails on it), a byte slice, a map
+// ASCII in a key where the key's text is not valid UTF-8 (and under V2 in
+// a dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
+// fields fold alike may bind, text
+// the binder replaces or fails on, [] for a fixed-size array under
+// SegmentIO (which fails on it), a byte slice (and under V2 a byte
+// array, base64 to it), a map
 // but of plain string keys, a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, time.Duration, json.Number, raw values), a ,string
 // or format: field, two fields of one name. Nesting past the binder's

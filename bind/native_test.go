@@ -112,7 +112,17 @@ type namedAny interface{}
 var nativeFixed = []reflect.Type{
 	reflect.TypeFor[benchTypical](), reflect.TypeFor[trialArgs](), reflect.TypeFor[nativeLeaf](),
 	reflect.TypeFor[benchStrings](), reflect.TypeFor[benchInts](), reflect.TypeFor[fuzzLossArgs](),
-	reflect.TypeFor[nativeOwn](),
+	reflect.TypeFor[nativeOwn](), reflect.TypeFor[nativeFolds](),
+}
+
+// nativeFolds has two case:ignore fields whose names V2 folds alike: a key
+// that folds to both fails (or, under GOEXPERIMENT=jsonv2, binds the
+// first), which the pass declines.
+type nativeFolds struct {
+	A  int `json:"a_b,case:ignore"`
+	B  int `json:"A-B,case:ignore"`
+	ID int `json:"id,case:ignore"`
+	C  int `json:"c"`
 }
 
 // checkProven is the oracle: Check says what the trial check (the
@@ -133,6 +143,12 @@ func checkProven(t *testing.T, plan *bind.Plan, args []byte) {
 	}
 	if !sameIssues(verdict, trial) {
 		t.Fatalf("%s %v %.200q: the pass says %s, the trial check %s", plan.Binder().Name(), plan.Type(), args, brief(verdict), brief(trial))
+	}
+	for i := range verdict { // refuse words a V2 repeated name from Err
+		_, _, dup := bindcap.DuplicateName(plan.Binder(), verdict[i].Err)
+		if _, _, want := bindcap.DuplicateName(plan.Binder(), trial[i].Err); dup != want {
+			t.Fatalf("%s %v %.200q: issue %d: the pass's is a repeated name: %v, the trial check's: %v", plan.Binder().Name(), plan.Type(), args, i, dup, want)
+		}
 	}
 	if why := sameMembers(&members, &trialMembers); why != "" {
 		t.Fatalf("%s %v %.200q: members: %s", plan.Binder().Name(), plan.Type(), args, why)
@@ -258,36 +274,27 @@ type nativeDecline struct {
 // nativeDeclines are table rows for each reason the pass declines. Each
 // runs on both binders; the trial check's verdict stands.
 var nativeDeclines = []nativeDecline{
-	{1, `{"i":1,"i":2}`, "a repeated key (V2 fails, segmentio keeps the last)", "v2"},
 	{1, `{"sl":["x"],"sl":[null]}`, "a repeated key whose value holds a loss (listed after the key's)", "segmentio"},
 	{1, `{"i":1,"i":2,"s":1}`, "a repeated key in a call that fails (segmentio may fail on the pair)", "segmentio"},
 	{1, `{"n":{"x":1,"x":2}}`, "a repeated key in a nested struct", "v2"},
 	{1, `{"m":{"k":1,"k":2}}`, "a repeated map key", "v2"},
-	{1, "{\"s\":\"a\xffb\"}", "invalid UTF-8 in a string (V2 fails, segmentio replaces)", "v2"},
-	{1, `{"s":"\ud800"}`, "a lone surrogate escape", "v2"},
-	{1, `{"HOURS_BACK":3}`, "a fold V2's case:ignore binds", "v2"},
 	{1, `{"n":{"zz":1,"zz":2}}`, "a dropped nested key repeated (V2 fails on the name)", "v2"},
-	{1, `{"n":{"zz":[1]}}`, "a dropped nested array (a case:ignore field elsewhere)", "v2"},
-	{1, `{"zzz":1}`, "an unknown key where V2 has a case:ignore field", "v2"},
-	{0, `{"zzz":1,"zzz":2}`, "a dropped key repeated (V2 fails on the name)", "v2"},
 	{0, `{"zzz":{"a":1,"a":2}}`, "a dropped object (V2 validates its names and UTF-8)", "v2"},
 	{0, `{"zzz":["\ud800"]}`, "a dropped array", "v2"},
 	{0, `{"zzz":"\ud800"}`, "a dropped string with an escape", ""},
 	{0, "{\"zzz\":\"\xff\"}", "a dropped string past ASCII", ""},
 	{1, `{"i":{"a":1,"a":2}}`, "an object for an integer (V2 fails on what is inside first)", "v2"},
 	{1, `{"i":["\ud800"]}`, "an array for an integer", "v2"},
-	{1, "{\"i\":\"\xff\"}", "invalid UTF-8 for an integer", ""},
+	{1, "{\"i\":\"\xff\"}", "invalid UTF-8 for an integer", "segmentio"},
 	{1, `{"i":"\u0041"}`, "an escaped string for an integer", ""},
 	{1, `{"m":{"":"x"}}`, "a failure under an empty key (segmentio's dotted path drops it)", "segmentio"},
 	{1, `{"m":{"a.b":"x"}}`, "a failure under a key with a dot", "segmentio"},
-	{0, `{"q\u0075ery":"x"}`, "an escape in a key", "segmentio"},
-	{0, `{"q\u0075ery":"x","query":"y"}`, "a key repeated, escaped (V2 fails on the name)", "v2"},
 	{1, `{"\ud800":1}`, "a lone surrogate in a key", ""},
 	{1, "{\"n\":{\"\xff\":1}}", "invalid UTF-8 in a key", ""},
-	{0, `{"a\u0000":1}`, "an escaped NUL in a key (segmentio's keyset pads keys with NUL)", ""},
-	{0, "{\"qu\u00e9ry\":\"x\"}", "a key past ASCII", ""},
+	{0, `{"a\u0000":1}`, "an escaped NUL in a dropped key (V2 fails on a repeat of its text)", "v2"},
+	{0, "{\"qu\u00e9ry\":\"x\"}", "a dropped key past ASCII", "v2"},
 	{1, `{"q":"2.5"}`, "a ,string field", ""},
-	{1, `{"arr":[1,2]}`, "a fixed-size array", "v2"},
+	{1, `{"arr":[1,"x",3]}`, "a fixed-size array of another length holding a failure (V2 reports the length)", "v2"},
 	{1, `{"arr":[]}`, "an empty fixed-size array (segmentio fails on it)", "segmentio"},
 	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
 	{6, `{"d":1000}`, "time.Duration (V2 reads none, segmentio reads a string too)", ""},
@@ -300,9 +307,21 @@ var nativeDeclines = []nativeDecline{
 	{6, `{"q":"1"}`, "a ,string field", ""},
 	{6, `{"u":1}`, "a uintptr", ""},
 	{6, `{"na":1}`, "a named empty interface", ""},
-	{6, "{\"mc\":{\"\xc3\xa9\":\"x\"}}", "a map key past ASCII", "segmentio"},
-	{6, `{"mc":{"\u0061":"x"}}`, "an escaped map key", "segmentio"},
-	{0, `{"count":1`, "not JSON", ""},
+	{0, `{"count":1,"count":`, "not JSON after a repeated name (V2 fails on the name first)", "v2"},
+	{0, `{"count":1,"count"`, "not JSON after a repeated name, at its colon", "v2"},
+	{1, `{"n":{"x":1,"x":[`, "not JSON after a repeated name in a nested struct", "v2"},
+	{1, `{"a":{"k":1,"k":{`, "not JSON after a repeated name in any", "v2"},
+	{0, `{"zz":1,"zz":"`, "not JSON after a dropped name repeated", "v2"},
+	{1, `{"hours_back":1,"HOURS_BACK":[`, "not JSON after a name V2 folds to a field set before", "v2"},
+	{0, `{"count":1,"count":2,}`, "not JSON after a repeated name (V2's error is the name)", "v2"},
+	{0, `{` + seq(20, func(i int) string { return `"k` + strconv.Itoa(i) + `":1,"k` + strconv.Itoa(i) + `":2` }) + `}`, "more dropped names repeated than the pass lists (maxRepeats)", "v2"},
+	{1, `{{"k":0,"k"`, "not JSON where V2 wants a name: it reads the object there whole, and fails on its repeated name", "v2"},
+	{0, `{"count":1,"count":2,"zz":` + strings.Repeat("[", 10001), "nested too deep after a repeated name (V2's error is the name)", "v2"},
+	{1, `{"HOURS_BACK":null}`, "a folded key whose value holds a loss (the trial check lists the key's first)", "v2"},
+	{7, `{"AB":1}`, "a key two case:ignore fields fold to", "v2"},
+	{7, `{"zz":1}`, "an unknown key where two case:ignore fields fold alike", "v2"},
+	{1, `{"n":{"zz":1,"zz":`, "not JSON after a dropped nested name repeated", "v2"},
+	{0, `{"zz":1,` + strings.Repeat("[", 1001), "not JSON, nested past go-sdk's limit after the error", "segmentio"},
 }
 
 // TestNative_Declines: the proving pass declines each row on both binders
@@ -674,6 +693,31 @@ func (g *valueGen) value(t reflect.Type) string {
 	return "null"
 }
 
+// genArgs writes a call for typ from choices (valueGen), then, with the
+// last three of the choices it leaves over, breaks its syntax as models'
+// calls come broken: cut short (the model's output ends mid-call), a byte
+// put in or dropped.
+func genArgs(typ reflect.Type, choices []byte) []byte {
+	g := &valueGen{b: choices}
+	args := []byte(g.value(typ))
+	if len(g.b) < 3 || len(args) == 0 {
+		return args
+	}
+	m := g.b[len(g.b)-3:]
+	if m[0]%4 != 1 {
+		return args
+	}
+	at := int(m[1]) % len(args)
+	const put = ",}]\":x 0\x00"
+	switch m[2] % 4 {
+	case 0, 1:
+		return args[:at] // cut short
+	case 2:
+		return slices.Concat(args[:at], []byte{put[int(m[2]/4)%len(put)]}, args[at:])
+	}
+	return slices.Concat(args[:at], args[at+1:]) // a byte dropped
+}
+
 // FuzzNativeValues is FuzzNative with calls written for the shape's type
 // (valueGen): mostly values the type reads, so that the pass proves many of
 // them clean, with the edges each binder reads its own way (bounds, -0,
@@ -685,6 +729,11 @@ func FuzzNativeValues(f *testing.F) {
 	f.Add([]byte{2}, []byte{0, 0, 0, 0, 0, 0, 0, 0, 4, 2})
 	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte{})
 	f.Add([]byte{70, 2, 2, 200, 3, 1, 9, 4, 0}, []byte{0, 0, 7})
+	for i := range nativeFixed { // cut short, a byte put in, one dropped
+		for _, m := range [][]byte{{1, 40, 0}, {1, 12, 6}, {1, 7, 11}, {1, 30, 3}} {
+			f.Add([]byte{byte(i)}, append(make([]byte, 80), m...))
+		}
+	}
 	f.Fuzz(func(t *testing.T, shape, choices []byte) {
 		typ := nativeShapeOf(shape)
 		if len(shape) == 1 {
@@ -693,8 +742,7 @@ func FuzzNativeValues(f *testing.F) {
 		if typ == nil {
 			return
 		}
-		g := &valueGen{b: choices}
-		args := []byte(g.value(typ))
+		args := genArgs(typ, choices)
 		for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 			plan, err := b.Compile(typ)
 			if err != nil {

@@ -427,6 +427,9 @@ type fieldSet struct {
 	// binder's own folding (V2's case:ignore), which the proving pass does
 	// not model (see rules.foldsMore).
 	foldsMore bool
+	// v2folded: the fields a key no field names exactly binds by V2's
+	// case:ignore, by folded name (see rules.v2Folds, lookupV2).
+	v2folded map[string]int
 }
 
 // slot returns where the name key starts its probes in a table of
@@ -465,6 +468,9 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		fs.folded = make(map[string]int, len(params))
 	}
 	fs.foldsMore = c.rules.foldsMore != nil && c.rules.foldsMore(t)
+	if c.rules.v2Folds != nil {
+		fs.v2folded = c.rules.v2Folds(t)
+	}
 	for i, p := range params {
 		fs.exact[p.Name] = i
 		if declined != nil && declined[i] {

@@ -2,7 +2,6 @@ package bind
 
 import (
 	"reflect"
-	"slices"
 )
 
 // rules are one binder's field and value rules as the compiled positions
@@ -29,9 +28,16 @@ type rules struct {
 	// twice (V2: a duplicate name), which a native verdict then declines.
 	dupDropped bool
 	// foldsMore reports, for a proving pass, a struct type some key
-	// binds to a field of by a folding of the binder's own (V2's
-	// case:ignore), not by its exact name.
+	// binds to a field of by a folding of the binder's own that the pass
+	// does not model: V2's, where two case:ignore fields fold alike (a
+	// key that fits both fails, or, under GOEXPERIMENT=jsonv2, binds the
+	// first in breadth-first order).
 	foldsMore func(t reflect.Type) bool
+	// v2Folds returns, for V2, the case:ignore fields of struct type t by
+	// their names folded as V2 folds them (v2Fold), but those two fields
+	// share (see foldsMore), or nil for none: a key no field names
+	// exactly binds the field its fold names (FoldedKey).
+	v2Folds func(t reflect.Type) map[string]int
 	// dupLoss: a key repeated in one object is a silent loss, the last
 	// value kept (segmentio; V2 fails on it), which a native verdict lists.
 	dupLoss bool
@@ -39,7 +45,9 @@ type rules struct {
 	// segmentio does (see segIntVerdict).
 	wrapsInts bool
 	// textKeys: the binder binds an escaped or non-ASCII key by its text
-	// (V2), which the pass then reads (see plainKey).
+	// and fails on one whose text is not valid UTF-8 (V2), which the pass
+	// then reads (see plainKey; segmentio's, which replaces such text,
+	// the pass reads too, with replaces).
 	textKeys bool
 	// replaces: the binder replaces a string value's invalid UTF-8 and
 	// lone surrogate escapes with U+FFFD, a silent loss (segmentio; V2
@@ -57,6 +65,11 @@ type rules struct {
 	// depth is the deepest nesting of arrays and objects the pass reads:
 	// past it Std fails (TooDeep), a proving pass declines.
 	depth int
+	// textDepth: the binder's caller refuses text nested past depth before
+	// the binder reads it, valid JSON or not (go-sdk's checkMaxDepth for
+	// segmentio, see segmentioTooDeep): text that is not JSON is TooDeep
+	// where it nests that deep anywhere, after the error too.
+	textDepth bool
 	// custom reports that the binder reads t by a method of t's own (Std:
 	// the binder's trial decode of the value decides).
 	custom func(t reflect.Type) bool
@@ -94,7 +107,25 @@ var v2Rules = &rules{
 	dupDropped: true,
 	textKeys:   true,
 	foldsMore: func(t reflect.Type) bool {
-		return slices.ContainsFunc(v2StructFields(t).flattened, func(f v2Field) bool { return f.casing == caseIgnore })
+		folds := v2CaseIgnored(t)
+		for _, c := range folds {
+			if len(c) > 1 {
+				return true
+			}
+		}
+		return false
+	},
+	v2Folds: func(t reflect.Type) map[string]int {
+		var m map[string]int
+		for k, c := range v2CaseIgnored(t) {
+			if len(c) == 1 {
+				if m == nil {
+					m = map[string]int{}
+				}
+				m[k] = c[0]
+			}
+		}
+		return m
 	},
 	depth:  v2ProveDepth,
 	custom: v2Custom,
@@ -106,6 +137,9 @@ var v2Rules = &rules{
 		if isJSONTextValue(t) {
 			return true
 		}
+		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 && !v2Custom(t) {
+			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2
+		}
 		return v2Custom(t) || provedKind(t)
 	},
 	fields: func(t reflect.Type) ([]Param, []bool) {
@@ -114,9 +148,9 @@ var v2Rules = &rules{
 		declined := make([]bool, len(fs.flattened))
 		for i, f := range fs.flattened {
 			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, true), Type: f.typ, Index: f.index}
-			// ,string, format: and case options are V2's own; an exact
-			// name binds a case:ignore field too, a folded one is an
-			// unknown key to the pass, which declines.
+			// ,string and format: options are V2's own; an exact name
+			// binds a case:ignore field too, a folded one by V2's fold
+			// (v2Folds).
 			declined[i] = f.str || f.format != ""
 		}
 		return params, declined
@@ -133,6 +167,7 @@ var segRules = &rules{
 	wrapsInts:   true,
 	dottedPaths: true,
 	depth:       segProveDepth,
+	textDepth:   true,
 	custom:      segCustom,
 	declines: func(t reflect.Type) bool {
 		switch t {
@@ -162,8 +197,24 @@ var segRules = &rules{
 	},
 }
 
+// v2CaseIgnored lists the case:ignore fields of struct type t (indexes
+// into its flattened fields, the plan's order) by their names folded as
+// V2 folds them: as V2's lookupByFoldedName and matchFoldedName find them
+// for a name no field has exactly.
+func v2CaseIgnored(t reflect.Type) map[string][]int {
+	folds := map[string][]int{}
+	for i, f := range v2StructFields(t).flattened {
+		if f.casing == caseIgnore {
+			k := string(v2Fold([]byte(f.name)))
+			folds[k] = append(folds[k], i)
+		}
+	}
+	return folds
+}
+
 // provedKind reports a type whose kind a proving pass does not read: fixed
-// arrays (V2 takes exactly their length; segmentio's, but [], its rules read),
+// arrays (each binder's rules read them but [N]byte: see v2Rules and
+// segRules),
 // byte slices (base64, each binder its own), maps but those of plain
 // string keys, interfaces but any itself, uintptr, and kinds no binder
 // reads.

@@ -478,6 +478,8 @@ func (m *segMirror) whole(args []byte, ms []member, err error) Issue {
 
 func (m *segMirror) custom(t reflect.Type) bool { return segCustom(t) }
 
+func (m *segMirror) byteArrayText() bool { return false }
+
 func (m *segMirror) field(st reflect.Type, key string) reflect.Type {
 	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
 	if i, ok := segIndex(fields)[key]; ok {

@@ -61,6 +61,9 @@ type trialHooks interface {
 	whole(args []byte, ms []member, err error) Issue
 	// custom reports that values of t are read by a method of t's own.
 	custom(t reflect.Type) bool
+	// byteArrayText reports that the binder reads a string (base64) into
+	// a fixed-size array of bytes, as V2 does; segmentio reads only a list.
+	byteArrayText() bool
 	// field returns the type of the field of struct type st that the
 	// binder binds key to, or nil.
 	field(st reflect.Type, key string) reflect.Type
@@ -399,7 +402,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		is.Kind, is.Start, is.End, t = InvalidKey, ks, ke, holder.Key()
 		quoted = false
 	} else if is.Kind == "" {
-		is.Kind = textKind(t, args[s:e], quoted, p.hooks.custom)
+		is.Kind = textKind(t, args[s:e], quoted, p.hooks)
 	}
 	for t != nil && t.Kind() == reflect.Pointer && !p.hooks.custom(t) {
 		t = t.Elem()
@@ -415,7 +418,8 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 // a number a numeric type cannot hold is not whole, too large or too
 // small; a JSON kind the type does not read is of the wrong type; any other
 // failure is the type's decoder rejecting text of the right kind.
-func textKind(t reflect.Type, text []byte, quoted bool, custom func(reflect.Type) bool) Code {
+func textKind(t reflect.Type, text []byte, quoted bool, h trialHooks) Code {
+	custom := h.custom
 	for t != nil && t.Kind() == reflect.Pointer && !custom(t) {
 		t = t.Elem()
 	}
@@ -441,7 +445,7 @@ func textKind(t reflect.Type, text []byte, quoted bool, custom func(reflect.Type
 	if t.Kind() == reflect.Interface && num { // a number an empty interface reads as a float64
 		return numberVerdict(text, reflect.TypeFor[float64]())
 	}
-	if reads(t, j) {
+	if reads(t, j, h.byteArrayText()) {
 		return InvalidValue
 	}
 	return WrongType
@@ -470,7 +474,7 @@ func numberVerdict(num []byte, t reflect.Type) Code {
 }
 
 // reads reports whether a type reads JSON values of kind j.
-func reads(t reflect.Type, j jsonlex.Kind) bool {
+func reads(t reflect.Type, j jsonlex.Kind, byteArrays bool) bool {
 	num := j == jsonlex.KindNumber
 	switch t {
 	case goTime:
@@ -492,8 +496,10 @@ func reads(t reflect.Type, j jsonlex.Kind) bool {
 		return j == jsonlex.KindTrue || j == jsonlex.KindFalse
 	case reflect.String:
 		return j == jsonlex.KindString
-	case reflect.Slice, reflect.Array:
+	case reflect.Slice:
 		return j == jsonlex.KindArray || j == jsonlex.KindString && t.Elem().Kind() == reflect.Uint8
+	case reflect.Array:
+		return j == jsonlex.KindArray || j == jsonlex.KindString && byteArrays && t.Elem().Kind() == reflect.Uint8
 	case reflect.Map, reflect.Struct:
 		return j == jsonlex.KindObject
 	}

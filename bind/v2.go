@@ -359,6 +359,8 @@ func (m *v2Mirror) whole(args []byte, ms []member, err error) Issue {
 
 func (m *v2Mirror) custom(t reflect.Type) bool { return v2Custom(t) }
 
+func (m *v2Mirror) byteArrayText() bool { return true }
+
 func (m *v2Mirror) field(st reflect.Type, key string) reflect.Type {
 	fs := v2StructFields(st)
 	for _, f := range fs.flattened {

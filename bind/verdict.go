@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/decoders"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -49,34 +50,58 @@ import (
 //     cannot hold exactly (RoundedNumber, as Std: both binders use
 //     strconv.ParseFloat), and a key inside a nested struct's object that
 //     no field takes (UnknownField, with a plain value as for UnknownArgument,
-//     no case:ignore field in the struct, and under V2 not sent twice);
+//     no two case:ignore fields of the struct folding alike, and under V2
+//     not sent twice);
 //   - under segmentio, a key repeated in one object (DuplicateKey, the
 //     last value kept), where its value holds no issue (the trial check
 //     lists the key's first) and the call does not fail (segmentio
-//     decodes a repeat into what the value before left). V2 fails on it,
-//     with an error refuse reads: the pass declines.
+//     decodes a repeat into what the value before left).
+//   - under V2, a top-level key repeated (a parameter bound again, a
+//     dropped name sent again), which V2 fails on: after the members'
+//     failures and unknown keys, each name repeated once, InvalidValue
+//     in its argument or InvalidJSON, with V2's ErrDuplicateName, which
+//     refuse words (see nameRepeated; up to maxRepeats names). A name repeated inside an argument
+//     or a dropped value the pass declines (the trial check's issue
+//     holds V2's error, with the path inside, which refuse reads).
 //
+//   - under V2, a key no field names exactly that binds a case:ignore
+//     field by V2's fold (FoldedKey, see lookupV2), in a call that fails
+//     (which lists no loss) or whose key's value holds no issue (the trial
+//     check lists the key's first); a fold two case:ignore fields of one
+//     struct share the pass declines, and that struct's unknown keys;
 //   - arguments that are JSON but not an object (NotAnObject);
+//   - arguments that are not JSON (InvalidJSON), met before anything the
+//     pass declines: the one issue, at the first byte that makes the text
+//     invalid (see notJSON; under segmentio, not where the text nests past
+//     go-sdk's limit anywhere, and under V2, not where the key of a member
+//     still open repeats a name: V2 fails on the name first);
 //   - nesting past the binder's limit, met before anything the pass
 //     declines: the one TooDeep issue, as the trial check gives it (see
 //     tooDeep);
-//   - under V2, keys with escapes or bytes past ASCII, which V2 binds by
-//     their text, where that text is valid UTF-8 (see plainKey).
+//   - keys with escapes or bytes past ASCII, which both binders bind by
+//     their text, where that text is valid UTF-8 (see plainKey; under V2
+//     but a dropped one, under segmentio but where a failure lies below
+//     an escaped key, whose dotted path may lose it).
 //
-//   - under segmentio, a string value with invalid UTF-8 or a lone
-//     surrogate escape, which it replaces with U+FFFD (ReplacedText; V2
-//     fails on it, and the pass declines).
+//   - a string value with invalid UTF-8 or a lone surrogate escape, read
+//     into a position: segmentio replaces the text with U+FFFD
+//     (ReplacedText); V2 fails on it, whatever the position's kind
+//     (InvalidValue at the string, as the trial check gives V2's
+//     syntactic error; see textVerdict). In a key, or in a dropped value
+//     under V2, the pass declines it.
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
 //     fewer (left zero) than it has, but none (ArrayLength; segmentio
-//     fails on [] there, and V2 reads no other length: the pass declines).
+//     fails on [] there: the pass declines); under V2, which fails on
+//     any other length, InvalidValue at the array (see v2Array; where the
+//     argument's first failure is inside the array, the pass declines).
 //
 //   - under segmentio, a whole number past a 64-bit integer's range whose
 //     wrap its overflow check misses, read as another number
 //     (WrappedNumber, see segIntVerdict; V2 fails on it, TooLarge).
 //
-// It declines every kind of issue not listed (FoldedKey among them), and whatever the proving rules decline (see
-// rules.prove).
+// It declines every kind of issue not listed, and whatever the proving
+// rules decline (see rules.prove).
 
 // native runs the one pass of p, a plan mirrored by trial, with checker c
 // (zero but for c.record): its verdict appended to issues, and true; or
@@ -91,13 +116,25 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.nested = p.nestedStd
 	c.run(p.root)
 	c.keysDone()
+	if len(c.repeats) > 0 && (c.bad || c.tally.listed[classPolicy]+len(p.params) >= MaxIssues) {
+		// V2's error is the repeated name, which refuse words from the
+		// issue's Err; and past MaxIssues, whether the tally lists the
+		// MissingArgument issues depends on what it listed of their
+		// class before (the trial check: nothing, in a call that fails).
+		return issues, false
+	}
 	if c.bad && c.deep && !c.declined {
 		return c.tooDeep(issues)
 	}
-	if c.bad || c.declined || c.failed && c.dups {
-		return issues, false
+	if c.bad && !c.declined {
+		return p.notJSON(c, issues)
 	}
-	if c.failed {
+	if c.bad || c.declined || c.failed && c.dups || !c.failed && c.lossFirst {
+		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
+	}
+	if len(c.repeats) > 0 {
+		c.listRepeats()
+	} else if c.failed {
 		c.onlyFailures()
 	} else {
 		// The trial check lists the unknown keys first, as it reads the
@@ -122,7 +159,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 // start) or in none (at the bracket), no path, and no member.
 func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 	if c.param < 0 && c.foldsMore {
-		return issues, false // the member's key may bind a case:ignore field
+		return issues, false // the member's key may bind one of two case:ignore fields
 	}
 	is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt}
 	if c.param >= 0 {
@@ -130,6 +167,128 @@ func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 	}
 	c.members = bindcap.Members{}
 	return append(issues, is), true
+}
+
+// maxRepeats bounds the repeated top-level names a native verdict lists
+// (V2): past it, the pass declines.
+const maxRepeats = 16
+
+// nameRepeated notes, under V2, the top-level key at data[ks:ke] that
+// repeats a name of the arguments: one that binds a parameter a key
+// before bound (exactly or by a fold; c.param), or a dropped key sent
+// before (c.param < 0). V2 fails on it, as it reads the name, and stops
+// there; the trial check then lists (see v2Mirror.keyIssues), after the
+// members' issues, each name repeated once, at its second key: for a
+// parameter, InvalidValue in that argument, the path to it; for a
+// dropped key, InvalidJSON in none; each with V2's ErrDuplicateName,
+// which refuse words (DuplicateName). It returns "": the repeat is no
+// DuplicateKey loss. Past maxRepeats names the pass declines.
+func (c *checker) nameRepeated(ks, ke int) Code {
+	for _, r := range c.repeats {
+		if c.param >= 0 && r.Param == c.param || c.param < 0 && r.Param < 0 && string(c.heldKey(uint64(r.Start+1))) == string(c.data[ks+1:ke-1]) {
+			return "" // a name repeated again: listed once
+		}
+	}
+	if len(c.repeats) == maxRepeats {
+		c.decline()
+		return ""
+	}
+	is := Issue{Kind: InvalidJSON, Param: -1, Start: ks, End: ke, Err: decoders.V2.ErrDuplicateName}
+	if c.param >= 0 {
+		is.Kind, is.Param, is.Path = InvalidValue, c.param, argPath(c.data, ks, ke)
+	}
+	c.repeats = append(c.repeats, is)
+	c.failed = true
+	return ""
+}
+
+// listRepeats leaves, of the issues the pass found in a call with names
+// V2 fails on repeated at the top level, what the trial check lists then:
+// V2 reports its first error, a failure or a repeat, and the trial check
+// decodes alone each value from that member on (so every failure the pass
+// lists, each argument's first), lists the unknown keys, and then the
+// repeats (see nameRepeated), through the tally after the failures (past
+// MaxIssues it counts a repeat in an argument whose failure it listed).
+func (c *checker) listRepeats() {
+	c.onlyFailures()
+	for _, r := range c.repeats {
+		if c.tally.admit(c.issues[c.n0:], r.Kind, r.Param) {
+			c.issues = append(c.issues, r)
+		}
+	}
+}
+
+// notJSON is the verdict of a call that is not JSON, which the pass met
+// before anything it declines: as the trial check's, the one InvalidJSON
+// issue at the first byte that makes the text invalid (the trial check's
+// scan finds the same byte; the binder's own error places it otherwise
+// where it checks UTF-8 first, V2, which the verdict does not follow), in
+// no argument, and no member. Under segmentio, go-sdk first refuses text
+// nested past its limit anywhere, valid or not: TooDeep, the pass
+// declines (rules.textDepth). Under V2, the binder's error is a repeated
+// name where one comes first, which refuse tells from the text that is
+// not JSON (DuplicateName): the pass has declined every repeat it judged,
+// and memberCut and keyCut those it had not judged yet; and nameCut an
+// array or object where V2 wants a name, which it reads whole before it
+// fails there.
+func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
+	if p.rules.textDepth && jsonlex.DeepAt(c.data, p.rules.depth) >= 0 {
+		return issues, false
+	}
+	c.members = bindcap.Members{}
+	return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.badAt, End: c.badAt}), true
+}
+
+// memberCut ends the read of an object whose member's value held text
+// that is not JSON (or nesting past the limit), as Check's failure: it
+// returns false. The member's key at data[ks:ke] the pass judges once
+// the value is read; under V2, which fails on a repeated name as it reads
+// the name, before the value, a native verdict needs to know the key is
+// none, so it judges it now (see native's verdict of each), and declines
+// where it repeats a name of the object n, a field bound before
+// (keyLoss2) or a dropped one, or may be bound by a fold.
+func (c *checker) memberCut(n *node, keys *keySet, root bool, ks, ke int, keyLoss, keyLoss2 Code) bool {
+	if !c.prove || !c.dupDropped || c.declined || !c.bad {
+		return false
+	}
+	repeat := false
+	switch {
+	case keyLoss2 == DuplicateKey:
+		repeat = true
+	case root && c.param < 0:
+		_, f, _ := jsonlex.String(c.data, ks)
+		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.droppedRepeat(ks, ke)
+	case keyLoss == UnknownField:
+		repeat = n.fields.foldsMore || c.repeated(keys, kString, ks, ke)
+	}
+	if repeat {
+		c.declined = true
+	}
+	return false
+}
+
+// nameCut is Check's failure where an object's member name should start
+// and does not: V2 reads the value there whole before it finds it is no
+// name, and its error may be a name repeated inside an array or object
+// there: a native verdict declines.
+func (c *checker) nameCut() bool {
+	if c.prove && c.dupDropped {
+		switch jsonlex.KindAt(c.data, c.pos) {
+		case jsonlex.KindObject, jsonlex.KindArray:
+			c.declined = true
+		}
+	}
+	return c.fail(c.pos)
+}
+
+// keyCut is Check's failure on an object's key not followed by a colon:
+// under V2, whose error may be that the key repeats a name, before the
+// colon (see memberCut), a native verdict declines.
+func (c *checker) keyCut() bool {
+	if c.prove && c.dupDropped {
+		c.declined = true
+	}
+	return c.fail(c.pos)
 }
 
 // prove reports whether the pass of p proves the call clean: its verdict
@@ -145,10 +304,14 @@ func (c *checker) models(kind Code) bool {
 	switch kind {
 	case WrongType, NotWholeNumber, TooLarge, TooSmall, UnknownArgument, UnknownField, MissingArgument, MissingField, NullForValue, RoundedNumber, NotAnObject:
 		return true
+	case FoldedKey:
+		return true // V2's case:ignore folds (lookupV2); segmentio binds exact names only
 	case DuplicateKey:
 		return c.dupLoss
 	case ReplacedText:
 		return c.replaces // a string value's: keys with such text the pass declines
+	case InvalidValue:
+		return !c.replaces // V2's failure on a string value's invalid text (textVerdict)
 	case ArrayLength:
 		return c.arrays
 	case WrappedNumber:
@@ -182,18 +345,19 @@ func (c *checker) firstFailure() bool {
 }
 
 // unknownKey checks, for the native verdict, the top-level key at
-// data[ks:ke] that binds no field exactly, whose value is data[vs:c.pos]:
-// the binder must bind it to no parameter either (V2's case:ignore fields
-// fold; V2 fails on one sent twice), and drop its value without a failure the pass does not read for.
+// data[ks:ke] that binds no field, exactly or by V2's fold, whose value is
+// data[vs:c.pos]: the binder must bind it to no parameter either (where
+// two case:ignore fields fold alike, V2 may; V2 fails on one sent twice),
+// and drop its value without a failure the pass does not read for.
 func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if c.foldsMore {
-		return false // V2 may bind it to a case:ignore field
+		return false // V2 may bind it to one of two case:ignore fields folding alike
 	}
-	if _, f, _ := jsonlex.String(c.data, ks); f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
+	if _, f, _ := jsonlex.String(c.data, ks); c.dupDropped && f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
 		return false // droppedRepeat compares the keys' raw text
 	}
 	if c.dupDropped && c.droppedRepeat(ks, ke) {
-		return false // V2 fails on the repeated name
+		c.nameRepeated(ks, ke) // V2 fails on the repeated name
 	}
 	return c.plainDropped(vs)
 }
@@ -215,13 +379,13 @@ func (c *checker) plainDropped(vs int) bool {
 
 // pathKey notes, for a binder whose errors give a dotted path, whether
 // the key at data[ks:ke] of the member an object reads now is one such a
-// path loses (empty, or holding a dot): a failure below it the pass
-// declines. odd is the object's note for its member before.
-func (c *checker) pathKey(odd *bool, ks, ke int) {
+// path loses (empty, or holding a dot, or an escape, which may stand for
+// one: esc): a failure below it the pass declines. odd is the object's note for its member before.
+func (c *checker) pathKey(odd *bool, ks, ke int, esc bool) {
 	if *odd {
 		c.oddKeys--
 	}
-	*odd = ke-ks == 2 || bytes.IndexByte(c.data[ks:ke], '.') >= 0
+	*odd = ke-ks == 2 || esc || bytes.IndexByte(c.data[ks:ke], '.') >= 0 // esc: its text may hold a dot
 	if *odd {
 		c.oddKeys++
 	}
@@ -307,10 +471,10 @@ func (c *checker) onlyFailures() {
 }
 
 // unknownField checks, for the native verdict, the key at data[ks:ke] of
-// an object read into struct node n that binds no field exactly, whose
-// value is data[vs:c.pos]: the binder must bind it to no field either
-// (V2's case:ignore fields fold; V2 fails on a name sent twice in one
-// object), and drop its value without a failure the pass does not read
+// an object read into struct node n that binds no field, exactly or by
+// V2's fold, whose value is data[vs:c.pos]: the binder must bind it to no
+// field either (where two case:ignore fields fold alike, V2 may; V2 fails
+// on a name sent twice in one object), and drop its value without a failure the pass does not read
 // for (see unknownKey).
 func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
 	if n.fields.foldsMore || c.dupDropped && c.repeated(keys, kString, ks, ke) {
@@ -377,11 +541,64 @@ func segWrapped(text []byte, bits int, signed bool) bool {
 	return segIntVerdict(text, bits, signed) == WrappedNumber
 }
 
+// v2Array judges, for V2, the fixed-size array of node n just read at
+// data[start:c.pos], sent elements: V2 fails on another length, too few
+// or too many (a semantic error once the array is read, which the trial
+// check gives as InvalidValue at the array, in its type, the path to it).
+// V2 reports that error for the array, not a failure of an element inside
+// it: where the argument's first failure was listed inside it (failedIn
+// is the argument failed before), the pass declines. It returns false
+// when it declines.
+func (c *checker) v2Array(n *node, start, sent, failedIn int) bool {
+	if sent == n.length {
+		return true
+	}
+	if c.failedIn != failedIn {
+		return c.decline()
+	}
+	c.issue(InvalidValue, n, start, c.pos)
+	return true
+}
+
+// textVerdict judges, for a proving pass, the string value at
+// data[start:c.pos] with an escape (esc) or a byte past ASCII (hi), read
+// into a position (not dropped), which the checker judged kind: where its
+// text is not valid UTF-8 (invalid bytes, a lone surrogate escape), V2,
+// which reads the string before it looks at the position's kind, fails
+// on it (a syntactic error the trial check gives as InvalidValue at the
+// string, in the position's type), and segmentio replaces it
+// (ReplacedText, kind already). A string of the wrong kind whose text is
+// valid it declines (false), as before.
+func (c *checker) textVerdict(kind Code, start int, esc, hi bool) (Code, bool) {
+	if !c.replaces && replacedText(c.data[start:c.pos], esc, hi) {
+		return InvalidValue, true
+	}
+	return kind, kind != WrongType
+}
+
+// lookupV2 returns the field the key (its text) binds by V2's case:ignore
+// folding, as V2 binds a name no field has exactly: the one case:ignore
+// field whose name folds alike (a fold two fields share is left out, and
+// the pass declines their struct's unknown keys: fieldSet.foldsMore), and
+// true; or -1.
+func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
+	if fs.v2folded == nil {
+		return -1, false
+	}
+	var fb [64]byte
+	i, ok := fs.v2folded[string(appendV2Fold(fb[:0], key))]
+	if !ok {
+		return -1, false
+	}
+	return i, true
+}
+
 // plainKey reports, for a key at data[ks:ke] with an escape (esc) or a
-// byte past ASCII (hi), whether the pass reads it as the binder does: V2
-// binds a key by its text, unquoted, and fails on one whose text is not
-// valid UTF-8 (invalid bytes, a lone surrogate escape), which the pass
-// declines. For segmentio it declines every such key.
+// byte past ASCII (hi), whether the pass reads it as the binder does:
+// both bind a key by its text, unquoted (segmentio's parseStringUnquote,
+// its keyset or map of names and its length check), where that text is
+// valid UTF-8. V2 fails on a key whose text is not (invalid bytes, a lone
+// surrogate escape), segmentio replaces it: the pass declines such keys.
 func (c *checker) plainKey(ks, ke int, esc, hi bool) bool {
-	return c.textKeys && !replacedText(c.data[ks:ke], esc, hi)
+	return (c.textKeys || c.replaces) && !replacedText(c.data[ks:ke], esc, hi)
 }

@@ -73,14 +73,49 @@ var nativeVerdicts = []nativeVerdict{
 	{1, `{"i":{"a":1,"a":2}}`, []bind.Code{kWrong}, "an object for an integer, a name repeated inside (V2 fails on it first)", "segmentio"},
 	{1, `{"i":["\ud800"]}`, []bind.Code{kWrong}, "an array for an integer, a lone surrogate inside", "segmentio"},
 	// Escaped and non-ASCII keys: V2 binds them by their text.
-	{0, `{"q\u0075ery":"x"}`, nil, "an escape in a key", "v2"},
-	{0, `{"q\u0075ery":1}`, []bind.Code{kWrong}, "an escaped key, a wrong kind", "v2"},
-	{6, `{"mc":{"\u0061":"x","b":"\u00e9"},"s":"x"}`, nil, "an escaped map key", "v2"},
-	{2, "{\"m\":{\"\xc3\xa9\":{\"v\":1.5}}}", []bind.Code{kNotWhole}, "a failure under a key past ASCII", "v2"},
+	{0, `{"q\u0075ery":"x"}`, nil, "an escape in a key", ""},
+	{0, `{"q\u0075ery":1}`, []bind.Code{kWrong}, "an escaped key, a wrong kind", ""},
+	{6, `{"mc":{"\u0061":"x","b":"\u00e9"},"s":"x"}`, nil, "an escaped map key", ""},
+	{6, "{\"mc\":{\"\xc3\xa9\":\"x\",\"\\u00e9\":\"y\"}}", []bind.Code{kDup}, "a map key past ASCII, and escaped (segmentio keeps the last)", "segmentio"},
+	{2, "{\"m\":{\"\xc3\xa9\":{\"v\":1.5}}}", []bind.Code{kNotWhole}, "a failure under a key past ASCII", ""},
+	{2, `{"next":{"\u0076":1.5}}`, []bind.Code{kNotWhole}, "a failure under an escaped key", "v2"},
+	{0, "{\"qu\xc3\xa9ry\":\"x\",\"a\\u0000\":1,\"\\u0071uery\":1}", []bind.Code{kUnknown, kUnknown, kWrong}, "dropped keys past ASCII and escaped, a bound escaped one", "segmentio"},
 	// Not an object.
 	{0, `[1]`, []bind.Code{bind.NotAnObject}, "an array", ""},
 	{0, `"x"`, []bind.Code{bind.NotAnObject}, "a string", ""},
 	{0, ` 5 `, []bind.Code{bind.NotAnObject}, "a number", ""},
+	// Not JSON: the one InvalidJSON issue, at the first byte that makes it
+	// so, whatever the pass found before it.
+	{0, `{"count":1`, []bind.Code{bind.InvalidJSON}, "cut short", ""},
+	{0, `{"query":"what the model wrote until its output ran o`, []bind.Code{bind.InvalidJSON}, "cut short in a string", ""},
+	{0, `{"count":"x","limit":1.5,"zz":1,}`, []bind.Code{bind.InvalidJSON}, "a trailing comma after issues", ""},
+	{0, `{"count":1} {"count":2}`, []bind.Code{bind.InvalidJSON}, "two objects", ""},
+	{0, `{count:1}`, []bind.Code{bind.InvalidJSON}, "a bare key", ""},
+	{0, `{'count':1}`, []bind.Code{bind.InvalidJSON}, "single quotes", ""},
+	{0, `  `, []bind.Code{bind.InvalidJSON}, "space only", ""},
+	{0, `{"query":"a\qb"}`, []bind.Code{bind.InvalidJSON}, "a bad escape", ""},
+	{0, "{\"query\":\"a\nb\"}", []bind.Code{bind.InvalidJSON}, "a raw newline in a string", ""},
+	{0, `{"count":01}`, []bind.Code{bind.InvalidJSON}, "a leading zero", ""},
+	{0, `{"count":1,"count":2,}`, []bind.Code{bind.InvalidJSON}, "a repeated key, then not JSON", "segmentio"},
+	{1, "{\"s\":\"\xff\",", []bind.Code{bind.InvalidJSON}, "invalid UTF-8, then cut short", ""},
+	{0, `{"zz":[[[` + strings.Repeat("[", 995) + `}`, []bind.Code{bind.InvalidJSON}, "not JSON, nested deep but within the limits", ""},
+	// Folded keys: V2 binds a key to a case:ignore field by its fold.
+	{1, `{"HOURS_BACK":3}`, []bind.Code{bind.FoldedKey}, "a fold V2's case:ignore binds", "v2"},
+	{1, `{"HoursBack":3,"n":{"Hours-Back":1,"x":1}}`, []bind.Code{bind.FoldedKey, bind.FoldedKey}, "folds at the top and nested", "v2"},
+	{1, `{"HOURS_BACK":"x"}`, []bind.Code{kWrong}, "a folded key, a failure: no loss", "v2"},
+	{1, `{"HOURS_BACK":1,"zzz":1,"n":{"zz":[1]}}`, []bind.Code{kUnknown, bind.FoldedKey, kUnknownField}, "unknown keys where V2 has case:ignore fields", "v2"},
+	{7, `{"a_b":1,"Id":2}`, []bind.Code{bind.FoldedKey}, "a fold of one case:ignore field, an exact name of one of two", "v2"},
+	// Repeated names under V2: it fails on them, and the trial check lists
+	// each name repeated once, after the members' issues.
+	{1, `{"i":1,"i":2}`, []bind.Code{bind.InvalidValue}, "a repeated key", "v2"},
+	{0, `{"zzz":1,"zzz":2}`, []bind.Code{kUnknown, kUnknown, bind.InvalidJSON}, "a dropped key repeated", "v2"},
+	{0, `{"q\u0075ery":"x","query":"y"}`, []bind.Code{bind.InvalidValue}, "a key repeated, escaped", "v2"},
+	{0, `{"count":"x","count":2}`, []bind.Code{kWrong, bind.InvalidValue}, "a failure before the repeat: V2 reports the first", "v2"},
+	{0, `{"count":1,"limit":null,"count":2,"limit":"x","zz":3}`, []bind.Code{kWrong, kUnknown, bind.InvalidValue, bind.InvalidValue}, "the failures after the first repeat, then the repeats", "v2"},
+	{0, `{"count":1,"count":"x","count":"y","count":3}`, []bind.Code{kWrong, kWrong, bind.InvalidValue}, "a key sent four times: each value, one repeat", "v2"},
+	{1, `{"hours_back":1,"HOURS_BACK":2}`, []bind.Code{bind.InvalidValue}, "a fold of a field set before", "v2"},
+	{0, `{` + rep(`"count":"x"`, 1500, ",") + `}`, append(slices.Repeat([]bind.Code{kWrong}, bind.MaxIssues), kOmitted, kOmitted), "a key repeated past MaxIssues, each value bad", "v2"},
+	{0, `{"zz":1,"q\u0075ery":1,"zz":2}`, []bind.Code{kUnknown, kWrong, kUnknown, bind.InvalidJSON}, "a dropped key repeated after a failure", "v2"},
 	// Unknown keys.
 	{0, `{"zzz":1}`, []bind.Code{kUnknown}, "an unknown key", ""},
 	{0, `{"QUERY":"x"}`, []bind.Code{kUnknown}, "a case variant of a key (both bind exact names)", ""},
@@ -99,6 +134,20 @@ var nativeVerdicts = []nativeVerdict{
 	{1, "{\"s\":\"a\xffb\"}", []bind.Code{kReplaced}, "invalid UTF-8 in a string", "segmentio"},
 	{1, `{"s":"\ud800","sl":["ok","\udc00x"],"a":{"k":"\ud83d"}}`, []bind.Code{kReplaced, kReplaced, kReplaced}, "lone surrogate escapes, in a list and in any", "segmentio"},
 	{1, "{\"s\":\"\xed\xa0\x80\",\"i\":\"x\"}", []bind.Code{kWrong}, "replaced text and a failure: no loss", "segmentio"},
+	// Invalid text: V2 fails on a string's invalid UTF-8 or lone surrogate
+	// escape, where it reads the string (InvalidValue, at the string).
+	{1, "{\"s\":\"a\xffb\"}", []bind.Code{bind.InvalidValue}, "invalid UTF-8 in a string", "v2"},
+	{1, `{"s":"\ud800","sl":["ok","\udc00x"],"a":{"k":"\ud83d"}}`, []bind.Code{bind.InvalidValue, bind.InvalidValue, bind.InvalidValue}, "lone surrogate escapes, in a list and in any", "v2"},
+	{1, "{\"s\":\"\xed\xa0\x80\",\"i\":\"x\",\"p\":null}", []bind.Code{bind.InvalidValue, kWrong}, "invalid text, a failure, a loss", "v2"},
+	{1, "{\"i\":\"\xff\",\"b\":\"\\udfff\"}", []bind.Code{bind.InvalidValue, bind.InvalidValue}, "invalid text of the wrong kind", "v2"},
+	{2, "{\"kids\":[{\"s\":\"ok\"},{\"next\":{\"s\":\"\xc0\x80\"}}]}", []bind.Code{bind.InvalidValue}, "invalid text deep inside", "v2"},
+	// Fixed-size arrays: V2 fails on another length.
+	{1, `{"arr":[1,2],"deep":[[{"x":1}]]}`, nil, "fixed-size arrays of their length", "v2"},
+	{1, `{"arr":[1,2,3]}`, []bind.Code{bind.InvalidValue}, "a fixed-size array sent too many elements", "v2"},
+	{1, `{"arr":[]}`, []bind.Code{bind.InvalidValue}, "an empty fixed-size array", "v2"},
+	{1, `{"arr":[1],"deep":[[{"x":null}],[]],"i":"x"}`, []bind.Code{bind.InvalidValue, bind.InvalidValue, kWrong}, "too few, and nested, and a failure", "v2"},
+	{1, `{"arr":[1,"x"],"deep":[[{"x":"y"}]]}`, []bind.Code{kWrong, kWrong}, "failures inside arrays of their length", "v2"},
+	{1, `{"arr":null}`, []bind.Code{kNull}, "null for a fixed-size array", "v2"},
 	// Fixed-size arrays: segmentio drops extra elements, leaves missing ones zero.
 	{1, `{"arr":[1,2]}`, nil, "a fixed-size array of its length", "segmentio"},
 	{1, `{"arr":[1,2,3]}`, []bind.Code{bind.ArrayLength}, "one element too many", "segmentio"},
@@ -145,7 +194,7 @@ func TestNative_Verdicts(t *testing.T) {
 				t.Errorf("%s %.60q (%s): %v, want %v", b.Name(), tc.args, tc.why, kinds, tc.want)
 			}
 			last := plan.Params()[len(plan.Params())-1].Name
-			if strings.Contains(tc.args, `"`+last+`"`) || slices.Contains(tc.want, bind.NotAnObject) {
+			if strings.Contains(tc.args, `"`+last+`"`) || slices.Contains(tc.want, bind.NotAnObject) || slices.Contains(tc.want, bind.InvalidJSON) {
 				continue
 			}
 			req := plan.WithRequired([]string{last}, nil)
@@ -172,6 +221,9 @@ var nativeRefused = []struct {
 	{"wrong element", reflect.TypeFor[benchInts](), func(k int) string {
 		return `{"values":[` + rep(`123456789`, 1000*k, ",") + `,"x",` + rep(`1.5`, 100*k, ",") + `]}`
 	}, ""},
+	{"cut short", reflect.TypeFor[benchTypical](), func(k int) string {
+		return `{"count":"x","tags":[` + rep(`"a tag"`, 1000*k, ",") + `,"unfinish`
+	}, ""},
 	{"unknown keys", reflect.TypeFor[benchTypical](), func(k int) string {
 		return `{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":"v"` }) + `,"query":"q"}`
 	}, ""},
@@ -182,7 +234,10 @@ var nativeRefused = []struct {
 	{"rounded in any", reflect.TypeFor[trialArgs](), func(k int) string {
 		return `{"a":[[[` + rep(`9007199254740993`, 1000*k, ",") + `]]]}`
 	}, ""},
-	{"repeated top key", reflect.TypeFor[benchTypical](), func(k int) string { return `{` + rep(`"query":"x"`, 1000*k, ",") + `}` }, "segmentio"},
+	{"repeated top key", reflect.TypeFor[benchTypical](), func(k int) string { return `{` + rep(`"query":"x"`, 1000*k, ",") + `}` }, ""},
+	{"repeated dropped keys", reflect.TypeFor[benchTypical](), func(k int) string {
+		return `{` + rep(`"a":1,"b":2,"c":3`, 1000*k, ",") + `}`
+	}, "v2"},
 	{"repeated map keys", reflect.TypeFor[trialArgs](), func(k int) string {
 		return `{"a":{"a":{` + rep(`"x":1`, 1000*k, ",") + `}}}`
 	}, "segmentio"},
@@ -283,7 +338,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 		}
 		choices := make([]byte, r.Intn(30))
 		r.Read(choices)
-		args := []byte((&valueGen{b: choices}).value(typ))
+		args := genArgs(typ, choices)
 		for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 			plan, err := b.Compile(typ)
 			if err != nil {
@@ -297,10 +352,15 @@ func TestNative_VerdictSweep(t *testing.T) {
 		}
 	}
 	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
-		for _, k := range []bind.Code{kWrong, kNotWhole, kLarge, kSmall, kUnknown, kNull} {
+		for _, k := range []bind.Code{kWrong, kNotWhole, kLarge, kSmall, kUnknown, kNull, bind.InvalidJSON} {
 			if !seen[b.Name()+" "+string(k)] {
 				t.Errorf("%s: no verdict of the pass held a %v issue", b.Name(), k)
 			}
+		}
+	}
+	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue} { // InvalidValue: a repeated name
+		if !seen["v2 "+string(k)] {
+			t.Errorf("v2: no verdict of the pass held a %v issue", k)
 		}
 	}
 	for _, k := range []bind.Code{kDup, kReplaced, bind.ArrayLength} {
