@@ -143,7 +143,7 @@ func TestDecide_UnknownKeysCountedInThePass(t *testing.T) {
 					}
 					t.Logf("allocations at %v keys: %v", scales, allocs)
 					for i, a := range allocs[1:] {
-						if a != allocs[0] {
+						if a != allocs[0] && !raceOn { // (the race detector drops pooled tables at random)
 							t.Errorf("%d keys: %v allocations; %d keys: %v", scales[i+1], a, scales[0], allocs[0])
 						}
 					}
