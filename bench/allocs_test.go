@@ -69,12 +69,6 @@ var sizeCases = []sizeCase{
 // miss is fixed; every other case must not grow. As measured on
 // 2026-12-01 (allocations and bytes per call, small → big):
 var knownGrowth = map[[2]string]string{
-	// A refusal holds at most 100 problems, and those past them cost no
-	// allocation (std: 140 allocations for 1,000 keys and for 10,000;
-	// segmentio, whose one pass now gives this verdict, 141 for both);
-	// V2's, 147 → 151 allocations (584 KB → 1.1 MB): its one pass keeps
-	// the top-level keys it drops in a table that doubles as it grows.
-	{"v2", "10,000 unknown keys"}: "V2's pass holds the dropped keys in a table that grows with them",
 	// segmentio refuses 10,000 levels (its cap is 1,000) and reads the
 	// small version (10): 0 → 13 allocations (3.7 KB), the refusal's own,
 	// from the one pass's TooDeep.

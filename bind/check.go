@@ -182,8 +182,7 @@ type checker struct {
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
 	arrays     bool     // a fixed-size array sent another length is a loss (segmentio)
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
-	dropped    []uint64 // the dropped top-level keys, for dupDropped (see droppedRepeat)
-	droppedN   int
+	top        topState // the top-level keys that bind no parameter (see topKey)
 	// dottedPaths: the binder's errors give a dotted path (segmentio),
 	// which loses keys that are empty or hold a dot; oddKeys counts the
 	// open objects whose member being read has one.
@@ -520,6 +519,9 @@ func (c *checker) object(n *node, root bool) bool {
 				switch n.kind {
 				case kStruct:
 					i, folded := n.fields.lookup(c.data[ks:ke], esc)
+					if root {
+						c.topKey(ks, ke, i, esc)
+					}
 					child = nil
 					switch {
 					case i >= 0:

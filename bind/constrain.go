@@ -61,23 +61,27 @@ type consState struct {
 
 // checkConstrained is checkMembers that also holds each top-level value to
 // its parameter's compiled tags in cs as the walk reads it (see
-// bindcap.CheckConstrained). A pass that does not walk the values (a trial
+// bindcap.CheckConstrained), and reads each top-level key against the
+// tool's policy top: the unknown keys counted, an alias found
+// (bindcap.Members.Counted). A pass that does not walk the values (a trial
 // check, a reader) leaves the members NotJudged.
 //
 // It is checkMembers when cs is nil (or not compiled whole), and is the
 // one a caller on the hot path calls: the members are returned by value
 // (a pointer through the door would move them to the heap), and each
 // layer between the walk and the caller would copy them once more.
-func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool) ([]Issue, bindcap.Members) {
+func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys) ([]Issue, bindcap.Members) {
 	var c checker
 	c.record = true
+	c.top.policy = top
 	if cs != nil && !cs.Decode && len(cs.Params) == len(p.params) {
 		c.cons.tool = cs
 	}
 	if p.check != nil {
 		if p.root != nil {
 			if verdict, ok := p.native(&c, args, issues); ok {
-				return verdict, c.members // the one pass, by the binder's own rules
+				c.members.Counted = c.members.Object // every top-level key was read by topKey
+				return verdict, c.members            // the one pass, by the binder's own rules
 			}
 		}
 		ms := new(bindcap.Members) // the trial check allocates anyway
@@ -85,6 +89,7 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool)
 		return issues, *ms
 	}
 	issues = p.checkStd(&c, args, issues)
+	c.members.Counted = c.members.Object
 	return issues, c.members
 }
 

@@ -3,8 +3,6 @@ package bind
 import (
 	"bytes"
 	"cmp"
-	"hash/maphash"
-	"math"
 	"slices"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
@@ -185,7 +183,7 @@ const maxRepeats = 16
 // DuplicateKey loss. Past maxRepeats names the pass declines.
 func (c *checker) nameRepeated(ks, ke int) Code {
 	for _, r := range c.repeats {
-		if c.param >= 0 && r.Param == c.param || c.param < 0 && r.Param < 0 && string(c.heldKey(uint64(r.Start+1))) == string(c.data[ks+1:ke-1]) {
+		if c.param >= 0 && r.Param == c.param || c.param < 0 && r.Param < 0 && string(c.rawKeyAt(r.Start)) == string(c.data[ks:ke]) {
 			return "" // a name repeated again: listed once
 		}
 	}
@@ -257,7 +255,7 @@ func (c *checker) memberCut(n *node, keys *keySet, root bool, ks, ke int, keyLos
 		repeat = true
 	case root && c.param < 0:
 		_, f, _ := jsonlex.String(c.data, ks)
-		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.droppedRepeat(ks, ke)
+		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.droppedRepeat()
 	case keyLoss == UnknownField:
 		repeat = n.fields.foldsMore || c.repeated(keys, kString, ks, ke)
 	}
@@ -356,7 +354,7 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if _, f, _ := jsonlex.String(c.data, ks); c.dupDropped && f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
 		return false // droppedRepeat compares the keys' raw text
 	}
-	if c.dupDropped && c.droppedRepeat(ks, ke) {
+	if c.dupDropped && c.droppedRepeat() {
 		c.nameRepeated(ks, ke) // V2 fails on the repeated name
 	}
 	return c.plainDropped(vs)
@@ -391,57 +389,15 @@ func (c *checker) pathKey(odd *bool, ks, ke int, esc bool) {
 	}
 }
 
-// droppedRepeat adds the dropped top-level key at data[ks:ke] (plain
-// ASCII, no escape: the pass declines others) to the checker's set of
-// them and reports whether it held the same key before. The set is an
-// open-addressing table of the keys' hashes and offsets, grown by
-// doubling: a call of n dropped keys costs about log n allocations.
-func (c *checker) droppedRepeat(ks, ke int) bool {
-	if ke > math.MaxUint32-1 {
-		return true // past the table's offsets: the pass declines
-	}
-	key := c.data[ks+1 : ke-1]
-	h := maphash.Bytes(keySeed, key)
-	if 2*(c.droppedN+1) > len(c.dropped) {
-		c.growDropped()
-	}
-	mask := uint64(len(c.dropped) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		s := c.dropped[i]
-		if s == 0 {
-			c.dropped[i] = h>>32<<32 | uint64(ks+1)
-			c.droppedN++
-			return false
-		}
-		if s>>32 == h>>32 && string(c.heldKey(s)) == string(key) {
-			return true
-		}
-	}
-}
+// droppedRepeat reports whether the dropped top-level key just read
+// (plain text: its bytes are its name) was sent before: topKey told it,
+// from the checker's key table.
+func (c *checker) droppedRepeat() bool { return c.top.repeat }
 
-// growDropped doubles the table of dropped keys (64 slots at first).
-func (c *checker) growDropped() {
-	old := c.dropped
-	c.dropped = make([]uint64, max(64, 2*len(old)))
-	mask := uint64(len(c.dropped) - 1)
-	for _, s := range old {
-		if s == 0 {
-			continue
-		}
-		h := maphash.Bytes(keySeed, c.heldKey(s))
-		i := h & mask
-		for c.dropped[i] != 0 {
-			i = (i + 1) & mask
-		}
-		c.dropped[i] = s
-	}
-}
-
-// heldKey returns the text of the dropped key of table slot s.
-func (c *checker) heldKey(s uint64) []byte {
-	ks := int(uint32(s)) - 1
+// rawKeyAt returns the key the call holds at data[ks], its quotes included.
+func (c *checker) rawKeyAt(ks int) []byte {
 	end, _, _ := jsonlex.String(c.data, ks)
-	return c.data[ks+1 : end-1]
+	return c.data[ks:end]
 }
 
 // unknownLast orders UnknownArgument issues before the others.

@@ -111,9 +111,25 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 	}
 	bySent := map[string]*sent{}
 	var order []string // parameters in the order first sent
-	for _, m := range eachMember(args, ms, plan) {
-		raw := args[m.Key.Start:m.Key.End]
+	// The members are written renamed as they are read: when no parameter
+	// is sent under more than one name, none is left out, and the call is
+	// read once (eachMember past a cut list reads it again with the lexer,
+	// each key's parameter not needed: plan nil).
+	out := make([]byte, 0, len(args)+16)
+	out = append(out, '{')
+	for _, m := range eachMember(args, ms, nil) {
+		raw, value := args[m.Key.Start:m.Key.End], args[m.Value.Start:m.Value.End]
 		key, param := paramOf(raw)
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		if param != "" && string(key) != param {
+			out = append(out, encoded[param]...)
+		} else {
+			out = append(out, raw...)
+		}
+		out = append(out, ':')
+		out = append(out, value...)
 		if param == "" {
 			continue
 		}
@@ -144,17 +160,19 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 		key, param = paramOf(args[m.Key.Start:m.Key.End])
 		return key, param, param != "" && string(key) != kept[param]
 	}
-	if len(conflicts) > 0 && read != nil {
-		for _, m := range eachMember(args, ms, plan) {
+	if len(conflicts) == 0 {
+		return append(out, '}'), nil, true
+	}
+	if read != nil {
+		for _, m := range eachMember(args, ms, nil) {
 			if _, _, drop := dropped(m); drop && !read(m) {
 				return args, nil, false
 			}
 		}
 	}
-	out := make([]byte, 0, len(args)+16)
-	out = append(out, '{')
+	out = append(out[:0], '{')
 	keptValue := map[string][]byte{}
-	for _, m := range eachMember(args, ms, plan) {
+	for _, m := range eachMember(args, ms, nil) {
 		key, param, drop := dropped(m)
 		if drop {
 			continue
@@ -187,6 +205,9 @@ func usesAlias(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[st
 	if !ms.Object {
 		return false
 	}
+	if ms.Counted {
+		return ms.Aliased // the pass read every key against the aliases
+	}
 	if ms.Cut {
 		for _, m := range eachMember(args, ms, plan) {
 			if isAlias(args[m.Key.Start:m.Key.End], aliases) {
@@ -203,15 +224,11 @@ func usesAlias(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[st
 	return false
 }
 
-// isAlias reports whether the key raw (as sent, quoted) is one of aliases.
+// isAlias reports whether the key raw (as sent, quoted) is one of aliases,
+// as the pass reads it (bindcap.TopKeys.IsAlias): allocating nothing.
 func isAlias(raw []byte, aliases map[string]string) bool {
-	var found bool
-	if slices.Contains(raw, '\\') {
-		_, found = aliases[unquoteKey(raw)]
-	} else {
-		_, found = aliases[string(raw[1:len(raw)-1])]
-	}
-	return found
+	tk := bindcap.TopKeys{Aliases: aliases}
+	return tk.IsAlias(raw)
 }
 
 func (b *problems) conflicts(cs []aliasConflict) {

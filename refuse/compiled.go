@@ -16,8 +16,17 @@ const maxCompiled = 256
 // checkConstrained is bind's Check that hands back the members it read,
 // each top-level value held in the same walk to its parameter's compiled
 // validate tags cs (nil: none), with its verdict (bindcap.Member.Judged)
-// and the breaches found (see bindcap.CheckConstrained).
-var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool) ([]bind.Issue, bindcap.Members))
+// and the breaches found (see bindcap.CheckConstrained), each top-level
+// key read against the tool's exempt keys and aliases (topKeysOf).
+var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool, bindcap.TopKeys) ([]bind.Issue, bindcap.Members))
+
+// topKeysOf returns what the pass is told of tool t's top-level keys:
+// its exempt keys and aliases, so that its verdict counts the unknown
+// keys and finds an alias (bindcap.Members.Counted).
+func topKeysOf(t *typereg.Tool) bindcap.TopKeys {
+	pol := recPolicy(t)
+	return bindcap.TopKeys{Exempt: pol.Exempt, Aliases: pol.Aliases}
+}
 
 // (Decide calls it directly: a layer between would copy the members,
 // returned by value, once more.)

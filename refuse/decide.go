@@ -89,14 +89,14 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 		return decideSchema(t, ps, args)
 	}
 	plan := t.Plan()
-	issues, ms := checkConstrained(plan, args, nil, compiledOf(t))
+	issues, ms := checkConstrained(plan, args, nil, compiledOf(t), topKeysOf(t))
 	checked := args
 	var conflicts []aliasConflict
 	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
 		// Renamed only when an alias is used, and checked as renamed;
 		// should the renamed text be broken, the call's own is reported.
 		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
-			if ris, rms := checkConstrained(plan, renamed, nil, compiledOf(t)); !broken(ris) {
+			if ris, rms := checkConstrained(plan, renamed, nil, compiledOf(t), topKeysOf(t)); !broken(ris) {
 				checked, conflicts, issues, ms = renamed, cs, ris, rms
 			}
 		}
@@ -118,7 +118,7 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	}
 	if canon, cs := foldConflicts(t, checked, heap, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
-		issues, *heap = checkConstrained(plan, checked, nil, compiledOf(t))
+		issues, *heap = checkConstrained(plan, checked, nil, compiledOf(t), topKeysOf(t))
 	}
 	d := decider{t: t, args: checked, sent: args, ms: heap, warn: pol.Mode == typereg.Warn}
 	return d.decide(issues, conflicts)
@@ -407,6 +407,13 @@ func (d *decider) firstPast(issues []bind.Issue, from int) []bind.Issue {
 	if slices.ContainsFunc(issues, func(is bind.Issue) bool { return is.Kind == bind.UnknownArgument }) {
 		return issues
 	}
+	if ms := d.ms; ms.Counted && (ms.Unknown == 0 || ms.FirstUnknown.Start >= from) {
+		// The pass found it: every unknown key before it is exempt.
+		if ms.Unknown > 0 {
+			issues = append(issues, bind.Issue{Kind: bind.UnknownArgument, Param: -1, Start: ms.FirstUnknown.Start, End: ms.FirstUnknown.End})
+		}
+		return issues
+	}
 	pol := recPolicy(d.t)
 	for _, m := range eachMember(d.args, d.ms, d.t.Plan()) {
 		if countsPast(d.args, pol, m, from) {
@@ -425,13 +432,22 @@ func countsPast(args []byte, pol *typereg.Policy, m bindcap.Member, from int) bo
 // countPast counts in more, once each as sent, the unknown keys of the
 // top-level members from offset from on that are not among the keys met
 // (b.keys), and marks the unknown keys counted: the refusal lists none of
-// them. It reads the members twice and allocates twice, whatever
-// their number, and holds about three bytes a key: a Bloom filter finds
-// the keys that may have been sent before, and only those are told apart
-// by their text, in a keySet sized for them (grown only when the filter
-// wrongly holds a great many keys).
+// them. Every unknown key before from is among the keys met, so they are
+// the distinct unknown keys of the call, not exempt, but those met: the
+// pass counted those (Members.Counted), and nothing is read again.
+//
+// Where it did not (the members of a trial check, a bind.Reader's, or
+// keys met that the pass did not read as unknown), it reads the members
+// twice and allocates twice, whatever their number, and holds about three
+// bytes a key: a Bloom filter finds the keys that may have been sent
+// before, and only those are told apart by their text, in a keySet sized
+// for them (grown only when the filter wrongly holds a great many keys).
 func (b *problems) countPast(from int) {
 	b.counted = true
+	if b.ms != nil && b.ms.Counted && !b.outside && b.ms.Unknown >= b.keys.n {
+		b.more += b.ms.Unknown - b.keys.n
+		return
+	}
 	pol, plan := recPolicy(b.t), b.t.Plan()
 	if b.ms == nil {
 		b.ms = lexMembers(b.args)
@@ -534,31 +550,9 @@ func (w *Warnings) String() string {
 	return head + r.render(maxText-len(head))
 }
 
-// exempt reports whether the key raw (as sent, quoted) is one of keys.
-// It allocates nothing: an escaped key is unquoted on the stack, unless
-// its text is longer than every exempt key (an escape is at most 6 bytes
-// for one).
+// exempt reports whether the key raw (as sent, quoted) is one of keys,
+// as the pass reads it (bindcap.TopKeys.IsExempt): allocating nothing.
 func exempt(keys []string, raw []byte) bool {
-	text := raw[1 : len(raw)-1]
-	if slices.Contains(raw, '\\') {
-		longest := 0
-		for _, k := range keys {
-			longest = max(longest, len(k))
-		}
-		if len(text) > 6*longest {
-			return false
-		}
-		var buf [256]byte
-		if t, ok := jsonlex.Unquote(buf[:0], raw); ok { // as unquoteKey reads it
-			text = t
-		} else {
-			text = raw
-		}
-	}
-	for _, k := range keys {
-		if k == string(text) {
-			return true
-		}
-	}
-	return false
+	tk := bindcap.TopKeys{Exempt: keys}
+	return tk.IsExempt(raw)
 }

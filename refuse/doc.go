@@ -148,12 +148,16 @@
 //
 // What a Refusal does not list costs no allocation: an unknown key's
 // problem is worded in a buffer and becomes one string only when it is
-// listed, and once the list is full the unknown keys left are counted from
-// the top-level members, each told apart from the keys before it by a
-// Bloom filter and, for the few the filter may hold, by its text (one
-// table sized for them): a refused call with 100 unknown keys or 10,000
-// allocates the same, about 140 times under Std, the binder's issues
-// included. The closest-name search (DidYouMean) runs for the first ten
+// listed, and once the list is full the unknown keys left are counted
+// from the verdict, not the text: the one pass reads every top-level key
+// against the tool's exempt keys and aliases and counts the distinct
+// unknown keys, as sent, in its pooled key table, so More is the pass's
+// count less the keys met, and no member is read again (only the members
+// of a trial check or a bind.Reader are counted from the text, each key
+// told apart from those before it by a Bloom filter and, for the few the
+// filter may hold, by its text). A refused call with 100 unknown keys or
+// 10,000, distinct or repeated, allocates the same, about 140 times under
+// every binder, the binder's issues included. The closest-name search (DidYouMean) runs for the first ten
 // unknown keys, allocates nothing, and is bounded for each parameter
 // whatever the key: keys past 64 bytes are not looked up, and the edit
 // distance (at most 3) is computed only for a name within 3 characters of

@@ -47,6 +47,7 @@ type problems struct {
 	accepted  []string // t.Accepted(), once read
 	countFrom int      // where the unknown keys Check only counted start; -1: none
 	counted   bool     // the unknown keys from some offset on are counted (countPast)
+	outside   bool     // a key met is a failure in no argument (refusedOutside), not an unknown key of the pass
 	// unknownHint bounds the unknown keys of the call: those Check
 	// listed and those it counted.
 	unknownHint int
@@ -292,6 +293,7 @@ func (b *problems) issues(issues []bind.Issue) {
 // refuses though it reads each argument alone (Start == End).
 func (b *problems) refusedOutside(is bind.Issue) {
 	if is.End > is.Start {
+		b.outside = true // a key the pass did not count (see countPast)
 		b.unknownKey(is.Start, is.End)
 		return
 	}

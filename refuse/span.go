@@ -2,6 +2,7 @@ package refuse
 
 import (
 	"iter"
+	"sync/atomic"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
@@ -16,6 +17,18 @@ import (
 // checkMembers is the plan's Check with the members it read (see
 // bindcap.CheckMembers).
 var checkMembers = bindcap.CheckMembers.(func(*bind.Plan, []byte, []bind.Issue) ([]bind.Issue, bindcap.Members))
+
+// membersRead counts, in the package's tests only (nil otherwise), the
+// members read again with the lexer (eachMember past a cut list,
+// lexMembers): the deterministic measure of what refuse reads of a call
+// beyond the pass.
+var membersRead *atomic.Int64
+
+func memberRead() {
+	if membersRead != nil {
+		membersRead.Add(1)
+	}
+}
 
 // eachMember yields the members of the top-level object args in order,
 // each with its index: those Check recorded in ms, or, when ms was cut
@@ -33,6 +46,7 @@ func eachMember(args []byte, ms *bindcap.Members, plan *bind.Plan) iter.Seq2[int
 		}
 		i := 0
 		for m := range jsonlex.MembersTo(args, jsonlex.Space(args, 0), len(args)+1) {
+			memberRead()
 			param := -1
 			if plan != nil {
 				param = plan.Match(args[m.Key.Start:m.Key.End])
@@ -70,6 +84,7 @@ func deepMembers(args []byte, plan *bind.Plan) bindcap.Members {
 func lexMembers(args []byte) *bindcap.Members {
 	ms := new(bindcap.Members)
 	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+		memberRead()
 		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: -1})
 	}
 	return ms

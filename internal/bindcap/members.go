@@ -64,9 +64,20 @@ type Members struct {
 	// constraints, as the walk found them (see CheckConstrained), in the
 	// order sent; allocated only when one does.
 	Breaches []Breach
-	n        int
-	fixed    [fixedMembers]Member
-	more     []Member
+	// Counted reports that the pass read every top-level key against the
+	// tool's TopKeys (see CheckConstrained): Unknown, FirstUnknown and
+	// Aliased hold, however many members there are (a trial check, a
+	// bind.Reader and a pass that stopped leave it false). Unknown counts
+	// the distinct keys, told apart as sent (by their bytes), that bind no
+	// parameter and are not exempt; FirstUnknown is the first of them.
+	// Aliased reports that a top-level key is one of the aliases.
+	Counted      bool
+	Aliased      bool
+	Unknown      int
+	FirstUnknown jsonlex.Span
+	n            int
+	fixed        [fixedMembers]Member
+	more         []Member
 }
 
 // Len returns the number of members.

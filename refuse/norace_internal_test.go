@@ -1,0 +1,5 @@
+//go:build !race
+
+package refuse
+
+const raceOn = false
