@@ -178,6 +178,7 @@ type checker struct {
 	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
 	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
+	durations  bool     // the binder reads time.Duration as segmentio does (see durationText)
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
 	arrays     bool     // a fixed-size array sent another length is a loss (segmentio)
@@ -1029,6 +1030,9 @@ func (c *checker) stringValue(n *node) bool {
 		}
 		return true
 	}
+	if n.dur {
+		return c.durationString(n, start, esc)
+	}
 	var kind Code
 	switch n.kind {
 	case kString, kAny:
@@ -1155,6 +1159,9 @@ func (c *checker) number(n *node) bool {
 			if c.wrapsInts && !neg {
 				kind = segIntVerdict(d[digits:intEnd], n.bits, n.kind == kInt)
 			}
+		}
+		if n.dur && kind != "" && kind != WrappedNumber {
+			kind = InvalidValue // decodeDuration's parseInt failed (see durationText)
 		}
 	case kFloat:
 		kind = floatVerdict(d[start:i], n.bits)

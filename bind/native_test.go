@@ -237,6 +237,9 @@ func FuzzNative(f *testing.F) {
 	f.Add([]byte{70, 2, 2, 200, 3, 1}, []byte(`{"b":"5","B":{"k":[1]}}`))
 	f.Add([]byte{8, 0, 8, 9, 3, 0}, []byte(`{"a":"x","HOURS":1,"b":true}`))
 	f.Add([]byte{6, 0, 0, 5, 2, 0}, []byte(`{"a":123456789012345,"b":1.5}`))
+	for _, v := range segDurations { // fixed shape 6's Duration
+		f.Add([]byte{6}, []byte(`{"d":`+v+`,"n":1}`))
+	}
 	f.Fuzz(func(t *testing.T, shape, args []byte) {
 		typ := nativeShapeOf(shape)
 		if len(shape) == 1 {
@@ -297,7 +300,7 @@ var nativeDeclines = []nativeDecline{
 	{1, `{"arr":[1,"x",3]}`, "a fixed-size array of another length holding a failure (V2 reports the length)", "v2"},
 	{1, `{"arr":[]}`, "an empty fixed-size array (segmentio fails on it)", "segmentio"},
 	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
-	{6, `{"d":1000}`, "time.Duration (V2 reads none, segmentio reads a string too)", ""},
+	{6, `{"d":1000}`, "time.Duration (V2 reads none; segmentio's the pass reads, see TestNative_SegmentIODurations)", "v2"},
 	{6, `{"n":1}`, "json.Number (a string type to V2)", ""},
 	{6, `{"b":"YQ=="}`, "a []byte (base64, each binder its own)", ""},
 	{6, `{"mi":{"1":"a"}}`, "a map of integer keys", ""},
@@ -610,6 +613,9 @@ func (g *valueGen) value(t reflect.Type) string {
 		return `{}`
 	case 3:
 		return `[]`
+	}
+	if t == reflect.TypeFor[time.Duration]() && g.pick(2) == 1 {
+		return segDurations[g.pick(len(segDurations))] // numbers and strings segmentio reads, or fails on
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

@@ -56,6 +56,11 @@ type rules struct {
 	// arrays: a fixed-size array sent another length is a silent loss
 	// (segmentio), which the pass reads (V2's arrays it declines).
 	arrays bool
+	// durations: the binder reads a time.Duration from a whole number, as
+	// an int64 (it may wrap), or from a string time.ParseDuration takes,
+	// and fails on any other number or string (segmentio's decodeDuration,
+	// InvalidValue), which the pass reads (see durationText).
+	durations bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -164,6 +169,7 @@ var segRules = &rules{
 	dupLoss:     true,
 	replaces:    true,
 	arrays:      true,
+	durations:   true,
 	wrapsInts:   true,
 	dottedPaths: true,
 	depth:       segProveDepth,
@@ -171,8 +177,8 @@ var segRules = &rules{
 	custom:      segCustom,
 	declines: func(t reflect.Type) bool {
 		switch t {
-		case goTime, goDuration, goNumber, goRawMessage, goBytes:
-			return true // read natively by segmentio's own rules
+		case goTime, goNumber, goRawMessage, goBytes:
+			return true // read natively by segmentio's own rules (goDuration: see durations)
 		}
 		if t.Kind() == reflect.Array && !segCustom(t) {
 			return false // read as Std reads it, but [] (see checker.arrays)

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	segjson "github.com/segmentio/encoding/json"
 
@@ -433,6 +434,40 @@ func TestTrial_CheckIsSafeForConcurrentUse(t *testing.T) {
 		}
 		for range 4 {
 			<-done
+		}
+	}
+}
+
+// segDurations are values sent for a time.Duration, which segmentio reads
+// from a number (parseInt, as an int64: it may wrap) or from a string
+// (time.ParseDuration of the text up to the first quote, escapes and all).
+var segDurations = []string{
+	`0`, `1`, `-1`, `-0`, `1.5`, `1e3`, `-1.0`, `9223372036854775807`, `9223372036854775808`,
+	`-9223372036854775808`, `-9223372036854775809`, `21000000000000000000`, `99999999999999999999999`,
+	`"1s"`, `"1h30m"`, `"-1.5s"`, `"+1s"`, `"0"`, `"-0"`, `"x"`, `""`, `"1"`, `"1s\""`, `"\u0031s"`,
+	`"1\ns"`, `"1µs"`, `"1μs"`, "\"1\xffs\"", `"\ud800"`, `"9999999999h"`, `"1s "`, `" 1s"`,
+	`true`, `null`, `[]`, `[1]`, `{}`, `{"a":1}`,
+}
+
+// TestNative_SegmentIODurations: the one pass gives the verdict of a
+// Duration's value, alone, in a pointer and in a list, as the trial check
+// does, issue for issue; it declines none.
+func TestNative_SegmentIODurations(t *testing.T) {
+	type durs struct {
+		D time.Duration   `json:"d"`
+		P *time.Duration  `json:"p"`
+		L []time.Duration `json:"l"`
+	}
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[durs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range segDurations {
+		for _, args := range []string{`{"d":` + v + `}`, `{"p":` + v + `}`, `{"l":[1,` + v + `]}`, `{"d":` + v + `,"p":` + v + `,"x":1}`} {
+			checkProven(t, plan, []byte(args))
+			if _, _, ok := bind.NativeVerdict(plan, []byte(args)); !ok {
+				t.Errorf("%.80q: the pass declines", args)
+			}
 		}
 	}
 }

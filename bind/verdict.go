@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/decoders"
@@ -100,8 +101,36 @@ import (
 //     wrap its overflow check misses, read as another number
 //     (WrappedNumber, see segIntVerdict; V2 fails on it, TooLarge).
 //
+//   - under segmentio, a time.Duration's value (see durationText): a
+//     whole number read as an int64 (WrappedNumber where it wraps), a
+//     string time.ParseDuration takes, no escape in it; InvalidValue for
+//     any other number or string, as decodeDuration fails on them.
+//
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
+
+// durationString reads the string at data[start:c.pos] into Duration
+// position n (rules.durations): InvalidValue unless segmentio's
+// decodeDuration reads it.
+func (c *checker) durationString(n *node, start int, esc bool) bool {
+	if !durationText(c.data[start+1:c.pos-1], esc) {
+		c.issue(InvalidValue, n, start, c.pos)
+	}
+	return true
+}
+
+// durationText reports whether segmentio's decodeDuration reads a
+// Duration from the JSON string whose text between the quotes is s, esc
+// when it holds an escape. It parses, with time.ParseDuration, the raw
+// bytes up to the first quote: an escape leaves a backslash there, which
+// no duration holds, and the bytes are not checked as UTF-8 first.
+func durationText(s []byte, esc bool) bool {
+	if esc {
+		return false
+	}
+	_, err := time.ParseDuration(unsafeString(s))
+	return err == nil
+}
 
 // native runs the one pass of p, a plan mirrored by trial, with checker c
 // (zero but for c.record): its verdict appended to issues, and true; or
@@ -111,7 +140,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
 	c.dupLoss, c.wrapsInts, c.textKeys = p.rules.dupLoss, p.rules.wrapsInts, p.rules.textKeys
-	c.replaces, c.arrays = p.rules.replaces, p.rules.arrays
+	c.replaces, c.arrays, c.durations = p.rules.replaces, p.rules.arrays, p.rules.durations
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
@@ -311,7 +340,9 @@ func (c *checker) models(kind Code) bool {
 	case ReplacedText:
 		return c.replaces // a string value's: keys with such text the pass declines
 	case InvalidValue:
-		return !c.replaces // V2's failure on a string value's invalid text (textVerdict)
+		// V2's failure on a string value's invalid text (textVerdict);
+		// segmentio's on a Duration's value (durationText).
+		return !c.replaces || c.durations
 	case ArrayLength:
 		return c.arrays
 	case WrappedNumber:
