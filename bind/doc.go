@@ -182,7 +182,11 @@
 // time.Duration's value (segmentio reads a whole number as an int64,
 // WrappedNumber where it wraps, and a string time.ParseDuration takes,
 // its raw text up to the first quote, so never one with an escape;
-// InvalidValue for any other number or string); it reads a key
+// InvalidValue for any other number or string), and an argument's map
+// of integer keys (segmentio reads a key as a ,string integer: "null",
+// or a JSON integer in range, no '+', no leading zero; it fails the map,
+// InvalidValue at it, on any other, but 20 digits or more, spaces after
+// it, and a map inside an argument, which the pass declines); it reads a key
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
@@ -197,7 +201,7 @@
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a byte slice (and under V2 a byte
 // array, base64 to it), a map
-// but of plain string keys, a type that decodes itself or that the binder reads by rules of
+// but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, json.Number, raw values, and under V2
 // time.Duration), a ,string
 // or format: field, two fields of one name. Nesting past the binder's

@@ -240,6 +240,9 @@ func FuzzNative(f *testing.F) {
 	for _, v := range segDurations { // fixed shape 6's Duration
 		f.Add([]byte{6}, []byte(`{"d":`+v+`,"n":1}`))
 	}
+	for _, k := range segIntKeys { // fixed shape 6's map of integer keys
+		f.Add([]byte{6}, []byte(`{"mi":{"1":"a","`+k+`":"b"}}`))
+	}
 	f.Fuzz(func(t *testing.T, shape, args []byte) {
 		typ := nativeShapeOf(shape)
 		if len(shape) == 1 {
@@ -303,7 +306,7 @@ var nativeDeclines = []nativeDecline{
 	{6, `{"d":1000}`, "time.Duration (V2 reads none; segmentio's the pass reads, see TestNative_SegmentIODurations)", "v2"},
 	{6, `{"n":1}`, "json.Number (a string type to V2)", ""},
 	{6, `{"b":"YQ=="}`, "a []byte (base64, each binder its own)", ""},
-	{6, `{"mi":{"1":"a"}}`, "a map of integer keys", ""},
+	{6, `{"mi":{"1":"a"}}`, "a map of integer keys (segmentio's the pass reads, see TestNative_SegmentIOIntKeys)", "v2"},
 	{6, `{"raw":{"a":1}}`, "a raw value (V2 validates it)", ""},
 	{6, `{"c":"teal"}`, "a type with UnmarshalText", ""},
 	{6, `{"f":1}`, "a type with UnmarshalJSON", ""},
@@ -596,7 +599,7 @@ var (
 		"21000000000000000000", "18446744073709551615999", `"0021000000000000000000"`, "20000000000000000000", "99999999999999999999"}
 	genFloats  = []string{"0.5", "-2", "123456789012345", "1234567890123456", "9007199254740993", "16777217", "1e2", "1E-7", "-0", "3.4e38", "3.5e38", "1e309", "0.1", `"1"`, "null", "1.7976931348623157e308"}
 	genStrings = []string{`"x"`, `""`, `"é"`, `"a\nb"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", "\"\xed\xa0\x80\"", `"\u0000"`, `"\/"`, "1", "null", `["x"]`}
-	genKeys    = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz", "21000000000000000000", "2553255926290448384"}
+	genKeys    = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz", "21000000000000000000", "2553255926290448384", "-1", "01", "-0", "null", "300", "1 ", "+1"}
 )
 
 // value writes a value for t.

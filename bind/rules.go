@@ -61,6 +61,10 @@ type rules struct {
 	// and fails on any other number or string (segmentio's decodeDuration,
 	// InvalidValue), which the pass reads (see durationText).
 	durations bool
+	// jsonKeys: the binder reads an integer map key as a ,string
+	// integer and fails the map on any other (segmentio), which the pass
+	// reads (see segKey).
+	jsonKeys bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -170,6 +174,7 @@ var segRules = &rules{
 	replaces:    true,
 	arrays:      true,
 	durations:   true,
+	jsonKeys:    true,
 	wrapsInts:   true,
 	dottedPaths: true,
 	depth:       segProveDepth,
@@ -182,6 +187,16 @@ var segRules = &rules{
 		}
 		if t.Kind() == reflect.Array && !segCustom(t) {
 			return false // read as Std reads it, but [] (see checker.arrays)
+		}
+		if kt := t; t.Kind() == reflect.Map && !segCustom(t) {
+			kt = t.Key()
+			switch kt.Kind() {
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+				if kt.NumMethod() == 0 && reflect.PointerTo(kt).NumMethod() == 0 {
+					return false // its keys read as checker.segKey says
+				}
+			}
 		}
 		return segCustom(t) || provedKind(t)
 	},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -469,5 +470,72 @@ func TestNative_SegmentIODurations(t *testing.T) {
 				t.Errorf("%.80q: the pass declines", args)
 			}
 		}
+	}
+}
+
+// segIntKeys are keys sent to maps of integer keys, which segmentio reads
+// as ,string integers: "null", or a JSON integer in range; any other
+// fails the whole map.
+var segIntKeys = []string{
+	`1`, `-1`, `+1`, `01`, `-01`, `00`, `0`, `-0`, `127`, `128`, `-128`, `-129`, `255`, `256`, `1.0`, `1e1`,
+	`null`, `nullx`, ` 1`, `1 `, `1\t`, `null `, `  `, ``, `-`, `x`, `\u0031`, `\u002d1`, `0x1`, `1_0`, `true`, "\xff", `é`,
+	`9223372036854775807`, `-9223372036854775808`, `18446744073709551615`, `4294967296`,
+}
+
+// segIntKeysDeclined are the keys of segIntKeys and past it the pass
+// declines: spaces after the integer, invalid UTF-8, 20 digits.
+var segIntKeysDeclined = []string{`1 `, `1\t`, `null `, "\xff", `18446744073709551615`, "21000000000000000000"}
+
+// TestNative_SegmentIOIntKeys: the one pass gives the verdict of a map of
+// integer keys, as the trial check does, issue for issue, but for keys
+// of 20 digits or more (segmentio may wrap them) and a failing key in a
+// map inside an argument (the trial check places the error at the
+// argument's value), which it declines.
+func TestNative_SegmentIOIntKeys(t *testing.T) {
+	type intKeys struct {
+		M map[int8]string    `json:"m"`
+		U map[uint8]int      `json:"u"`
+		L []map[int64]string `json:"l"`
+		W map[uint]bool      `json:"w"`
+	}
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[intKeys]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range append(segIntKeys, "21000000000000000000") {
+		for _, args := range []string{
+			`{"m":{"` + k + `":"a"}}`, `{"u":{"1":2,"` + k + `":3}}`, `{"u":{"1":"x","` + k + `":1}}`,
+			`{"l":[{"` + k + `":"a"}],"x":1}`, `{"w":{"` + k + `":true,"0":true}}`, `{"m":{"5":"a","` + k + `":"b"},"u":{"` + k + `":1}}`,
+		} {
+			checkProven(t, plan, []byte(args))
+			_, _, ok := bind.NativeVerdict(plan, []byte(args))
+			if !ok && !slices.Contains(segIntKeysDeclined, k) && !strings.Contains(args, `"1":"x"`) && !strings.HasPrefix(args, `{"l"`) {
+				t.Errorf("%.80q: the pass declines", args)
+			}
+		}
+	}
+}
+
+// TestNative_SegmentIODurationsAllocate: a list of Durations segmentio
+// fails on costs the allocations of one (time.ParseDuration's error), the
+// argument's first failure, however long it is.
+func TestNative_SegmentIODurationsAllocate(t *testing.T) {
+	type durs struct {
+		L []time.Duration `json:"l"`
+	}
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[durs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(n int) float64 {
+		args := []byte(`{"l":[` + strings.Repeat(`"x",`, n) + `"y"]}`)
+		if _, _, ok := bind.NativeVerdict(plan, args); !ok {
+			t.Fatal("the pass declines")
+		}
+		issues := make([]bind.Issue, 0, 8)
+		return testing.AllocsPerRun(20, func() { plan.Check(args, issues[:0]) })
+	}
+	if a, b := allocs(10), allocs(1000); b > a {
+		t.Errorf("10 bad Durations: %v allocations, 1000: %v", a, b)
 	}
 }
