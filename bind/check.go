@@ -178,6 +178,9 @@ type checker struct {
 	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
 	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
+	durations  bool     // the binder reads time.Duration as segmentio does (see durationText)
+	jsonKeys   bool     // the binder reads integer map keys as segmentio does (see segKey)
+	argNode    *node    // under jsonKeys, the argument's position
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
 	arrays     bool     // a fixed-size array sent another length is a loss (segmentio)
@@ -453,6 +456,7 @@ func (c *checker) object(n *node, root bool) bool {
 		ci = c.consOpen(start)
 	}
 	wrong := false
+	keyBad := -1 // under jsonKeys, c.found at the first key the map's key type fails on
 	var child *node
 	var keyKind nodeKind // how a repeated key is told: kString, kInt, kUint; 0 for none
 	switch {
@@ -558,6 +562,9 @@ func (c *checker) object(n *node, root bool) bool {
 				c.consRoot()
 			}
 			found := c.found
+			if root && c.jsonKeys {
+				c.argNode = child
+			}
 			if !c.value(child) {
 				return c.memberCut(n, &keys, root, ks, ke, keyLoss, keyLoss2)
 			}
@@ -580,7 +587,11 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.decline()
 			}
 			// Recorded once the value is read, so the path to it is whole.
-			if badKey {
+			if badKey && c.jsonKeys {
+				if keyBad < 0 {
+					keyBad = found // segmentio stops there and fails on the map
+				}
+			} else if badKey {
 				c.issue(InvalidKey, &node{typ: n.typ.Key()}, ks, ke)
 			}
 			for _, k := range [2]Code{keyLoss, keyLoss2} {
@@ -635,6 +646,15 @@ func (c *checker) object(n *node, root bool) bool {
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
+	}
+	if keyBad >= 0 {
+		if c.found != keyBad || start != c.argAt || n != c.argNode {
+			// Found past where segmentio stops, or a map inside the
+			// argument, whose error the trial check places at the
+			// argument's value.
+			return c.decline()
+		}
+		c.issue(InvalidValue, n, start, c.pos)
 	}
 	return true
 }
@@ -911,6 +931,9 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 		key, _ = jsonlex.Unquote(buf[:0], raw)
 	}
 	s := unsafeString(key)
+	if c.jsonKeys {
+		return c.segKey(key, n)
+	}
 	if stdNullKey && s == "null" {
 		return true // the key 0 (readKey reads it so)
 	}
@@ -1030,6 +1053,9 @@ func (c *checker) stringValue(n *node) bool {
 			return c.decline() // V2 fails on a dropped string's invalid UTF-8 (see native)
 		}
 		return true
+	}
+	if n.dur {
+		return c.durationString(n, start, esc)
 	}
 	var kind Code
 	switch n.kind {
@@ -1157,6 +1183,9 @@ func (c *checker) number(n *node) bool {
 			if c.wrapsInts && !neg {
 				kind = segIntVerdict(d[digits:intEnd], n.bits, n.kind == kInt)
 			}
+		}
+		if n.dur && kind != "" && kind != WrappedNumber {
+			kind = InvalidValue // decodeDuration's parseInt failed (see durationText)
 		}
 	case kFloat:
 		kind = floatVerdict(d[start:i], n.bits)

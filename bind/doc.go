@@ -176,9 +176,17 @@
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
-// (ReplacedText) and a fixed-size array sent another length but none
+// (ReplacedText), a fixed-size array sent another length but none
 // (ArrayLength; under V2, which fails on it, InvalidValue at the array,
-// but where the argument's first failure is inside it); it reads a key
+// but where the argument's first failure is inside it) and a
+// time.Duration's value (segmentio reads a whole number as an int64,
+// WrappedNumber where it wraps, and a string time.ParseDuration takes,
+// its raw text up to the first quote, so never one with an escape;
+// InvalidValue for any other number or string), and an argument's map
+// of integer keys (segmentio reads a key as a ,string integer: "null",
+// or a JSON integer in range, no '+', no leading zero; it fails the map,
+// InvalidValue at it, on any other, but 20 digits or more, spaces after
+// it, and a map inside an argument, which the pass declines); it reads a key
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
@@ -193,8 +201,9 @@
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a byte slice (and under V2 a byte
 // array, base64 to it), a map
-// but of plain string keys, a type that decodes itself or that the binder reads by rules of
-// its own (time.Time, time.Duration, json.Number, raw values), a ,string
+// but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
+// its own (time.Time, json.Number, raw values, and under V2
+// time.Duration), a ,string
 // or format: field, two fields of one name. Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it

@@ -237,6 +237,12 @@ func FuzzNative(f *testing.F) {
 	f.Add([]byte{70, 2, 2, 200, 3, 1}, []byte(`{"b":"5","B":{"k":[1]}}`))
 	f.Add([]byte{8, 0, 8, 9, 3, 0}, []byte(`{"a":"x","HOURS":1,"b":true}`))
 	f.Add([]byte{6, 0, 0, 5, 2, 0}, []byte(`{"a":123456789012345,"b":1.5}`))
+	for _, v := range segDurations { // fixed shape 6's Duration
+		f.Add([]byte{6}, []byte(`{"d":`+v+`,"n":1}`))
+	}
+	for _, k := range segIntKeys { // fixed shape 6's map of integer keys
+		f.Add([]byte{6}, []byte(`{"mi":{"1":"a","`+k+`":"b"}}`))
+	}
 	f.Fuzz(func(t *testing.T, shape, args []byte) {
 		typ := nativeShapeOf(shape)
 		if len(shape) == 1 {
@@ -297,10 +303,10 @@ var nativeDeclines = []nativeDecline{
 	{1, `{"arr":[1,"x",3]}`, "a fixed-size array of another length holding a failure (V2 reports the length)", "v2"},
 	{1, `{"arr":[]}`, "an empty fixed-size array (segmentio fails on it)", "segmentio"},
 	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
-	{6, `{"d":1000}`, "time.Duration (V2 reads none, segmentio reads a string too)", ""},
+	{6, `{"d":1000}`, "time.Duration (V2 reads none; segmentio's the pass reads, see TestNative_SegmentIODurations)", "v2"},
 	{6, `{"n":1}`, "json.Number (a string type to V2)", ""},
 	{6, `{"b":"YQ=="}`, "a []byte (base64, each binder its own)", ""},
-	{6, `{"mi":{"1":"a"}}`, "a map of integer keys", ""},
+	{6, `{"mi":{"1":"a"}}`, "a map of integer keys (segmentio's the pass reads, see TestNative_SegmentIOIntKeys)", "v2"},
 	{6, `{"raw":{"a":1}}`, "a raw value (V2 validates it)", ""},
 	{6, `{"c":"teal"}`, "a type with UnmarshalText", ""},
 	{6, `{"f":1}`, "a type with UnmarshalJSON", ""},
@@ -593,7 +599,7 @@ var (
 		"21000000000000000000", "18446744073709551615999", `"0021000000000000000000"`, "20000000000000000000", "99999999999999999999"}
 	genFloats  = []string{"0.5", "-2", "123456789012345", "1234567890123456", "9007199254740993", "16777217", "1e2", "1E-7", "-0", "3.4e38", "3.5e38", "1e309", "0.1", `"1"`, "null", "1.7976931348623157e308"}
 	genStrings = []string{`"x"`, `""`, `"é"`, `"a\nb"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", "\"\xed\xa0\x80\"", `"\u0000"`, `"\/"`, "1", "null", `["x"]`}
-	genKeys    = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz", "21000000000000000000", "2553255926290448384"}
+	genKeys    = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz", "21000000000000000000", "2553255926290448384", "-1", "01", "-0", "null", "300", "1 ", "+1"}
 )
 
 // value writes a value for t.
@@ -610,6 +616,9 @@ func (g *valueGen) value(t reflect.Type) string {
 		return `{}`
 	case 3:
 		return `[]`
+	}
+	if t == reflect.TypeFor[time.Duration]() && g.pick(2) == 1 {
+		return segDurations[g.pick(len(segDurations))] // numbers and strings segmentio reads, or fails on
 	}
 	switch t.Kind() {
 	case reflect.Pointer:

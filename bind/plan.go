@@ -188,6 +188,7 @@ type node struct {
 	fields *fieldSet    // kStruct
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
+	dur    bool         // kInt: a time.Duration, read under rules.durations
 }
 
 var (
@@ -291,6 +292,7 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 		n.kind = kBool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n.kind, n.bits = kInt, t.Bits()
+		n.dur = c.rules.prove && c.rules.durations && t == goDuration
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		n.kind, n.bits = kUint, t.Bits()
 	case reflect.Float32, reflect.Float64:

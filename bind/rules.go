@@ -56,6 +56,15 @@ type rules struct {
 	// arrays: a fixed-size array sent another length is a silent loss
 	// (segmentio), which the pass reads (V2's arrays it declines).
 	arrays bool
+	// durations: the binder reads a time.Duration from a whole number, as
+	// an int64 (it may wrap), or from a string time.ParseDuration takes,
+	// and fails on any other number or string (segmentio's decodeDuration,
+	// InvalidValue), which the pass reads (see durationText).
+	durations bool
+	// jsonKeys: the binder reads an integer map key as a ,string
+	// integer and fails the map on any other (segmentio), which the pass
+	// reads (see segKey).
+	jsonKeys bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -164,6 +173,8 @@ var segRules = &rules{
 	dupLoss:     true,
 	replaces:    true,
 	arrays:      true,
+	durations:   true,
+	jsonKeys:    true,
 	wrapsInts:   true,
 	dottedPaths: true,
 	depth:       segProveDepth,
@@ -171,11 +182,21 @@ var segRules = &rules{
 	custom:      segCustom,
 	declines: func(t reflect.Type) bool {
 		switch t {
-		case goTime, goDuration, goNumber, goRawMessage, goBytes:
-			return true // read natively by segmentio's own rules
+		case goTime, goNumber, goRawMessage, goBytes:
+			return true // read natively by segmentio's own rules (goDuration: see durations)
 		}
 		if t.Kind() == reflect.Array && !segCustom(t) {
 			return false // read as Std reads it, but [] (see checker.arrays)
+		}
+		if kt := t; t.Kind() == reflect.Map && !segCustom(t) {
+			kt = t.Key()
+			switch kt.Kind() {
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+				if kt.NumMethod() == 0 && reflect.PointerTo(kt).NumMethod() == 0 {
+					return false // its keys read as checker.segKey says
+				}
+			}
 		}
 		return segCustom(t) || provedKind(t)
 	},

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	segjson "github.com/segmentio/encoding/json"
 
@@ -434,5 +436,106 @@ func TestTrial_CheckIsSafeForConcurrentUse(t *testing.T) {
 		for range 4 {
 			<-done
 		}
+	}
+}
+
+// segDurations are values sent for a time.Duration, which segmentio reads
+// from a number (parseInt, as an int64: it may wrap) or from a string
+// (time.ParseDuration of the text up to the first quote, escapes and all).
+var segDurations = []string{
+	`0`, `1`, `-1`, `-0`, `1.5`, `1e3`, `-1.0`, `9223372036854775807`, `9223372036854775808`,
+	`-9223372036854775808`, `-9223372036854775809`, `21000000000000000000`, `99999999999999999999999`,
+	`"1s"`, `"1h30m"`, `"-1.5s"`, `"+1s"`, `"0"`, `"-0"`, `"x"`, `""`, `"1"`, `"1s\""`, `"\u0031s"`,
+	`"1\ns"`, `"1µs"`, `"1μs"`, "\"1\xffs\"", `"\ud800"`, `"9999999999h"`, `"1s "`, `" 1s"`,
+	`true`, `null`, `[]`, `[1]`, `{}`, `{"a":1}`,
+}
+
+// TestNative_SegmentIODurations: the one pass gives the verdict of a
+// Duration's value, alone, in a pointer and in a list, as the trial check
+// does, issue for issue; it declines none.
+func TestNative_SegmentIODurations(t *testing.T) {
+	type durs struct {
+		D time.Duration   `json:"d"`
+		P *time.Duration  `json:"p"`
+		L []time.Duration `json:"l"`
+	}
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[durs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range segDurations {
+		for _, args := range []string{`{"d":` + v + `}`, `{"p":` + v + `}`, `{"l":[1,` + v + `]}`, `{"d":` + v + `,"p":` + v + `,"x":1}`} {
+			checkProven(t, plan, []byte(args))
+			if _, _, ok := bind.NativeVerdict(plan, []byte(args)); !ok {
+				t.Errorf("%.80q: the pass declines", args)
+			}
+		}
+	}
+}
+
+// segIntKeys are keys sent to maps of integer keys, which segmentio reads
+// as ,string integers: "null", or a JSON integer in range; any other
+// fails the whole map.
+var segIntKeys = []string{
+	`1`, `-1`, `+1`, `01`, `-01`, `00`, `0`, `-0`, `127`, `128`, `-128`, `-129`, `255`, `256`, `1.0`, `1e1`,
+	`null`, `nullx`, ` 1`, `1 `, `1\t`, `null `, `  `, ``, `-`, `x`, `\u0031`, `\u002d1`, `0x1`, `1_0`, `true`, "\xff", `é`,
+	`9223372036854775807`, `-9223372036854775808`, `18446744073709551615`, `4294967296`,
+}
+
+// segIntKeysDeclined are the keys of segIntKeys and past it the pass
+// declines: spaces after the integer, invalid UTF-8, 20 digits.
+var segIntKeysDeclined = []string{`1 `, `1\t`, `null `, "\xff", `18446744073709551615`, "21000000000000000000"}
+
+// TestNative_SegmentIOIntKeys: the one pass gives the verdict of a map of
+// integer keys, as the trial check does, issue for issue, but for keys
+// of 20 digits or more (segmentio may wrap them) and a failing key in a
+// map inside an argument (the trial check places the error at the
+// argument's value), which it declines.
+func TestNative_SegmentIOIntKeys(t *testing.T) {
+	type intKeys struct {
+		M map[int8]string    `json:"m"`
+		U map[uint8]int      `json:"u"`
+		L []map[int64]string `json:"l"`
+		W map[uint]bool      `json:"w"`
+	}
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[intKeys]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range append(segIntKeys, "21000000000000000000") {
+		for _, args := range []string{
+			`{"m":{"` + k + `":"a"}}`, `{"u":{"1":2,"` + k + `":3}}`, `{"u":{"1":"x","` + k + `":1}}`,
+			`{"l":[{"` + k + `":"a"}],"x":1}`, `{"w":{"` + k + `":true,"0":true}}`, `{"m":{"5":"a","` + k + `":"b"},"u":{"` + k + `":1}}`,
+		} {
+			checkProven(t, plan, []byte(args))
+			_, _, ok := bind.NativeVerdict(plan, []byte(args))
+			if !ok && !slices.Contains(segIntKeysDeclined, k) && !strings.Contains(args, `"1":"x"`) && !strings.HasPrefix(args, `{"l"`) {
+				t.Errorf("%.80q: the pass declines", args)
+			}
+		}
+	}
+}
+
+// TestNative_SegmentIODurationsAllocate: a list of Durations segmentio
+// fails on costs the allocations of one (time.ParseDuration's error), the
+// argument's first failure, however long it is.
+func TestNative_SegmentIODurationsAllocate(t *testing.T) {
+	type durs struct {
+		L []time.Duration `json:"l"`
+	}
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[durs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := func(n int) float64 {
+		args := []byte(`{"l":[` + strings.Repeat(`"x",`, n) + `"y"]}`)
+		if _, _, ok := bind.NativeVerdict(plan, args); !ok {
+			t.Fatal("the pass declines")
+		}
+		issues := make([]bind.Issue, 0, 8)
+		return testing.AllocsPerRun(20, func() { plan.Check(args, issues[:0]) })
+	}
+	if a, b := allocs(10), allocs(1000); b > a {
+		t.Errorf("10 bad Durations: %v allocations, 1000: %v", a, b)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
+	"strconv"
+	"time"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/decoders"
@@ -98,8 +100,94 @@ import (
 //     wrap its overflow check misses, read as another number
 //     (WrappedNumber, see segIntVerdict; V2 fails on it, TooLarge).
 //
+//   - under segmentio, a time.Duration's value (see durationText): a
+//     whole number read as an int64 (WrappedNumber where it wraps), a
+//     string time.ParseDuration takes, no escape in it; InvalidValue for
+//     any other number or string, as decodeDuration fails on them.
+//
+//   - under segmentio, a map of integer keys (see segKey): a key is read
+//     as a ,string integer, "null" or a JSON integer in the key type's
+//     range; on any other segmentio fails the map, InvalidValue at the
+//     argument's value, where the map is the argument and no issue lies
+//     past the key (a map inside an argument, a key of 20 digits or more,
+//     spaces after the integer the pass declines).
+//
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
+
+// segKey reports whether segmentio reads key, the text of a key of
+// integer map n (rules.jsonKeys): as a ,string integer, "null" (0) or a
+// JSON integer in the key type's range, no sign but '-' and never under
+// an unsigned type, no leading zero. One of 20 digits or more, which it
+// may wrap, and one with spaces after it (segmentio skips them), the
+// pass declines.
+func (c *checker) segKey(key []byte, n *node) bool {
+	if t := jsonlex.Space(key, 0); t == len(key) && t > 0 || len(key) > 0 && jsonlex.Space(key, len(key)-1) == len(key) {
+		// segmentio skips the spaces after the integer, which the pass
+		// does not read repeated keys by (readKey): a key all spaces fails.
+		if t == len(key) {
+			return false
+		}
+		c.decline()
+		return true
+	}
+	if string(key) == "null" {
+		return true
+	}
+	d := key
+	neg := len(d) > 0 && d[0] == '-'
+	if neg {
+		if n.key != kInt {
+			return false
+		}
+		d = d[1:]
+	}
+	if len(d) == 0 || d[0] < '0' || d[0] > '9' || d[0] == '0' && len(d) > 1 {
+		return false
+	}
+	for _, b := range d {
+		if b < '0' || b > '9' {
+			return false
+		}
+	}
+	if len(d) >= 20 {
+		c.decline()
+		return true
+	}
+	if n.key == kInt {
+		v, _ := strconv.ParseInt(unsafeString(key), 10, 64)
+		high := v >> (n.bits - 1)
+		return high == 0 || high == -1
+	}
+	v, _ := strconv.ParseUint(unsafeString(d), 10, 64)
+	return n.bits == 64 || v>>n.bits == 0
+}
+
+// durationString reads the string at data[start:c.pos] into Duration
+// position n (rules.durations): InvalidValue unless segmentio's
+// decodeDuration reads it.
+func (c *checker) durationString(n *node, start int, esc bool) bool {
+	if c.param >= 0 && c.failedIn == c.steps.arg.ks+1 {
+		return true // the binder stopped at the argument's first failure: no error built past it
+	}
+	if !durationText(c.data[start+1:c.pos-1], esc) {
+		c.issue(InvalidValue, n, start, c.pos)
+	}
+	return true
+}
+
+// durationText reports whether segmentio's decodeDuration reads a
+// Duration from the JSON string whose text between the quotes is s, esc
+// when it holds an escape. It parses, with time.ParseDuration, the raw
+// bytes up to the first quote: an escape leaves a backslash there, which
+// no duration holds, and the bytes are not checked as UTF-8 first.
+func durationText(s []byte, esc bool) bool {
+	if esc {
+		return false
+	}
+	_, err := time.ParseDuration(unsafeString(s))
+	return err == nil
+}
 
 // native runs the one pass of p, a plan mirrored by trial, with checker c
 // (zero but for c.record): its verdict appended to issues, and true; or
@@ -109,7 +197,8 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
 	c.dupLoss, c.wrapsInts, c.textKeys = p.rules.dupLoss, p.rules.wrapsInts, p.rules.textKeys
-	c.replaces, c.arrays = p.rules.replaces, p.rules.arrays
+	c.replaces, c.arrays, c.durations = p.rules.replaces, p.rules.arrays, p.rules.durations
+	c.jsonKeys = p.rules.jsonKeys
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
@@ -309,7 +398,10 @@ func (c *checker) models(kind Code) bool {
 	case ReplacedText:
 		return c.replaces // a string value's: keys with such text the pass declines
 	case InvalidValue:
-		return !c.replaces // V2's failure on a string value's invalid text (textVerdict)
+		// V2's failure on a string value's invalid text (textVerdict);
+		// segmentio's on a Duration's value (durationText) and on a map
+		// of integer keys (segKey).
+		return !c.replaces || c.durations || c.jsonKeys
 	case ArrayLength:
 		return c.arrays
 	case WrappedNumber:

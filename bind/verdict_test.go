@@ -363,7 +363,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 			t.Errorf("v2: no verdict of the pass held a %v issue", k)
 		}
 	}
-	for _, k := range []bind.Code{kDup, kReplaced, bind.ArrayLength} {
+	for _, k := range []bind.Code{kDup, kReplaced, bind.ArrayLength, bind.InvalidValue} { // InvalidValue: a Duration's
 		if !seen["segmentio "+string(k)] {
 			t.Errorf("segmentio: no verdict of the pass held a %v issue", k)
 		}
