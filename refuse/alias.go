@@ -116,10 +116,10 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 	// read once (eachMember past a cut list reads it again with the lexer,
 	// each key's parameter not needed: plan nil).
 	out := make([]byte, 0, len(args)+16)
-	out = append(out, '{')
-	for _, m := range eachMember(args, ms, nil) {
-		raw, value := args[m.Key.Start:m.Key.End], args[m.Value.Start:m.Value.End]
-		key, param := paramOf(raw)
+	// write appends the member of key raw (read as key, binding param)
+	// and value to out, under param's own name where it was sent under
+	// another.
+	write := func(raw, key, value []byte, param string) {
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
@@ -130,6 +130,12 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 		}
 		out = append(out, ':')
 		out = append(out, value...)
+	}
+	out = append(out, '{')
+	for _, m := range eachMember(args, ms, nil) {
+		raw, value := args[m.Key.Start:m.Key.End], args[m.Value.Start:m.Value.End]
+		key, param := paramOf(raw)
+		write(raw, key, value, param)
 		if param == "" {
 			continue
 		}
@@ -177,20 +183,11 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 		if drop {
 			continue
 		}
-		if len(out) > 1 {
-			out = append(out, ',')
-		}
 		raw, value := args[m.Key.Start:m.Key.End], args[m.Value.Start:m.Value.End]
 		if param != "" {
 			keptValue[param] = value
 		}
-		if param != "" && string(key) != param {
-			out = append(out, encoded[param]...)
-		} else {
-			out = append(out, raw...)
-		}
-		out = append(out, ':')
-		out = append(out, value...)
+		write(raw, key, value, param)
 	}
 	for i := range conflicts {
 		conflicts[i].kept = keptValue[conflicts[i].param]
