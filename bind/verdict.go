@@ -110,7 +110,8 @@ import (
 //     range; on any other segmentio fails the map, InvalidValue at the
 //     argument's value, where the map is the argument and no issue lies
 //     past the key (a map inside an argument, a key of 20 digits or more,
-//     spaces after the integer the pass declines).
+//     spaces after the integer the pass declines; so it does any issue in
+//     a value of such a map, which segmentio's error places at the map).
 //
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
