@@ -28,9 +28,15 @@ func FuzzCheck_LossesAgreeWithBind(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, v string) {
 		args := []byte(`{"s":` + v + `}`)
-		var bf, br, bl, dup bool
+		var bf, br, bl, dup, other bool
 		for _, is := range plan.Check(args, nil) {
 			switch {
+			case is.Kind == bind.UnknownArgument:
+				// v closed the object and sent a key of its own: the
+				// struct drops it, the map reader reads it (its text
+				// replaced, its number rounded), so only the failures
+				// compare.
+				other = true
 			case is.Kind == bind.DuplicateKey || is.Of == bind.DuplicateKey:
 				// A repeated key's earlier values are dropped whole: the
 				// loss is the key, whatever else they lose.
@@ -58,7 +64,7 @@ func FuzzCheck_LossesAgreeWithBind(f *testing.F) {
 		if bf != sf {
 			t.Fatalf("%s: fails: bind %v, schemacheck %v (%+v)", args, bf, sf, res.Issues)
 		}
-		if bf || dup {
+		if bf || dup || other {
 			return
 		}
 		if br != sr || bl != sl {
