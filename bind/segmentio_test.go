@@ -360,11 +360,7 @@ func TestSegmentIO_CompileRefusesWhatSegmentioCannotDecodeInto(t *testing.T) {
 func FuzzCheckAgreesWithSegmentIO(f *testing.F) {
 	plan := segPlan(f)
 	addTableSeeds(f)
-	for _, p := range plan.Params() {
-		for _, v := range append(slicesClip(probeValues), segmentioValues...) {
-			f.Add([]byte(fmt.Sprintf(`{%q:%s}`, p.Name, v)))
-		}
-	}
+	addCrossSeeds(f, plan.Params(), append(slicesClip(probeValues), segmentioValues...))
 	for _, s := range []string{``, ` `, `null`, `[]`, `5`, `{"int":1,}`, `{"int":1} x`, `{"INT":1}`, `{"Int":1}`,
 		`{"int":1,"int":"x"}`, `{"int":"x","int":1}`, `{"int":1,"int":1}`, "{\"int\":1,\"\xff\":2}", `{"\u0069nt":1}`,
 		`{"number":1e400}`, `{"number":"5"}`, `{"number":5}`, `{"duration":"1s"}`, `{"duration":1}`, `{"pair":[1]}`, `{"pair":[1,2,3]}`,

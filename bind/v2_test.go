@@ -313,11 +313,7 @@ func TestV2_CompileRefusesWhatV2Refuses(t *testing.T) {
 func FuzzCheckAgreesWithV2(f *testing.F) {
 	plan := v2Plan(f)
 	addTableSeeds(f)
-	for _, p := range plan.Params() {
-		for _, v := range append(slicesClip(probeValues), v2Values...) {
-			f.Add([]byte(fmt.Sprintf(`{%q:%s}`, p.Name, v)))
-		}
-	}
+	addCrossSeeds(f, plan.Params(), append(slicesClip(probeValues), v2Values...))
 	for _, s := range []string{``, ` `, `null`, `[]`, `5`, `{"int":1,}`, `{"int":1} x`, `{"INT":1}`, `{"Int":1}`,
 		`{"int":1,"int":"x"}`, `{"int":1,"int":1}`, `{"zz":1,"zz":1}`, "{\"int\":1,\"\xff\":2}", `{"\u0069nt":1,"int":2}`,
 		`{"number":1e400}`, `{"float64":1e400}`, `{"duration":"1s"}`, `{"number":"5"}`, `{"pair":[1]}`, `{"pair":[1,2,3]}`,
