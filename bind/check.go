@@ -204,11 +204,10 @@ type checker struct {
 
 	// keys holds, for the objects of maps and of empty interfaces being
 	// read, the keys each has held so far (see keySet); keyN are in use.
-	keys     [keyStack]keyEntry
-	keysMore []keyEntry // past keyStack, for objects nested deeper (allocated then only)
-	keyN     int
-	keyTab   *keyTable // the keys of the objects past keySmall keys (see keyTable), pooled
-	keyObjs  uint32    // the objects that have moved their keys to keyTab
+	keys    [keyStack]keyEntry
+	keyN    int
+	keyTab  *keyTable // the keys of the objects past keySmall keys or past keyStack in all (see keyTable), pooled
+	keyObjs uint32    // the objects that have moved their keys to keyTab
 
 	// steps are the arrays and objects open inside the argument being
 	// read, and in each the element or member being read: an issue's path
@@ -697,10 +696,10 @@ func (b *fieldBits) has(i int) bool {
 }
 
 // keyStack bounds the keys the objects being read keep in the checker
-// itself (more, held by objects nested deeper, go to a slice that grows
-// with the nesting, so a deep object costs 8 bytes, not a map); keySmall,
-// the keys one object keeps there before it moves them to a map of its
-// own.
+// itself (the objects nested deeper, and any past keySmall keys, keep
+// theirs in the pooled key table, so that neither depth nor width costs an
+// allocation); keySmall, the keys one object keeps there before it moves
+// them to the table.
 const (
 	keyStack = 48
 	keySmall = 16
@@ -741,21 +740,15 @@ func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
 				return true
 			}
 		}
-		if s.n < keySmall && c.keyN == s.base+s.n && ks <= math.MaxUint32 {
-			e := keyEntry{uint32(h), uint32(ks)}
-			if j := c.keyN - keyStack; j < 0 {
-				c.keys[c.keyN] = e
-			} else if j < len(c.keysMore) {
-				c.keysMore[j] = e
-			} else {
-				c.keysMore = append(c.keysMore, e)
-			}
+		if s.n < keySmall && c.keyN == s.base+s.n && c.keyN < keyStack && ks <= math.MaxUint32 {
+			c.keys[c.keyN] = keyEntry{uint32(h), uint32(ks)}
 			s.n++
 			c.keyN++
 			return false
 		}
 		// The object outgrows the checker's entries (or they are taken by
-		// an object inside it): its keys move to the key table.
+		// an object inside it, or by the objects around it): its keys
+		// move to the key table.
 		if c.keyTab == nil {
 			c.keyTab = getKeyTable()
 		}
@@ -891,13 +884,8 @@ func keySlotOf(h uint64, obj uint32) uint64 {
 	return h ^ uint64(obj)*0x9e3779b97f4a7c15
 }
 
-// keyAt returns the j-th key the open objects hold.
-func (c *checker) keyAt(j int) *keyEntry {
-	if j < keyStack {
-		return &c.keys[j]
-	}
-	return &c.keysMore[j-keyStack]
-}
+// keyAt returns the j-th key the open objects hold (j < keyStack).
+func (c *checker) keyAt(j int) *keyEntry { return &c.keys[j] }
 
 // sameKey reports whether the key starting at data[at] reads as key.
 func (c *checker) sameKey(key []byte, at int, kind nodeKind) bool {

@@ -65,6 +65,63 @@ func TestCheck_BigObjectKeysCostNoAllocation(t *testing.T) {
 	}
 }
 
+// TestCheck_DeepObjectKeysCostNoAllocation: objects nested deep in an
+// empty interface (or a map of them) each hold their keys; past the
+// checker's own entries those go to the pooled table too, so a call nesting
+// objects 10,000 deep allocates as much as one nesting 10, whatever the
+// binder, and a key repeated at any depth is still found.
+func TestCheck_DeepObjectKeysCostNoAllocation(t *testing.T) {
+	deep := func(n int, last string) []byte {
+		return []byte(`{"any":` + strings.Repeat(`{"k":0,"j":`, n) + last + strings.Repeat("}", n) + `}`)
+	}
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+		plan, err := b.Compile(reflect.TypeFor[keysetArgs]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var counts []float64
+		for _, n := range []int{10, 100, 900} { // 900: below every binder's depth limit
+			args := deep(n, "0")
+			if is := plan.Check(args, nil); len(is) != 0 {
+				t.Fatalf("%s, %d deep: %v", b.Name(), n, is)
+			}
+			counts = append(counts, testing.AllocsPerRun(20, func() { plan.Check(args, nil) }))
+			// The innermost object repeats its key: segmentio keeps the
+			// last (a loss), V2 fails, encoding/json keeps the last.
+			is := plan.Check(deep(n, `{"r":1,"r":2}`), nil)
+			if len(is) == 0 {
+				t.Errorf("%s, %d deep: a repeated key innermost, no issue", b.Name(), n)
+			}
+		}
+		for i, c := range counts {
+			if c != counts[0] {
+				t.Errorf("%s: %v allocations nesting %d deep, %v nesting 10", b.Name(), c, []int{10, 100, 900}[i], counts[0])
+			}
+		}
+		// Objects at levels 1 (its keys in the checker's entries), 60 and
+		// 300 (theirs in the table) repeat "k" once the objects inside
+		// them are closed: each repeat is found, no other key is one.
+		var w strings.Builder
+		w.WriteString(`{"any":`)
+		w.WriteString(strings.Repeat(`{"k":0,"j":`, 300) + "0")
+		for level := 300; level >= 1; level-- {
+			if level == 1 || level == 60 || level == 300 {
+				w.WriteString(`,"k":1`)
+			}
+			w.WriteString("}")
+		}
+		w.WriteString("}")
+		is := plan.Check([]byte(w.String()), nil)
+		want := 3
+		if b == jsonv2.Binder {
+			want = 1 // V2 fails on the first repeated name inside the argument
+		}
+		if len(is) != want {
+			t.Errorf("%s: repeats at levels 1, 60 and 300: %d issues, want %d: %v", b.Name(), len(is), want, is)
+		}
+	}
+}
+
 // TestCheck_BigObjectRepeatsExact: in objects past the checker's own
 // entries (and nested inside one another), a repeated key is found
 // wherever it falls, a key held by another object is no repeat, and an
