@@ -382,6 +382,8 @@ func (c *checker) value(n *node) bool {
 		switch n.kind {
 		case kDecline:
 			return c.decline()
+		case kSegQuoted:
+			return c.segQuoted(n)
 		case kTrial:
 			if c.prove {
 				return c.decline()

@@ -255,6 +255,9 @@ func (c *compiler) fail(why string, args ...any) error {
 // node compiles the value position of type t. quoted is the ,string option
 // of the field the position belongs to.
 func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
+	if quoted && c.rules.prove && c.rules.segQuoted {
+		return c.segQuotedNode(t)
+	}
 	if quoted && c.rules.prove {
 		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}

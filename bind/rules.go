@@ -68,6 +68,9 @@ type rules struct {
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
+	// segQuoted: the binder reads a ,string field as segmentio does, which
+	// the pass reads (see segQuotedNode; otherwise it declines the field).
+	segQuoted bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.
 	fold bool
@@ -87,8 +90,8 @@ type rules struct {
 	declines func(t reflect.Type) bool
 	// fields lists the fields of struct type t as the binder binds them,
 	// in the binder's order; declined, when not nil, marks fields the
-	// pass does not model (a ,string option, a format, a name two fields
-	// share).
+	// pass does not model (V2's ,string option, a format, a name two
+	// fields share).
 	fields func(t reflect.Type) (params []Param, declined []bool)
 }
 
@@ -177,6 +180,7 @@ var segRules = &rules{
 	jsonKeys:    true,
 	wrapsInts:   true,
 	dottedPaths: true,
+	segQuoted:   true,
 	depth:       segProveDepth,
 	textDepth:   true,
 	custom:      segCustom,
@@ -209,10 +213,10 @@ var segRules = &rules{
 			count[f.name]++
 		}
 		for i, f := range fields {
-			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, false), Type: f.typ, Index: f.index}
+			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, false), Type: f.typ, Index: f.index, Quoted: f.stringify}
 			// Two fields of one name: which one a key binds depends on
-			// the CPU (segIndex).
-			declined[i] = f.stringify || count[f.name] > 1
+			// the CPU (segIndex). A ,string field segQuotedNode reads.
+			declined[i] = count[f.name] > 1
 		}
 		return params, declined
 	},

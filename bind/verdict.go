@@ -113,6 +113,13 @@ import (
 //     spaces after the integer the pass declines; so it does any issue in
 //     a value of such a map, which segmentio's error places at the map).
 //
+//   - under segmentio, a ,string field's value (see segstring.go): the
+//     losses of one it reads (NullForValue, RoundedNumber, WrappedNumber,
+//     ReplacedText); a failure of an argument's own at the value, of the
+//     kind the trial check reads from its text (a failure of one inside an
+//     argument, and a string in the string holding a control character,
+//     the pass declines).
+//
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
 
