@@ -384,6 +384,10 @@ func (c *checker) value(n *node) bool {
 			return c.decline()
 		case kSegQuoted:
 			return c.segQuoted(n)
+		case kSegNumber:
+			return c.segNumber(n)
+		case kSegBytes:
+			return c.segBytes(n)
 		case kTrial:
 			if c.prove {
 				return c.decline()

@@ -68,9 +68,10 @@ type rules struct {
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
-	// segQuoted: the binder reads a ,string field as segmentio does, which
-	// the pass reads (see segQuotedNode; otherwise it declines the field).
-	segQuoted bool
+	// segReads: the binder reads a ,string field, a json.Number, a
+	// json.RawMessage and a []byte as segmentio does, which the pass reads
+	// (see segQuotedNode and segTypeNode; otherwise it declines them).
+	segReads bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.
 	fold bool
@@ -180,14 +181,16 @@ var segRules = &rules{
 	jsonKeys:    true,
 	wrapsInts:   true,
 	dottedPaths: true,
-	segQuoted:   true,
+	segReads:    true,
 	depth:       segProveDepth,
 	textDepth:   true,
 	custom:      segCustom,
 	declines: func(t reflect.Type) bool {
 		switch t {
-		case goTime, goNumber, goRawMessage, goBytes:
-			return true // read natively by segmentio's own rules (goDuration: see durations)
+		case goTime:
+			return true // read natively by segmentio's own rules (goDuration: see durations; json.Number, json.RawMessage, []byte: segReads)
+		case goNumber, goRawMessage, goBytes:
+			return false
 		}
 		if t.Kind() == reflect.Array && !segCustom(t) {
 			return false // read as Std reads it, but [] (see checker.arrays)

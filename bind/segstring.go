@@ -6,7 +6,7 @@ import (
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
-// SegmentIO's ,string fields, read by the one pass (rules.segQuoted), as
+// SegmentIO's ,string fields, read by the one pass (rules.segReads), as
 // segmentio v0.5.4 reads them (codec.go's constructStructType, decode.go's
 // decodeFromString and decodeFromStringToInt):
 //
@@ -67,7 +67,7 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 	default:
 		return c.node(t, false) // segmentio ignores the option
 	}
-	if base == goDuration || c.rules.declines(base) {
+	if base == goDuration || base == goNumber || c.rules.declines(base) {
 		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}
 	n := &node{kind: kSegQuoted, base: kind, typ: t, quoted: true}

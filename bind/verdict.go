@@ -120,6 +120,13 @@ import (
 //     argument, and a string in the string holding a control character,
 //     the pass declines).
 //
+//   - under segmentio, a json.Number's value (a JSON number; WrongType
+//     for any other, NullForValue for null), a raw value's (any), and a
+//     []byte's (see segtypes.go): base64 in a string, InvalidValue where
+//     the []byte is the argument and the text is not base64 (inside an
+//     argument, where segmentio's error names no path, the pass
+//     declines), or a list of bytes read as uint8s, null left zero.
+//
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
 
