@@ -381,6 +381,12 @@ func (c *checker) value(n *node) bool {
 		switch n.kind {
 		case kDecline:
 			return c.decline()
+		case kSegQuoted:
+			return c.segQuoted(n)
+		case kSegNumber:
+			return c.segNumber(n)
+		case kSegBytes:
+			return c.segBytes(n)
 		case kTrial:
 			if c.prove {
 				return c.decline()

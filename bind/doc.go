@@ -186,7 +186,17 @@
 // of integer keys (segmentio reads a key as a ,string integer: "null",
 // or a JSON integer in range, no '+', no leading zero; it fails the map,
 // InvalidValue at it, on any other, but 20 digits or more, spaces after
-// it, and a map inside an argument, which the pass declines); it reads a key
+// it, and a map inside an argument, which the pass declines), and a
+// ,string field's value as segmentio reads it (see segstring.go: the
+// text of an integer, leading zeros trimmed, a float, a bool or a
+// string, null, the losses the trial check's walk lists; a failure of an
+// argument's own ,string value at the value, of the kind its text says,
+// but a failure of one inside an argument, which segmentio's error places
+// by its kind, the pass declines, and a string in the string with a
+// control character, which segmentio reads or not by the whole text's
+// bytes), and segmentio's json.Number (a JSON number only), raw value
+// (any) and []byte (base64 in a string, or a list of bytes, null in it
+// left zero) as decode.go reads them (see segtypes.go); it reads a key
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
@@ -199,12 +209,14 @@
 // a dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
-// SegmentIO (which fails on it), a byte slice (and under V2 a byte
-// array, base64 to it), a map
+// SegmentIO (which fails on it), a byte slice but segmentio's []byte, a byte
+// array under V2 (base64 to it), a map
 // but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
-// its own (time.Time, json.Number, raw values, and under V2
-// time.Duration), a ,string
-// or format: field, two fields of one name. Nesting past the binder's
+// its own (time.Time, and under V2 json.Number, raw values and
+// time.Duration), under SegmentIO text that is not base64 for a []byte
+// inside an argument (segmentio's error names no path), a ,string field under V2 (and under SegmentIO one of a
+// type that decodes itself, a time.Duration, a json.Number or a uintptr),
+// a format: field, two fields of one name. Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always

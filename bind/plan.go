@@ -255,6 +255,9 @@ func (c *compiler) fail(why string, args ...any) error {
 // node compiles the value position of type t. quoted is the ,string option
 // of the field the position belongs to.
 func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
+	if quoted && c.rules.prove && c.rules.segReads {
+		return c.segQuotedNode(t)
+	}
 	if quoted && c.rules.prove {
 		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}
@@ -274,6 +277,11 @@ func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
 }
 
 func (c *compiler) fill(n *node, t reflect.Type) error {
+	if c.rules.prove && c.rules.segReads {
+		if ok, err := c.segTypeNode(n, t); ok {
+			return err
+		}
+	}
 	if c.rules.prove && c.rules.declines(t) {
 		n.kind = kDecline
 		return nil

@@ -68,6 +68,10 @@ type rules struct {
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
+	// segReads: the binder reads a ,string field, a json.Number, a
+	// json.RawMessage and a []byte as segmentio does, which the pass reads
+	// (see segQuotedNode and segTypeNode; otherwise it declines them).
+	segReads bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.
 	fold bool
@@ -87,8 +91,8 @@ type rules struct {
 	declines func(t reflect.Type) bool
 	// fields lists the fields of struct type t as the binder binds them,
 	// in the binder's order; declined, when not nil, marks fields the
-	// pass does not model (a ,string option, a format, a name two fields
-	// share).
+	// pass does not model (V2's ,string option, a format, a name two
+	// fields share).
 	fields func(t reflect.Type) (params []Param, declined []bool)
 }
 
@@ -177,13 +181,16 @@ var segRules = &rules{
 	jsonKeys:    true,
 	wrapsInts:   true,
 	dottedPaths: true,
+	segReads:    true,
 	depth:       segProveDepth,
 	textDepth:   true,
 	custom:      segCustom,
 	declines: func(t reflect.Type) bool {
 		switch t {
-		case goTime, goNumber, goRawMessage, goBytes:
-			return true // read natively by segmentio's own rules (goDuration: see durations)
+		case goTime:
+			return true // read natively by segmentio's own rules (goDuration: see durations; json.Number, json.RawMessage, []byte: segReads)
+		case goNumber, goRawMessage, goBytes:
+			return false
 		}
 		if t.Kind() == reflect.Array && !segCustom(t) {
 			return false // read as Std reads it, but [] (see checker.arrays)
@@ -209,10 +216,10 @@ var segRules = &rules{
 			count[f.name]++
 		}
 		for i, f := range fields {
-			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, false), Type: f.typ, Index: f.index}
+			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, false), Type: f.typ, Index: f.index, Quoted: f.stringify}
 			// Two fields of one name: which one a key binds depends on
-			// the CPU (segIndex).
-			declined[i] = f.stringify || count[f.name] > 1
+			// the CPU (segIndex). A ,string field segQuotedNode reads.
+			declined[i] = count[f.name] > 1
 		}
 		return params, declined
 	},

@@ -1,0 +1,257 @@
+package bind
+
+import (
+	"reflect"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// SegmentIO's ,string fields, read by the one pass (rules.segReads), as
+// segmentio v0.5.4 reads them (codec.go's constructStructType, decode.go's
+// decodeFromString and decodeFromStringToInt):
+//
+//   - the option applies to a field whose type, through one pointer, is
+//     of integer, float, bool or string kind; any other kind (a slice, a
+//     map, a struct, a pointer to a pointer, an interface, an array) reads
+//     as without it;
+//   - null (unquoted) is read as without the option: a pointer is set nil,
+//     any other is left as it was (NullForValue, not Quoted, as the trial
+//     check gives it);
+//   - any other value must be a JSON string; its text, unquoted (invalid
+//     UTF-8 replaced), is read by the kind's own decoder:
+//     an integer (decodeFromStringToInt): not "", its leading zeros
+//     trimmed after a sign, then "null" or a whole number in range, no
+//     sign but '-' (none for an unsigned one), nothing after it (not even
+//     space); a number of 20 digits or more as parseInt reads it (see
+//     segIntVerdict: it may wrap, WrappedNumber);
+//     a float, a bool or a string (decodeFromString): "null", a JSON
+//     number strconv.ParseFloat takes in range (a float), true or false
+//     (a bool), a JSON string (a string), each with only space after it;
+//   - the text "null" leaves the value as it was (a pointer too: the trial
+//     check's NullForValue), a whole number a float cannot hold exactly is
+//     rounded (RoundedNumber), a string's invalid text replaced
+//     (ReplacedText), as the trial check's walk lists them.
+//
+// A failure of an argument's own ,string value the trial check places at
+// the value, of the kind its text says (see segQuotedFailure); a failure
+// of one inside an argument it places by the kind of segmentio's error
+// (at the field, or at the argument's value), which the pass does not
+// model: it declines. Types segmentio reads by a method of their own, a
+// time.Duration, a json.Number and a uintptr behind the option the pass
+// declines too.
+
+// kSegQuoted is segRules' position of a ,string field: base is the kind
+// segmentio reads the text as (kBool, kInt, kUint, kFloat, kString), bits
+// its size, typ the field's type (a pointer, or not).
+const kSegQuoted = kDecline + 1
+
+// segQuotedNode compiles, under segmentio's rules, the position of a
+// field of type t with the ,string option.
+func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
+	base := t
+	if base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	var kind nodeKind
+	switch base.Kind() {
+	case reflect.Bool:
+		kind = kBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		kind = kInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		kind = kUint
+	case reflect.Float32, reflect.Float64:
+		kind = kFloat
+	case reflect.String:
+		kind = kString
+	default:
+		return c.node(t, false) // segmentio ignores the option
+	}
+	if base == goDuration || base == goNumber || c.rules.declines(base) {
+		return &node{kind: kDecline, typ: t, quoted: true}, nil
+	}
+	n := &node{kind: kSegQuoted, base: kind, typ: t, quoted: true}
+	if kind != kBool && kind != kString {
+		n.bits = base.Bits()
+	}
+	return n, nil
+}
+
+// segQuoted reads the value at c.pos into ,string position n (see above).
+func (c *checker) segQuoted(n *node) bool {
+	start := c.pos
+	k := jsonlex.KindAt(c.data, start)
+	if !c.value(nil) {
+		return false
+	}
+	if c.param >= 0 && c.failedIn == c.steps.arg.ks+1 {
+		return true // the binder stopped at the argument's first failure
+	}
+	ptr := n.typ.Kind() == reflect.Pointer
+	base := n.typ
+	if ptr {
+		base = base.Elem()
+	}
+	raw := c.data[start:c.pos]
+	if k == jsonlex.KindNull {
+		if !ptr {
+			c.issue(NullForValue, &node{typ: base}, start, c.pos)
+		}
+		return true
+	}
+	var buf [128]byte
+	var text []byte
+	ok := false
+	if k == jsonlex.KindString {
+		text, _ = jsonlex.Unquote(buf[:0], raw)
+		if n.base == kString && segQuotedControl(text) {
+			return c.decline() // segmentio's verdict depends on the whole text's bytes
+		}
+		ok = segQuotedReads(n, raw, text)
+	}
+	if !ok {
+		if start != c.argAt {
+			return c.decline() // the trial check places it by segmentio's error
+		}
+		c.issue(segQuotedFailure(n.base, k, text), &node{typ: base, quoted: true}, start, c.pos)
+		return true
+	}
+	if loss := segQuotedLoss(n, raw, text); loss != "" {
+		c.issue(loss, &node{typ: base, quoted: true}, start, c.pos)
+	}
+	return true
+}
+
+// segQuotedReads reports whether segmentio reads text, the unquoted text
+// of the JSON string raw, into ,string position n.
+func segQuotedReads(n *node, raw, text []byte) bool {
+	switch n.base {
+	case kInt, kUint:
+		if len(raw) == 2 {
+			return false // "": decodeFromStringToInt's own error
+		}
+		if string(text) == "null" {
+			return true
+		}
+		if len(text) == 0 || text[0] == '+' {
+			return false // parseInt and parseUint read no '+'
+		}
+		neg := text[0] == '-'
+		digits := text
+		if neg {
+			if n.base == kUint {
+				return false
+			}
+			digits = text[1:]
+		}
+		digits = trimZeros(digits) // decodeFromStringToInt trims them after the sign
+		if len(digits) == 0 {
+			return false
+		}
+		for _, ch := range digits {
+			if ch < '0' || ch > '9' {
+				return false
+			}
+		}
+		switch {
+		case neg:
+			return intVerdict(true, digits, n.bits, true) == ""
+		case len(digits) < 20:
+			return intVerdict(false, digits, n.bits, n.base == kInt) == ""
+		}
+		return segIntVerdict(digits, n.bits, n.base == kInt) != TooLarge
+	}
+	// decodeFromString: the kind's decoder reads a prefix of the text,
+	// then only space may follow.
+	if len(text) >= 4 && string(text[:4]) == "null" {
+		return jsonlex.Space(text, 4) == len(text)
+	}
+	switch n.base {
+	case kFloat:
+		end := len(text)
+		for end > 0 && jsonlex.Space(text, end-1) == len(text) {
+			end--
+		}
+		return isValidNumber(text[:end]) && floatVerdict(text[:end], n.bits) == ""
+	case kBool:
+		rest := -1
+		switch {
+		case len(text) >= 4 && string(text[:4]) == "true":
+			rest = 4
+		case len(text) >= 5 && string(text[:5]) == "false":
+			rest = 5
+		}
+		return rest >= 0 && jsonlex.Space(text, rest) == len(text)
+	default: // kString
+		if jsonlex.KindAt(text, 0) != jsonlex.KindString {
+			return false
+		}
+		end, _, ok := jsonlex.String(text, 0)
+		return ok && jsonlex.Space(text, end) == len(text)
+	}
+}
+
+// segQuotedControl reports whether text, a ,string string's text, opens
+// with a JSON string that holds a control character before its first
+// quote and no backslash: segmentio's parseString skips its check of such
+// a string's bytes where the whole text it decodes is printable ASCII
+// (its validAsciiPrint flag), so it reads the string from one call and
+// fails on it from another (and from the trial check's decode of the
+// argument alone).
+func segQuotedControl(text []byte) bool {
+	if jsonlex.KindAt(text, 0) != jsonlex.KindString {
+		return false
+	}
+	end, f, ok := jsonlex.String(text, 0)
+	return !ok && f&jsonlex.Escaped == 0 && end < len(text) && text[end] < 0x20
+}
+
+// segQuotedFailure is the kind the trial check gives a ,string argument
+// segmentio fails on, from the value's JSON kind k and, for a string, its
+// text (textKind, quoted): a number kind wants a string holding a JSON
+// number (WrongType), one past the type's range or not whole; a bool
+// reads true and false unquoted as the wrong text of the right kind
+// (InvalidValue); a string any string.
+func segQuotedFailure(base nodeKind, k jsonlex.Kind, text []byte) Code {
+	switch base {
+	case kBool:
+		if k == jsonlex.KindTrue || k == jsonlex.KindFalse {
+			return InvalidValue
+		}
+		return WrongType
+	case kString:
+		if k == jsonlex.KindString {
+			return InvalidValue
+		}
+		return WrongType
+	}
+	if k != jsonlex.KindString || !isValidNumber(text) {
+		return WrongType
+	}
+	for _, ch := range text {
+		if base != kFloat && (ch == '.' || ch == 'e' || ch == 'E') {
+			return NotWholeNumber
+		}
+	}
+	if text[0] == '-' {
+		return TooSmall
+	}
+	return TooLarge
+}
+
+// segQuotedLoss is the silent loss of a ,string value segmentio reads,
+// the JSON string raw of text text, as the trial check's walk
+// (lossWalk.quoted) lists it, or "".
+func segQuotedLoss(n *node, raw, text []byte) Code {
+	switch {
+	case string(text) == "null":
+		return NullForValue
+	case n.base == kFloat && rounds(text, n.bits):
+		return RoundedNumber
+	case (n.base == kInt || n.base == kUint) && segWrapped(trimZeros(text), n.bits, n.base == kInt):
+		return WrappedNumber
+	case n.base == kString && (replaces(raw) || len(text) >= 2 && jsonlex.KindAt(text, 0) == jsonlex.KindString && replaces(text)):
+		return ReplacedText
+	}
+	return ""
+}
