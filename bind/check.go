@@ -395,6 +395,8 @@ func (c *checker) value(n *node) bool {
 			return true
 		case kRaw:
 			n = nil
+		case kOwn:
+			return c.own(n, k)
 		}
 	}
 	switch k {

@@ -182,7 +182,16 @@
 // time.Duration's value (segmentio reads a whole number as an int64,
 // WrappedNumber where it wraps, and a string time.ParseDuration takes,
 // its raw text up to the first quote, so never one with an escape;
-// InvalidValue for any other number or string), and an argument's map
+// InvalidValue for any other number or string), under V2 a
+// ,string integer or float (a JSON string holding a JSON number in the
+// type's range: no space, no '+', no leading zero, no quoted null, no
+// sign for an unsigned type; null sets zero, a NullForValue loss; below
+// an argument's value the trial check calls every such failure
+// WrongType), a ,string field of any other kind, a time.Duration among
+// them (go-json-experiment
+// fails on every value: InvalidValue; under GOEXPERIMENT=jsonv2 the
+// standard library's v2 reads bools and strings as without the option,
+// and the pass declines), and an argument's map
 // of integer keys (segmentio reads a key as a ,string integer: "null",
 // or a JSON integer in range, no '+', no leading zero; it fails the map,
 // InvalidValue at it, on any other, but 20 digits or more, spaces after
@@ -203,8 +212,10 @@
 // array, base64 to it), a map
 // but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, json.Number, raw values, and under V2
-// time.Duration), a ,string
-// or format: field, two fields of one name. Nesting past the binder's
+// time.Duration but under ,string), a ,string field under
+// SegmentIO (and under V2 one of a type that decodes itself, time.Time,
+// json.Number, jsontext.Value or uintptr), a format: field, two fields
+// of one name. Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always

@@ -174,6 +174,7 @@ const (
 	kQuoted                  // a ,string field of bool, integer or float kind
 	kTrial                   // the binder's own decode decides (custom unmarshalers, time.Time)
 	kDecline                 // a proving pass does not model the binder here: it declines (see rules)
+	kOwn                     // a proving pass reads the binder's own rule for the position (own; see v2options.go)
 )
 
 type node struct {
@@ -189,6 +190,7 @@ type node struct {
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
 	dur    bool         // kInt: a time.Duration, read under rules.durations
+	own    ownKind      // kOwn: which rule
 }
 
 var (
@@ -256,7 +258,7 @@ func (c *compiler) fail(why string, args ...any) error {
 // of the field the position belongs to.
 func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
 	if quoted && c.rules.prove {
-		return &node{kind: kDecline, typ: t, quoted: true}, nil
+		return c.provedQuoted(t)
 	}
 	if quoted && !selfPointer(t) {
 		return c.quoted(t)
