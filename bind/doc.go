@@ -182,16 +182,19 @@
 // time.Duration's value (segmentio reads a whole number as an int64,
 // WrappedNumber where it wraps, and a string time.ParseDuration takes,
 // its raw text up to the first quote, so never one with an escape;
-// InvalidValue for any other number or string), under V2 a
+// InvalidValue for any other number or string; V2 reads none without a
+// format: option, InvalidValue for every value, null too), under V2 a
 // ,string integer or float (a JSON string holding a JSON number in the
 // type's range: no space, no '+', no leading zero, no quoted null, no
 // sign for an unsigned type; null sets zero, a NullForValue loss; below
 // an argument's value the trial check calls every such failure
-// WrongType), a ,string field of any other kind, a time.Duration among
-// them (go-json-experiment
+// WrongType), a ,string field of any other kind (go-json-experiment
 // fails on every value: InvalidValue; under GOEXPERIMENT=jsonv2 the
 // standard library's v2 reads bools and strings as without the option,
-// and the pass declines), and an argument's map
+// and the pass declines), a [N]byte (a string of padded base64 of
+// exactly N bytes, no line break; InvalidValue otherwise), json.Number
+// (a string type to go-json-experiment) and jsontext.Value (any value,
+// validated as a dropped one), and an argument's map
 // of integer keys (segmentio reads a key as a ,string integer: "null",
 // or a JSON integer in range, no '+', no leading zero; it fails the map,
 // InvalidValue at it, on any other, but 20 digits or more, spaces after
@@ -208,11 +211,10 @@
 // a dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
-// SegmentIO (which fails on it), a byte slice (and under V2 a byte
-// array, base64 to it), a map
+// SegmentIO (which fails on it), a byte slice, a map
 // but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
-// its own (time.Time, json.Number, raw values, and under V2
-// time.Duration but under ,string), a ,string field under
+// its own (time.Time, json.Number but under V2 in go-json-experiment's
+// build, raw values but V2's jsontext.Value), a ,string field under
 // SegmentIO (and under V2 one of a type that decodes itself, time.Time,
 // json.Number, jsontext.Value or uintptr), a format: field, two fields
 // of one name. Nesting past the binder's

@@ -276,6 +276,9 @@ func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
 }
 
 func (c *compiler) fill(n *node, t reflect.Type) error {
+	if c.rules.prove && c.rules.own != nil && c.rules.own(n, t) {
+		return nil
+	}
 	if c.rules.prove && c.rules.declines(t) {
 		n.kind = kDecline
 		return nil

@@ -85,6 +85,11 @@ type rules struct {
 	// declines reports, for a proving pass, a type the binder reads by
 	// rules the pass does not model.
 	declines func(t reflect.Type) bool
+	// own, for a proving pass, fills position n of type t where the
+	// binder reads t by a rule of its own the pass models (a kOwn node,
+	// or a kind the checker reads already), and reports whether it did
+	// (V2: v2Own); nil for none.
+	own func(n *node, t reflect.Type) bool
 	// quoted, for a proving pass, is the position of a field of type t
 	// under the ,string option, by the binder's own rule (V2: v2Quoted),
 	// or nil where the pass declines it; nil for none.
@@ -142,11 +147,12 @@ var v2Rules = &rules{
 	},
 	depth:  v2ProveDepth,
 	custom: v2Custom,
+	own:    v2Own,
 	quoted: v2Quoted,
 	declines: func(t reflect.Type) bool {
 		switch t {
 		case goTime, goDuration, goNumber, goRawMessage:
-			return true // read natively by V2's own rules (Duration: never)
+			return true // read natively by V2's own rules (Duration, jsontext.Value, [N]byte and, in this build, Number: see v2Own)
 		}
 		if isJSONTextValue(t) {
 			return true

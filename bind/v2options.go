@@ -7,11 +7,13 @@ import (
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
-// V2's own readings of options, for its one pass: the ,string option, as
+// V2's own readings of options and types, for its one pass: the ,string
+// option, time.Duration, json.Number, jsontext.Value and [N]byte, each as
 // go-json-experiment (arshal_default.go, arshal_time.go) reads it with its
 // default options, and under GOEXPERIMENT=jsonv2 as the standard library's
 // encoding/json/v2 does where the two agree (the pass declines the rest).
-// A position read so is a kOwn node (ownKind says which rule).
+// A position read so is a kOwn node (ownKind says which rule), or a node
+// of a kind the checker reads already (kRaw, kString).
 
 // ownKind says by which of the binder's own rules a kOwn position reads
 // its value.
@@ -32,7 +34,31 @@ const (
 	// not 0 for a type of a number kind under ,string (a Duration), whose
 	// failure at an argument's value the trial check marks Quoted.
 	ownFails
+	// ownBytes: a [N]byte of plain bytes: a JSON string of standard,
+	// padded base64 (RFC 4648, section 4, no line breaks) decoding to
+	// exactly N bytes (makeBytesArshaler); null sets zero.
+	ownBytes
 )
+
+// v2Own fills n for type t where V2 reads it by a rule of its own the pass
+// models (rules.own), and reports whether it did.
+func v2Own(n *node, t reflect.Type) bool {
+	switch {
+	case v2Custom(t) && !isJSONTextValue(t):
+		return false
+	case t == goDuration:
+		n.kind, n.own = kOwn, ownFails
+	case isJSONTextValue(t):
+		n.kind = kRaw // any valid value, which V2 validates as it does a dropped one
+	case t == goNumber && !jsonv2Build:
+		n.kind = kString // a string type to go-json-experiment (the standard library's v2 reads it as a number)
+	case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && t.Elem().PkgPath() == "":
+		n.kind, n.own, n.length = kOwn, ownBytes, t.Len()
+	default:
+		return false
+	}
+	return true
+}
 
 // provedQuoted compiles, for a proving pass, the position of a field of
 // type t under the ,string option: by the binder's own rule where the
@@ -104,6 +130,9 @@ func (c *checker) own(n *node, k jsonlex.Kind) bool {
 	}
 	switch k {
 	case jsonlex.KindString:
+		if n.own == ownBytes {
+			return c.bytesString(n, start)
+		}
 		return c.quotedString(n, start, top)
 	case jsonlex.KindNull:
 		if !c.literal("null") {
@@ -121,7 +150,7 @@ func (c *checker) own(n *node, k jsonlex.Kind) bool {
 		} else {
 			ok = c.array(n)
 		}
-		if ok && top && len(c.issues) > before {
+		if ok && top && n.own == ownQuoted && len(c.issues) > before {
 			if is := &c.issues[len(c.issues)-1]; is.Kind == WrongType && is.Start == start {
 				is.Quoted = true // the trial check's issue at an argument's ,string value
 			}
@@ -131,7 +160,7 @@ func (c *checker) own(n *node, k jsonlex.Kind) bool {
 	if !c.dropped(k) {
 		return false
 	}
-	c.quotedIssue(WrongType, n, start, top)
+	c.quotedIssue(WrongType, n, start, top && n.own == ownQuoted)
 	return true
 }
 
@@ -226,4 +255,53 @@ func v2QuotedVerdict(s []byte, base nodeKind, bits int) Code {
 		return NotWholeNumber
 	}
 	return intVerdict(neg, digits, bits, base == kInt)
+}
+
+// bytesString reads the JSON string at data[start] into [N]byte position
+// n (ownBytes): InvalidValue unless its text is base64 of exactly N
+// bytes, as V2 decodes it.
+func (c *checker) bytesString(n *node, start int) bool {
+	end, f, ok := jsonlex.String(c.data, start)
+	if !ok {
+		return c.fail(end)
+	}
+	c.pos = end
+	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
+	var buf [64]byte
+	text := c.data[start+1 : end-1]
+	if esc {
+		text, _ = jsonlex.Unquote(buf[:0], c.data[start:end])
+	}
+	// Text past ASCII is no base64, and invalid text V2 fails on first:
+	// InvalidValue either way.
+	if l, ok := v2Base64Len(text); hi || !ok || l != n.length {
+		c.issue(InvalidValue, n, start, end)
+	}
+	return true
+}
+
+// v2Base64Len returns the length of what s decodes to as standard, padded
+// base64 (base64.StdEncoding, as V2 decodes it: whole quanta of four
+// letters of the alphabet, the last of which may end in "=" or "=="; a
+// line break, which the decoder skips, V2 then rejects), and false where
+// V2 fails on it.
+func v2Base64Len(s []byte) (int, bool) {
+	if len(s)%4 != 0 {
+		return 0, false
+	}
+	pad := 0
+	if len(s) > 0 && s[len(s)-1] == '=' {
+		pad = 1
+		if s[len(s)-2] == '=' {
+			pad = 2
+		}
+	}
+	for _, ch := range s[:len(s)-pad] {
+		switch {
+		case 'A' <= ch && ch <= 'Z', 'a' <= ch && ch <= 'z', '0' <= ch && ch <= '9', ch == '+', ch == '/':
+		default:
+			return 0, false
+		}
+	}
+	return len(s)/4*3 - pad, true
 }

@@ -13,8 +13,9 @@ import (
 	"github.com/bindguard/bindguard/bind/jsonv2"
 )
 
-// V2's options its one pass reads by V2's own rules (see
-// bind/v2options.go): the ,string option.
+// V2's options and types its one pass reads by V2's own rules (see
+// bind/v2options.go): the ,string option, time.Duration, json.Number,
+// jsontext.Value and [N]byte.
 
 type v2Opts struct {
 	I   int     `json:"i,string"`
@@ -91,6 +92,34 @@ var v2OptVerdicts = []struct {
 	{`{"pb":"true"}`, []bind.Code{bind.InvalidValue}, "default"},
 	{`{"s":"x"}`, []bind.Code{bind.InvalidValue}, "default"},
 	{`{"sl":[1,{"a":"b"}]}`, []bind.Code{bind.InvalidValue}, "default"},
+	// time.Duration with no format: V2 fails on every value.
+	{`{"d":1}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"d":"1s"}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"d":null}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"pd":null}`, nil, ""},
+	{`{"pd":[1]}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"in":{"d":[1,2]}}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"in":{"d":[]}}`, nil, ""},
+	// json.Number: a string type to go-json-experiment.
+	{`{"n":"x"}`, nil, "default"},
+	{`{"n":5}`, []bind.Code{kWrong}, "default"},
+	{`{"n":null}`, []bind.Code{kNull}, "default"},
+	// jsontext.Value: any valid value, kept raw.
+	{`{"v":{"a":[1,"x",null]}}`, nil, ""},
+	{`{"v":null}`, nil, ""},
+	// [N]byte: base64 of exactly N bytes.
+	{`{"a":"AAEC","pa":""}`, nil, ""},
+	{`{"a":"\u0041AEC"}`, nil, ""},
+	{`{"a":"AAE="}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"a":"AAECAA=="}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"a":"AAE"}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"a":"AA\nEC"}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"a":"AA=C"}`, []bind.Code{bind.InvalidValue}, ""},
+	{"{\"a\":\"AAE\xc3\xa9\"}", []bind.Code{bind.InvalidValue}, ""},
+	{`{"a":[1,2,3]}`, []bind.Code{kWrong}, ""},
+	{`{"a":1}`, []bind.Code{kWrong}, ""},
+	{`{"a":null}`, []bind.Code{kNull}, ""},
+	{`{"pa":"AA=="}`, []bind.Code{bind.InvalidValue}, ""},
 }
 
 // TestNative_V2Options: the pass gives the verdict of each row under V2,

@@ -113,11 +113,13 @@ import (
 //     spaces after the integer the pass declines; so it does any issue in
 //     a value of such a map, which segmentio's error places at the map).
 //
-//   - under V2, the ,string option, by V2's own rule (see v2options.go):
-//     a ,string integer or float (its text a JSON number in the type's
-//     range; below an argument's value every failure is WrongType, as
-//     the trial check judges it), a ,string field of any other kind
-//     (go-json-experiment fails on every value: InvalidValue).
+//   - under V2, the options and types it reads by rules of its own (see
+//     v2options.go): a ,string integer or float (its text a JSON number
+//     in the type's range; below an argument's value every failure is
+//     WrongType, as the trial check judges it), a ,string field of any
+//     other kind and a time.Duration with no format: option (V2 fails on
+//     every value: InvalidValue), a [N]byte (base64 of N bytes),
+//     json.Number (a string type to go-json-experiment), jsontext.Value.
 //
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
