@@ -191,8 +191,9 @@
 // WrongType), a ,string field of any other kind (go-json-experiment
 // fails on every value: InvalidValue; under GOEXPERIMENT=jsonv2 the
 // standard library's v2 reads bools and strings as without the option,
-// and the pass declines), a [N]byte (a string of padded base64 of
-// exactly N bytes, no line break; InvalidValue otherwise), json.Number
+// and the pass declines), a [N]byte or []byte (a string of padded
+// base64, no line break, of exactly N bytes for an array; InvalidValue
+// otherwise), json.Number
 // (a string type to go-json-experiment) and jsontext.Value (any value,
 // validated as a dropped one), and an argument's map
 // of integer keys (segmentio reads a key as a ,string integer: "null",
@@ -211,7 +212,7 @@
 // a dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
-// SegmentIO (which fails on it), a byte slice, a map
+// SegmentIO (which fails on it), a byte slice but under V2, a map
 // but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, json.Number but under V2 in go-json-experiment's
 // build, raw values but V2's jsontext.Value), a ,string field under

@@ -34,9 +34,10 @@ const (
 	// not 0 for a type of a number kind under ,string (a Duration), whose
 	// failure at an argument's value the trial check marks Quoted.
 	ownFails
-	// ownBytes: a [N]byte of plain bytes: a JSON string of standard,
-	// padded base64 (RFC 4648, section 4, no line breaks) decoding to
-	// exactly N bytes (makeBytesArshaler); null sets zero.
+	// ownBytes: a [N]byte or []byte of plain bytes: a JSON string of
+	// standard, padded base64 (RFC 4648, section 4, no line breaks)
+	// decoding to exactly N bytes, any number for a slice (length -1)
+	// (makeBytesArshaler); null sets zero (an array's, a loss) or nil.
 	ownBytes
 )
 
@@ -54,6 +55,8 @@ func v2Own(n *node, t reflect.Type) bool {
 		n.kind = kString // a string type to go-json-experiment (the standard library's v2 reads it as a number)
 	case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && t.Elem().PkgPath() == "":
 		n.kind, n.own, n.length = kOwn, ownBytes, t.Len()
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && t.Elem().PkgPath() == "":
+		n.kind, n.own, n.length = kOwn, ownBytes, -1 // (a slice of a named byte type V2 reads as a list: declined)
 	default:
 		return false
 	}
@@ -138,7 +141,9 @@ func (c *checker) own(n *node, k jsonlex.Kind) bool {
 		if !c.literal("null") {
 			return false
 		}
-		c.issue(NullForValue, n, start, c.pos) // V2 sets zero: the value before is lost
+		if n.typ.Kind() != reflect.Slice {
+			c.issue(NullForValue, n, start, c.pos) // V2 sets zero: the value before is lost
+		}
 		return true
 	case jsonlex.KindObject, jsonlex.KindArray:
 		// A kind the position does not read: WrongType once V2 has read
@@ -258,8 +263,8 @@ func v2QuotedVerdict(s []byte, base nodeKind, bits int) Code {
 }
 
 // bytesString reads the JSON string at data[start] into [N]byte position
-// n (ownBytes): InvalidValue unless its text is base64 of exactly N
-// bytes, as V2 decodes it.
+// or []byte position n (ownBytes): InvalidValue unless its text is
+// base64 of exactly N bytes (any number for a slice), as V2 decodes it.
 func (c *checker) bytesString(n *node, start int) bool {
 	end, f, ok := jsonlex.String(c.data, start)
 	if !ok {
@@ -274,7 +279,7 @@ func (c *checker) bytesString(n *node, start int) bool {
 	}
 	// Text past ASCII is no base64, and invalid text V2 fails on first:
 	// InvalidValue either way.
-	if l, ok := v2Base64Len(text); hi || !ok || l != n.length {
+	if l, ok := v2Base64Len(text); hi || !ok || n.length >= 0 && l != n.length {
 		c.issue(InvalidValue, n, start, end)
 	}
 	return true

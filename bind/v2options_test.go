@@ -34,6 +34,7 @@ type v2Opts struct {
 	V  jsontext.Value `json:"v"`
 	A  [3]byte        `json:"a"`
 	PA *[0]byte       `json:"pa"`
+	BS []byte         `json:"bs"`
 	In v2OptsInner    `json:"in"`
 	X  int            `json:"x"`
 }
@@ -120,6 +121,13 @@ var v2OptVerdicts = []struct {
 	{`{"a":1}`, []bind.Code{kWrong}, ""},
 	{`{"a":null}`, []bind.Code{kNull}, ""},
 	{`{"pa":"AA=="}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"bs":"","a":"AAEC"}`, nil, ""},
+	{`{"bs":"AAECAwQ="}`, nil, ""},
+	{`{"bs":null}`, nil, ""},
+	{`{"bs":"AAE"}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"bs":"AA==\n"}`, []bind.Code{bind.InvalidValue}, ""},
+	{`{"bs":[1,2]}`, []bind.Code{kWrong}, ""},
+	{`{"bs":true}`, []bind.Code{kWrong}, ""},
 }
 
 // TestNative_V2Options: the pass gives the verdict of each row under V2,

@@ -118,7 +118,8 @@ import (
 //     in the type's range; below an argument's value every failure is
 //     WrongType, as the trial check judges it), a ,string field of any
 //     other kind and a time.Duration with no format: option (V2 fails on
-//     every value: InvalidValue), a [N]byte (base64 of N bytes),
+//     every value: InvalidValue), a [N]byte or []byte (base64, of N bytes
+//     for an array),
 //     json.Number (a string type to go-json-experiment), jsontext.Value.
 //
 // It declines every kind of issue not listed, and whatever the proving
