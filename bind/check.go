@@ -400,6 +400,8 @@ func (c *checker) value(n *node) bool {
 			return true
 		case kRaw:
 			n = nil
+		case kOwn:
+			return c.own(n, k)
 		}
 	}
 	switch k {

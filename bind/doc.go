@@ -182,7 +182,20 @@
 // time.Duration's value (segmentio reads a whole number as an int64,
 // WrappedNumber where it wraps, and a string time.ParseDuration takes,
 // its raw text up to the first quote, so never one with an escape;
-// InvalidValue for any other number or string), and an argument's map
+// InvalidValue for any other number or string; V2 reads none without a
+// format: option, InvalidValue for every value, null too), under V2 a
+// ,string integer or float (a JSON string holding a JSON number in the
+// type's range: no space, no '+', no leading zero, no quoted null, no
+// sign for an unsigned type; null sets zero, a NullForValue loss; below
+// an argument's value the trial check calls every such failure
+// WrongType), a ,string field of any other kind (go-json-experiment
+// fails on every value: InvalidValue; under GOEXPERIMENT=jsonv2 the
+// standard library's v2 reads bools and strings as without the option,
+// and the pass declines), a [N]byte or []byte (a string of padded
+// base64, no line break, of exactly N bytes for an array; InvalidValue
+// otherwise), json.Number
+// (a string type to go-json-experiment) and jsontext.Value (any value,
+// validated as a dropped one), and an argument's map
 // of integer keys (segmentio reads a key as a ,string integer: "null",
 // or a JSON integer in range, no '+', no leading zero; it fails the map,
 // InvalidValue at it, on any other, but 20 digits or more, spaces after
@@ -209,14 +222,15 @@
 // a dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
-// SegmentIO (which fails on it), a byte slice but segmentio's []byte, a byte
-// array under V2 (base64 to it), a map
+// SegmentIO (which fails on it), a slice of a named byte type under V2, a map
 // but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
-// its own (time.Time, and under V2 json.Number, raw values and
-// time.Duration), under SegmentIO text that is not base64 for a []byte
-// inside an argument (segmentio's error names no path), a ,string field under V2 (and under SegmentIO one of a
-// type that decodes itself, a time.Duration, a json.Number or a uintptr),
-// a format: field, two fields of one name. Nesting past the binder's
+// its own the pass does not model (time.Time; under V2 json.RawMessage,
+// which it reads by its UnmarshalJSON, and json.Number in the standard
+// library's v2 build), under SegmentIO text that is not base64 for a []byte
+// inside an argument (segmentio's error names no path), a ,string field of
+// a type that decodes itself, a json.Number or a uintptr (and under
+// SegmentIO one of a time.Duration, under V2 one of a time.Time or a
+// jsontext.Value), a format: field, two fields of one name. Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always

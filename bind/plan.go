@@ -158,22 +158,26 @@ const selfPointerWhy = "the pointer type %v points to itself, so the binder, rea
 type nodeKind uint8
 
 const (
-	kAny     nodeKind = iota // empty interface: any value; numbers must fit a float64
-	kRaw                     // json.RawMessage: any value
-	kBool                    // bool kinds
-	kInt                     // signed integer kinds
-	kUint                    // unsigned integer kinds
-	kFloat                   // float kinds
-	kString                  // string kinds
-	kNumber                  // json.Number: a number, or a string holding one
-	kSlice                   // slices; a string is base64 when the element kind is uint8
-	kArray                   // fixed-size arrays: extra elements are dropped
-	kMap                     // maps with string, integer or unsigned keys
-	kStruct                  // structs: keys bound by the field set
-	kPtr                     // pointers: null sets nil, anything else reads the element
-	kQuoted                  // a ,string field of bool, integer or float kind
-	kTrial                   // the binder's own decode decides (custom unmarshalers, time.Time)
-	kDecline                 // a proving pass does not model the binder here: it declines (see rules)
+	kAny       nodeKind = iota // empty interface: any value; numbers must fit a float64
+	kRaw                       // json.RawMessage: any value
+	kBool                      // bool kinds
+	kInt                       // signed integer kinds
+	kUint                      // unsigned integer kinds
+	kFloat                     // float kinds
+	kString                    // string kinds
+	kNumber                    // json.Number: a number, or a string holding one
+	kSlice                     // slices; a string is base64 when the element kind is uint8
+	kArray                     // fixed-size arrays: extra elements are dropped
+	kMap                       // maps with string, integer or unsigned keys
+	kStruct                    // structs: keys bound by the field set
+	kPtr                       // pointers: null sets nil, anything else reads the element
+	kQuoted                    // a ,string field of bool, integer or float kind
+	kTrial                     // the binder's own decode decides (custom unmarshalers, time.Time)
+	kDecline                   // a proving pass does not model the binder here: it declines (see rules)
+	kOwn                       // a proving pass reads the binder's own rule for the position (own; see v2options.go)
+	kSegQuoted                 // segRules' ,string field (see segstring.go)
+	kSegNumber                 // segRules' json.Number (see segtypes.go)
+	kSegBytes                  // segRules' []byte (see segtypes.go)
 )
 
 type node struct {
@@ -189,6 +193,7 @@ type node struct {
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
 	dur    bool         // kInt: a time.Duration, read under rules.durations
+	own    ownKind      // kOwn: which rule
 }
 
 var (
@@ -259,7 +264,7 @@ func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
 		return c.segQuotedNode(t)
 	}
 	if quoted && c.rules.prove {
-		return &node{kind: kDecline, typ: t, quoted: true}, nil
+		return c.provedQuoted(t)
 	}
 	if quoted && !selfPointer(t) {
 		return c.quoted(t)
@@ -281,6 +286,9 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 		if ok, err := c.segTypeNode(n, t); ok {
 			return err
 		}
+	}
+	if c.rules.prove && c.rules.own != nil && c.rules.own(n, t) {
+		return nil
 	}
 	if c.rules.prove && c.rules.declines(t) {
 		n.kind = kDecline

@@ -89,6 +89,15 @@ type rules struct {
 	// declines reports, for a proving pass, a type the binder reads by
 	// rules the pass does not model.
 	declines func(t reflect.Type) bool
+	// own, for a proving pass, fills position n of type t where the
+	// binder reads t by a rule of its own the pass models (a kOwn node,
+	// or a kind the checker reads already), and reports whether it did
+	// (V2: v2Own); nil for none.
+	own func(n *node, t reflect.Type) bool
+	// quoted, for a proving pass, is the position of a field of type t
+	// under the ,string option, by the binder's own rule (V2: v2Quoted),
+	// or nil where the pass declines it; nil for none.
+	quoted func(t reflect.Type) *node
 	// fields lists the fields of struct type t as the binder binds them,
 	// in the binder's order; declined, when not nil, marks fields the
 	// pass does not model (V2's ,string option, a format, a name two
@@ -142,10 +151,12 @@ var v2Rules = &rules{
 	},
 	depth:  v2ProveDepth,
 	custom: v2Custom,
+	own:    v2Own,
+	quoted: v2Quoted,
 	declines: func(t reflect.Type) bool {
 		switch t {
 		case goTime, goDuration, goNumber, goRawMessage:
-			return true // read natively by V2's own rules (Duration: never)
+			return true // read natively by V2's own rules (Duration, jsontext.Value, [N]byte and, in this build, Number: see v2Own)
 		}
 		if isJSONTextValue(t) {
 			return true
@@ -161,10 +172,11 @@ var v2Rules = &rules{
 		declined := make([]bool, len(fs.flattened))
 		for i, f := range fs.flattened {
 			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, true), Type: f.typ, Index: f.index}
-			// ,string and format: options are V2's own; an exact name
-			// binds a case:ignore field too, a folded one by V2's fold
-			// (v2Folds).
-			declined[i] = f.str || f.format != ""
+			// ,string is read by V2's rule (v2Quoted); format: options
+			// are V2's own; an exact name binds a case:ignore field too,
+			// a folded one by V2's fold (v2Folds).
+			params[i].Quoted = f.str
+			declined[i] = f.format != ""
 		}
 		return params, declined
 	},

@@ -40,10 +40,9 @@ import (
 // time.Duration, a json.Number and a uintptr behind the option the pass
 // declines too.
 
-// kSegQuoted is segRules' position of a ,string field: base is the kind
-// segmentio reads the text as (kBool, kInt, kUint, kFloat, kString), bits
-// its size, typ the field's type (a pointer, or not).
-const kSegQuoted = kDecline + 1
+// kSegQuoted (see plan.go) is segRules' position of a ,string field: base
+// is the kind segmentio reads the text as (kBool, kInt, kUint, kFloat,
+// kString), bits its size, typ the field's type (a pointer, or not).
 
 // segQuotedNode compiles, under segmentio's rules, the position of a
 // field of type t with the ,string option.

@@ -24,12 +24,8 @@ import (
 //     value, InvalidValue, which for a []byte argument is the value
 //     itself; inside an argument the pass declines it.
 
-// kSegNumber and kSegBytes are segRules' positions of a json.Number and a
-// []byte (elem: the list of uint8 it reads an array as).
-const (
-	kSegNumber = kSegQuoted + 1 + iota
-	kSegBytes
-)
+// kSegNumber and kSegBytes (see plan.go) are segRules' positions of a
+// json.Number and a []byte (elem: the list of uint8 it reads an array as).
 
 // segTypeNode compiles, under segmentio's rules, n of type t when t is
 // json.Number or []byte, and reports whether it did.

@@ -127,6 +127,15 @@ import (
 //     argument, where segmentio's error names no path, the pass
 //     declines), or a list of bytes read as uint8s, null left zero.
 //
+//   - under V2, the options and types it reads by rules of its own (see
+//     v2options.go): a ,string integer or float (its text a JSON number
+//     in the type's range; below an argument's value every failure is
+//     WrongType, as the trial check judges it), a ,string field of any
+//     other kind and a time.Duration with no format: option (V2 fails on
+//     every value: InvalidValue), a [N]byte or []byte (base64, of N bytes
+//     for an array),
+//     json.Number (a string type to go-json-experiment), jsontext.Value.
+//
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
 

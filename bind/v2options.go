@@ -1,0 +1,312 @@
+package bind
+
+import (
+	"bytes"
+	"reflect"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// V2's own readings of options and types, for its one pass: the ,string
+// option, time.Duration, json.Number, jsontext.Value and [N]byte, each as
+// go-json-experiment (arshal_default.go, arshal_time.go) reads it with its
+// default options, and under GOEXPERIMENT=jsonv2 as the standard library's
+// encoding/json/v2 does where the two agree (the pass declines the rest).
+// A position read so is a kOwn node (ownKind says which rule), or a node
+// of a kind the checker reads already (kRaw, kString).
+
+// ownKind says by which of the binder's own rules a kOwn position reads
+// its value.
+type ownKind uint8
+
+const (
+	// ownQuoted: an integer or float under the ,string option (V2): a
+	// JSON string holding a JSON number of the type's range, as
+	// arshal_default.go's int, uint and float decoders read one
+	// (jsonwire.ParseUint, strconv.ParseFloat); null sets zero; anything
+	// else fails (see v2QuotedVerdict).
+	ownQuoted ownKind = iota + 1
+	// ownFails: V2 fails on every value, null too, before it reads it:
+	// a time.Duration with no format: option ("no default
+	// representation"), and, in this build of go-json-experiment, a
+	// field of any other kind under ,string ("invalid use of `string`
+	// tag option"). A pointer to one reads null as nil first. base is
+	// not 0 for a type of a number kind under ,string (a Duration), whose
+	// failure at an argument's value the trial check marks Quoted.
+	ownFails
+	// ownBytes: a [N]byte or []byte of plain bytes: a JSON string of
+	// standard, padded base64 (RFC 4648, section 4, no line breaks)
+	// decoding to exactly N bytes, any number for a slice (length -1)
+	// (makeBytesArshaler); null sets zero (an array's, a loss) or nil.
+	ownBytes
+)
+
+// v2Own fills n for type t where V2 reads it by a rule of its own the pass
+// models (rules.own), and reports whether it did.
+func v2Own(n *node, t reflect.Type) bool {
+	switch {
+	case v2Custom(t) && !isJSONTextValue(t):
+		return false
+	case t == goDuration:
+		n.kind, n.own = kOwn, ownFails
+	case isJSONTextValue(t):
+		n.kind = kRaw // any valid value, which V2 validates as it does a dropped one
+	case t == goNumber && !jsonv2Build:
+		n.kind = kString // a string type to go-json-experiment (the standard library's v2 reads it as a number)
+	case t.Kind() == reflect.Array && t.Elem().Kind() == reflect.Uint8 && t.Elem().PkgPath() == "":
+		n.kind, n.own, n.length = kOwn, ownBytes, t.Len()
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 && t.Elem().PkgPath() == "":
+		n.kind, n.own, n.length = kOwn, ownBytes, -1 // (a slice of a named byte type V2 reads as a list: declined)
+	default:
+		return false
+	}
+	return true
+}
+
+// provedQuoted compiles, for a proving pass, the position of a field of
+// type t under the ,string option: by the binder's own rule where the
+// pass models it (rules.quoted), else a position it declines.
+func (c *compiler) provedQuoted(t reflect.Type) (*node, error) {
+	if c.rules.quoted != nil && !selfPointer(t) {
+		if n := c.rules.quoted(t); n != nil {
+			return n, nil
+		}
+	}
+	return &node{kind: kDecline, typ: t, quoted: true}, nil
+}
+
+// v2Quoted is V2's ,string option for a field of type t (rules.quoted), or
+// nil where the pass declines it. The option reaches through pointers
+// (null sets a pointer nil first); it quotes an integer or a float, and
+// fails on every value of any other kind (in go-json-experiment; the
+// standard library's v2 reads bools and strings as it does without the
+// option, and quotes numbers inside slices, maps and structs: declined).
+func v2Quoted(t reflect.Type) *node {
+	if t.Kind() == reflect.Pointer && !v2Custom(t) {
+		e := v2Quoted(t.Elem())
+		if e == nil {
+			return nil
+		}
+		return &node{kind: kPtr, typ: t, elem: e}
+	}
+	switch {
+	case v2Custom(t), t == goTime, t == goNumber, isJSONTextValue(t), t.Kind() == reflect.Uintptr:
+		return nil
+	case t == goDuration:
+		if jsonv2Build {
+			return nil
+		}
+		return &node{kind: kOwn, own: ownFails, typ: t, base: kInt} // base: of a number kind, as the trial check marks it quoted
+	case numberKind(t):
+		n := &node{kind: kOwn, own: ownQuoted, typ: t, bits: t.Bits(), base: kFloat}
+		switch t.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			n.base = kInt
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			n.base = kUint
+		}
+		return n
+	case jsonv2Build:
+		return nil
+	}
+	return &node{kind: kOwn, own: ownFails, typ: t}
+}
+
+// own reads the value at c.pos, of JSON kind k, into kOwn position n: the
+// verdict the trial check gives V2's decode of it (see ownKind). A value
+// held to compiled constraints it declines (the constraints read a
+// position by Std's kinds).
+func (c *checker) own(n *node, k jsonlex.Kind) bool {
+	if c.cons.next != nil {
+		return c.decline()
+	}
+	start := c.pos
+	top := c.param >= 0 && start == c.argAt // the argument's own value
+	if n.own == ownFails {
+		// V2 fails before it reads the value, then skips it: validated,
+		// as a dropped value (the pass declines what it validates).
+		if !c.dropped(k) {
+			return false
+		}
+		c.quotedIssue(InvalidValue, n, start, top && n.base != 0)
+		return true
+	}
+	switch k {
+	case jsonlex.KindString:
+		if n.own == ownBytes {
+			return c.bytesString(n, start)
+		}
+		return c.quotedString(n, start, top)
+	case jsonlex.KindNull:
+		if !c.literal("null") {
+			return false
+		}
+		if n.typ.Kind() != reflect.Slice {
+			c.issue(NullForValue, n, start, c.pos) // V2 sets zero: the value before is lost
+		}
+		return true
+	case jsonlex.KindObject, jsonlex.KindArray:
+		// A kind the position does not read: WrongType once V2 has read
+		// it whole (the wrong-kind reading of object and array).
+		var ok bool
+		before := len(c.issues)
+		if k == jsonlex.KindObject {
+			ok = c.object(n, false)
+		} else {
+			ok = c.array(n)
+		}
+		if ok && top && n.own == ownQuoted && len(c.issues) > before {
+			if is := &c.issues[len(c.issues)-1]; is.Kind == WrongType && is.Start == start {
+				is.Quoted = true // the trial check's issue at an argument's ,string value
+			}
+		}
+		return ok
+	}
+	if !c.dropped(k) {
+		return false
+	}
+	c.quotedIssue(WrongType, n, start, top && n.own == ownQuoted)
+	return true
+}
+
+// dropped reads the value at c.pos, of JSON kind k, as V2 reads one it
+// drops: validated only.
+func (c *checker) dropped(k jsonlex.Kind) bool {
+	switch k {
+	case jsonlex.KindObject:
+		return c.object(nil, false)
+	case jsonlex.KindArray:
+		return c.array(nil)
+	case jsonlex.KindString:
+		return c.stringValue(nil)
+	case jsonlex.KindNumber:
+		return c.number(nil)
+	case jsonlex.KindTrue:
+		return c.literal("true")
+	case jsonlex.KindFalse:
+		return c.literal("false")
+	case jsonlex.KindNull:
+		return c.literal("null")
+	}
+	return c.fail(c.pos)
+}
+
+// quotedIssue records an issue with the value at data[start:c.pos] read
+// into n, marked as read through the ,string option when quoted (the
+// trial check marks its issue at an argument's own ,string value, and its
+// RoundedNumber losses).
+func (c *checker) quotedIssue(kind Code, n *node, start int, quoted bool) {
+	before := len(c.issues)
+	c.issue(kind, n, start, c.pos)
+	if quoted && len(c.issues) > before {
+		c.issues[len(c.issues)-1].Quoted = true
+	}
+}
+
+// quotedString reads the JSON string at data[start] into ,string number
+// position n (ownQuoted); top: it is an argument's own value.
+func (c *checker) quotedString(n *node, start int, top bool) bool {
+	end, f, ok := jsonlex.String(c.data, start)
+	if !ok {
+		return c.fail(end)
+	}
+	c.pos = end
+	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
+	if (esc || hi) && replacedText(c.data[start:end], esc, hi) {
+		c.quotedIssue(InvalidValue, n, start, top) // V2 fails on the text first (see textVerdict)
+		return true
+	}
+	var buf [64]byte
+	text := c.data[start+1 : end-1]
+	if esc {
+		text, _ = jsonlex.Unquote(buf[:0], c.data[start:end])
+	}
+	if kind := v2QuotedVerdict(text, n.base, n.bits); kind != "" {
+		if !top {
+			// The trial check judges a failure below the argument's
+			// value by its JSON kind alone: a string for a number.
+			kind = WrongType
+		}
+		c.quotedIssue(kind, n, start, top)
+		return true
+	}
+	if n.base == kFloat && quotedLoss(text, n) == RoundedNumber {
+		c.quotedIssue(RoundedNumber, n, start, true)
+	}
+	return true
+}
+
+// v2QuotedVerdict judges the text s of the JSON string sent for a ,string
+// integer or float (base, of bits) as V2 reads it: a JSON number, no space
+// around it, no quoted null; for an integer, one of no fraction or
+// exponent in the type's range (jsonwire.ParseUint: no sign for an
+// unsigned type, not even "-0"), for a float one strconv.ParseFloat
+// reads in range. The kind of a failure is the trial check's (textKind,
+// quoted): WrongType for text that is no JSON number, then NotWholeNumber,
+// TooLarge, TooSmall.
+func v2QuotedVerdict(s []byte, base nodeKind, bits int) Code {
+	if !isValidNumber(s) {
+		return WrongType
+	}
+	if base == kFloat {
+		return floatVerdict(s, bits)
+	}
+	neg := s[0] == '-'
+	digits := s
+	if neg {
+		digits = s[1:]
+	}
+	if bytes.ContainsAny(digits, ".eE") {
+		return NotWholeNumber
+	}
+	return intVerdict(neg, digits, bits, base == kInt)
+}
+
+// bytesString reads the JSON string at data[start] into [N]byte position
+// or []byte position n (ownBytes): InvalidValue unless its text is
+// base64 of exactly N bytes (any number for a slice), as V2 decodes it.
+func (c *checker) bytesString(n *node, start int) bool {
+	end, f, ok := jsonlex.String(c.data, start)
+	if !ok {
+		return c.fail(end)
+	}
+	c.pos = end
+	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
+	var buf [64]byte
+	text := c.data[start+1 : end-1]
+	if esc {
+		text, _ = jsonlex.Unquote(buf[:0], c.data[start:end])
+	}
+	// Text past ASCII is no base64, and invalid text V2 fails on first:
+	// InvalidValue either way.
+	if l, ok := v2Base64Len(text); hi || !ok || n.length >= 0 && l != n.length {
+		c.issue(InvalidValue, n, start, end)
+	}
+	return true
+}
+
+// v2Base64Len returns the length of what s decodes to as standard, padded
+// base64 (base64.StdEncoding, as V2 decodes it: whole quanta of four
+// letters of the alphabet, the last of which may end in "=" or "=="; a
+// line break, which the decoder skips, V2 then rejects), and false where
+// V2 fails on it.
+func v2Base64Len(s []byte) (int, bool) {
+	if len(s)%4 != 0 {
+		return 0, false
+	}
+	pad := 0
+	if len(s) > 0 && s[len(s)-1] == '=' {
+		pad = 1
+		if s[len(s)-2] == '=' {
+			pad = 2
+		}
+	}
+	for _, ch := range s[:len(s)-pad] {
+		switch {
+		case 'A' <= ch && ch <= 'Z', 'a' <= ch && ch <= 'z', '0' <= ch && ch <= '9', ch == '+', ch == '/':
+		default:
+			return 0, false
+		}
+	}
+	return len(s)/4*3 - pad, true
+}
