@@ -217,6 +217,8 @@ type checker struct {
 	steps pathStack
 
 	cons consWalk // the compiled constraints held in the walk (see checkConstrained)
+
+	v2 v2Keys // V2's names repeated inside a value (see v2Repeat)
 }
 
 // pathFor returns the path from the argument to the value the checker is
@@ -471,6 +473,9 @@ func (c *checker) object(n *node, root bool) bool {
 	}
 	// V2 reads a dropped object for repeated names, and fails on one.
 	dropRepeats := (wrong || n == nil) && c.prove && c.dupDropped
+	if wrong && dropRepeats {
+		c.v2Wrong(n)
+	}
 	// The fields a struct's keys have bound so far, and the keys a map's or
 	// an interface's object has held: a key bound or held before is a
 	// repeat, and the binder keeps its last value.
@@ -514,8 +519,8 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.keyCut()
 			}
 			vs := c.pos
-			if dropRepeats && c.repeated(&keys, kString, ks, ke) {
-				return c.decline() // V2 fails on the repeated name (see native)
+			if dropRepeats && c.repeated(&keys, kString, ks, ke) && !c.v2Repeat(n, start, ks, ke) {
+				return c.decline() // V2 fails on the repeated name (see v2Repeat)
 			}
 			badKey := false
 			var keyLoss, keyLoss2 Code // found on the key, recorded once the value is read
@@ -538,12 +543,13 @@ func (c *checker) object(n *node, root bool) bool {
 							keyLoss = FoldedKey
 						}
 						if fields.add(i) {
-							keyLoss2 = DuplicateKey
+							keyLoss2 = c.boundAgain(n, root, start, ks, ke)
 						}
 					case root:
 						c.add(Issue{Kind: UnknownArgument, Param: -1, Start: ks, End: ke})
+						c.v2.dropKs = ks
 					default:
-						keyLoss = UnknownField
+						keyLoss = c.unknownName(n, &keys, start, ks, ke)
 					}
 				case kMap, kAny:
 					badKey = keyKind != kString && !c.mapKey(n, ks, ke, esc)
@@ -551,7 +557,7 @@ func (c *checker) object(n *node, root bool) bool {
 						keyLoss = ReplacedText
 					}
 					if !badKey && c.repeated(&keys, keyKind, ks, ke) {
-						keyLoss2 = DuplicateKey
+						keyLoss2 = c.boundAgain(n, false, start, ks, ke)
 					}
 				}
 			}
@@ -648,6 +654,9 @@ func (c *checker) object(n *node, root bool) bool {
 		if ci >= 0 {
 			c.consClose(ci, start)
 		}
+	}
+	if c.prove && c.dupDropped {
+		c.v2Closed(n, start)
 	}
 	c.depth--
 	if wrong {
@@ -976,6 +985,9 @@ func (c *checker) array(n *node) bool {
 		child = n.elem
 	default:
 		wrong = true
+		if c.prove && c.dupDropped {
+			c.v2Wrong(n)
+		}
 	}
 	sent := 0 // elements
 	outer := c.steps.push(step{ke: -1})
@@ -1011,6 +1023,9 @@ func (c *checker) array(n *node) bool {
 	c.steps.pop(outer)
 	if ci >= 0 {
 		c.consClose(ci, start)
+	}
+	if c.prove && c.dupDropped {
+		c.v2Closed(nil, start)
 	}
 	c.depth--
 	if wrong {

@@ -154,9 +154,9 @@
 // of 20 digits and more, reading them as other numbers without an error,
 // which the pass, like the trial check, reports as WrappedNumber), a JSON kind its position
 // does not read (WrongType; a string of the wrong kind with an escape or a
-// byte past ASCII it declines, and under V2, which fails first on what is
-// inside, an array or object of the wrong kind holding a repeated name or
-// such a string), a top-level key the binder binds to no parameter
+// byte past ASCII it declines, and under V2, which reads a value of the
+// wrong kind for a string or a number whole and fails first on what is
+// inside, such a string inside it), a top-level key the binder binds to no parameter
 // (UnknownArgument, its value read as V2 validates it),
 // a required parameter or nested field left out (MissingArgument), null for a
 // position with no nil (NullForValue), a whole number a float rounds
@@ -172,7 +172,11 @@
 // under V2 a top-level key repeated (V2 fails on the name: InvalidValue
 // in its argument, or InvalidJSON for a dropped one, each name once,
 // after the members' issues, with V2's ErrDuplicateName, as the trial
-// check lists them) and a string value's invalid UTF-8 or lone surrogate
+// check lists them), a name repeated inside a value (V2 fails on it as it
+// reads the name: InvalidValue at the object holding it in an argument,
+// the path to that object, V2's error naming the name; InvalidJSON at
+// the name inside a dropped value; none inside a value of the wrong kind
+// V2 fails on at its first token) and a string value's invalid UTF-8 or lone surrogate
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
@@ -190,8 +194,7 @@
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (a key repeated inside a value, or invalid text in a
-// key or a dropped value, under V2,
+// every other issue (invalid text in a key or a dropped value, under V2,
 // which fails on them, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past

@@ -37,9 +37,9 @@ import (
 //     Std does;
 //   - a JSON kind its position does not read (WrongType); an array or
 //     object of the wrong kind is read for what V2 fails on first inside
-//     it (a name repeated in one of its objects, a string with an escape
-//     or a byte past ASCII: the pass declines those), a string of the
-//     wrong kind must be plain ASCII;
+//     it (a name repeated in one of its objects, see v2Repeat; a string
+//     with an escape or a byte past ASCII the pass declines), a string of
+//     the wrong kind must be plain ASCII;
 //   - a top-level key the binder binds to no parameter (UnknownArgument), whose
 //     value is not a string with an escape or a byte past ASCII; V2
 //     validates a dropped value (its UTF-8, its repeated names), which the
@@ -50,8 +50,7 @@ import (
 //     cannot hold exactly (RoundedNumber, as Std: both binders use
 //     strconv.ParseFloat), and a key inside a nested struct's object that
 //     no field takes (UnknownField, with a plain value as for UnknownArgument,
-//     no two case:ignore fields of the struct folding alike, and under V2
-//     not sent twice);
+//     no two case:ignore fields of the struct folding alike);
 //   - under segmentio, a key repeated in one object (DuplicateKey, the
 //     last value kept), where its value holds no issue (the trial check
 //     lists the key's first) and the call does not fail (segmentio
@@ -60,9 +59,11 @@ import (
 //     dropped name sent again), which V2 fails on: after the members'
 //     failures and unknown keys, each name repeated once, InvalidValue
 //     in its argument or InvalidJSON, with V2's ErrDuplicateName, which
-//     refuse words (see nameRepeated; up to maxRepeats names). A name repeated inside an argument
-//     or a dropped value the pass declines (the trial check's issue
-//     holds V2's error, with the path inside, which refuse reads).
+//     refuse words (see nameRepeated; up to maxRepeats names).
+//   - under V2, a name repeated inside a value, which V2 fails on as it
+//     reads the name: InvalidValue at the object holding it, in an
+//     argument, with V2's error naming the name, which refuse reads;
+//     InvalidJSON at the name, in a dropped value (see v2Repeat).
 //
 //   - under V2, a key no field names exactly that binds a case:ignore
 //     field by V2's fold (FoldedKey, see lookupV2), in a call that fails
@@ -211,6 +212,9 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		// class before (the trial check: nothing, in a call that fails).
 		return issues, false
 	}
+	if c.bad && c.v2.met {
+		return issues, false // V2's error is the name it met repeated before (see v2Repeat)
+	}
 	if c.bad && c.deep && !c.declined {
 		return c.tooDeep(issues)
 	}
@@ -347,7 +351,7 @@ func (c *checker) memberCut(n *node, keys *keySet, root bool, ks, ke int, keyLos
 		_, f, _ := jsonlex.String(c.data, ks)
 		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.droppedRepeat()
 	case keyLoss == UnknownField:
-		repeat = n.fields.foldsMore || c.repeated(keys, kString, ks, ke)
+		repeat = n.fields.foldsMore // a repeat V2 fails on is judged before the value (unknownName)
 	}
 	if repeat {
 		c.declined = true
@@ -457,8 +461,8 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 // binders skip without a failure the pass does not read for: a string of
 // plain ASCII, or any other value. V2 validates a dropped value's strings
 // (their UTF-8) and its objects' names, which the pass reads for (under
-// V2 it declines any escape or byte past ASCII in a dropped string, and a
-// name repeated in a dropped object).
+// V2 it declines any escape or byte past ASCII in a dropped string; a
+// name repeated in a dropped object is v2Repeat's).
 func (c *checker) plainDropped(vs int) bool {
 	switch jsonlex.KindAt(c.data, vs) {
 	case jsonlex.KindString:
@@ -526,8 +530,8 @@ func (c *checker) onlyFailures() {
 // on a name sent twice in one object), and drop its value without a failure the pass does not read
 // for (see unknownKey).
 func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
-	if n.fields.foldsMore || c.dupDropped && c.repeated(keys, kString, ks, ke) {
-		return false
+	if n.fields.foldsMore {
+		return false // a repeated name V2 fails on is judged before the value (unknownName)
 	}
 	return c.plainDropped(vs)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
+	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
 // The native verdict of V2 and SegmentIO: the one pass gives the verdict
@@ -348,6 +349,9 @@ func TestNative_VerdictSweep(t *testing.T) {
 			is, _, _ := bind.NativeVerdict(plan, args)
 			for _, x := range is {
 				seen[b.Name()+" "+string(x.Kind)] = true
+				if _, _, dup := bindcap.DuplicateName(b, x.Err); dup && x.Start < len(args) && (args[x.Start] == '{' || x.Param < 0 && x.Kind == bind.InvalidJSON && args[x.Start] == '"') {
+					seen[b.Name()+" repeat inside"] = true // a name repeated in a value, not at the top level
+				}
 			}
 		}
 	}
@@ -358,7 +362,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue} { // InvalidValue: a repeated name
+	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue, "repeat inside"} { // InvalidValue: a repeated name
 		if !seen["v2 "+string(k)] {
 			t.Errorf("v2: no verdict of the pass held a %v issue", k)
 		}
