@@ -285,7 +285,9 @@
 // a wrong element in a long list, ten thousand unknown keys) costs that
 // one pass, and allocates as Std's does (V2's dropped keys, told apart
 // for its repeated names, are held in the pass's pooled key table, where
-// every binder's pass counts the unknown top-level keys). A call it declines costs the pass up to where
+// every binder's pass counts the unknown top-level keys; its repeated
+// top-level names, any number of them, in a pooled list of the ones the
+// issue cap may list). A call it declines costs the pass up to where
 // it declines, then the trial check's: the binder's own decodes, the whole
 // call once and, when it fails, each argument alone, but only those the
 // binder may have failed on (V2 reads the members in order and stops at

@@ -1,6 +1,9 @@
 package bind
 
 import (
+	"hash/maphash"
+	"sync"
+
 	"github.com/bindguard/bindguard/internal/decoders"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
@@ -30,6 +33,8 @@ type v2Keys struct {
 	skim       int  // the depth of the open value of the wrong kind V2 fails on at its first token (0: none)
 	dropKs     int  // the key of the top-level member being read, where it binds no parameter
 	dropFailed int  // dropKs+1 of the dropped member whose value's failure is listed
+
+	repeats v2Repeats // the repeated top-level names (see nameRepeated)
 }
 
 // v2Wrong notes, under V2, the array or object just opened (at c.depth)
@@ -135,4 +140,108 @@ func (c *checker) unknownName(n *node, keys *keySet, start, ks, ke int) Code {
 		c.v2Repeat(n, start, ks, ke)
 	}
 	return UnknownField
+}
+
+// V2's repeated top-level names, any number of them (see nameRepeated):
+// each is told listed before in constant time, a parameter by a bit, a
+// dropped key by the checker's key table (as object topRepeats), and the
+// pass holds only the repeats the tally may list: every parameter's (one
+// each) and the first MaxIssues+1 dropped keys'; past those a dropped
+// key's repeat is an InvalidJSON the tally counts (its class has listed
+// MaxIssues, and the first in no argument), so it is counted only. The
+// list is pooled: a call of any number of repeated names allocates
+// nothing for them once a list that size has served one.
+
+// v2Repeats is the checker's state of V2's repeated top-level names
+// beyond the list (checker.repeats) itself.
+type v2Repeats struct {
+	params      fieldBits // the parameters whose repeat is listed
+	paramsInit  bool
+	dropped     int // the dropped keys' repeats held
+	moreRepeats int // the dropped keys' repeats past those, counted only
+	buf         *[]Issue
+}
+
+// topRepeats is the key table's object of the dropped top-level keys
+// whose repeat is listed: no map or interface object takes it (they
+// count up from 1, and a call holds fewer than 2^32-1 objects).
+const topRepeats = ^uint32(0)
+
+// repeatedAgain reports whether the top-level name at data[ks:ke], which
+// repeats one (a parameter's, c.param, or a dropped key's), had its
+// repeat listed before; and notes it listed.
+func (c *checker) repeatedAgain(ks, ke int) bool {
+	r := &c.v2.repeats
+	if c.param >= 0 {
+		if !r.paramsInit {
+			r.params.init(c.tally.nparams)
+			r.paramsInit = true
+		}
+		return r.params.add(c.param)
+	}
+	raw := c.data[ks:ke] // hashed as topKey hashes it, its compare counted
+	return c.keyTab.addObj(c, topRepeats, maphash.Bytes(keySeed, raw), ks, ke)
+}
+
+// addRepeat holds the repeat is, where the tally may list it.
+func (c *checker) addRepeat(is Issue) {
+	r := &c.v2.repeats
+	if is.Param < 0 {
+		if r.dropped > MaxIssues {
+			r.moreRepeats++
+			return
+		}
+		r.dropped++
+	}
+	if r.buf == nil {
+		r.buf = repeatBufs.Get().(*[]Issue)
+		c.repeats = (*r.buf)[:0]
+	}
+	c.repeats = append(c.repeats, is)
+}
+
+// repeatsDone hands the list of repeats back to the pool.
+func (c *checker) repeatsDone() {
+	r := &c.v2.repeats
+	if r.buf == nil {
+		return
+	}
+	clear(c.repeats) // the issues' errors and types
+	if cap(c.repeats) <= MaxIssues+1+maxPooledRepeatParams {
+		*r.buf = c.repeats[:0]
+		repeatBufs.Put(r.buf)
+	}
+	r.buf, c.repeats = nil, nil
+}
+
+// maxPooledRepeatParams bounds the parameters' repeats a pooled list
+// holds past the dropped keys' (a bigger one, of a tool of more
+// parameters, is left to the garbage collector).
+const maxPooledRepeatParams = 1024
+
+var repeatBufs = sync.Pool{New: func() any { return new([]Issue) }}
+
+// addObj adds the top-level key data[ks:ke] (of hash h) to the key
+// table's object obj, and reports whether obj held it before, byte for
+// byte.
+func (t *keyTable) addObj(c *checker, obj uint32, h uint64, ks, ke int) bool {
+	if 2*(t.n+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := keySlotOf(h, obj) & mask; ; i = (i + 1) & mask {
+		s := &t.slots[i]
+		if s.gen != t.gen {
+			*s = keySlot{h: h, at: ks, obj: obj, gen: t.gen}
+			t.n++
+			return false
+		}
+		if s.h == h && s.obj == obj {
+			end := s.at + ke - ks
+			work(ke - ks)
+			if end <= len(c.data) && string(c.data[s.at:end]) == string(c.data[ks:ke]) {
+				return true
+			}
+		}
+	}
 }

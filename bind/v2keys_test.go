@@ -1,6 +1,7 @@
 package bind_test
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
@@ -64,5 +65,42 @@ func TestV2Keys_Verdicts(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestV2Keys_ManyRepeats: past 16 repeated top-level names (the bound the
+// pass once declined past), and
+// with a thousand, the pass gives the verdict itself, the trial check's;
+// its allocations do not grow with the names repeated.
+func TestV2Keys_ManyRepeats(t *testing.T) {
+	plan, err := jsonv2.Binder.Compile(nativeFixed[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(n int) []byte {
+		return []byte(`{"count":1,"count":2,` + seq(n, func(i int) string {
+			return `"k` + strconv.Itoa(i) + `":1,"k` + strconv.Itoa(i) + `":2,"k` + strconv.Itoa(i) + `":3`
+		}) + `}`)
+	}
+	for _, n := range []int{17, 100, 1500} {
+		args := call(n)
+		checkProven(t, plan, args)
+		if _, _, ok := bind.NativeVerdict(plan, args); !ok {
+			t.Errorf("%d names repeated: the pass declines", n)
+		}
+	}
+	var allocs []float64
+	for _, n := range []int{100, 1000, 10000} {
+		args := call(n)
+		var is []bind.Issue
+		allocs = append(allocs, testing.AllocsPerRun(5, func() { is = plan.Check(args, is[:0]) }))
+		w0 := bind.WorkDone()
+		plan.Check(args, is[:0])
+		if w := bind.WorkDone() - w0; w > 3*int64(len(args)) {
+			t.Errorf("%d names repeated: work %d for %d bytes, want one pass", n, w, len(args))
+		}
+	}
+	if allocs[2] > allocs[0] || allocs[0] > 2 {
+		t.Errorf("allocations for 100, 1,000, 10,000 repeated names: %v, want flat", allocs)
 	}
 }

@@ -59,7 +59,7 @@ import (
 //     dropped name sent again), which V2 fails on: after the members'
 //     failures and unknown keys, each name repeated once, InvalidValue
 //     in its argument or InvalidJSON, with V2's ErrDuplicateName, which
-//     refuse words (see nameRepeated; up to maxRepeats names).
+//     refuse words (see nameRepeated; any number of names).
 //   - under V2, a name repeated inside a value, which V2 fails on as it
 //     reads the name: InvalidValue at the object holding it, in an
 //     argument, with V2's error naming the name, which refuse reads;
@@ -210,6 +210,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		// issue's Err; and past MaxIssues, whether the tally lists the
 		// MissingArgument issues depends on what it listed of their
 		// class before (the trial check: nothing, in a call that fails).
+		c.repeatsDone()
 		return issues, false
 	}
 	if c.bad && c.v2.met {
@@ -261,10 +262,6 @@ func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 	return append(issues, is), true
 }
 
-// maxRepeats bounds the repeated top-level names a native verdict lists
-// (V2): past it, the pass declines.
-const maxRepeats = 16
-
 // nameRepeated notes, under V2, the top-level key at data[ks:ke] that
 // repeats a name of the arguments: one that binds a parameter a key
 // before bound (exactly or by a fold; c.param), or a dropped key sent
@@ -274,22 +271,17 @@ const maxRepeats = 16
 // parameter, InvalidValue in that argument, the path to it; for a
 // dropped key, InvalidJSON in none; each with V2's ErrDuplicateName,
 // which refuse words (DuplicateName). It returns "": the repeat is no
-// DuplicateKey loss. Past maxRepeats names the pass declines.
+// DuplicateKey loss. Each name is told listed in constant time, and the
+// pass holds the repeats the tally may list (see v2Repeats.add).
 func (c *checker) nameRepeated(ks, ke int) Code {
-	for _, r := range c.repeats {
-		if c.param >= 0 && r.Param == c.param || c.param < 0 && r.Param < 0 && string(c.rawKeyAt(r.Start)) == string(c.data[ks:ke]) {
-			return "" // a name repeated again: listed once
-		}
-	}
-	if len(c.repeats) == maxRepeats {
-		c.decline()
-		return ""
+	if c.repeatedAgain(ks, ke) {
+		return "" // a name repeated again: listed once
 	}
 	is := Issue{Kind: InvalidJSON, Param: -1, Start: ks, End: ke, Err: decoders.V2.ErrDuplicateName}
 	if c.param >= 0 {
 		is.Kind, is.Param, is.Path = InvalidValue, c.param, argPath(c.data, ks, ke)
 	}
-	c.repeats = append(c.repeats, is)
+	c.addRepeat(is)
 	c.failed = true
 	return ""
 }
@@ -308,6 +300,10 @@ func (c *checker) listRepeats() {
 			c.issues = append(c.issues, r)
 		}
 	}
+	for range c.v2.repeats.moreRepeats { // past what it may list: counted
+		c.tally.admit(c.issues[c.n0:], InvalidJSON, -1)
+	}
+	c.repeatsDone()
 }
 
 // notJSON is the verdict of a call that is not JSON, which the pass met
@@ -490,12 +486,6 @@ func (c *checker) pathKey(odd *bool, ks, ke int, esc bool) {
 // (plain text: its bytes are its name) was sent before: topKey told it,
 // from the checker's key table.
 func (c *checker) droppedRepeat() bool { return c.top.repeat }
-
-// rawKeyAt returns the key the call holds at data[ks], its quotes included.
-func (c *checker) rawKeyAt(ks int) []byte {
-	end, _, _ := jsonlex.String(c.data, ks)
-	return c.data[ks:end]
-}
 
 // unknownLast orders UnknownArgument issues before the others.
 func unknownLast(k Code) int {
