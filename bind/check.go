@@ -1071,7 +1071,7 @@ func (c *checker) stringValue(n *node) bool {
 	}
 	if n == nil {
 		if c.prove && c.dupDropped && (esc || hi) {
-			return c.decline() // V2 fails on a dropped string's invalid UTF-8 (see native)
+			c.v2DroppedText(start, esc, hi) // V2 fails on a dropped string's invalid UTF-8
 		}
 		return true
 	}

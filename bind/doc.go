@@ -157,7 +157,8 @@
 // byte past ASCII it declines, and under V2, which reads a value of the
 // wrong kind for a string or a number whole and fails first on what is
 // inside, such a string inside it), a top-level key the binder binds to no parameter
-// (UnknownArgument, its value read as V2 validates it),
+// (UnknownArgument, its value read as V2 validates it: a repeated name or
+// invalid UTF-8 in it fails, InvalidJSON at it),
 // a required parameter or nested field left out (MissingArgument), null for a
 // position with no nil (NullForValue), a whole number a float rounds
 // (RoundedNumber), and a nested struct's key no field takes (UnknownField, as
@@ -194,7 +195,7 @@
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (invalid text in a key or a dropped value, under V2,
+// every other issue (invalid text in a key, under V2,
 // which fails on them, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past

@@ -85,20 +85,8 @@ func (c *checker) v2Repeat(n *node, start, ks, ke int) bool {
 	case n != nil && n.kind != kStruct && n.kind != kMap && n.kind != kAny && !v2ReadsWhole(n.kind):
 		return false
 	case c.param < 0: // inside a value dropped at the top level
-		if c.v2.dropFailed == c.v2.dropKs+1 {
-			return true
-		}
-		c.v2.dropFailed, c.v2.met, c.failed = c.v2.dropKs+1, true, true
-		c.found++
-		if !c.tally.admit(c.issues[c.n0:], InvalidJSON, -1) {
-			return true
-		}
-		is := Issue{Kind: InvalidJSON, Param: -1, Start: ks, End: ks, Err: decoders.V2.ErrDuplicateName}
-		if l := len(c.issues); l > c.n0 && c.issues[l-1].Kind == UnknownArgument && c.issues[l-1].Start == c.v2.dropKs {
-			c.issues = append(c.issues, c.issues[l-1])
-			c.issues[l-1] = is // the trial check lists the value's failure before the key
-		} else {
-			c.issues = append(c.issues, is)
+		if c.droppedFailure(ks, decoders.V2.ErrDuplicateName) {
+			c.v2.met = true
 		}
 		return true
 	}
@@ -244,4 +232,61 @@ func (t *keyTable) addObj(c *checker, obj uint32, h uint64, ks, ke int) bool {
 			}
 		}
 	}
+}
+
+// droppedFailure lists, under V2, the failure V2 meets at data[at] in
+// the value of the top-level member being read, which binds no parameter
+// (c.v2.dropKs), where it is that value's first: the trial check decodes
+// the value alone, as V2 skips it, and lists InvalidJSON at the byte
+// V2's error names, with its error (err), before the member's
+// UnknownArgument. It reports whether it was the first.
+func (c *checker) droppedFailure(at int, err error) bool {
+	if c.v2.dropKs == 0 || c.v2.dropFailed == c.v2.dropKs+1 {
+		return false // in no member (the arguments are not an object: NotAnObject), or not the first
+	}
+	c.v2.dropFailed, c.failed = c.v2.dropKs+1, true
+	c.found++
+	if !c.tally.admit(c.issues[c.n0:], InvalidJSON, -1) {
+		return true
+	}
+	is := Issue{Kind: InvalidJSON, Param: -1, Start: at, End: at, Err: err}
+	if l := len(c.issues); l > c.n0 && c.issues[l-1].Kind == UnknownArgument && c.issues[l-1].Start == c.v2.dropKs {
+		c.issues = append(c.issues, c.issues[l-1])
+		c.issues[l-1] = is // the trial check lists the value's failure before the key
+	} else {
+		c.issues = append(c.issues, is)
+	}
+	return true
+}
+
+// v2DroppedText judges, for V2's pass, the string at data[start:c.pos]
+// with an escape (esc) or a byte past ASCII (hi) in a value V2 reads but
+// does not bind (dropped, or inside a value of the wrong kind it reads
+// whole): V2 validates it, and fails on text that is not valid UTF-8
+// (invalid bytes, a lone surrogate escape), a syntactic error: in an
+// argument, InvalidValue at the string, of no type, the path to it (as
+// the trial check's issue for V2's error there); in a value dropped at
+// the top level, InvalidJSON at the first invalid byte (droppedFailure).
+// Inside a value of the wrong kind V2 fails on at its first token, the
+// text is no issue.
+func (c *checker) v2DroppedText(start int, esc, hi bool) {
+	if c.v2.skim > 0 {
+		return
+	}
+	tok := c.data[start:c.pos]
+	if !replacedText(tok, esc, hi) {
+		return
+	}
+	if c.param >= 0 {
+		c.issue(InvalidValue, nil, start, c.pos)
+		return
+	}
+	var f jsonlex.StringFlags
+	if esc {
+		f |= jsonlex.Escaped
+	}
+	if hi {
+		f |= jsonlex.NonASCII
+	}
+	c.droppedFailure(start+jsonlex.ReplacedAt(tok, f), nil)
 }

@@ -41,9 +41,9 @@ import (
 //     with an escape or a byte past ASCII the pass declines), a string of
 //     the wrong kind must be plain ASCII;
 //   - a top-level key the binder binds to no parameter (UnknownArgument), whose
-//     value is not a string with an escape or a byte past ASCII; V2
-//     validates a dropped value (its UTF-8, its repeated names), which the
-//     pass reads for as for a wrong-kind array or object;
+//     value is, under segmentio, not a string with an escape or a byte
+//     past ASCII; V2 validates a dropped value (its UTF-8, its repeated
+//     names), which the pass reads for (v2DroppedText, v2Repeat);
 //   - a required parameter no key names, or a nested struct's field its
 //     object does not name (MissingArgument);
 //   - null for a position with no nil (NullForValue), a whole number a float
@@ -88,8 +88,11 @@ import (
 //     into a position: segmentio replaces the text with U+FFFD
 //     (ReplacedText); V2 fails on it, whatever the position's kind
 //     (InvalidValue at the string, as the trial check gives V2's
-//     syntactic error; see textVerdict). In a key, or in a dropped value
-//     under V2, the pass declines it.
+//     syntactic error; see textVerdict), and in a value it drops or reads
+//     whole for a wrong kind (InvalidValue at the string, of no type, in
+//     an argument; InvalidJSON at the first invalid byte in a value
+//     dropped at the top level; see v2DroppedText). In a key the pass
+//     declines it.
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
 //     fewer (left zero) than it has, but none (ArrayLength; segmentio
@@ -460,6 +463,9 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 // V2 it declines any escape or byte past ASCII in a dropped string; a
 // name repeated in a dropped object is v2Repeat's).
 func (c *checker) plainDropped(vs int) bool {
+	if c.dupDropped {
+		return true // V2's pass read the value's text as V2 does (v2DroppedText)
+	}
 	switch jsonlex.KindAt(c.data, vs) {
 	case jsonlex.KindString:
 		_, f, _ := jsonlex.String(c.data, vs)

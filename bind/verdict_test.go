@@ -352,6 +352,9 @@ func TestNative_VerdictSweep(t *testing.T) {
 				if _, _, dup := bindcap.DuplicateName(b, x.Err); dup && x.Start < len(args) && (args[x.Start] == '{' || x.Param < 0 && x.Kind == bind.InvalidJSON && args[x.Start] == '"') {
 					seen[b.Name()+" repeat inside"] = true // a name repeated in a value, not at the top level
 				}
+				if x.Kind == bind.InvalidJSON && x.Param < 0 && x.Start == x.End && x.Start < len(args) && (args[x.Start] == '\\' || args[x.Start] >= 0x80) {
+					seen[b.Name()+" dropped text"] = true // invalid text in a value dropped at the top level
+				}
 			}
 		}
 	}
@@ -362,7 +365,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue, "repeat inside"} { // InvalidValue: a repeated name
+	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue, "repeat inside", "dropped text"} { // InvalidValue: a repeated name
 		if !seen["v2 "+string(k)] {
 			t.Errorf("v2: no verdict of the pass held a %v issue", k)
 		}
