@@ -506,7 +506,7 @@ func (c *checker) object(n *node, root bool) bool {
 			c.pos = end
 			esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 			ke := c.pos
-			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) {
+			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(n, root, start, ks, ke, f) {
 				return c.decline()
 			}
 			if !root {
@@ -553,8 +553,8 @@ func (c *checker) object(n *node, root bool) bool {
 					}
 				case kMap, kAny:
 					badKey = keyKind != kString && !c.mapKey(n, ks, ke, esc)
-					if keyKind == kString && (esc || hi) && replacedText(c.data[ks:ke], esc, hi) {
-						keyLoss = ReplacedText
+					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
+						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
 					}
 					if !badKey && c.repeated(&keys, keyKind, ks, ke) {
 						keyLoss2 = c.boundAgain(n, false, start, ks, ke)

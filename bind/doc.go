@@ -177,7 +177,10 @@
 // reads the name: InvalidValue at the object holding it in an argument,
 // the path to that object, V2's error naming the name; InvalidJSON at
 // the name inside a dropped value; none inside a value of the wrong kind
-// V2 fails on at its first token) and a string value's invalid UTF-8 or lone surrogate
+// V2 fails on at its first token), a key of invalid UTF-8 or a lone
+// surrogate (listed as a repeated name, but naming none; the first at the
+// top level an unknown key, and V2's InvalidJSON at its first invalid
+// byte where nothing else fails) and a string value's invalid UTF-8 or lone surrogate
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
@@ -195,12 +198,12 @@
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (invalid text in a key, under V2,
-// which fails on them, ArrayLength, a failure below a key segmentio's
+// every other issue (a second top-level key of invalid text, under V2,
+// which fails on it, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
-// ASCII in a key where the key's text is not valid UTF-8 (and under V2 in
-// a dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
+// ASCII in a key where the key's text is not valid UTF-8 under SegmentIO
+// (and under V2 in a valid dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a byte slice (and under V2 a byte

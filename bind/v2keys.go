@@ -33,6 +33,9 @@ type v2Keys struct {
 	skim       int  // the depth of the open value of the wrong kind V2 fails on at its first token (0: none)
 	dropKs     int  // the key of the top-level member being read, where it binds no parameter
 	dropFailed int  // dropKs+1 of the dropped member whose value's failure is listed
+	text       bool // the failure at dupAt is a key's invalid text, not a repeat
+	badKs      int  // the top-level key whose text V2 fails on (0: none)
+	badAt      int  // the first invalid byte in it
 
 	repeats v2Repeats // the repeated top-level names (see nameRepeated)
 }
@@ -68,9 +71,11 @@ func (c *checker) v2Closed(n *node, start int) {
 	if n != nil && n != anyNode {
 		is.Type = n.typ
 	}
-	var buf [64]byte
-	name, _ := jsonlex.Unquote(buf[:0], c.data[c.v2.ks:c.v2.ke])
-	is.Err = decoders.V2.DuplicateError(string(name))
+	if !c.v2.text {
+		var buf [64]byte
+		name, _ := jsonlex.Unquote(buf[:0], c.data[c.v2.ks:c.v2.ke])
+		is.Err = decoders.V2.DuplicateError(string(name))
+	}
 	c.issues = append(c.issues, is)
 }
 
@@ -91,7 +96,7 @@ func (c *checker) v2Repeat(n *node, start, ks, ke int) bool {
 		return true
 	}
 	if c.firstFailure() {
-		c.v2.dupAt, c.v2.ks, c.v2.ke, c.v2.met = start+1, ks, ke, true
+		c.v2.dupAt, c.v2.ks, c.v2.ke, c.v2.met, c.v2.text = start+1, ks, ke, true, false
 	}
 	return true
 }
@@ -289,4 +294,67 @@ func (c *checker) v2DroppedText(start int, esc, hi bool) {
 		f |= jsonlex.NonASCII
 	}
 	c.droppedFailure(start+jsonlex.ReplacedAt(tok, f), nil)
+}
+
+// v2KeyText judges, for V2's pass, the key data[ks:ke] (flags f) of the
+// object at data[start] read into position n (root: the arguments) whose
+// text is not valid UTF-8 (invalid bytes, a lone surrogate escape),
+// which V2 fails on as it reads the name; it returns false where the pass
+// declines. The trial check lists, as for a repeated name (v2Repeat),
+// InvalidValue at the object holding the key in an argument, with no
+// name; InvalidJSON at the first invalid byte inside a value dropped at
+// the top level; nothing inside the wrong kind for a position V2 reads
+// by its first token. A top-level key it binds to no parameter: its
+// UnknownArgument, and, where no value fails alone and no name repeats
+// (the trial check counts none), V2's error then, InvalidJSON at the
+// first invalid byte, after the members' issues (v2BadKeyFails). Under
+// other binders it returns false.
+func (c *checker) v2KeyText(n *node, root bool, start, ks, ke int, f jsonlex.StringFlags) bool {
+	if !c.textKeys {
+		return false
+	}
+	at := ks + jsonlex.ReplacedAt(c.data[ks:ke], f)
+	switch {
+	case root:
+		if c.v2.badKs != 0 || c.foldsMore {
+			return false // the trial check tells repeated keys by their replaced text
+		}
+		if i, _ := n.fields.lookup(c.data[ks:ke], f&jsonlex.Escaped != 0); i >= 0 {
+			return false // a field named with U+FFFD
+		}
+		c.v2.badKs, c.v2.badAt = ks, at
+		return true
+	case c.v2.skim > 0:
+		return true // V2 failed at the first token of the value holding it
+	case n != nil && n.kind != kStruct && n.kind != kMap && n.kind != kAny && !v2ReadsWhole(n.kind):
+		return false
+	case c.param < 0:
+		c.droppedFailure(at, nil)
+		return true
+	}
+	if c.firstFailure() {
+		c.v2.dupAt, c.v2.ks, c.v2.ke, c.v2.text = start+1, ks, ke, true
+	}
+	return true
+}
+
+// v2BadKeyFails reports, at the end of V2's pass, whether the trial
+// check lists V2's error on a top-level key's text (see v2KeyText): no
+// value failed alone and no name repeats. The call fails, so no loss is
+// listed.
+func (c *checker) v2BadKeyFails() bool {
+	if c.v2.badKs == 0 || c.failed {
+		return false
+	}
+	c.failed = true
+	return true
+}
+
+// v2BadKeyIssue lists V2's error on a top-level key's text, InvalidJSON
+// at its first invalid byte.
+func (c *checker) v2BadKeyIssue() {
+	c.found++
+	if c.tally.admit(c.issues[c.n0:], InvalidJSON, -1) {
+		c.issues = append(c.issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.v2.badAt, End: c.v2.badAt})
+	}
 }

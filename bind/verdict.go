@@ -91,8 +91,10 @@ import (
 //     syntactic error; see textVerdict), and in a value it drops or reads
 //     whole for a wrong kind (InvalidValue at the string, of no type, in
 //     an argument; InvalidJSON at the first invalid byte in a value
-//     dropped at the top level; see v2DroppedText). In a key the pass
-//     declines it.
+//     dropped at the top level; see v2DroppedText). In a key, segmentio's
+//     the pass declines; V2 fails on it as on a repeated name (see
+//     v2KeyText), and the pass declines a second such key at the top
+//     level, which the trial check may tell a repeat of the first.
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
 //     fewer (left zero) than it has, but none (ArrayLength; segmentio
@@ -228,6 +230,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.bad || c.declined || c.failed && c.dups || !c.failed && c.lossFirst {
 		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
+	badKey := c.v2BadKeyFails()
 	if len(c.repeats) > 0 {
 		c.listRepeats()
 	} else if c.failed {
@@ -238,6 +241,9 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		slices.SortStableFunc(c.issues[c.n0:], func(a, b Issue) int {
 			return cmp.Compare(unknownLast(a.Kind), unknownLast(b.Kind))
 		})
+	}
+	if badKey {
+		c.v2BadKeyIssue()
 	}
 	if !c.notObject {
 		for i, req := range p.required {
@@ -447,7 +453,7 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if c.foldsMore {
 		return false // V2 may bind it to one of two case:ignore fields folding alike
 	}
-	if _, f, _ := jsonlex.String(c.data, ks); c.dupDropped && f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
+	if _, f, _ := jsonlex.String(c.data, ks); c.dupDropped && f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 && c.v2.badKs != ks {
 		return false // droppedRepeat compares the keys' raw text
 	}
 	if c.dupDropped && c.droppedRepeat() {
@@ -647,7 +653,8 @@ func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
 // both bind a key by its text, unquoted (segmentio's parseStringUnquote,
 // its keyset or map of names and its length check), where that text is
 // valid UTF-8. V2 fails on a key whose text is not (invalid bytes, a lone
-// surrogate escape), segmentio replaces it: the pass declines such keys.
+// surrogate escape; see v2KeyText), segmentio replaces it: the pass
+// declines segmentio's.
 func (c *checker) plainKey(ks, ke int, esc, hi bool) bool {
 	return (c.textKeys || c.replaces) && !replacedText(c.data[ks:ke], esc, hi)
 }

@@ -355,6 +355,9 @@ func TestNative_VerdictSweep(t *testing.T) {
 				if x.Kind == bind.InvalidJSON && x.Param < 0 && x.Start == x.End && x.Start < len(args) && (args[x.Start] == '\\' || args[x.Start] >= 0x80) {
 					seen[b.Name()+" dropped text"] = true // invalid text in a value dropped at the top level
 				}
+				if x.Kind == bind.InvalidValue && x.Err == nil && x.Start < len(args) && args[x.Start] == '{' && b.Name() == "v2" {
+					seen[b.Name()+" key text"] = true // a key whose text V2 fails on, inside an argument
+				}
 			}
 		}
 	}
@@ -365,7 +368,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue, "repeat inside", "dropped text"} { // InvalidValue: a repeated name
+	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue, "repeat inside", "dropped text", "key text"} { // InvalidValue: a repeated name
 		if !seen["v2 "+string(k)] {
 			t.Errorf("v2: no verdict of the pass held a %v issue", k)
 		}
