@@ -216,6 +216,8 @@ type checker struct {
 	steps pathStack
 
 	cons consWalk // the compiled constraints held in the walk (see checkConstrained)
+
+	v2 v2Keys // V2's names repeated inside a value (see v2Repeat)
 }
 
 // pathFor returns the path from the argument to the value the checker is
@@ -478,6 +480,9 @@ func (c *checker) object(n *node, root bool) bool {
 	}
 	// V2 reads a dropped object for repeated names, and fails on one.
 	dropRepeats := (wrong || n == nil) && c.prove && c.dupDropped
+	if wrong && dropRepeats {
+		c.v2Wrong(n)
+	}
 	// The fields a struct's keys have bound so far, and the keys a map's or
 	// an interface's object has held: a key bound or held before is a
 	// repeat, and the binder keeps its last value.
@@ -508,7 +513,7 @@ func (c *checker) object(n *node, root bool) bool {
 			c.pos = end
 			esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 			ke := c.pos
-			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) {
+			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(n, root, start, ks, ke, f) {
 				return c.decline()
 			}
 			if !root {
@@ -521,8 +526,8 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.keyCut()
 			}
 			vs := c.pos
-			if dropRepeats && c.repeated(&keys, kString, ks, ke) {
-				return c.decline() // V2 fails on the repeated name (see native)
+			if dropRepeats && c.repeated(&keys, kString, ks, ke) && !c.v2Repeat(n, start, ks, ke) {
+				return c.decline() // V2 fails on the repeated name (see v2Repeat)
 			}
 			badKey := false
 			var keyLoss, keyLoss2 Code // found on the key, recorded once the value is read
@@ -545,20 +550,21 @@ func (c *checker) object(n *node, root bool) bool {
 							keyLoss = FoldedKey
 						}
 						if fields.add(i) {
-							keyLoss2 = DuplicateKey
+							keyLoss2 = c.boundAgain(n, root, start, ks, ke)
 						}
 					case root:
 						c.add(Issue{Kind: UnknownArgument, Param: -1, Start: ks, End: ke})
+						c.v2.dropKs = ks
 					default:
-						keyLoss = UnknownField
+						keyLoss = c.unknownName(n, &keys, start, ks, ke)
 					}
 				case kMap, kAny:
 					badKey = keyKind != kString && !c.mapKey(n, ks, ke, esc)
-					if keyKind == kString && (esc || hi) && replacedText(c.data[ks:ke], esc, hi) {
-						keyLoss = ReplacedText
+					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
+						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
 					}
 					if !badKey && c.repeated(&keys, keyKind, ks, ke) {
-						keyLoss2 = DuplicateKey
+						keyLoss2 = c.boundAgain(n, false, start, ks, ke)
 					}
 				}
 			}
@@ -655,6 +661,9 @@ func (c *checker) object(n *node, root bool) bool {
 		if ci >= 0 {
 			c.consClose(ci, start)
 		}
+	}
+	if c.prove && c.dupDropped {
+		c.v2Closed(n, start)
 	}
 	c.depth--
 	if wrong {
@@ -975,6 +984,9 @@ func (c *checker) array(n *node) bool {
 		child = n.elem
 	default:
 		wrong = true
+		if c.prove && c.dupDropped {
+			c.v2Wrong(n)
+		}
 	}
 	sent := 0 // elements
 	outer := c.steps.push(step{ke: -1})
@@ -1010,6 +1022,9 @@ func (c *checker) array(n *node) bool {
 	c.steps.pop(outer)
 	if ci >= 0 {
 		c.consClose(ci, start)
+	}
+	if c.prove && c.dupDropped {
+		c.v2Closed(nil, start)
 	}
 	c.depth--
 	if wrong {
@@ -1055,7 +1070,7 @@ func (c *checker) stringValue(n *node) bool {
 	}
 	if n == nil {
 		if c.prove && c.dupDropped && (esc || hi) {
-			return c.decline() // V2 fails on a dropped string's invalid UTF-8 (see native)
+			c.v2DroppedText(start, esc, hi) // V2 fails on a dropped string's invalid UTF-8
 		}
 		return true
 	}

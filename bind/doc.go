@@ -154,10 +154,11 @@
 // of 20 digits and more, reading them as other numbers without an error,
 // which the pass, like the trial check, reports as WrappedNumber), a JSON kind its position
 // does not read (WrongType; a string of the wrong kind with an escape or a
-// byte past ASCII it declines, and under V2, which fails first on what is
-// inside, an array or object of the wrong kind holding a repeated name or
-// such a string), a top-level key the binder binds to no parameter
-// (UnknownArgument, its value read as V2 validates it),
+// byte past ASCII it declines, and under V2, which reads a value of the
+// wrong kind for a string or a number whole and fails first on what is
+// inside, such a string inside it), a top-level key the binder binds to no parameter
+// (UnknownArgument, its value read as V2 validates it: a repeated name or
+// invalid UTF-8 in it fails, InvalidJSON at it),
 // a required parameter or nested field left out (MissingArgument), null for a
 // position with no nil (NullForValue), a whole number a float rounds
 // (RoundedNumber), and a nested struct's key no field takes (UnknownField, as
@@ -172,7 +173,14 @@
 // under V2 a top-level key repeated (V2 fails on the name: InvalidValue
 // in its argument, or InvalidJSON for a dropped one, each name once,
 // after the members' issues, with V2's ErrDuplicateName, as the trial
-// check lists them) and a string value's invalid UTF-8 or lone surrogate
+// check lists them), a name repeated inside a value (V2 fails on it as it
+// reads the name: InvalidValue at the object holding it in an argument,
+// the path to that object, V2's error naming the name; InvalidJSON at
+// the name inside a dropped value; none inside a value of the wrong kind
+// V2 fails on at its first token), a key of invalid UTF-8 or a lone
+// surrogate (listed as a repeated name, but naming none; the first at the
+// top level an unknown key, and V2's InvalidJSON at its first invalid
+// byte where nothing else fails) and a string value's invalid UTF-8 or lone surrogate
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
@@ -213,13 +221,12 @@
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (a key repeated inside a value, or invalid text in a
-// key or a dropped value, under V2,
-// which fails on them, ArrayLength, a failure below a key segmentio's
+// every other issue (a second top-level key of invalid text, under V2,
+// which fails on it, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
-// ASCII in a key where the key's text is not valid UTF-8 (and under V2 in
-// a dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
+// ASCII in a key where the key's text is not valid UTF-8 under SegmentIO
+// (and under V2 in a valid dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a slice of a named byte type under V2, a map
@@ -308,7 +315,9 @@
 // a wrong element in a long list, ten thousand unknown keys) costs that
 // one pass, and allocates as Std's does (V2's dropped keys, told apart
 // for its repeated names, are held in the pass's pooled key table, where
-// every binder's pass counts the unknown top-level keys). A call it declines costs the pass up to where
+// every binder's pass counts the unknown top-level keys; its repeated
+// top-level names, any number of them, in a pooled list of the ones the
+// issue cap may list). A call it declines costs the pass up to where
 // it declines, then the trial check's: the binder's own decodes, the whole
 // call once and, when it fails, each argument alone, but only those the
 // binder may have failed on (V2 reads the members in order and stops at

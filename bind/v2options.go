@@ -124,9 +124,15 @@ func (c *checker) own(n *node, k jsonlex.Kind) bool {
 	top := c.param >= 0 && start == c.argAt // the argument's own value
 	if n.own == ownFails {
 		// V2 fails before it reads the value, then skips it: validated,
-		// as a dropped value (the pass declines what it validates).
+		// as a dropped value. What V2's skip then finds inside (invalid
+		// text, a repeated name) the pass does not model behind this
+		// failure: it declines.
+		before, found := len(c.issues), c.found
 		if !c.dropped(k) {
 			return false
+		}
+		if len(c.issues) != before || c.found != found {
+			return c.decline()
 		}
 		c.quotedIssue(InvalidValue, n, start, top && n.base != 0)
 		return true

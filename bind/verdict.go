@@ -37,21 +37,20 @@ import (
 //     Std does;
 //   - a JSON kind its position does not read (WrongType); an array or
 //     object of the wrong kind is read for what V2 fails on first inside
-//     it (a name repeated in one of its objects, a string with an escape
-//     or a byte past ASCII: the pass declines those), a string of the
-//     wrong kind must be plain ASCII;
+//     it (a name repeated in one of its objects, see v2Repeat; a string
+//     with an escape or a byte past ASCII the pass declines), a string of
+//     the wrong kind must be plain ASCII;
 //   - a top-level key the binder binds to no parameter (UnknownArgument), whose
-//     value is not a string with an escape or a byte past ASCII; V2
-//     validates a dropped value (its UTF-8, its repeated names), which the
-//     pass reads for as for a wrong-kind array or object;
+//     value is, under segmentio, not a string with an escape or a byte
+//     past ASCII; V2 validates a dropped value (its UTF-8, its repeated
+//     names), which the pass reads for (v2DroppedText, v2Repeat);
 //   - a required parameter no key names, or a nested struct's field its
 //     object does not name (MissingArgument);
 //   - null for a position with no nil (NullForValue), a whole number a float
 //     cannot hold exactly (RoundedNumber, as Std: both binders use
 //     strconv.ParseFloat), and a key inside a nested struct's object that
 //     no field takes (UnknownField, with a plain value as for UnknownArgument,
-//     no two case:ignore fields of the struct folding alike, and under V2
-//     not sent twice);
+//     no two case:ignore fields of the struct folding alike);
 //   - under segmentio, a key repeated in one object (DuplicateKey, the
 //     last value kept), where its value holds no issue (the trial check
 //     lists the key's first) and the call does not fail (segmentio
@@ -60,9 +59,11 @@ import (
 //     dropped name sent again), which V2 fails on: after the members'
 //     failures and unknown keys, each name repeated once, InvalidValue
 //     in its argument or InvalidJSON, with V2's ErrDuplicateName, which
-//     refuse words (see nameRepeated; up to maxRepeats names). A name repeated inside an argument
-//     or a dropped value the pass declines (the trial check's issue
-//     holds V2's error, with the path inside, which refuse reads).
+//     refuse words (see nameRepeated; any number of names).
+//   - under V2, a name repeated inside a value, which V2 fails on as it
+//     reads the name: InvalidValue at the object holding it, in an
+//     argument, with V2's error naming the name, which refuse reads;
+//     InvalidJSON at the name, in a dropped value (see v2Repeat).
 //
 //   - under V2, a key no field names exactly that binds a case:ignore
 //     field by V2's fold (FoldedKey, see lookupV2), in a call that fails
@@ -87,8 +88,13 @@ import (
 //     into a position: segmentio replaces the text with U+FFFD
 //     (ReplacedText); V2 fails on it, whatever the position's kind
 //     (InvalidValue at the string, as the trial check gives V2's
-//     syntactic error; see textVerdict). In a key, or in a dropped value
-//     under V2, the pass declines it.
+//     syntactic error; see textVerdict), and in a value it drops or reads
+//     whole for a wrong kind (InvalidValue at the string, of no type, in
+//     an argument; InvalidJSON at the first invalid byte in a value
+//     dropped at the top level; see v2DroppedText). In a key, segmentio's
+//     the pass declines; V2 fails on it as on a repeated name (see
+//     v2KeyText), and the pass declines a second such key at the top
+//     level, which the trial check may tell a repeat of the first.
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
 //     fewer (left zero) than it has, but none (ArrayLength; segmentio
@@ -232,7 +238,11 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		// issue's Err; and past MaxIssues, whether the tally lists the
 		// MissingArgument issues depends on what it listed of their
 		// class before (the trial check: nothing, in a call that fails).
+		c.repeatsDone()
 		return issues, false
+	}
+	if c.bad && c.v2.met {
+		return issues, false // V2's error is the name it met repeated before (see v2Repeat)
 	}
 	if c.bad && c.deep && !c.declined {
 		return c.tooDeep(issues)
@@ -243,6 +253,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.bad || c.declined || c.failed && c.dups || !c.failed && c.lossFirst {
 		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
+	badKey := c.v2BadKeyFails()
 	if len(c.repeats) > 0 {
 		c.listRepeats()
 	} else if c.failed {
@@ -253,6 +264,9 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		slices.SortStableFunc(c.issues[c.n0:], func(a, b Issue) int {
 			return cmp.Compare(unknownLast(a.Kind), unknownLast(b.Kind))
 		})
+	}
+	if badKey {
+		c.v2BadKeyIssue()
 	}
 	if !c.notObject {
 		for i, req := range p.required {
@@ -280,10 +294,6 @@ func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 	return append(issues, is), true
 }
 
-// maxRepeats bounds the repeated top-level names a native verdict lists
-// (V2): past it, the pass declines.
-const maxRepeats = 16
-
 // nameRepeated notes, under V2, the top-level key at data[ks:ke] that
 // repeats a name of the arguments: one that binds a parameter a key
 // before bound (exactly or by a fold; c.param), or a dropped key sent
@@ -293,22 +303,17 @@ const maxRepeats = 16
 // parameter, InvalidValue in that argument, the path to it; for a
 // dropped key, InvalidJSON in none; each with V2's ErrDuplicateName,
 // which refuse words (DuplicateName). It returns "": the repeat is no
-// DuplicateKey loss. Past maxRepeats names the pass declines.
+// DuplicateKey loss. Each name is told listed in constant time, and the
+// pass holds the repeats the tally may list (see v2Repeats.add).
 func (c *checker) nameRepeated(ks, ke int) Code {
-	for _, r := range c.repeats {
-		if c.param >= 0 && r.Param == c.param || c.param < 0 && r.Param < 0 && string(c.rawKeyAt(r.Start)) == string(c.data[ks:ke]) {
-			return "" // a name repeated again: listed once
-		}
-	}
-	if len(c.repeats) == maxRepeats {
-		c.decline()
-		return ""
+	if c.repeatedAgain(ks, ke) {
+		return "" // a name repeated again: listed once
 	}
 	is := Issue{Kind: InvalidJSON, Param: -1, Start: ks, End: ke, Err: decoders.V2.ErrDuplicateName}
 	if c.param >= 0 {
 		is.Kind, is.Param, is.Path = InvalidValue, c.param, argPath(c.data, ks, ke)
 	}
-	c.repeats = append(c.repeats, is)
+	c.addRepeat(is)
 	c.failed = true
 	return ""
 }
@@ -327,6 +332,10 @@ func (c *checker) listRepeats() {
 			c.issues = append(c.issues, r)
 		}
 	}
+	for range c.v2.repeats.moreRepeats { // past what it may list: counted
+		c.tally.admit(c.issues[c.n0:], InvalidJSON, -1)
+	}
+	c.repeatsDone()
 }
 
 // notJSON is the verdict of a call that is not JSON, which the pass met
@@ -370,7 +379,7 @@ func (c *checker) memberCut(n *node, keys *keySet, root bool, ks, ke int, keyLos
 		_, f, _ := jsonlex.String(c.data, ks)
 		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.droppedRepeat()
 	case keyLoss == UnknownField:
-		repeat = n.fields.foldsMore || c.repeated(keys, kString, ks, ke)
+		repeat = n.fields.foldsMore // a repeat V2 fails on is judged before the value (unknownName)
 	}
 	if repeat {
 		c.declined = true
@@ -467,7 +476,7 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if c.foldsMore {
 		return false // V2 may bind it to one of two case:ignore fields folding alike
 	}
-	if _, f, _ := jsonlex.String(c.data, ks); c.dupDropped && f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 {
+	if _, f, _ := jsonlex.String(c.data, ks); c.dupDropped && f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 && c.v2.badKs != ks {
 		return false // droppedRepeat compares the keys' raw text
 	}
 	if c.dupDropped && c.droppedRepeat() {
@@ -480,9 +489,12 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 // binders skip without a failure the pass does not read for: a string of
 // plain ASCII, or any other value. V2 validates a dropped value's strings
 // (their UTF-8) and its objects' names, which the pass reads for (under
-// V2 it declines any escape or byte past ASCII in a dropped string, and a
-// name repeated in a dropped object).
+// V2 it declines any escape or byte past ASCII in a dropped string; a
+// name repeated in a dropped object is v2Repeat's).
 func (c *checker) plainDropped(vs int) bool {
+	if c.dupDropped {
+		return true // V2's pass read the value's text as V2 does (v2DroppedText)
+	}
 	switch jsonlex.KindAt(c.data, vs) {
 	case jsonlex.KindString:
 		_, f, _ := jsonlex.String(c.data, vs)
@@ -509,12 +521,6 @@ func (c *checker) pathKey(odd *bool, ks, ke int, esc bool) {
 // (plain text: its bytes are its name) was sent before: topKey told it,
 // from the checker's key table.
 func (c *checker) droppedRepeat() bool { return c.top.repeat }
-
-// rawKeyAt returns the key the call holds at data[ks], its quotes included.
-func (c *checker) rawKeyAt(ks int) []byte {
-	end, _, _ := jsonlex.String(c.data, ks)
-	return c.data[ks:end]
-}
 
 // unknownLast orders UnknownArgument issues before the others.
 func unknownLast(k Code) int {
@@ -549,8 +555,8 @@ func (c *checker) onlyFailures() {
 // on a name sent twice in one object), and drop its value without a failure the pass does not read
 // for (see unknownKey).
 func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
-	if n.fields.foldsMore || c.dupDropped && c.repeated(keys, kString, ks, ke) {
-		return false
+	if n.fields.foldsMore {
+		return false // a repeated name V2 fails on is judged before the value (unknownName)
 	}
 	return c.plainDropped(vs)
 }
@@ -670,7 +676,8 @@ func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
 // both bind a key by its text, unquoted (segmentio's parseStringUnquote,
 // its keyset or map of names and its length check), where that text is
 // valid UTF-8. V2 fails on a key whose text is not (invalid bytes, a lone
-// surrogate escape), segmentio replaces it: the pass declines such keys.
+// surrogate escape; see v2KeyText), segmentio replaces it: the pass
+// declines segmentio's.
 func (c *checker) plainKey(ks, ke int, esc, hi bool) bool {
 	return (c.textKeys || c.replaces) && !replacedText(c.data[ks:ke], esc, hi)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
+	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
 // The native verdict of V2 and SegmentIO: the one pass gives the verdict
@@ -348,6 +349,15 @@ func TestNative_VerdictSweep(t *testing.T) {
 			is, _, _ := bind.NativeVerdict(plan, args)
 			for _, x := range is {
 				seen[b.Name()+" "+string(x.Kind)] = true
+				if _, _, dup := bindcap.DuplicateName(b, x.Err); dup && x.Start < len(args) && (args[x.Start] == '{' || x.Param < 0 && x.Kind == bind.InvalidJSON && args[x.Start] == '"') {
+					seen[b.Name()+" repeat inside"] = true // a name repeated in a value, not at the top level
+				}
+				if x.Kind == bind.InvalidJSON && x.Param < 0 && x.Start == x.End && x.Start < len(args) && (args[x.Start] == '\\' || args[x.Start] >= 0x80) {
+					seen[b.Name()+" dropped text"] = true // invalid text in a value dropped at the top level
+				}
+				if x.Kind == bind.InvalidValue && x.Err == nil && x.Start < len(args) && args[x.Start] == '{' && b.Name() == "v2" {
+					seen[b.Name()+" key text"] = true // a key whose text V2 fails on, inside an argument
+				}
 			}
 		}
 	}
@@ -358,7 +368,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue} { // InvalidValue: a repeated name
+	for _, k := range []bind.Code{bind.FoldedKey, bind.InvalidValue, "repeat inside", "dropped text", "key text"} { // InvalidValue: a repeated name
 		if !seen["v2 "+string(k)] {
 			t.Errorf("v2: no verdict of the pass held a %v issue", k)
 		}

@@ -44,6 +44,11 @@ type V2Decoder struct {
 	// *jsontext.SyntacticError, never unwrapped), and the name when the
 	// error holds it.
 	DuplicateName func(err error) (name string, ok bool)
+	// DuplicateError is the error V2 fails with on the repeated object
+	// member name (a *jsontext.SyntacticError with ErrDuplicateName, its
+	// pointer's one token the name), for a verdict bind's pass gives
+	// without V2.
+	DuplicateError func(name string) error
 	// AppendQuote is jsontext.AppendQuote.
 	AppendQuote func(dst []byte, s string) []byte
 }

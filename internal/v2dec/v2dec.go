@@ -37,6 +37,9 @@ func init() {
 		ErrDuplicateName: jsontext.ErrDuplicateName,
 		ReadError:        readError,
 		DuplicateName:    duplicateName,
+		DuplicateError: func(name string) error {
+			return &jsontext.SyntacticError{JSONPointer: jsontext.Pointer("").AppendToken(name), Err: jsontext.ErrDuplicateName}
+		},
 		AppendQuote: func(dst []byte, s string) []byte {
 			dst, _ = jsontext.AppendQuote(dst, s)
 			return dst
