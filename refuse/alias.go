@@ -224,7 +224,7 @@ func usesAlias(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[st
 // isAlias reports whether the key raw (as sent, quoted) is one of aliases,
 // as the pass reads it (bindcap.TopKeys.IsAlias): allocating nothing.
 func isAlias(raw []byte, aliases map[string]string) bool {
-	tk := bindcap.TopKeys{Aliases: aliases}
+	tk := bindcap.NewTopKeys(nil, aliases)
 	return tk.IsAlias(raw)
 }
 

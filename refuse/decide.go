@@ -553,6 +553,6 @@ func (w *Warnings) String() string {
 // exempt reports whether the key raw (as sent, quoted) is one of keys,
 // as the pass reads it (bindcap.TopKeys.IsExempt): allocating nothing.
 func exempt(keys []string, raw []byte) bool {
-	tk := bindcap.TopKeys{Exempt: keys}
+	tk := bindcap.NewTopKeys(keys, nil)
 	return tk.IsExempt(raw)
 }
