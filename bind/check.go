@@ -523,8 +523,8 @@ func (c *checker) object(n *node, root bool) bool {
 				switch n.kind {
 				case kStruct:
 					i, folded := n.fields.lookupKey(c.data[ks:ke], esc, hi)
-					if root {
-						c.topKey(ks, ke, i, esc, hi)
+					if root && !c.topKey(ks, ke, i, esc, hi) {
+						return false
 					}
 					child = nil
 					switch {

@@ -22,9 +22,10 @@ import (
 // repeats an unknown key sent before and whether it is plain (no escape,
 // no byte past ASCII).
 type topState struct {
-	policy bindcap.TopKeys
-	repeat bool
-	plain  bool
+	policy  bindcap.TopKeys
+	repeat  bool
+	plain   bool
+	stopped bool // the pass stopped at an alias (TopKeys.StopAtAlias)
 }
 
 // topObj is the key table's object of the unknown top-level keys.
@@ -34,27 +35,33 @@ const topObj = 0
 // a byte past ASCII), which binds parameter i (below 0: none): an alias
 // among the keys, and each unknown key, counted once as sent unless
 // exempt, for a check that records its members; for V2's pass, whether an
-// unknown key repeats one sent before.
-func (c *checker) topKey(ks, ke, i int, esc, hi bool) {
+// unknown key repeats one sent before. It reports false when the pass
+// stops at the key, an alias (TopKeys.StopAtAlias).
+func (c *checker) topKey(ks, ke, i int, esc, hi bool) bool {
 	raw := c.data[ks:ke]
 	c.top.repeat, c.top.plain = false, !esc && !hi
 	if c.record && len(c.top.policy.Aliases) > 0 && !c.members.Aliased && c.top.policy.Alias(raw, esc) {
 		c.members.Aliased = true
+		if c.top.policy.StopAtAlias {
+			c.top.stopped, c.declined = true, true // a proving pass declines, and no trial check runs
+			return c.fail(ks)
+		}
 	}
 	if i >= 0 || !c.record && !c.dupDropped {
-		return
+		return true
 	}
 	if c.keyTab == nil {
 		c.keyTab = getKeyTable()
 	}
 	c.top.repeat = c.keyTab.add(c, topObj, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
 	if c.top.repeat || !c.record || len(c.top.policy.Exempt) > 0 && c.top.policy.Exempted(raw, esc) {
-		return
+		return true
 	}
 	if c.members.Unknown == 0 {
 		c.members.FirstUnknown = jsonlex.Span{Start: ks, End: ke}
 	}
 	c.members.Unknown++
+	return true
 }
 
 // unknownArg records the top-level key data[ks:ke], which binds no

@@ -11,6 +11,12 @@ import "github.com/bindguard/bindguard/internal/jsonlex"
 type TopKeys struct {
 	Exempt  []string
 	Aliases map[string]string
+	// StopAtAlias: the pass stops at the first alias among the keys, with
+	// Members.Aliased and no verdict (the issues as passed in, the
+	// members read before it, Object false): the call is to be renamed
+	// and read as renamed, so what the pass would find in the call as
+	// sent is not needed.
+	StopAtAlias bool
 	// longestExempt and longestAlias are the longest exempt key and
 	// alias, in bytes: an escaped key whose text is longer is neither,
 	// and is not unquoted.
