@@ -48,17 +48,23 @@ var taggedPayload = &Payload{
 // the tagged one. Each sub-benchmark checks its verdict (every one reads
 // the call) before its timer starts.
 func BenchmarkTypicalTagged(b *testing.B) {
+	benchRivals(b, taggedPayload, taggedRivals(), taggedCall)
+}
+
+// benchRivals runs each of rivals on payload p as a sub-benchmark
+// guard=RIVAL, set up by setup, its verdict checked before its timer.
+func benchRivals(b *testing.B, p *Payload, rivals []string, setup func(context.Context, string) (func() error, func())) {
 	ctx := context.Background()
-	for _, rival := range taggedRivals() {
+	for _, rival := range rivals {
 		b.Run("guard="+rival, func(b *testing.B) {
-			call, cleanup := taggedCall(ctx, rival)
+			call, cleanup := setup(ctx, rival)
 			defer cleanup()
-			v, err := checkVerdict(taggedPayload, rival, call)
+			v, err := checkVerdict(p, rival, call)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
-			b.SetBytes(int64(len(taggedPayload.Args)))
+			b.SetBytes(int64(len(p.Args)))
 			for b.Loop() {
 				_ = call()
 			}

@@ -534,9 +534,9 @@ func (c *checker) object(n *node, root bool) bool {
 			if !wrong && n != nil {
 				switch n.kind {
 				case kStruct:
-					i, folded := n.fields.lookup(c.data[ks:ke], esc)
-					if root {
-						c.topKey(ks, ke, i, esc)
+					i, folded := n.fields.lookupKey(c.data[ks:ke], esc, hi)
+					if root && !c.topKey(ks, ke, i, esc, hi) {
+						return false
 					}
 					child = nil
 					switch {
@@ -553,7 +553,7 @@ func (c *checker) object(n *node, root bool) bool {
 							keyLoss2 = c.boundAgain(n, root, start, ks, ke)
 						}
 					case root:
-						c.add(Issue{Kind: UnknownArgument, Param: -1, Start: ks, End: ke})
+						c.unknownArg(ks, ke)
 						c.v2.dropKs = ks
 					default:
 						keyLoss = c.unknownName(n, &keys, start, ks, ke)
@@ -913,8 +913,12 @@ func (c *checker) sameKey(key []byte, at int, kind nodeKind) bool {
 }
 
 // readKey appends to dst what the binder reads of the key raw (quoted):
-// its text, or for an integer key type the value's eight bytes.
+// its text, or for an integer key type the value's eight bytes; for kRaw,
+// raw itself (a key told apart as sent, see topKey).
 func readKey(dst, raw []byte, kind nodeKind) []byte {
+	if kind == kRaw {
+		return raw
+	}
 	text := keyText(dst, raw)
 	switch kind {
 	case kInt:
@@ -1511,11 +1515,25 @@ func unsafeString(b []byte) string {
 // lookup returns the index of the field the key raw (quoted; esc: with
 // escapes) binds to, or -1, and whether it binds only by case folding.
 func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
+	return fs.lookupKey(raw, esc, !ascii(raw[1:len(raw)-1]))
+}
+
+// lookupKey is lookup for a key the lexer read: esc, it holds an escape;
+// hi, a byte past ASCII.
+func (fs *fieldSet) lookupKey(raw []byte, esc, hi bool) (int, bool) {
 	var buf [64]byte
 	key := raw[1 : len(raw)-1]
-	if esc || !ascii(key) { // escapes, or UTF-8 the binder may replace
+	plain := !esc && !hi
+	if !plain && fs.names.tooLong(raw) {
+		return -1, false // its text is longer than any that may match
+	}
+	if !plain { // escapes, or UTF-8 the binder may replace
 		key, _ = jsonlex.Unquote(buf[:0], raw)
 	}
+	if !fs.names.may(key, plain) {
+		return -1, false // no field's name, nor a fold of one
+	}
+	lookedUp()
 	if i := fs.find(key); i >= 0 {
 		return i, false
 	}

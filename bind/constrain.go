@@ -84,11 +84,16 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 				return verdict, c.members            // the one pass, by the binder's own rules
 			}
 		}
+		if c.top.stopped {
+			return issues, c.members // at an alias (TopKeys.StopAtAlias)
+		}
 		ms := new(bindcap.Members) // the trial check allocates anyway
 		issues = p.check(args, p.required, p.nested, issues, ms)
 		return issues, *ms
 	}
-	issues = p.checkStd(&c, args, issues)
+	if out := p.checkStd(&c, args, issues); !c.top.stopped {
+		issues = out
+	}
 	c.members.Counted = c.members.Object
 	return issues, c.members
 }

@@ -29,6 +29,9 @@ func (c *checker) member(ks, ke, vs int, folded bool) {
 	judged := bindcap.NotJudged
 	if c.cons.root {
 		judged = c.consJudged()
+	} else if c.members.Len() >= bindcap.MaxMembers {
+		c.members.Cut = true // what Add does past them, without building the member
+		return
 	}
 	how := bindcap.Unbound
 	switch {

@@ -448,6 +448,9 @@ type fieldSet struct {
 	// v2folded: the fields a key no field names exactly binds by V2's
 	// case:ignore, by folded name (see rules.v2Folds, lookupV2).
 	v2folded map[string]int
+	// names tells most keys no field takes before the lookup (see
+	// nameFilter).
+	names nameFilter
 }
 
 // slot returns where the name key starts its probes in a table of
@@ -488,9 +491,13 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 	fs.foldsMore = c.rules.foldsMore != nil && c.rules.foldsMore(t)
 	if c.rules.v2Folds != nil {
 		fs.v2folded = c.rules.v2Folds(t)
+		for f := range fs.v2folded {
+			fs.names.addV2(f)
+		}
 	}
 	for i, p := range params {
 		fs.exact[p.Name] = i
+		fs.names.add(p.Name)
 		if declined != nil && declined[i] {
 			fs.nodes[i] = &node{kind: kDecline, typ: p.Type}
 			continue

@@ -51,6 +51,16 @@ type tally struct {
 	countsIn [4]omitCount
 	nCounts  int
 	more     map[omitKey]int
+	// unknownPast counts the UnknownArgument issues in no argument past
+	// the listed ones (see checker.unknownArg), apart from the counts.
+	unknownPast int
+}
+
+// unknownsFull reports whether an UnknownArgument issue in no argument is
+// only counted now: its class is full, and the firsts are built, so that
+// admit would count it and change nothing else.
+func (t *tally) unknownsFull() bool {
+	return t.built && t.listed[classUnknown] >= MaxIssues
 }
 
 type omitCount struct {
@@ -76,30 +86,36 @@ func (t *tally) setFirst(slot int, bits uint8) {
 }
 
 // count counts one issue of key.
-func (t *tally) count(key omitKey) {
+func (t *tally) count(key omitKey) { t.countN(key, 1) }
+
+// countN counts n issues of key.
+func (t *tally) countN(key omitKey, n int) {
 	for i := range t.nCounts {
 		if t.countsIn[i].key == key {
-			t.countsIn[i].n++
+			t.countsIn[i].n += n
 			return
 		}
 	}
 	if _, ok := t.more[key]; ok { // counted there before keepCounts made room
-		t.more[key]++
+		t.more[key] += n
 		return
 	}
 	if t.nCounts < len(t.countsIn) {
-		t.countsIn[t.nCounts] = omitCount{key, 1}
+		t.countsIn[t.nCounts] = omitCount{key, n}
 		t.nCounts++
 		return
 	}
 	if t.more == nil {
 		t.more = map[omitKey]int{}
 	}
-	t.more[key]++
+	t.more[key] += n
 }
 
 // keepCounts drops the counts of the keys keep does not keep.
 func (t *tally) keepCounts(keep func(omitKey) bool) {
+	if t.unknownPast > 0 && !keep(omitKey{-1, UnknownArgument}) {
+		t.unknownPast = 0
+	}
 	n := 0
 	for _, c := range t.countsIn[:t.nCounts] {
 		if keep(c.key) {
@@ -156,6 +172,10 @@ func (t *tally) admit(listed []Issue, kind Code, param int) bool {
 // counted, in that order (codes by name: the order only makes the list
 // the same from call to call).
 func (t *tally) omitted(issues []Issue) []Issue {
+	if t.unknownPast > 0 {
+		t.countN(omitKey{-1, UnknownArgument}, t.unknownPast)
+		t.unknownPast = 0
+	}
 	if t.nCounts == 0 {
 		return issues
 	}

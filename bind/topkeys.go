@@ -18,63 +18,62 @@ import (
 // sent twice (droppedRepeat).
 
 // topState is the checker's state of the top-level keys: the tool's policy
-// on them (from checkConstrained), and whether the key just read repeats
-// an unknown key sent before.
+// on them (from checkConstrained), and of the key just read, whether it
+// repeats an unknown key sent before and whether it is plain (no escape,
+// no byte past ASCII).
 type topState struct {
-	policy bindcap.TopKeys
-	repeat bool
+	policy  bindcap.TopKeys
+	repeat  bool
+	plain   bool
+	stopped bool // the pass stopped at an alias (TopKeys.StopAtAlias)
 }
 
 // topObj is the key table's object of the unknown top-level keys.
 const topObj = 0
 
-// topKey notes the top-level key data[ks:ke] (esc: with escapes), which
-// binds parameter i (below 0: none): an alias among the keys, and each
-// unknown key, counted once as sent unless exempt, for a check that
-// records its members; for V2's pass, whether an unknown key repeats one
-// sent before.
-func (c *checker) topKey(ks, ke, i int, esc bool) {
+// topKey notes the top-level key data[ks:ke] (esc: with escapes; hi: with
+// a byte past ASCII), which binds parameter i (below 0: none): an alias
+// among the keys, and each unknown key, counted once as sent unless
+// exempt, for a check that records its members; for V2's pass, whether an
+// unknown key repeats one sent before. It reports false when the pass
+// stops at the key, an alias (TopKeys.StopAtAlias).
+func (c *checker) topKey(ks, ke, i int, esc, hi bool) bool {
 	raw := c.data[ks:ke]
-	c.top.repeat = false
+	c.top.repeat, c.top.plain = false, !esc && !hi
 	if c.record && len(c.top.policy.Aliases) > 0 && !c.members.Aliased && c.top.policy.Alias(raw, esc) {
 		c.members.Aliased = true
+		if c.top.policy.StopAtAlias {
+			c.top.stopped, c.declined = true, true // a proving pass declines, and no trial check runs
+			return c.fail(ks)
+		}
 	}
 	if i >= 0 || !c.record && !c.dupDropped {
-		return
+		return true
 	}
 	if c.keyTab == nil {
 		c.keyTab = getKeyTable()
 	}
-	c.top.repeat = c.keyTab.addRaw(c, maphash.Bytes(keySeed, raw), ks, ke)
+	c.top.repeat = c.keyTab.add(c, topObj, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
 	if c.top.repeat || !c.record || len(c.top.policy.Exempt) > 0 && c.top.policy.Exempted(raw, esc) {
-		return
+		return true
 	}
 	if c.members.Unknown == 0 {
 		c.members.FirstUnknown = jsonlex.Span{Start: ks, End: ke}
 	}
 	c.members.Unknown++
+	return true
 }
 
-// addRaw adds the unknown top-level key data[ks:ke] (of hash h), and
-// reports whether it was sent before, byte for byte.
-func (t *keyTable) addRaw(c *checker, h uint64, ks, ke int) bool {
-	if 2*(t.n+1) > len(t.slots) {
-		t.grow()
-	}
-	mask := uint64(len(t.slots) - 1)
-	for i := keySlotOf(h, topObj) & mask; ; i = (i + 1) & mask {
-		s := &t.slots[i]
-		if s.gen != t.gen {
-			*s = keySlot{h: h, at: ks, obj: topObj, gen: t.gen}
-			t.n++
-			return false
+// unknownArg records the top-level key data[ks:ke], which binds no
+// parameter: an UnknownArgument issue, or past MaxIssues of them, where a
+// call of any number of unknown keys only counts them, the count alone.
+func (c *checker) unknownArg(ks, ke int) {
+	if c.tally.unknownsFull() {
+		if c.prove {
+			c.found++ // c.admit's, for a kind the pass models
 		}
-		if s.h == h && s.obj == topObj {
-			end := s.at + ke - ks
-			work(ke - ks)
-			if end <= len(c.data) && string(c.data[s.at:end]) == string(c.data[ks:ke]) {
-				return true
-			}
-		}
+		c.tally.unknownPast++
+		return
 	}
+	c.add(Issue{Kind: UnknownArgument, Param: -1, Start: ks, End: ke})
 }

@@ -34,7 +34,7 @@ func topCall(n int, f func(i int) string) []byte {
 // count was in the pass, V2's pass held its dropped keys in a table of
 // its own that doubled as it grew: its allocations grew with the keys.
 func TestCheckConstrained_CountsTheUnknownKeys(t *testing.T) {
-	top := bindcap.TopKeys{Exempt: []string{"fmt", "trace"}, Aliases: map[string]string{"nm": "name"}}
+	top := bindcap.NewTopKeys([]string{"fmt", "trace"}, map[string]string{"nm": "name"})
 	shapes := []struct {
 		name    string
 		member  func(i int) string
@@ -64,6 +64,11 @@ func TestCheckConstrained_CountsTheUnknownKeys(t *testing.T) {
 			return fmt.Sprintf(`"k%05d":1`, i)
 		}, unknown: func(n int) int { return n }, aliased: true}, // an alias binds no parameter: unknown to the plan
 		{name: "long keys", member: func(i int) string { return fmt.Sprintf(`"%s%05d":%d`, strings.Repeat("x", 200), i, i) }, unknown: func(n int) int { return n }},
+		// Longer than any alias or exempt key, escaped: read against them
+		// without being unquoted (before, each was, on the heap).
+		{name: "long escaped keys", escaped: true, member: func(i int) string {
+			return fmt.Sprintf(`"\\u0078%s%05d":%d`, strings.Repeat("x", 300), i, i)
+		}, unknown: func(n int) int { return n }},
 	}
 	for _, b := range []Binder{Std, V2, SegmentIO} {
 		p, err := b.Compile(reflect.TypeFor[topKeysArgs]())

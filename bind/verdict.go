@@ -476,7 +476,7 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 	if c.foldsMore {
 		return false // V2 may bind it to one of two case:ignore fields folding alike
 	}
-	if _, f, _ := jsonlex.String(c.data, ks); c.dupDropped && f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 && c.v2.badKs != ks {
+	if c.dupDropped && !c.top.plain && c.v2.badKs != ks {
 		return false // droppedRepeat compares the keys' raw text
 	}
 	if c.dupDropped && c.droppedRepeat() {

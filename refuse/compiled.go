@@ -25,7 +25,7 @@ var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind
 // keys and finds an alias (bindcap.Members.Counted).
 func topKeysOf(t *typereg.Tool) bindcap.TopKeys {
 	pol := recPolicy(t)
-	return bindcap.TopKeys{Exempt: pol.Exempt, Aliases: pol.Aliases}
+	return bindcap.NewTopKeys(pol.Exempt, pol.Aliases)
 }
 
 // (Decide calls it directly: a layer between would copy the members,

@@ -67,8 +67,11 @@ type Decision struct {
 // it reads each value, and their verdicts come with the members; an alias is found among their keys, a key the binder folds
 // beside the parameter's own name from their bindings, and a refusal
 // quotes values from their spans. The text is read again only when it
-// changes: renamed, when it uses an alias; reduced to the member the
-// binder keeps, on an alias conflict.
+// changes: renamed, when it uses an alias (the pass stops at the first
+// alias, the lexer reads the members to rename them, and the renamed text
+// is checked: once, unless renaming leaves a member out, when the call is
+// checked as sent first); reduced to the member the binder keeps, on an
+// alias conflict.
 //
 // Decide is safe for concurrent use. Under Std it allocates nothing for a
 // call that passes without warnings and uses no alias, whether the tool
@@ -88,11 +91,33 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 	if ps := recPublished(t); ps != nil {
 		return decideSchema(t, ps, args)
 	}
+	return decideStruct(t, args, true)
+}
+
+// decideStruct is Decide for tool t, recorded from a Go struct, under a
+// policy that checks. A call that uses an alias is read once, as renamed,
+// where renaming leaves no member out (once; renameClean); otherwise, and
+// always when once is false (the tests' reference), it is read as sent,
+// then renamed and read again.
+func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
+	pol := recPolicy(t)
 	plan := t.Plan()
-	issues, ms := checkConstrained(plan, args, nil, compiledOf(t), topKeysOf(t))
+	top := topKeysOf(t)
+	top.StopAtAlias = once && len(pol.Aliases) > 0
+	issues, ms := checkConstrained(plan, args, nil, compiledOf(t), top)
 	checked := args
 	var conflicts []aliasConflict
-	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
+	renamedOnce := false
+	if top.StopAtAlias && ms.Aliased {
+		// The pass stopped at an alias: the call is read as renamed, once,
+		// where renaming leaves no member out; else as below.
+		if renamed, ris, rms, ok := renameClean(t, args); ok {
+			checked, issues, ms, renamedOnce = renamed, ris, rms, true
+		} else {
+			issues, ms = checkConstrained(plan, args, nil, compiledOf(t), topKeysOf(t))
+		}
+	}
+	if !renamedOnce && len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
 		// Renamed only when an alias is used, and checked as renamed;
 		// should the renamed text be broken, the call's own is reported.
 		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
@@ -553,6 +578,6 @@ func (w *Warnings) String() string {
 // exempt reports whether the key raw (as sent, quoted) is one of keys,
 // as the pass reads it (bindcap.TopKeys.IsExempt): allocating nothing.
 func exempt(keys []string, raw []byte) bool {
-	tk := bindcap.TopKeys{Exempt: keys}
+	tk := bindcap.NewTopKeys(keys, nil)
 	return tk.IsExempt(raw)
 }

@@ -61,14 +61,18 @@ func eachMember(args []byte, ms *bindcap.Members, plan *bind.Plan) iter.Seq2[int
 
 // deepMembers reads the members of args, which the binder refuses for
 // nesting past its limit (so Check stopped there), with the lexer, to any
-// depth (its stack a bit a level), each bound by plan's Match: the
-// arguments it reads are held to their constraints all the same. Object
-// says the text is an object to its end.
+// depth (its stack a bit a level), each bound by plan's Match (nil: none,
+// for spans alone): the arguments it reads are held to their constraints
+// all the same. Object says the text is an object to its end.
 func deepMembers(args []byte, plan *bind.Plan) bindcap.Members {
 	var ms bindcap.Members
 	end := -1 // where the last member read ends
 	for m := range jsonlex.MembersTo(args, jsonlex.Space(args, 0), len(args)+1) {
-		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(plan.Match(args[m.Key.Start:m.Key.End]))})
+		param := -1
+		if plan != nil {
+			param = plan.Match(args[m.Key.Start:m.Key.End])
+		}
+		ms.Add(bindcap.Member{Key: m.Key, Value: m.Value, Param: int32(param)})
 		end = m.Value.End
 	}
 	if end >= 0 {

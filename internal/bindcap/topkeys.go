@@ -6,16 +6,38 @@ import "github.com/bindguard/bindguard/internal/jsonlex"
 // plan: the keys that are never unknown (Exempt) and the aliases, which
 // the pass reads every top-level key against, so that the verdict counts
 // the unknown keys and finds an alias (Members.Unknown, Members.Aliased)
-// and no one reads the members again for them.
+// and no one reads the members again for them. Build them with
+// NewTopKeys, which measures the keys once.
 type TopKeys struct {
 	Exempt  []string
 	Aliases map[string]string
+	// StopAtAlias: the pass stops at the first alias among the keys, with
+	// Members.Aliased and no verdict (the issues as passed in, the
+	// members read before it, Object false): the call is to be renamed
+	// and read as renamed, so what the pass would find in the call as
+	// sent is not needed.
+	StopAtAlias bool
+	// longestExempt and longestAlias are the longest exempt key and
+	// alias, in bytes: an escaped key whose text is longer is neither,
+	// and is not unquoted.
+	longestExempt, longestAlias int
+}
+
+// NewTopKeys returns the TopKeys of a policy's exempt keys and aliases.
+func NewTopKeys(exempt []string, aliases map[string]string) TopKeys {
+	k := TopKeys{Exempt: exempt, Aliases: aliases}
+	for _, e := range exempt {
+		k.longestExempt = max(k.longestExempt, len(e))
+	}
+	for a := range aliases {
+		k.longestAlias = max(k.longestAlias, len(a))
+	}
+	return k
 }
 
 // IsExempt reports whether the key raw (as sent, quoted) is one of the
 // exempt keys. It allocates nothing: an escaped key is unquoted on the
-// stack, unless its text is longer than every exempt key (an escape is at
-// most 6 bytes for one).
+// stack, unless its text is longer than every exempt key.
 func (k *TopKeys) IsExempt(raw []byte) bool {
 	if len(k.Exempt) == 0 {
 		return false
@@ -27,21 +49,10 @@ func (k *TopKeys) IsExempt(raw []byte) bool {
 // Exempted is IsExempt for a key the caller has lexed: esc, that it holds
 // an escape.
 func (k *TopKeys) Exempted(raw []byte, esc bool) bool {
-	text := raw[1 : len(raw)-1]
-	if esc {
-		longest := 0
-		for _, e := range k.Exempt {
-			longest = max(longest, len(e))
-		}
-		if len(text) > 6*longest {
-			return false
-		}
-		var buf [256]byte
-		if t, ok := jsonlex.Unquote(buf[:0], raw); ok {
-			text = t
-		} else {
-			text = raw
-		}
+	var buf [256]byte
+	text, ok := keyText(buf[:0], raw, esc, k.longestExempt)
+	if !ok {
+		return false
 	}
 	for _, e := range k.Exempt {
 		if e == string(text) {
@@ -64,15 +75,30 @@ func (k *TopKeys) IsAlias(raw []byte) bool {
 // Alias is IsAlias for a key the caller has lexed: esc, that it holds an
 // escape.
 func (k *TopKeys) Alias(raw []byte, esc bool) bool {
-	text := raw[1 : len(raw)-1]
-	if esc {
-		var buf [256]byte
-		if t, ok := jsonlex.Unquote(buf[:0], raw); ok {
-			text = t
-		} else {
-			text = raw
-		}
+	var buf [256]byte
+	text, ok := keyText(buf[:0], raw, esc, k.longestAlias)
+	if !ok {
+		return false
 	}
-	_, ok := k.Aliases[string(text)]
+	_, ok = k.Aliases[string(text)] // a lookup of a converted slice allocates nothing
 	return ok
+}
+
+// keyText returns the text of the key raw (quoted; esc: it holds an
+// escape), unquoted into buf where escaped (raw itself, quoted, where it
+// does not unquote), or false for an escaped key whose text is longer
+// than limit bytes: an escape stands for one byte at least and is at most
+// six, so a key of more than 6*limit bytes between its quotes is one.
+func keyText(buf, raw []byte, esc bool, limit int) ([]byte, bool) {
+	text := raw[1 : len(raw)-1]
+	if !esc {
+		return text, true
+	}
+	if len(text) > 6*limit {
+		return nil, false
+	}
+	if t, ok := jsonlex.Unquote(buf, raw); ok {
+		return t, true
+	}
+	return raw, true
 }
