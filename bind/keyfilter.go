@@ -11,14 +11,23 @@ import "sync/atomic"
 // (appendV2Fold) of its case:ignore fields. A key that none may fold to
 // names no field exactly and binds none by folding.
 type nameFilter struct {
-	lens  uint64    // bit n: a plain key of n bytes (63: of 63 or more) may match
-	first [4]uint64 // bit b: a key whose fold starts with ASCII byte b may match
-	last  [4]uint64 // bit b: one whose fold ends with it
+	lens uint64 // bit n: a plain key of n bytes (63: of 63 or more) may match
+	// ends holds, per byte a key starts or ends with, bit firstByte: a
+	// key that starts with it may match (its fold starts as a name's
+	// fold does), and bit lastByte: one that ends with it. Both ASCII
+	// cases of a letter are set alike, and every byte past ASCII, part of
+	// a rune that may fold to anything.
+	ends [256]uint8
 	// longest bounds the text of a key that may match, in bytes: a fold
 	// is a third of its text at least (K, three bytes, folds to K); -1
 	// for no bound, where V2's fold drops any number of '_' and '-'.
 	longest int
 }
+
+const (
+	firstByte = 1 << iota
+	lastByte
+)
 
 // add notes the field name name.
 func (nf *nameFilter) add(name string) {
@@ -27,7 +36,7 @@ func (nf *nameFilter) add(name string) {
 	if nf.longest >= 0 {
 		nf.longest = max(nf.longest, len(name), 3*len(f))
 	}
-	nf.ends(f)
+	nf.note(f)
 }
 
 // addV2 notes fold, the fold of a case:ignore field's name as V2 folds
@@ -36,23 +45,29 @@ func (nf *nameFilter) add(name string) {
 func (nf *nameFilter) addV2(fold string) {
 	nf.lens |= ^uint64(0) << min(len(fold), 63)
 	nf.longest = -1
-	nf.ends([]byte(fold))
+	nf.note([]byte(fold))
 	for _, b := range []byte("_-") {
-		nf.first[b>>6] |= 1 << (b & 63)
-		nf.last[b>>6] |= 1 << (b & 63)
+		nf.ends[b] |= firstByte | lastByte
 	}
 }
 
-// ends notes the first and last bytes of fold f, where ASCII.
-func (nf *nameFilter) ends(f []byte) {
+// note notes the first and last bytes of fold f, in either case, and
+// every byte past ASCII.
+func (nf *nameFilter) note(f []byte) {
+	for b := 0x80; b < 0x100; b++ {
+		nf.ends[b] = firstByte | lastByte
+	}
 	if len(f) == 0 {
 		return
 	}
-	if b := f[0]; b < 0x80 {
-		nf.first[b>>6] |= 1 << (b & 63)
-	}
-	if b := f[len(f)-1]; b < 0x80 {
-		nf.last[b>>6] |= 1 << (b & 63)
+	for _, e := range [...]struct {
+		b   byte
+		bit uint8
+	}{{f[0], firstByte}, {f[len(f)-1], lastByte}} {
+		nf.ends[e.b] |= e.bit
+		if 'A' <= e.b && e.b <= 'Z' {
+			nf.ends[e.b+'a'-'A'] |= e.bit
+		}
 	}
 }
 
@@ -65,10 +80,7 @@ func (nf *nameFilter) may(key []byte, plain bool) bool {
 	if plain && nf.lens&(1<<min(len(key), 63)) == 0 {
 		return false
 	}
-	if len(key) == 0 {
-		return true
-	}
-	return foldedIn(&nf.first, key[0]) && foldedIn(&nf.last, key[len(key)-1])
+	return len(key) == 0 || nf.ends[key[0]]&firstByte != 0 && nf.ends[key[len(key)-1]]&lastByte != 0
 }
 
 // tooLong reports whether the key raw (quoted, with an escape) is too
@@ -76,18 +88,6 @@ func (nf *nameFilter) may(key []byte, plain bool) bool {
 // text, so it is not unquoted.
 func (nf *nameFilter) tooLong(raw []byte) bool {
 	return nf.longest >= 0 && len(raw)-2 > 6*nf.longest
-}
-
-// foldedIn reports whether the fold of byte b, the first or last of a
-// key, may be in set: a byte past ASCII may be, as part of a rune.
-func foldedIn(set *[4]uint64, b byte) bool {
-	if b >= 0x80 {
-		return true
-	}
-	if 'a' <= b && b <= 'z' {
-		b -= 'a' - 'A'
-	}
-	return set[b>>6]&(1<<(b&63)) != 0
 }
 
 // keyLookups counts, in the package's tests only (it is nil otherwise),

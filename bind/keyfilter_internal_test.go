@@ -83,8 +83,10 @@ func lookupBoth(fs *fieldSet, raw []byte) (got, want [2]any) {
 	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 	i, folded := fs.lookupKey(raw, esc, hi)
 	open := *fs
-	open.names = nameFilter{lens: ^uint64(0), first: [4]uint64{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}}
-	open.names.last, open.names.longest = open.names.first, -1
+	open.names = nameFilter{lens: ^uint64(0), longest: -1}
+	for b := range open.names.ends {
+		open.names.ends[b] = firstByte | lastByte
+	}
 	j, jfolded := open.lookupKey(raw, esc, hi)
 	return [2]any{i, folded}, [2]any{j, jfolded}
 }
