@@ -182,11 +182,13 @@
 // time.Duration's value (segmentio reads a whole number as an int64,
 // WrappedNumber where it wraps, and a string time.ParseDuration takes,
 // its raw text up to the first quote, so never one with an escape;
-// InvalidValue for any other number or string), and an argument's map
-// of integer keys (segmentio reads a key as a ,string integer: "null",
-// or a JSON integer in range, no '+', no leading zero; it fails the map,
-// InvalidValue at it, on any other, but 20 digits or more, spaces after
-// it, and a map inside an argument, which the pass declines), and a
+// InvalidValue for any other number or string), and a map of integer
+// keys (segmentio reads a key as a ,string integer: "null", or a JSON
+// integer in range, no '+', no leading zero, space after it, 20 digits or
+// more as it wraps them, WrappedNumber at the key; it fails, InvalidValue
+// at the argument's value, on any other, wherever the map is; a failure in
+// a value whose key's text is not the integer read, which segmentio's
+// error names, the pass declines; see segkeys.go), and a
 // ,string field's value as segmentio reads it (see segstring.go: the
 // text of an integer, leading zeros trimmed, a float, a bool or a
 // string, null, the losses the trial check's walk lists; a failure of an

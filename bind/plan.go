@@ -352,9 +352,9 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 		case reflect.String:
 			n.key = kString
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			n.key, n.bits = kInt, kt.Bits()
+			n.key, n.bits = segKeyKind(c.rules, kInt), kt.Bits()
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			n.key, n.bits = kUint, kt.Bits()
+			n.key, n.bits = segKeyKind(c.rules, kUint), kt.Bits()
 		default:
 			return c.fail("the binder cannot decode an object into %v: its key type %v is not a string, an integer, or a type with an UnmarshalText method", t, kt)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
@@ -105,13 +104,14 @@ import (
 //     string time.ParseDuration takes, no escape in it; InvalidValue for
 //     any other number or string, as decodeDuration fails on them.
 //
-//   - under segmentio, a map of integer keys (see segKey): a key is read
-//     as a ,string integer, "null" or a JSON integer in the key type's
-//     range; on any other segmentio fails the map, InvalidValue at the
-//     argument's value, where the map is the argument and no issue lies
-//     past the key (a map inside an argument, a key of 20 digits or more,
-//     spaces after the integer the pass declines; so it does any issue in
-//     a value of such a map, which segmentio's error places at the map).
+//   - under segmentio, a map of integer keys (see segkeys.go): a key is
+//     read as a ,string integer, "null" or a JSON integer in the key
+//     type's range, space after it, 20 digits or more as parseInt wraps
+//     them (WrappedNumber at the key); on any other segmentio fails,
+//     InvalidValue at the argument's value, wherever the map is in it; a
+//     failure in a value of such a map whose key's text is not the
+//     integer read (segmentio's error names the key by the integer) the
+//     pass declines.
 //
 //   - under segmentio, a ,string field's value (see segstring.go): the
 //     losses of one it reads (NullForValue, RoundedNumber, WrappedNumber,
@@ -129,54 +129,6 @@ import (
 //
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
-
-// segKey reports whether segmentio reads key, the text of a key of
-// integer map n (rules.jsonKeys): as a ,string integer, "null" (0) or a
-// JSON integer in the key type's range, no sign but '-' and never under
-// an unsigned type, no leading zero. One of 20 digits or more, which it
-// may wrap, and one with spaces after it (segmentio skips them), the
-// pass declines.
-func (c *checker) segKey(key []byte, n *node) bool {
-	if t := jsonlex.Space(key, 0); t == len(key) && t > 0 || len(key) > 0 && jsonlex.Space(key, len(key)-1) == len(key) {
-		// segmentio skips the spaces after the integer, which the pass
-		// does not read repeated keys by (readKey): a key all spaces fails.
-		if t == len(key) {
-			return false
-		}
-		c.decline()
-		return true
-	}
-	if string(key) == "null" {
-		return true
-	}
-	d := key
-	neg := len(d) > 0 && d[0] == '-'
-	if neg {
-		if n.key != kInt {
-			return false
-		}
-		d = d[1:]
-	}
-	if len(d) == 0 || d[0] < '0' || d[0] > '9' || d[0] == '0' && len(d) > 1 {
-		return false
-	}
-	for _, b := range d {
-		if b < '0' || b > '9' {
-			return false
-		}
-	}
-	if len(d) >= 20 {
-		c.decline()
-		return true
-	}
-	if n.key == kInt {
-		v, _ := strconv.ParseInt(unsafeString(key), 10, 64)
-		high := v >> (n.bits - 1)
-		return high == 0 || high == -1
-	}
-	v, _ := strconv.ParseUint(unsafeString(d), 10, 64)
-	return n.bits == 64 || v>>n.bits == 0
-}
 
 // durationString reads the string at data[start:c.pos] into Duration
 // position n (rules.durations): InvalidValue unless segmentio's
