@@ -193,12 +193,14 @@
 // text of an integer, leading zeros trimmed, a float, a bool or a
 // string, null, the losses the trial check's walk lists; a failure of an
 // argument's own ,string value at the value, of the kind its text says,
-// but a failure of one inside an argument, which segmentio's error places
-// by its kind, the pass declines, and a string in the string with a
-// control character, which segmentio reads or not by the whole text's
-// bytes), and segmentio's json.Number (a JSON number only), raw value
+// of one inside an argument where segmentio's error places it, at the
+// field or at the argument's value, but text with a control character,
+// which segmentio reads or not by the whole text's bytes, the pass
+// declines), and segmentio's json.Number (a JSON number only), raw value
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
-// left zero) as decode.go reads them (see segtypes.go); it reads a key
+// left zero; text that is not base64 InvalidValue at the argument's
+// value, as its error names no path) as decode.go reads them (see
+// segtypes.go); it reads a key
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
@@ -215,8 +217,7 @@
 // array under V2 (base64 to it), a map
 // but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, and under V2 json.Number, raw values and
-// time.Duration), under SegmentIO text that is not base64 for a []byte
-// inside an argument (segmentio's error names no path), a ,string field under V2 (and under SegmentIO one of a
+// time.Duration), a ,string field under V2 (and under SegmentIO one of a
 // type that decodes itself, a time.Duration, a json.Number or a uintptr),
 // a format: field, two fields of one name. Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:

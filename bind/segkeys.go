@@ -105,15 +105,22 @@ func segSpaced(key []byte) int {
 	return end
 }
 
-// segKeyFailed lists, for a key of an integer map segmentio fails on, the
-// trial check's issue: InvalidValue at the argument's value, in the
-// argument's type, where it is the argument's first failure (segmentio
-// stops there: the failures the pass finds past it in the argument
-// firstFailure drops, and the call's losses onlyFailures). It returns
-// false.
+// segKeyFailed lists, for a key of an integer map segmentio fails on,
+// the trial check's issue (segArgFailed), and returns false.
 func (c *checker) segKeyFailed() bool {
+	c.segArgFailed()
+	return false
+}
+
+// segArgFailed lists, for a failure segmentio's error names no path for
+// (a key of an integer map, text that is not base64, some of a ,string
+// field's), the trial check's issue: InvalidValue at the argument's
+// value, in the argument's type, where it is the argument's first
+// failure (segmentio stops there: the failures the pass finds past it in
+// the argument firstFailure drops, and the call's losses onlyFailures).
+func (c *checker) segArgFailed() {
 	if c.param < 0 || !c.firstFailure() || !c.admit(InvalidValue, c.param) {
-		return false
+		return
 	}
 	end := c.argAt
 	if e, err := jsonlex.Skip(c.data, c.argAt, MaxDepth); err == nil {
@@ -125,7 +132,6 @@ func (c *checker) segKeyFailed() bool {
 	}
 	c.issues = append(c.issues, Issue{Kind: InvalidValue, Param: c.param, Start: c.argAt, End: end, Type: t,
 		Path: argPath(c.data, c.steps.arg.ks, c.steps.arg.ke)})
-	return false
 }
 
 // segKeyPath reports, for the value of the key at data[ks:ke] of a map of

@@ -21,8 +21,8 @@ import (
 //     trial check's walk lists no loss for; any other value fails
 //     (WrongType). Text that is not base64 fails with base64's own error,
 //     which names no path: the trial check places it at the argument's
-//     value, InvalidValue, which for a []byte argument is the value
-//     itself; inside an argument the pass declines it.
+//     value, InvalidValue (see segArgFailed), which for a []byte argument
+//     is the value itself.
 
 // kSegNumber and kSegBytes are segRules' positions of a json.Number and a
 // []byte (elem: the list of uint8 it reads an array as).
@@ -84,7 +84,8 @@ func (c *checker) segBytes(n *node) bool {
 		return true
 	}
 	if start != c.argAt {
-		return c.decline() // the trial check places base64's error at the argument
+		c.segArgFailed() // base64's error names no path
+		return true
 	}
 	c.issue(InvalidValue, n, start, c.pos)
 	return true

@@ -116,16 +116,18 @@ import (
 //   - under segmentio, a ,string field's value (see segstring.go): the
 //     losses of one it reads (NullForValue, RoundedNumber, WrappedNumber,
 //     ReplacedText); a failure of an argument's own at the value, of the
-//     kind the trial check reads from its text (a failure of one inside an
-//     argument, and a string in the string holding a control character,
-//     the pass declines).
+//     kind the trial check reads from its text, of one inside an argument
+//     at the field (segmentio's UnmarshalTypeError, see segQuotedTyped)
+//     or at the argument's value, InvalidValue (any other error, which
+//     names no path: segArgFailed); text with a control character where
+//     segmentio's verdict depends on the whole text's bytes the pass
+//     declines.
 //
 //   - under segmentio, a json.Number's value (a JSON number; WrongType
 //     for any other, NullForValue for null), a raw value's (any), and a
-//     []byte's (see segtypes.go): base64 in a string, InvalidValue where
-//     the []byte is the argument and the text is not base64 (inside an
-//     argument, where segmentio's error names no path, the pass
-//     declines), or a list of bytes read as uint8s, null left zero.
+//     []byte's (see segtypes.go): base64 in a string, InvalidValue at the
+//     argument's value where the text is not base64 (base64's error names
+//     no path), or a list of bytes read as uint8s, null left zero.
 //
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
