@@ -381,13 +381,7 @@ func (c *checker) value(n *node) bool {
 	if n != nil {
 		switch n.kind {
 		case kDecline:
-			return c.decline()
-		case kSegQuoted:
-			return c.segQuoted(n)
-		case kSegNumber:
-			return c.segNumber(n)
-		case kSegBytes:
-			return c.segBytes(n)
+			return c.segValue(n) // segmentio's own rules (node.seg), or a decline
 		case kTrial:
 			if c.prove {
 				return c.decline()
@@ -576,7 +570,7 @@ func (c *checker) object(n *node, root bool) bool {
 			if ci >= 0 {
 				c.consAfter(ci)
 			}
-			if c.jsonKeys && c.prove && keyKind != kString && keyKind != 0 && !badKey && c.found != found && !c.segKeyPath(ks, ke, keyKind == kSegInt) {
+			if c.jsonKeys && c.prove && keyKind != kString && keyKind != 0 && !badKey && c.found != found && !c.segKeyPath(ks, keyKind) {
 				return c.decline() // segmentio's error names the key by its integer, not its text
 			}
 			if keyLoss == FoldedKey && c.prove && c.found != found {

@@ -189,6 +189,7 @@ type node struct {
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
 	dur    bool         // kInt: a time.Duration, read under rules.durations
+	seg    nodeKind     // kDecline: a position segmentio reads by rules the pass ports (kSegQuoted, kSegNumber, kSegBytes; see segValue)
 }
 
 var (

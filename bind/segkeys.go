@@ -134,16 +134,17 @@ func (c *checker) segArgFailed() {
 		Path: argPath(c.data, c.steps.arg.ks, c.steps.arg.ke)})
 }
 
-// segKeyPath reports, for the value of the key at data[ks:ke] of a map of
-// integer keys, just read with issues, whether the pass's verdict of them
+// segKeyPath reports, for the value of the key at data[ks] of a map of
+// integer keys (of key kind kind), just read with issues, whether the pass's verdict of them
 // stands: they are losses (no failure is found), or the path segmentio's
 // error gives names the key by its text (see above).
-func (c *checker) segKeyPath(ks, ke int, signed bool) bool {
+func (c *checker) segKeyPath(ks int, kind nodeKind) bool {
 	if !c.failed {
 		return true
 	}
+	signed := kind == kSegInt
 	var buf, num [64]byte
-	text := keyText(buf[:0], c.data[ks:ke])
+	text := keyText(buf[:0], c.rawKeyAt(ks))
 	v, ok := segKeyValue(text, signed)
 	if !ok {
 		return false

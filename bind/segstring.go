@@ -43,9 +43,10 @@ import (
 // time.Duration, a json.Number and a uintptr behind the option the pass
 // declines too.
 
-// kSegQuoted is segRules' position of a ,string field: base is the kind
-// segmentio reads the text as (kBool, kInt, kUint, kFloat, kString), bits
-// its size, typ the field's type (a pointer, or not).
+// kSegQuoted is segRules' position (node.seg, of a kDecline node) of a
+// ,string field: base is the kind segmentio reads the text as (kBool,
+// kInt, kUint, kFloat, kString), bits its size, typ the field's type (a
+// pointer, or not).
 const kSegQuoted = kDecline + 1
 
 // segQuotedNode compiles, under segmentio's rules, the position of a
@@ -73,7 +74,7 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 	if base == goDuration || base == goNumber || c.rules.declines(base) {
 		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}
-	n := &node{kind: kSegQuoted, base: kind, typ: t, quoted: true}
+	n := &node{kind: kDecline, seg: kSegQuoted, base: kind, typ: t, quoted: true}
 	if kind != kBool && kind != kString {
 		n.bits = base.Bits()
 	}
