@@ -382,13 +382,7 @@ func (c *checker) value(n *node) bool {
 	if n != nil {
 		switch n.kind {
 		case kDecline:
-			return c.decline()
-		case kSegQuoted:
-			return c.segQuoted(n)
-		case kSegNumber:
-			return c.segNumber(n)
-		case kSegBytes:
-			return c.segBytes(n)
+			return c.segValue(n) // segmentio's own rules (node.seg), or a decline
 		case kTrial:
 			if c.prove {
 				return c.decline()
@@ -465,9 +459,8 @@ func (c *checker) object(n *node, root bool) bool {
 		ci = c.consOpen(start)
 	}
 	wrong := false
-	keyBad := -1 // under jsonKeys, c.found at the first key the map's key type fails on
 	var child *node
-	var keyKind nodeKind // how a repeated key is told: kString, kInt, kUint; 0 for none
+	var keyKind nodeKind // how a repeated key is told: kString, kInt, kUint (kSegInt, kSegUint); 0 for none
 	switch {
 	case n == nil:
 	case n.kind == kAny:
@@ -584,11 +577,8 @@ func (c *checker) object(n *node, root bool) bool {
 			if ci >= 0 {
 				c.consAfter(ci)
 			}
-			if c.jsonKeys && c.prove && keyKind != kString && keyKind != 0 && c.found != found {
-				// segmentio's error for a value inside a map of integer keys
-				// names the map, not the key, and the trial check places the
-				// failure there: the pass declines.
-				return c.decline()
+			if c.jsonKeys && c.prove && keyKind != kString && keyKind != 0 && !badKey && c.found != found && !c.segKeyPath(ks, keyKind) {
+				return c.decline() // segmentio's error names the key by its integer, not its text
 			}
 			if keyLoss == FoldedKey && c.prove && c.found != found {
 				c.lossFirst = true // the trial check lists the key's loss first (see native)
@@ -606,11 +596,7 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.decline()
 			}
 			// Recorded once the value is read, so the path to it is whole.
-			if badKey && c.jsonKeys {
-				if keyBad < 0 {
-					keyBad = found // segmentio stops there and fails on the map
-				}
-			} else if badKey {
+			if badKey && !c.jsonKeys { // segKey listed segmentio's failure
 				c.issue(InvalidKey, &node{typ: n.typ.Key()}, ks, ke)
 			}
 			for _, k := range [2]Code{keyLoss, keyLoss2} {
@@ -668,15 +654,6 @@ func (c *checker) object(n *node, root bool) bool {
 	c.depth--
 	if wrong {
 		c.issue(WrongType, n, start, c.pos)
-	}
-	if keyBad >= 0 {
-		if c.found != keyBad || start != c.argAt || n != c.argNode {
-			// Found past where segmentio stops, or a map inside the
-			// argument, whose error the trial check places at the
-			// argument's value.
-			return c.decline()
-		}
-		c.issue(InvalidValue, n, start, c.pos)
 	}
 	return true
 }
@@ -921,6 +898,8 @@ func readKey(dst, raw []byte, kind nodeKind) []byte {
 	}
 	text := keyText(dst, raw)
 	switch kind {
+	case kSegInt, kSegUint:
+		return segKeyIdentity(dst, raw, kind == kSegInt)
 	case kInt:
 		v, _ := strconv.ParseInt(unsafeString(text), 10, 64)
 		return binary.LittleEndian.AppendUint64(dst[:0], uint64(v))
@@ -947,7 +926,7 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 	}
 	s := unsafeString(key)
 	if c.jsonKeys {
-		return c.segKey(key, n)
+		return c.segKey(key, n, ks, ke)
 	}
 	if stdNullKey && s == "null" {
 		return true // the key 0 (readKey reads it so)

@@ -203,21 +203,25 @@
 // base64, no line break, of exactly N bytes for an array; InvalidValue
 // otherwise), json.Number
 // (a string type to go-json-experiment) and jsontext.Value (any value,
-// validated as a dropped one), and an argument's map
-// of integer keys (segmentio reads a key as a ,string integer: "null",
-// or a JSON integer in range, no '+', no leading zero; it fails the map,
-// InvalidValue at it, on any other, but 20 digits or more, spaces after
-// it, and a map inside an argument, which the pass declines), and a
+// validated as a dropped one), and under SegmentIO a map of integer
+// keys (segmentio reads a key as a ,string integer: "null", or a JSON
+// integer in range, no '+', no leading zero, space after it, 20 digits or
+// more as it wraps them, WrappedNumber at the key; it fails, InvalidValue
+// at the argument's value, on any other, wherever the map is; a failure in
+// a value whose key's text is not the integer read, which segmentio's
+// error names, the pass declines; see segkeys.go), and a
 // ,string field's value as segmentio reads it (see segstring.go: the
 // text of an integer, leading zeros trimmed, a float, a bool or a
 // string, null, the losses the trial check's walk lists; a failure of an
 // argument's own ,string value at the value, of the kind its text says,
-// but a failure of one inside an argument, which segmentio's error places
-// by its kind, the pass declines, and a string in the string with a
-// control character, which segmentio reads or not by the whole text's
-// bytes), and segmentio's json.Number (a JSON number only), raw value
+// of one inside an argument where segmentio's error places it, at the
+// field or at the argument's value, but text with a control character,
+// which segmentio reads or not by the whole text's bytes, the pass
+// declines), and segmentio's json.Number (a JSON number only), raw value
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
-// left zero) as decode.go reads them (see segtypes.go); it reads a key
+// left zero; text that is not base64 InvalidValue at the argument's
+// value, as its error names no path) as decode.go reads them (see
+// segtypes.go); it reads a key
 // with an escape or a byte past ASCII by its text, as both bind it. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
@@ -233,8 +237,7 @@
 // but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
 // its own the pass does not model (time.Time; under V2 json.RawMessage,
 // which it reads by its UnmarshalJSON, and json.Number in the standard
-// library's v2 build), under SegmentIO text that is not base64 for a []byte
-// inside an argument (segmentio's error names no path), a ,string field of
+// library's v2 build), a ,string field of
 // a type that decodes itself, a json.Number or a uintptr (and under
 // SegmentIO one of a time.Duration, under V2 one of a time.Time or a
 // jsontext.Value), a format: field, two fields of one name. Nesting past the binder's

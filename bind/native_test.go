@@ -45,6 +45,7 @@ var nativeTypes = append(append([]reflect.Type{}, shapeTypes...),
 	reflect.TypeFor[nativeLeaf](), reflect.TypeFor[probe.Nested](), reflect.TypeFor[map[int]string](),
 	reflect.TypeFor[uint8](), reflect.TypeFor[int32](), reflect.TypeFor[uint](), reflect.TypeFor[map[string]any](),
 	reflect.TypeFor[[]any](), reflect.TypeFor[time.Duration](), reflect.TypeFor[uintptr](), reflect.TypeFor[namedAny](),
+	reflect.TypeFor[segQuotedInner](), reflect.TypeFor[json.Number](), reflect.TypeFor[[]byte](), reflect.TypeFor[map[int64]int](),
 )
 
 // nativeOptions are the tag options a native shape's field carries.

@@ -158,26 +158,23 @@ const selfPointerWhy = "the pointer type %v points to itself, so the binder, rea
 type nodeKind uint8
 
 const (
-	kAny       nodeKind = iota // empty interface: any value; numbers must fit a float64
-	kRaw                       // json.RawMessage: any value
-	kBool                      // bool kinds
-	kInt                       // signed integer kinds
-	kUint                      // unsigned integer kinds
-	kFloat                     // float kinds
-	kString                    // string kinds
-	kNumber                    // json.Number: a number, or a string holding one
-	kSlice                     // slices; a string is base64 when the element kind is uint8
-	kArray                     // fixed-size arrays: extra elements are dropped
-	kMap                       // maps with string, integer or unsigned keys
-	kStruct                    // structs: keys bound by the field set
-	kPtr                       // pointers: null sets nil, anything else reads the element
-	kQuoted                    // a ,string field of bool, integer or float kind
-	kTrial                     // the binder's own decode decides (custom unmarshalers, time.Time)
-	kDecline                   // a proving pass does not model the binder here: it declines (see rules)
-	kOwn                       // a proving pass reads the binder's own rule for the position (own; see v2options.go)
-	kSegQuoted                 // segRules' ,string field (see segstring.go)
-	kSegNumber                 // segRules' json.Number (see segtypes.go)
-	kSegBytes                  // segRules' []byte (see segtypes.go)
+	kAny     nodeKind = iota // empty interface: any value; numbers must fit a float64
+	kRaw                     // json.RawMessage: any value
+	kBool                    // bool kinds
+	kInt                     // signed integer kinds
+	kUint                    // unsigned integer kinds
+	kFloat                   // float kinds
+	kString                  // string kinds
+	kNumber                  // json.Number: a number, or a string holding one
+	kSlice                   // slices; a string is base64 when the element kind is uint8
+	kArray                   // fixed-size arrays: extra elements are dropped
+	kMap                     // maps with string, integer or unsigned keys
+	kStruct                  // structs: keys bound by the field set
+	kPtr                     // pointers: null sets nil, anything else reads the element
+	kQuoted                  // a ,string field of bool, integer or float kind
+	kTrial                   // the binder's own decode decides (custom unmarshalers, time.Time)
+	kDecline                 // a proving pass does not model the binder here: it declines (see rules)
+	kOwn                     // a proving pass reads the binder's own rule for the position (own; see v2options.go)
 )
 
 type node struct {
@@ -194,6 +191,7 @@ type node struct {
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
 	dur    bool         // kInt: a time.Duration, read under rules.durations
 	own    ownKind      // kOwn: which rule
+	seg    nodeKind     // kDecline: a position segmentio reads by rules the pass ports (kSegQuoted, kSegNumber, kSegBytes; see segValue)
 }
 
 var (
@@ -360,9 +358,9 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 		case reflect.String:
 			n.key = kString
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			n.key, n.bits = kInt, kt.Bits()
+			n.key, n.bits = segKeyKind(c.rules, kInt), kt.Bits()
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			n.key, n.bits = kUint, kt.Bits()
+			n.key, n.bits = segKeyKind(c.rules, kUint), kt.Bits()
 		default:
 			return c.fail("the binder cannot decode an object into %v: its key type %v is not a string, an integer, or a type with an UnmarshalText method", t, kt)
 		}

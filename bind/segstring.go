@@ -34,15 +34,20 @@ import (
 //
 // A failure of an argument's own ,string value the trial check places at
 // the value, of the kind its text says (see segQuotedFailure); a failure
-// of one inside an argument it places by the kind of segmentio's error
-// (at the field, or at the argument's value), which the pass does not
-// model: it declines. Types segmentio reads by a method of their own, a
+// of one inside an argument by the kind of segmentio's error: an
+// UnmarshalTypeError at the field, of the kind its type says of the text
+// read without the option (see segQuotedTyped), any other at the
+// argument's value (segArgFailed). Text with a control character, which
+// segmentio reads or not by the whole text's bytes (its validAsciiPrint
+// flag), the pass declines where that decides (see segQuotedControl). Types segmentio reads by a method of their own, a
 // time.Duration, a json.Number and a uintptr behind the option the pass
 // declines too.
 
-// kSegQuoted (see plan.go) is segRules' position of a ,string field: base
-// is the kind segmentio reads the text as (kBool, kInt, kUint, kFloat,
-// kString), bits its size, typ the field's type (a pointer, or not).
+// kSegQuoted is segRules' position (node.seg, of a kDecline node) of a
+// ,string field: base is the kind segmentio reads the text as (kBool,
+// kInt, kUint, kFloat, kString), bits its size, typ the field's type (a
+// pointer, or not).
+const kSegQuoted = kDecline + 1
 
 // segQuotedNode compiles, under segmentio's rules, the position of a
 // field of type t with the ,string option.
@@ -69,7 +74,7 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 	if base == goDuration || base == goNumber || c.rules.declines(base) {
 		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}
-	n := &node{kind: kSegQuoted, base: kind, typ: t, quoted: true}
+	n := &node{kind: kDecline, seg: kSegQuoted, base: kind, typ: t, quoted: true}
 	if kind != kBool && kind != kString {
 		n.bits = base.Bits()
 	}
@@ -109,10 +114,23 @@ func (c *checker) segQuoted(n *node) bool {
 		ok = segQuotedReads(n, raw, text)
 	}
 	if !ok {
-		if start != c.argAt {
-			return c.decline() // the trial check places it by segmentio's error
+		switch {
+		case start == c.argAt:
+			c.issue(segQuotedFailure(n.base, k, text), &node{typ: base, quoted: true}, start, c.pos)
+		case n.base != kInt && n.base != kUint && segControl(text):
+			return c.decline() // parseValue's verdict of it depends on the whole text's bytes (segQuotedControl)
+		case segQuotedTyped(n, k, raw, text):
+			kind := WrongType // of the field, as read without the option (textKind)
+			switch {
+			case k == jsonlex.KindNumber:
+				kind = NotWholeNumber
+			case n.base == kString:
+				kind = InvalidValue
+			}
+			c.issue(kind, &node{typ: base}, start, c.pos)
+		default:
+			c.segArgFailed() // segmentio's error names no path
 		}
-		c.issue(segQuotedFailure(n.base, k, text), &node{typ: base, quoted: true}, start, c.pos)
 		return true
 	}
 	if loss := segQuotedLoss(n, raw, text); loss != "" {
@@ -203,6 +221,81 @@ func segQuotedControl(text []byte) bool {
 	}
 	end, f, ok := jsonlex.String(text, 0)
 	return !ok && f&jsonlex.Escaped == 0 && end < len(text) && text[end] < 0x20
+}
+
+// segQuotedTyped reports whether segmentio's error for the ,string value
+// raw (JSON kind k; text, its text for a string) it fails on inside an
+// argument is an UnmarshalTypeError, which names the field's path: the
+// trial check places it at the field, of the kind the field's type says
+// of the text as read without the option. Any other error (a syntax
+// error, decodeFromStringToInt's own) names no path (segArgFailed).
+func segQuotedTyped(n *node, k jsonlex.Kind, raw, text []byte) bool {
+	if k != jsonlex.KindString {
+		// decodeFromStringToInt types only a number of a fraction or an
+		// exponent strconv.ParseFloat fails on; decodeFromString none.
+		return (n.base == kInt || n.base == kUint) && k == jsonlex.KindNumber && floatVerdict(raw, 64) != "" && !isWholeText(raw)
+	}
+	if n.base == kInt || n.base == kUint {
+		if len(raw) == 2 {
+			return false // ""
+		}
+		v := text
+		neg := len(v) > 0 && v[0] == '-'
+		if neg {
+			v = v[1:]
+		}
+		v = trimZeros(v)
+		switch {
+		case neg, len(v) > 0 && '0' <= v[0] && v[0] <= '9':
+			return true // parseInt's errors past a digit, and any after '-'
+		case len(v) >= 4 && string(v[:4]) == "null":
+			return true // text after null
+		}
+		return false
+	}
+	// decodeFromString: the kind's decoder types what it does not read,
+	// where it is a JSON value (parseValue); text after what it reads is
+	// a syntax error.
+	if len(text) >= 4 && string(text[:4]) == "null" {
+		return false
+	}
+	switch n.base {
+	case kFloat:
+		if end, _, ok := jsonlex.Number(text, 0); ok && isValidNumber(text[:end]) {
+			return floatVerdict(text[:end], n.bits) != "" // ParseFloat's range
+		}
+	case kBool:
+		if len(text) >= 4 && string(text[:4]) == "true" || len(text) >= 5 && string(text[:5]) == "false" {
+			return false
+		}
+	case kString:
+		if jsonlex.KindAt(text, 0) == jsonlex.KindString {
+			return false
+		}
+	}
+	_, err := jsonlex.Skip(text, 0, MaxDepth)
+	return len(text) > 0 && err == nil
+}
+
+// isWholeText reports whether a JSON number has no fraction and no
+// exponent.
+func isWholeText(num []byte) bool {
+	for _, ch := range num {
+		if ch == '.' || ch == 'e' || ch == 'E' {
+			return false
+		}
+	}
+	return true
+}
+
+// segControl reports whether text holds a control character.
+func segControl(text []byte) bool {
+	for _, ch := range text {
+		if ch < 0x20 {
+			return true
+		}
+	}
+	return false
 }
 
 // segQuotedFailure is the kind the trial check gives a ,string argument

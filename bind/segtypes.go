@@ -21,29 +21,50 @@ import (
 //     trial check's walk lists no loss for; any other value fails
 //     (WrongType). Text that is not base64 fails with base64's own error,
 //     which names no path: the trial check places it at the argument's
-//     value, InvalidValue, which for a []byte argument is the value
-//     itself; inside an argument the pass declines it.
+//     value, InvalidValue (see segArgFailed), which for a []byte argument
+//     is the value itself.
 
-// kSegNumber and kSegBytes (see plan.go) are segRules' positions of a
+// kSegNumber and kSegBytes are segRules' positions (node.seg) of a
 // json.Number and a []byte (elem: the list of uint8 it reads an array as).
+const (
+	kSegNumber = kSegQuoted + 1 + iota
+	kSegBytes
+)
 
 // segTypeNode compiles, under segmentio's rules, n of type t when t is
 // json.Number or []byte, and reports whether it did.
 func (c *compiler) segTypeNode(n *node, t reflect.Type) (bool, error) {
 	switch t {
 	case goNumber:
-		n.kind = kSegNumber
+		n.kind, n.seg = kDecline, kSegNumber
 		return true, nil
 	case goBytes:
 		b, err := c.node(t.Elem(), false)
 		if err != nil {
 			return true, err
 		}
-		n.kind = kSegBytes
+		n.kind, n.seg = kDecline, kSegBytes
 		n.elem = &node{kind: kSlice, typ: t, elem: &node{kind: kPtr, typ: b.typ, elem: b}} // kPtr: null holds
 		return true, nil
 	}
 	return false, nil
+}
+
+// segValue reads the value at c.pos into kDecline position n: one
+// segmentio reads by rules of its own the pass ports (n.seg: a ,string
+// field, a json.Number, a []byte), or one the pass declines. (Kept in
+// kDecline's case, so the walker's switch on a position's kind costs the
+// values of other kinds nothing.)
+func (c *checker) segValue(n *node) bool {
+	switch n.seg {
+	case kSegQuoted:
+		return c.segQuoted(n)
+	case kSegNumber:
+		return c.segNumber(n)
+	case kSegBytes:
+		return c.segBytes(n)
+	}
+	return c.decline()
 }
 
 // segNumber reads the value at c.pos into json.Number position n.
@@ -80,7 +101,8 @@ func (c *checker) segBytes(n *node) bool {
 		return true
 	}
 	if start != c.argAt {
-		return c.decline() // the trial check places base64's error at the argument
+		c.segArgFailed() // base64's error names no path
+		return true
 	}
 	c.issue(InvalidValue, n, start, c.pos)
 	return true

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
@@ -111,27 +110,30 @@ import (
 //     string time.ParseDuration takes, no escape in it; InvalidValue for
 //     any other number or string, as decodeDuration fails on them.
 //
-//   - under segmentio, a map of integer keys (see segKey): a key is read
-//     as a ,string integer, "null" or a JSON integer in the key type's
-//     range; on any other segmentio fails the map, InvalidValue at the
-//     argument's value, where the map is the argument and no issue lies
-//     past the key (a map inside an argument, a key of 20 digits or more,
-//     spaces after the integer the pass declines; so it does any issue in
-//     a value of such a map, which segmentio's error places at the map).
+//   - under segmentio, a map of integer keys (see segkeys.go): a key is
+//     read as a ,string integer, "null" or a JSON integer in the key
+//     type's range, space after it, 20 digits or more as parseInt wraps
+//     them (WrappedNumber at the key); on any other segmentio fails,
+//     InvalidValue at the argument's value, wherever the map is in it; a
+//     failure in a value of such a map whose key's text is not the
+//     integer read (segmentio's error names the key by the integer) the
+//     pass declines.
 //
 //   - under segmentio, a ,string field's value (see segstring.go): the
 //     losses of one it reads (NullForValue, RoundedNumber, WrappedNumber,
 //     ReplacedText); a failure of an argument's own at the value, of the
-//     kind the trial check reads from its text (a failure of one inside an
-//     argument, and a string in the string holding a control character,
-//     the pass declines).
+//     kind the trial check reads from its text, of one inside an argument
+//     at the field (segmentio's UnmarshalTypeError, see segQuotedTyped)
+//     or at the argument's value, InvalidValue (any other error, which
+//     names no path: segArgFailed); text with a control character where
+//     segmentio's verdict depends on the whole text's bytes the pass
+//     declines.
 //
 //   - under segmentio, a json.Number's value (a JSON number; WrongType
 //     for any other, NullForValue for null), a raw value's (any), and a
-//     []byte's (see segtypes.go): base64 in a string, InvalidValue where
-//     the []byte is the argument and the text is not base64 (inside an
-//     argument, where segmentio's error names no path, the pass
-//     declines), or a list of bytes read as uint8s, null left zero.
+//     []byte's (see segtypes.go): base64 in a string, InvalidValue at the
+//     argument's value where the text is not base64 (base64's error names
+//     no path), or a list of bytes read as uint8s, null left zero.
 //
 //   - under V2, the options and types it reads by rules of its own (see
 //     v2options.go): a ,string integer or float (its text a JSON number
@@ -144,54 +146,6 @@ import (
 //
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
-
-// segKey reports whether segmentio reads key, the text of a key of
-// integer map n (rules.jsonKeys): as a ,string integer, "null" (0) or a
-// JSON integer in the key type's range, no sign but '-' and never under
-// an unsigned type, no leading zero. One of 20 digits or more, which it
-// may wrap, and one with spaces after it (segmentio skips them), the
-// pass declines.
-func (c *checker) segKey(key []byte, n *node) bool {
-	if t := jsonlex.Space(key, 0); t == len(key) && t > 0 || len(key) > 0 && jsonlex.Space(key, len(key)-1) == len(key) {
-		// segmentio skips the spaces after the integer, which the pass
-		// does not read repeated keys by (readKey): a key all spaces fails.
-		if t == len(key) {
-			return false
-		}
-		c.decline()
-		return true
-	}
-	if string(key) == "null" {
-		return true
-	}
-	d := key
-	neg := len(d) > 0 && d[0] == '-'
-	if neg {
-		if n.key != kInt {
-			return false
-		}
-		d = d[1:]
-	}
-	if len(d) == 0 || d[0] < '0' || d[0] > '9' || d[0] == '0' && len(d) > 1 {
-		return false
-	}
-	for _, b := range d {
-		if b < '0' || b > '9' {
-			return false
-		}
-	}
-	if len(d) >= 20 {
-		c.decline()
-		return true
-	}
-	if n.key == kInt {
-		v, _ := strconv.ParseInt(unsafeString(key), 10, 64)
-		high := v >> (n.bits - 1)
-		return high == 0 || high == -1
-	}
-	v, _ := strconv.ParseUint(unsafeString(d), 10, 64)
-	return n.bits == 64 || v>>n.bits == 0
-}
 
 // durationString reads the string at data[start:c.pos] into Duration
 // position n (rules.durations): InvalidValue unless segmentio's

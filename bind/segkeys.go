@@ -1,0 +1,199 @@
+package bind
+
+import (
+	"reflect"
+	"strconv"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// SegmentIO's maps of integer keys, read by the one pass (rules.jsonKeys),
+// as segmentio v0.5.4 reads them (codec.go's constructMapCodec: a key is
+// read by decodeFromString with the key type's integer decoder):
+//
+//   - a key is "null" (0) or a JSON integer in the key type's range, no
+//     sign but '-' and never under an unsigned type, no leading zero,
+//     then only space; one of 20 digits or more as parseInt reads it
+//     (see segIntVerdict: it may wrap, WrappedNumber at the key, as the
+//     trial check's walk lists it where no space follows it);
+//   - on any other key segmentio fails with an error that names no path:
+//     the trial check places it at the argument's value, InvalidValue in
+//     the argument's type, wherever the map is in the argument (see
+//     segKeyFailed);
+//   - a failure in a value of such a map is placed by its path, which
+//     names the key by the integer read (fmt.Sprint): where that is the
+//     key's text the trial check finds the value, and gives the pass's
+//     issue; where it is not ("null", "-0", a key with space after it, a
+//     wrapped one) it stops at the map, which the pass does not model:
+//     it declines (see segKeyPath). A loss in such a value the trial
+//     check's walk places by the key's text, as the pass does;
+//   - two keys are one key where the trial check's walk says so
+//     (keyIdentity: the text, "null" as 0, an integer its value, a
+//     wrapped one the number it wraps to; see segKeyIdentity).
+
+// kSegInt and kSegUint are segRules' key kinds of a map of signed and of
+// unsigned integer keys (node.key), which segKey reads.
+const (
+	kSegInt = kSegBytes + 1 + iota
+	kSegUint
+)
+
+// segKeyKind is, under rules r, the key kind of a map whose integer key
+// kind is kind (kInt, kUint).
+func segKeyKind(r *rules, kind nodeKind) nodeKind {
+	switch {
+	case !r.prove || !r.jsonKeys:
+		return kind
+	case kind == kInt:
+		return kSegInt
+	}
+	return kSegUint
+}
+
+// segKey reports whether segmentio reads key, the text of a key at
+// data[ks:ke] of integer map n (see above), and lists what it finds: the
+// failure (segKeyFailed), or a wrapped key's loss.
+func (c *checker) segKey(key []byte, n *node, ks, ke int) bool {
+	d := key[:segSpaced(key)]
+	if string(d) == "null" {
+		return true
+	}
+	signed := n.key == kSegInt
+	whole := len(d) == len(key)
+	neg := len(d) > 0 && d[0] == '-'
+	if neg {
+		if !signed {
+			return c.segKeyFailed()
+		}
+		d = d[1:]
+	}
+	if len(d) == 0 || d[0] < '0' || d[0] > '9' || d[0] == '0' && len(d) > 1 {
+		return c.segKeyFailed()
+	}
+	for _, b := range d {
+		if b < '0' || b > '9' {
+			return c.segKeyFailed()
+		}
+	}
+	var kind Code
+	switch {
+	case neg:
+		kind = intVerdict(true, d, n.bits, true)
+	case len(d) < 20:
+		kind = intVerdict(false, d, n.bits, signed)
+	default:
+		kind = segIntVerdict(d, n.bits, signed)
+	}
+	switch kind {
+	case "":
+	case WrappedNumber:
+		if whole {
+			c.issue(WrappedNumber, &node{typ: n.typ.Key()}, ks, ke)
+		}
+	default:
+		return c.segKeyFailed()
+	}
+	return true
+}
+
+// segSpaced returns the length of key but the space after its text.
+func segSpaced(key []byte) int {
+	end := len(key)
+	for end > 0 && jsonlex.Space(key, end-1) == len(key) {
+		end--
+	}
+	return end
+}
+
+// segKeyFailed lists, for a key of an integer map segmentio fails on,
+// the trial check's issue (segArgFailed), and returns false.
+func (c *checker) segKeyFailed() bool {
+	c.segArgFailed()
+	return false
+}
+
+// segArgFailed lists, for a failure segmentio's error names no path for
+// (a key of an integer map, text that is not base64, some of a ,string
+// field's), the trial check's issue: InvalidValue at the argument's
+// value, in the argument's type, where it is the argument's first
+// failure (segmentio stops there: the failures the pass finds past it in
+// the argument firstFailure drops, and the call's losses onlyFailures).
+func (c *checker) segArgFailed() {
+	if c.param < 0 || !c.firstFailure() || !c.admit(InvalidValue, c.param) {
+		return
+	}
+	end := c.argAt
+	if e, err := jsonlex.Skip(c.data, c.argAt, MaxDepth); err == nil {
+		end = e
+	}
+	t := c.argNode.typ
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	c.issues = append(c.issues, Issue{Kind: InvalidValue, Param: c.param, Start: c.argAt, End: end, Type: t,
+		Path: argPath(c.data, c.steps.arg.ks, c.steps.arg.ke)})
+}
+
+// segKeyPath reports, for the value of the key at data[ks] of a map of
+// integer keys (of key kind kind), just read with issues, whether the pass's verdict of them
+// stands: they are losses (no failure is found), or the path segmentio's
+// error gives names the key by its text (see above).
+func (c *checker) segKeyPath(ks int, kind nodeKind) bool {
+	if !c.failed {
+		return true
+	}
+	signed := kind == kSegInt
+	var buf, num [64]byte
+	text := keyText(buf[:0], c.rawKeyAt(ks))
+	v, ok := segKeyValue(text, signed)
+	if !ok {
+		return false
+	}
+	if signed {
+		return string(strconv.AppendInt(num[:0], int64(v), 10)) == string(text)
+	}
+	return string(strconv.AppendUint(num[:0], v, 10)) == string(text)
+}
+
+// segKeyValue returns the integer segmentio reads from a key's text it
+// reads (see segKey): "null" 0, a wrapped number the number it wraps to.
+func segKeyValue(text []byte, signed bool) (uint64, bool) {
+	d := text[:segSpaced(text)]
+	if string(d) == "null" {
+		return 0, true
+	}
+	if len(d) > 0 && d[0] == '-' {
+		v, err := strconv.ParseInt(unsafeString(d), 10, 64)
+		return uint64(v), err == nil
+	}
+	return segWrap(d, signed)
+}
+
+// segKeyIdentity appends to dst what makes the raw key of a map of
+// integer keys (signed or not) the key it is, as the trial check's walk
+// tells two keys apart (keyIdentity), without allocating.
+func segKeyIdentity(dst, raw []byte, signed bool) []byte {
+	text := keyText(dst, raw)
+	if string(text) == "null" {
+		return append(dst[:0], '0')
+	}
+	s := unsafeString(text)
+	if signed {
+		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return strconv.AppendInt(dst[:0], v, 10)
+		}
+	} else if v, err := strconv.ParseUint(s, 10, 64); err == nil {
+		return strconv.AppendUint(dst[:0], v, 10)
+	}
+	if segWrapped(text, 64, signed) {
+		v, _ := segWrap(text, signed)
+		return strconv.AppendUint(dst[:0], v, 10)
+	}
+	return text
+}
+
+// rawKeyAt returns the key the call holds at data[ks], its quotes included.
+func (c *checker) rawKeyAt(ks int) []byte {
+	end, _, _ := jsonlex.String(c.data, ks)
+	return c.data[ks:end]
+}
