@@ -217,8 +217,11 @@
 // its own (time.Time, json.Number but under V2 in go-json-experiment's
 // build, raw values but V2's jsontext.Value), a ,string field under
 // SegmentIO (and under V2 one of a type that decodes itself, time.Time,
-// json.Number, jsontext.Value or uintptr), a format: field, two fields
-// of one name. Nesting past the binder's
+// json.Number, jsontext.Value or uintptr), a format: field (but, under
+// GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
+// a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
+// hex, a [N]byte as an array, a float with nonfinite, which the pass
+// reads), two fields of one name. Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always

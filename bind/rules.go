@@ -94,6 +94,13 @@ type rules struct {
 	// under the ,string option, by the binder's own rule (V2: v2Quoted),
 	// or nil where the pass declines it; nil for none.
 	quoted func(t reflect.Type) *node
+	// format, for a proving pass, is the position of a field of type t
+	// under the format: option, by the binder's own rule (V2:
+	// v2FormatNode), or nil where the pass declines it; nil for none.
+	format func(t reflect.Type, format string) *node
+	// formatOf is the format: option of struct type t's field p, "" for
+	// none (V2: v2FormatOf).
+	formatOf func(t reflect.Type, p Param) string
 	// fields lists the fields of struct type t as the binder binds them,
 	// in the binder's order; declined, when not nil, marks fields the
 	// pass does not model (a ,string option, a format, a name two fields
@@ -145,10 +152,12 @@ var v2Rules = &rules{
 		}
 		return m
 	},
-	depth:  v2ProveDepth,
-	custom: v2Custom,
-	own:    v2Own,
-	quoted: v2Quoted,
+	depth:    v2ProveDepth,
+	custom:   v2Custom,
+	own:      v2Own,
+	quoted:   v2Quoted,
+	format:   v2FormatNode,
+	formatOf: v2FormatOf,
 	declines: func(t reflect.Type) bool {
 		switch t {
 		case goTime, goDuration, goNumber, goRawMessage:
@@ -168,11 +177,12 @@ var v2Rules = &rules{
 		declined := make([]bool, len(fs.flattened))
 		for i, f := range fs.flattened {
 			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, true), Type: f.typ, Index: f.index}
-			// ,string is read by V2's rule (v2Quoted); format: options
-			// are V2's own; an exact name binds a case:ignore field too,
-			// a folded one by V2's fold (v2Folds).
+			// ,string is read by V2's rule (v2Quoted), format: options
+			// where V2 reads them natively by its own (v2Format); an
+			// exact name binds a case:ignore field too, a folded one by
+			// V2's fold (v2Folds).
 			params[i].Quoted = f.str
-			declined[i] = f.format != ""
+			declined[i] = f.format != "" && (f.str || v2FormatNode(f.typ, f.format) == nil)
 		}
 		return params, declined
 	},

@@ -120,7 +120,11 @@ import (
 //     other kind and a time.Duration with no format: option (V2 fails on
 //     every value: InvalidValue), a [N]byte or []byte (base64, of N bytes
 //     for an array),
-//     json.Number (a string type to go-json-experiment), jsontext.Value.
+//     json.Number (a string type to go-json-experiment), jsontext.Value;
+//     under GOEXPERIMENT=jsonv2, the format: options the standard
+//     library's v2 reads natively for bytes (base64, base64url, base32,
+//     base32hex, base16, hex; array for a [N]byte) and floats
+//     (nonfinite: "NaN", "Infinity", "-Infinity" too).
 //
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
