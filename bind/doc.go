@@ -195,7 +195,10 @@
 // base64, no line break, of exactly N bytes for an array; InvalidValue
 // otherwise), json.Number
 // (a string type to go-json-experiment) and jsontext.Value (any value,
-// validated as a dropped one), and an argument's map
+// validated as a dropped one), a map of integer keys (V2 reads a key as
+// a ,string integer; on any other it fails, InvalidKey at the key, and
+// skips the value: where the value holds an issue the pass declines),
+// and an argument's map
 // of integer keys (segmentio reads a key as a ,string integer: "null",
 // or a JSON integer in range, no '+', no leading zero; it fails the map,
 // InvalidValue at it, on any other, but 20 digits or more, spaces after
@@ -213,7 +216,8 @@
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a byte slice but under V2, a map
-// but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
+// but of plain string keys (and integer keys: under V2 but uintptr ones,
+// under SegmentIO), a type that decodes itself or that the binder reads by rules of
 // its own (time.Time, json.Number but under V2 in go-json-experiment's
 // build, raw values but V2's jsontext.Value), a ,string field under
 // SegmentIO (and under V2 one of a type that decodes itself, time.Time,

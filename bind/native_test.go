@@ -305,7 +305,6 @@ var nativeDeclines = []nativeDecline{
 	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
 	{6, `{"n":1}`, "json.Number (V2's the pass reads in this build, see TestNative_V2Options)", "segmentio"},
 	{6, `{"b":"YQ=="}`, "a []byte (base64, each binder its own; V2's the pass reads, see TestNative_V2Options)", "segmentio"},
-	{6, `{"mi":{"1":"a"}}`, "a map of integer keys (segmentio's the pass reads, see TestNative_SegmentIOIntKeys)", "v2"},
 	{6, `{"raw":{"a":1}}`, "a raw value (under GOEXPERIMENT=jsonv2 V2's is jsontext.Value, which the pass reads)", "segmentio"},
 	{6, `{"c":"teal"}`, "a type with UnmarshalText", ""},
 	{6, `{"f":1}`, "a type with UnmarshalJSON", ""},

@@ -65,6 +65,10 @@ type rules struct {
 	// integer and fails the map on any other (segmentio), which the pass
 	// reads (see segKey).
 	jsonKeys bool
+	// v2Keys: the binder reads an integer map key as V2 does, as the text
+	// of a ,string integer, and fails on any other (see v2Key), which the
+	// pass reads.
+	v2Keys bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -131,6 +135,7 @@ var v2Rules = &rules{
 	prove:      true,
 	dupDropped: true,
 	textKeys:   true,
+	v2Keys:     true,
 	foldsMore: func(t reflect.Type) bool {
 		folds := v2CaseIgnored(t)
 		for _, c := range folds {
@@ -165,6 +170,9 @@ var v2Rules = &rules{
 		}
 		if isJSONTextValue(t) {
 			return true
+		}
+		if v2IntKeys(t) {
+			return false // its keys read as checker.v2Key says
 		}
 		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 && !v2Custom(t) {
 			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2

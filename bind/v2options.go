@@ -503,3 +503,30 @@ func v2EncodedLen(s []byte, enc int) (int, bool) {
 // encoding (4 letters of base64, 8 of base32, 2 of hex), at most as many
 // bytes decoded.
 const v2Chunk = 192
+
+// v2IntKeys reports a map type whose keys V2 reads as integers by its own
+// rule (v2Key): of an integer kind but uintptr, with no methods.
+func v2IntKeys(t reflect.Type) bool {
+	if t.Kind() != reflect.Map || v2Custom(t) {
+		return false
+	}
+	kt := t.Key()
+	switch kt.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return kt.NumMethod() == 0 && reflect.PointerTo(kt).NumMethod() == 0
+	}
+	return false
+}
+
+// v2Key reports whether V2 reads key, the text of a key of integer map
+// n (rules.v2Keys): as it reads a ,string integer (v2QuotedVerdict: a
+// JSON integer in the key type's range, no '+', no leading zero, no
+// space, no sign for an unsigned type). On any other it fails: InvalidKey
+// at the key, where the trial check places its error; it then skips the
+// key's value, so a value holding an issue the pass declines (see
+// object). Two keys of one value ("0" and "-0") V2 fails on as a repeated
+// name, which the pass declines as it does any repeated key.
+func v2Key(key []byte, n *node) bool {
+	return v2QuotedVerdict(key, n.key, n.bits) == ""
+}
