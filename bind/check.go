@@ -574,9 +574,6 @@ func (c *checker) object(n *node, root bool) bool {
 			if ci >= 0 {
 				c.consAfter(ci)
 			}
-			if badKey && c.v2Keys && c.found != found {
-				return c.decline() // V2 skips the value of a key it fails on (see v2Key)
-			}
 			if c.jsonKeys && c.prove && keyKind != kString && keyKind != 0 && c.found != found {
 				// segmentio's error for a value inside a map of integer keys
 				// names the map, not the key, and the trial check places the
@@ -604,6 +601,9 @@ func (c *checker) object(n *node, root bool) bool {
 					keyBad = found // segmentio stops there and fails on the map
 				}
 			} else if badKey {
+				if c.v2Keys && c.found != found {
+					return c.decline() // V2 skips the value of a key it fails on (see v2Key)
+				}
 				c.issue(InvalidKey, &node{typ: n.typ.Key()}, ks, ke)
 			}
 			for _, k := range [2]Code{keyLoss, keyLoss2} {
