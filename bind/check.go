@@ -180,6 +180,7 @@ type checker struct {
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	durations  bool     // the binder reads time.Duration as segmentio does (see durationText)
 	jsonKeys   bool     // the binder reads integer map keys as segmentio does (see segKey)
+	v2Keys     bool     // the binder reads integer map keys as V2 does (see v2Key)
 	argNode    *node    // under jsonKeys, the argument's position
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
@@ -597,6 +598,9 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			// Recorded once the value is read, so the path to it is whole.
 			if badKey && !c.jsonKeys { // segKey listed segmentio's failure
+				if c.v2Keys && c.found != found {
+					return c.decline() // V2 skips the value of a key it fails on (see v2Key)
+				}
 				c.issue(InvalidKey, &node{typ: n.typ.Key()}, ks, ke)
 			}
 			for _, k := range [2]Code{keyLoss, keyLoss2} {
@@ -927,6 +931,9 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 	s := unsafeString(key)
 	if c.jsonKeys {
 		return c.segKey(key, n, ks, ke)
+	}
+	if c.v2Keys {
+		return v2Key(key, n)
 	}
 	if stdNullKey && s == "null" {
 		return true // the key 0 (readKey reads it so)

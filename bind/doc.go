@@ -203,7 +203,10 @@
 // base64, no line break, of exactly N bytes for an array; InvalidValue
 // otherwise), json.Number
 // (a string type to go-json-experiment) and jsontext.Value (any value,
-// validated as a dropped one), and under SegmentIO a map of integer
+// validated as a dropped one), under V2 a map of integer keys (V2 reads a
+// key as a ,string integer; on any other it fails, InvalidKey at the key,
+// and skips the value: where the value holds an issue the pass declines),
+// and under SegmentIO a map of integer
 // keys (segmentio reads a key as a ,string integer: "null", or a JSON
 // integer in range, no '+', no leading zero, space after it, 20 digits or
 // more as it wraps them, WrappedNumber at the key; it fails, InvalidValue
@@ -234,13 +237,17 @@
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a slice of a named byte type under V2, a map
-// but of plain string keys (and under SegmentIO integer keys), a type that decodes itself or that the binder reads by rules of
+// but of plain string keys and integer keys (and under V2 of uintptr keys), a type that decodes itself or that the binder reads by rules of
 // its own the pass does not model (time.Time; under V2 json.RawMessage,
 // which it reads by its UnmarshalJSON, and json.Number in the standard
 // library's v2 build), a ,string field of
 // a type that decodes itself, a json.Number or a uintptr (and under
 // SegmentIO one of a time.Duration, under V2 one of a time.Time or a
-// jsontext.Value), a format: field, two fields of one name. Nesting past the binder's
+// jsontext.Value), a format: field (but, under
+// GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
+// a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
+// hex, a [N]byte as an array, a float with nonfinite, which the pass
+// reads), two fields of one name. Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always

@@ -513,7 +513,10 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 			c.path = c.path[:len(c.path)-1]
 			return nil, err
 		}
-		n, err := c.node(p.Type, p.Quoted)
+		n, err := c.provedFormat(t, p)
+		if n == nil && err == nil {
+			n, err = c.node(p.Type, p.Quoted)
+		}
 		c.path = c.path[:len(c.path)-1]
 		if err != nil {
 			return nil, err

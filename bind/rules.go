@@ -65,6 +65,10 @@ type rules struct {
 	// integer and fails the map on any other (segmentio), which the pass
 	// reads (see segKey).
 	jsonKeys bool
+	// v2Keys: the binder reads an integer map key as V2 does, as the text
+	// of a ,string integer, and fails on any other (see v2Key), which the
+	// pass reads.
+	v2Keys bool
 	// dottedPaths: the binder's errors locate a failure by a dotted path
 	// of keys (segmentio), which the trial check follows.
 	dottedPaths bool
@@ -98,6 +102,13 @@ type rules struct {
 	// under the ,string option, by the binder's own rule (V2: v2Quoted),
 	// or nil where the pass declines it; nil for none.
 	quoted func(t reflect.Type) *node
+	// format, for a proving pass, is the position of a field of type t
+	// under the format: option, by the binder's own rule (V2:
+	// v2FormatNode), or nil where the pass declines it; nil for none.
+	format func(t reflect.Type, format string) *node
+	// formatOf is the format: option of struct type t's field p, "" for
+	// none (V2: v2FormatOf).
+	formatOf func(t reflect.Type, p Param) string
 	// fields lists the fields of struct type t as the binder binds them,
 	// in the binder's order; declined, when not nil, marks fields the
 	// pass does not model (V2's ,string option, a format, a name two
@@ -128,6 +139,7 @@ var v2Rules = &rules{
 	prove:      true,
 	dupDropped: true,
 	textKeys:   true,
+	v2Keys:     true,
 	foldsMore: func(t reflect.Type) bool {
 		folds := v2CaseIgnored(t)
 		for _, c := range folds {
@@ -149,10 +161,12 @@ var v2Rules = &rules{
 		}
 		return m
 	},
-	depth:  v2ProveDepth,
-	custom: v2Custom,
-	own:    v2Own,
-	quoted: v2Quoted,
+	depth:    v2ProveDepth,
+	custom:   v2Custom,
+	own:      v2Own,
+	quoted:   v2Quoted,
+	format:   v2FormatNode,
+	formatOf: v2FormatOf,
 	declines: func(t reflect.Type) bool {
 		switch t {
 		case goTime, goDuration, goNumber, goRawMessage:
@@ -160,6 +174,9 @@ var v2Rules = &rules{
 		}
 		if isJSONTextValue(t) {
 			return true
+		}
+		if v2IntKeys(t) {
+			return false // its keys read as checker.v2Key says
 		}
 		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 && !v2Custom(t) {
 			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2
@@ -172,11 +189,12 @@ var v2Rules = &rules{
 		declined := make([]bool, len(fs.flattened))
 		for i, f := range fs.flattened {
 			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, true), Type: f.typ, Index: f.index}
-			// ,string is read by V2's rule (v2Quoted); format: options
-			// are V2's own; an exact name binds a case:ignore field too,
-			// a folded one by V2's fold (v2Folds).
+			// ,string is read by V2's rule (v2Quoted), format: options
+			// where V2 reads them natively by its own (v2Format); an
+			// exact name binds a case:ignore field too, a folded one by
+			// V2's fold (v2Folds).
 			params[i].Quoted = f.str
-			declined[i] = f.format != ""
+			declined[i] = f.format != "" && (f.str || v2FormatNode(f.typ, f.format) == nil)
 		}
 		return params, declined
 	},

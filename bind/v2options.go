@@ -2,6 +2,9 @@ package bind
 
 import (
 	"bytes"
+	"encoding/base32"
+	"encoding/base64"
+	"encoding/hex"
 	"reflect"
 
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -39,6 +42,10 @@ const (
 	// decoding to exactly N bytes, any number for a slice (length -1)
 	// (makeBytesArshaler); null sets zero (an array's, a loss) or nil.
 	ownBytes
+	// ownNonfinite: a float under format:nonfinite (the standard
+	// library's v2): also the strings "NaN", "Infinity", "-Infinity";
+	// elem is the plain float position that reads the rest.
+	ownNonfinite
 )
 
 // v2Own fills n for type t where V2 reads it by a rule of its own the pass
@@ -137,8 +144,14 @@ func (c *checker) own(n *node, k jsonlex.Kind) bool {
 		c.quotedIssue(InvalidValue, n, start, top && n.base != 0)
 		return true
 	}
+	if n.own == ownNonfinite && k != jsonlex.KindString && k != jsonlex.KindNull {
+		return c.value(n.elem)
+	}
 	switch k {
 	case jsonlex.KindString:
+		if n.own == ownNonfinite {
+			return c.nonfinite(n, start)
+		}
 		if n.own == ownBytes {
 			return c.bytesString(n, start)
 		}
@@ -285,7 +298,7 @@ func (c *checker) bytesString(n *node, start int) bool {
 	}
 	// Text past ASCII is no base64, and invalid text V2 fails on first:
 	// InvalidValue either way.
-	if l, ok := v2Base64Len(text); hi || !ok || n.length >= 0 && l != n.length {
+	if l, ok := v2EncodedLen(text, n.bits); hi || !ok || n.length >= 0 && l != n.length {
 		c.issue(InvalidValue, n, start, end)
 	}
 	return true
@@ -315,4 +328,211 @@ func v2Base64Len(s []byte) (int, bool) {
 		}
 	}
 	return len(s)/4*3 - pad, true
+}
+
+// provedFormat compiles, for a proving pass, the position of struct type
+// t's field p where the field has a format: option the binder reads
+// natively and the pass models (rules.format); nil, and no error, for a
+// field with none (the fields a pass declines are marked so before).
+func (c *compiler) provedFormat(t reflect.Type, p Param) (*node, error) {
+	if !c.rules.prove || c.rules.format == nil {
+		return nil, nil
+	}
+	if f := c.rules.formatOf(t, p); f != "" {
+		if n := c.rules.format(p.Type, f); n != nil {
+			return n, nil
+		}
+		return &node{kind: kDecline, typ: p.Type}, nil
+	}
+	return nil, nil
+}
+
+// v2FormatOf is the format: option V2 reads for struct type t's field p
+// (rules.formatOf).
+func v2FormatOf(t reflect.Type, p Param) string {
+	f, _, _ := v2FieldOptions(t.FieldByIndex(p.Index))
+	return f.format
+}
+
+// Byte encodings of a format: option (ownBytes' bits).
+const (
+	bytesBase64 = iota
+	bytesBase64URL
+	bytesBase32
+	bytesBase32Hex
+	bytesBase16
+)
+
+// v2FormatNode is the position of a field of type t under the format:
+// option format where V2 reads it natively (the standard library's v2
+// under GOEXPERIMENT=jsonv2; go-json-experiment fails on every object of
+// a struct with one, unless the process turns the option on, which the
+// pass does not follow), or nil where the pass declines it (rules.format):
+// a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
+// hex, a [N]byte as an array, a float with nonfinite. The format passes
+// through pointers.
+func v2FormatNode(t reflect.Type, format string) *node {
+	if !v2FormatSupported {
+		return nil
+	}
+	if t.Kind() == reflect.Pointer && !v2Custom(t) && !selfPointer(t) {
+		e := v2FormatNode(t.Elem(), format)
+		if e == nil {
+			return nil
+		}
+		return &node{kind: kPtr, typ: t, elem: e}
+	}
+	if v2Custom(t) || t == goDuration {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Float32, reflect.Float64:
+		if format != "nonfinite" {
+			return nil
+		}
+		return &node{kind: kOwn, own: ownNonfinite, typ: t, elem: &node{kind: kFloat, bits: t.Bits(), typ: t}}
+	case reflect.Slice, reflect.Array:
+		if t.Elem().Kind() != reflect.Uint8 || t.Elem().PkgPath() != "" {
+			return nil
+		}
+	default:
+		return nil
+	}
+	n := &node{kind: kOwn, own: ownBytes, typ: t, length: -1}
+	if t.Kind() == reflect.Array {
+		n.length = t.Len()
+	}
+	switch format {
+	case "base64":
+		n.bits = bytesBase64
+	case "base64url":
+		n.bits = bytesBase64URL
+	case "base32":
+		n.bits = bytesBase32
+	case "base32hex":
+		n.bits = bytesBase32Hex
+	case "base16", "hex":
+		n.bits = bytesBase16
+	case "array":
+		if t.Kind() != reflect.Array {
+			return nil // the loss walk reads a []byte as base64 text
+		}
+		return &node{kind: kArray, typ: t, length: t.Len(), elem: &node{kind: kUint, bits: 8, typ: t.Elem()}}
+	default:
+		return nil
+	}
+	return n
+}
+
+// nonfinite reads the JSON string at data[start] into float position n
+// under format:nonfinite (ownNonfinite): "NaN", "Infinity" and
+// "-Infinity" are read, any other string is of the wrong kind.
+func (c *checker) nonfinite(n *node, start int) bool {
+	end, f, ok := jsonlex.String(c.data, start)
+	if !ok {
+		return c.fail(end)
+	}
+	c.pos = end
+	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
+	if (esc || hi) && replacedText(c.data[start:end], esc, hi) {
+		c.issue(InvalidValue, n, start, end) // V2 fails on the text first (see textVerdict)
+		return true
+	}
+	var buf [64]byte
+	text := c.data[start+1 : end-1]
+	if esc {
+		text, _ = jsonlex.Unquote(buf[:0], c.data[start:end])
+	}
+	switch string(text) {
+	case "NaN", "Infinity", "-Infinity":
+	default:
+		c.issue(WrongType, n, start, end)
+	}
+	return true
+}
+
+// v2EncodedLen returns the length of what s decodes to in byte encoding
+// enc (bytesBase64...), as V2 decodes it (the encoding's decoder, then its
+// length check: no line break, which the base32 and base64 decoders skip,
+// nothing past base32's padding), and false where
+// V2 fails on it. The text is decoded in chunks of whole quanta into a
+// buffer on the stack: padding is only ever in the last.
+func v2EncodedLen(s []byte, enc int) (int, bool) {
+	if enc == bytesBase64 {
+		return v2Base64Len(s)
+	}
+	if bytes.ContainsAny(s, "\r\n") {
+		return 0, false
+	}
+	var buf [v2Chunk]byte
+	total, sent := 0, len(s)
+	for len(s) > 0 {
+		chunk := s[:min(v2Chunk, len(s))]
+		s = s[len(chunk):]
+		if len(s) > 0 && bytes.IndexByte(chunk, '=') >= 0 {
+			return 0, false // padding before the end
+		}
+		var n int
+		var err error
+		switch enc {
+		case bytesBase64URL:
+			n, err = base64.URLEncoding.Decode(buf[:], chunk)
+		case bytesBase32:
+			n, err = base32.StdEncoding.Decode(buf[:], chunk)
+		case bytesBase32Hex:
+			n, err = base32.HexEncoding.Decode(buf[:], chunk)
+		default:
+			n, err = hex.Decode(buf[:], chunk)
+		}
+		if err != nil {
+			return 0, false
+		}
+		total += n
+	}
+	// V2's own check: the text is exactly as long as the bytes encode to
+	// (the decoders skip line breaks, and base32's stops at its padding).
+	var encoded int
+	switch enc {
+	case bytesBase64URL:
+		encoded = base64.URLEncoding.EncodedLen(total)
+	case bytesBase32:
+		encoded = base32.StdEncoding.EncodedLen(total)
+	case bytesBase32Hex:
+		encoded = base32.HexEncoding.EncodedLen(total)
+	default:
+		encoded = hex.EncodedLen(total)
+	}
+	return total, encoded == sent
+}
+
+// v2Chunk is the text v2EncodedLen decodes at once: whole quanta of every
+// encoding (4 letters of base64, 8 of base32, 2 of hex), at most as many
+// bytes decoded.
+const v2Chunk = 192
+
+// v2IntKeys reports a map type whose keys V2 reads as integers by its own
+// rule (v2Key): of an integer kind but uintptr, with no methods.
+func v2IntKeys(t reflect.Type) bool {
+	if t.Kind() != reflect.Map || v2Custom(t) {
+		return false
+	}
+	kt := t.Key()
+	switch kt.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return kt.NumMethod() == 0 && reflect.PointerTo(kt).NumMethod() == 0
+	}
+	return false
+}
+
+// v2Key reports whether V2 reads key, the text of a key of integer map
+// n (rules.v2Keys): as it reads a ,string integer (v2QuotedVerdict: a
+// JSON integer in the key type's range, no '+', no leading zero, no
+// space, no sign for an unsigned type). On any other it fails: InvalidKey
+// at the key, where the trial check places its error; it then skips the
+// key's value, so a value holding an issue the pass declines (see
+// object). Two keys of one value ("0" and "-0") V2 fails on as a repeated
+// name, which the pass declines as it does any repeated key.
+func v2Key(key []byte, n *node) bool {
+	return v2QuotedVerdict(key, n.key, n.bits) == ""
 }

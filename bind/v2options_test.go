@@ -35,6 +35,8 @@ type v2Opts struct {
 	A  [3]byte        `json:"a"`
 	PA *[0]byte       `json:"pa"`
 	BS []byte         `json:"bs"`
+	MI map[int]string `json:"mi"`
+	MU map[uint8]*int `json:"mu"`
 	In v2OptsInner    `json:"in"`
 	X  int            `json:"x"`
 }
@@ -128,6 +130,19 @@ var v2OptVerdicts = []struct {
 	{`{"bs":"AA==\n"}`, []bind.Code{bind.InvalidValue}, ""},
 	{`{"bs":[1,2]}`, []bind.Code{kWrong}, ""},
 	{`{"bs":true}`, []bind.Code{kWrong}, ""},
+	// Maps of integer keys: V2 reads a key as a ,string integer.
+	{`{"mi":{"1":"a","-5":"b","0":"c","9223372036854775807":"d","\u0032":"e"},"mu":{"255":1,"0":null}}`, nil, ""},
+	{`{"mi":{"01":"a"}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mi":{"+1":"a"}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mi":{"null":"a"}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mi":{"1.0":"a"}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mi":{" 1":"a"}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mi":{"9223372036854775808":"a"}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mu":{"-0":1}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mu":{"256":1,"x":2}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mi":{"1":5}}`, []bind.Code{kWrong}, ""},
+	{`{"mi":{"1":"a","x":"b"},"mu":{"1":"x"}}`, []bind.Code{bind.InvalidKey, kWrong}, ""},
+	{`{"mi":{"x":"a","2":5}}`, []bind.Code{bind.InvalidKey}, ""},
 }
 
 // TestNative_V2Options: the pass gives the verdict of each row under V2,

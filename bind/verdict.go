@@ -142,7 +142,13 @@ import (
 //     other kind and a time.Duration with no format: option (V2 fails on
 //     every value: InvalidValue), a [N]byte or []byte (base64, of N bytes
 //     for an array),
-//     json.Number (a string type to go-json-experiment), jsontext.Value.
+//     json.Number (a string type to go-json-experiment), jsontext.Value,
+//     a map of integer keys (a key as a ,string integer, InvalidKey at
+//     any other, see v2Key, where its value holds no issue: V2 skips it);
+//     under GOEXPERIMENT=jsonv2, the format: options the standard
+//     library's v2 reads natively for bytes (base64, base64url, base32,
+//     base32hex, base16, hex; array for a [N]byte) and floats
+//     (nonfinite: "NaN", "Infinity", "-Infinity" too).
 //
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
@@ -183,6 +189,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.dupLoss, c.wrapsInts, c.textKeys = p.rules.dupLoss, p.rules.wrapsInts, p.rules.textKeys
 	c.replaces, c.arrays, c.durations = p.rules.replaces, p.rules.arrays, p.rules.durations
 	c.jsonKeys = p.rules.jsonKeys
+	c.v2Keys = p.rules.v2Keys
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd
 	c.run(p.root)
@@ -389,6 +396,8 @@ func (c *checker) models(kind Code) bool {
 		// segmentio's on a Duration's value (durationText) and on a map
 		// of integer keys (segKey).
 		return !c.replaces || c.durations || c.jsonKeys
+	case InvalidKey:
+		return c.v2Keys // V2's failure on a key of an integer map (v2Key)
 	case ArrayLength:
 		return c.arrays
 	case WrappedNumber:
