@@ -584,7 +584,7 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.decline()
 			}
 			if keyLoss == FoldedKey && c.prove && c.found != found {
-				c.lossFirst = true // the trial check lists the key's loss first (see native)
+				keyLoss = c.foldedFirst(child, found, ks, ke, vs) // the trial check lists the key's loss first
 			}
 			if keyLoss2 == DuplicateKey && root && c.dupDropped {
 				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)
@@ -608,7 +608,7 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			for _, k := range [2]Code{keyLoss, keyLoss2} {
 				switch k {
-				case "":
+				case "", foldListed:
 				case UnknownField:
 					c.keyIssue(k, n.typ, ks, ke, vs)
 				case ReplacedText:
@@ -627,7 +627,7 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if root {
 				if c.record {
-					c.member(ks, ke, vs, keyLoss == FoldedKey)
+					c.member(ks, ke, vs, keyLoss == FoldedKey || keyLoss == foldListed)
 				}
 				c.param = -1
 			}

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"hash/maphash"
+	"reflect"
 	"sync"
 
 	"github.com/bindguard/bindguard/internal/decoders"
@@ -357,4 +358,41 @@ func (c *checker) v2BadKeyIssue() {
 	if c.tally.admit(c.issues[c.n0:], InvalidJSON, -1) {
 		c.issues = append(c.issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.v2.badAt, End: c.v2.badAt})
 	}
+}
+
+// foldedFirst lists, for a proving pass, the FoldedKey loss of the key
+// data[ks:ke] (its value at vs read into position child) whose value held
+// issues, found the count of issues before it: the trial check lists the
+// key's loss before what its value holds, so the loss goes in before
+// those, and it returns foldListed. Where the tally has begun to count
+// issues instead of listing them (which of them it lists then depends on
+// the order), it leaves the loss to the loop and notes the order
+// (lossFirst: the pass declines a call that does not fail).
+func (c *checker) foldedFirst(child *node, found, ks, ke, vs int) Code {
+	n := c.found - found // the value's issues, each listed while the tally has counted none
+	if c.tally.built || n > len(c.issues)-c.n0 {
+		c.lossFirst = true
+		return FoldedKey
+	}
+	at := len(c.issues) - n
+	l := len(c.issues)
+	c.keyIssue(FoldedKey, childType(child), ks, ke, vs)
+	if len(c.issues) == l+1 {
+		is := c.issues[l]
+		copy(c.issues[at+1:], c.issues[at:l])
+		c.issues[at] = is
+	}
+	return foldListed
+}
+
+// foldListed stands for FoldedKey once foldedFirst has listed it: the
+// member is still bound by a fold.
+const foldListed Code = "folded_key (listed)"
+
+// childType is the Go type of position n, nil for none.
+func childType(n *node) reflect.Type {
+	if n == nil {
+		return nil
+	}
+	return n.typ
 }
