@@ -655,7 +655,7 @@ func (c *checker) object(n *node, root bool) bool {
 			c.consClose(ci, start)
 		}
 	}
-	if c.prove && c.dupDropped {
+	if c.v2.skim|c.v2.dupAt != 0 {
 		c.v2Closed(n, start)
 	}
 	c.depth--
@@ -1024,7 +1024,7 @@ func (c *checker) array(n *node) bool {
 	if ci >= 0 {
 		c.consClose(ci, start)
 	}
-	if c.prove && c.dupDropped {
+	if c.v2.skim|c.v2.dupAt != 0 {
 		c.v2Closed(nil, start)
 	}
 	c.depth--

@@ -54,7 +54,8 @@ func (c *checker) v2Wrong(n *node) {
 }
 
 // v2Closed ends, under V2, the array or object opened at data[start]
-// into position n (nil for none), at depth c.depth: the failure of a name
+// into position n (nil for none), at depth c.depth, while a wrong value
+// or a failure is noted (skim, dupAt; both 0 but in V2's pass): the failure of a name
 // repeated in it, when it is its argument's first, is listed now, with
 // the object's span and the path to it.
 func (c *checker) v2Closed(n *node, start int) {
