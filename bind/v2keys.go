@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bindguard/bindguard/internal/decoders"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -189,7 +190,9 @@ func (c *checker) addRepeat(is Issue) {
 		r.dropped++
 	}
 	if r.buf == nil {
-		r.buf = repeatBufs.Get().(*[]Issue)
+		if r.buf = lastRepeats.Swap(nil); r.buf == nil {
+			r.buf = repeatBufs.Get().(*[]Issue)
+		}
 		c.repeats = (*r.buf)[:0]
 	}
 	c.repeats = append(c.repeats, is)
@@ -204,7 +207,9 @@ func (c *checker) repeatsDone() {
 	clear(c.repeats) // the issues' errors and types
 	if cap(c.repeats) <= MaxIssues+1+maxPooledRepeatParams {
 		*r.buf = c.repeats[:0]
-		repeatBufs.Put(r.buf)
+		if !lastRepeats.CompareAndSwap(nil, r.buf) {
+			repeatBufs.Put(r.buf)
+		}
 	}
 	r.buf, c.repeats = nil, nil
 }
@@ -214,7 +219,13 @@ func (c *checker) repeatsDone() {
 // parameters, is left to the garbage collector).
 const maxPooledRepeatParams = 1024
 
-var repeatBufs = sync.Pool{New: func() any { return new([]Issue) }}
+// repeatBufs pools the lists; lastRepeats holds the one put back last, as
+// lastKeyTable holds a key table: reused whatever processor the next
+// check runs on, and after a garbage collection.
+var (
+	repeatBufs  = sync.Pool{New: func() any { return new([]Issue) }}
+	lastRepeats atomic.Pointer[[]Issue]
+)
 
 // addObj adds the top-level key data[ks:ke] (of hash h) to the key
 // table's object obj, and reports whether obj held it before, byte for
