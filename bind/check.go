@@ -582,7 +582,7 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.decline() // segmentio's error names the key by its integer, not its text
 			}
 			if keyLoss == FoldedKey && c.prove && c.found != found {
-				c.lossFirst = true // the trial check lists the key's loss first (see native)
+				keyLoss = c.foldedFirst(child, found, ks, ke, vs) // the trial check lists the key's loss first
 			}
 			if keyLoss2 == DuplicateKey && root && c.dupDropped {
 				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)
@@ -605,7 +605,7 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			for _, k := range [2]Code{keyLoss, keyLoss2} {
 				switch k {
-				case "":
+				case "", foldListed:
 				case UnknownField:
 					c.keyIssue(k, n.typ, ks, ke, vs)
 				case ReplacedText:
@@ -624,7 +624,7 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if root {
 				if c.record {
-					c.member(ks, ke, vs, keyLoss == FoldedKey)
+					c.member(ks, ke, vs, keyLoss == FoldedKey || keyLoss == foldListed)
 				}
 				c.param = -1
 			}
@@ -652,7 +652,7 @@ func (c *checker) object(n *node, root bool) bool {
 			c.consClose(ci, start)
 		}
 	}
-	if c.prove && c.dupDropped {
+	if c.v2.skim|c.v2.dupAt != 0 {
 		c.v2Closed(n, start)
 	}
 	c.depth--
@@ -1013,7 +1013,7 @@ func (c *checker) array(n *node) bool {
 	if ci >= 0 {
 		c.consClose(ci, start)
 	}
-	if c.prove && c.dupDropped {
+	if c.v2.skim|c.v2.dupAt != 0 {
 		c.v2Closed(nil, start)
 	}
 	c.depth--

@@ -168,8 +168,8 @@
 // the error under SegmentIO, and under V2 an error after a name the pass
 // has not yet judged for a repeat, or at a '{' or '[' V2 reads whole
 // first), under V2 a key bound to a case:ignore
-// field by V2's fold (FoldedKey, where its value holds no issue or the
-// call fails; a fold two case:ignore fields share it declines), and
+// field by V2's fold (FoldedKey, before what its value holds; a fold two
+// case:ignore fields share it declines), and
 // under V2 a top-level key repeated (V2 fails on the name: InvalidValue
 // in its argument, or InvalidJSON for a dropped one, each name once,
 // after the members' issues, with V2's ErrDuplicateName, as the trial

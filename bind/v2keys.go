@@ -2,7 +2,9 @@ package bind
 
 import (
 	"hash/maphash"
+	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bindguard/bindguard/internal/decoders"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -53,7 +55,8 @@ func (c *checker) v2Wrong(n *node) {
 }
 
 // v2Closed ends, under V2, the array or object opened at data[start]
-// into position n (nil for none), at depth c.depth: the failure of a name
+// into position n (nil for none), at depth c.depth, while a wrong value
+// or a failure is noted (skim, dupAt; both 0 but in V2's pass): the failure of a name
 // repeated in it, when it is its argument's first, is listed now, with
 // the object's span and the path to it.
 func (c *checker) v2Closed(n *node, start int) {
@@ -187,7 +190,9 @@ func (c *checker) addRepeat(is Issue) {
 		r.dropped++
 	}
 	if r.buf == nil {
-		r.buf = repeatBufs.Get().(*[]Issue)
+		if r.buf = lastRepeats.Swap(nil); r.buf == nil {
+			r.buf = repeatBufs.Get().(*[]Issue)
+		}
 		c.repeats = (*r.buf)[:0]
 	}
 	c.repeats = append(c.repeats, is)
@@ -202,7 +207,9 @@ func (c *checker) repeatsDone() {
 	clear(c.repeats) // the issues' errors and types
 	if cap(c.repeats) <= MaxIssues+1+maxPooledRepeatParams {
 		*r.buf = c.repeats[:0]
-		repeatBufs.Put(r.buf)
+		if !lastRepeats.CompareAndSwap(nil, r.buf) {
+			repeatBufs.Put(r.buf)
+		}
 	}
 	r.buf, c.repeats = nil, nil
 }
@@ -212,7 +219,13 @@ func (c *checker) repeatsDone() {
 // parameters, is left to the garbage collector).
 const maxPooledRepeatParams = 1024
 
-var repeatBufs = sync.Pool{New: func() any { return new([]Issue) }}
+// repeatBufs pools the lists; lastRepeats holds the one put back last, as
+// lastKeyTable holds a key table: reused whatever processor the next
+// check runs on, and after a garbage collection.
+var (
+	repeatBufs  = sync.Pool{New: func() any { return new([]Issue) }}
+	lastRepeats atomic.Pointer[[]Issue]
+)
 
 // addObj adds the top-level key data[ks:ke] (of hash h) to the key
 // table's object obj, and reports whether obj held it before, byte for
@@ -357,4 +370,41 @@ func (c *checker) v2BadKeyIssue() {
 	if c.tally.admit(c.issues[c.n0:], InvalidJSON, -1) {
 		c.issues = append(c.issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.v2.badAt, End: c.v2.badAt})
 	}
+}
+
+// foldedFirst lists, for a proving pass, the FoldedKey loss of the key
+// data[ks:ke] (its value at vs read into position child) whose value held
+// issues, found the count of issues before it: the trial check lists the
+// key's loss before what its value holds, so the loss goes in before
+// those, and it returns foldListed. Where the tally has begun to count
+// issues instead of listing them (which of them it lists then depends on
+// the order), it leaves the loss to the loop and notes the order
+// (lossFirst: the pass declines a call that does not fail).
+func (c *checker) foldedFirst(child *node, found, ks, ke, vs int) Code {
+	n := c.found - found // the value's issues, each listed while the tally has counted none
+	if c.tally.built || n > len(c.issues)-c.n0 {
+		c.lossFirst = true
+		return FoldedKey
+	}
+	at := len(c.issues) - n
+	l := len(c.issues)
+	c.keyIssue(FoldedKey, childType(child), ks, ke, vs)
+	if len(c.issues) == l+1 {
+		is := c.issues[l]
+		copy(c.issues[at+1:], c.issues[at:l])
+		c.issues[at] = is
+	}
+	return foldListed
+}
+
+// foldListed stands for FoldedKey once foldedFirst has listed it: the
+// member is still bound by a fold.
+const foldListed Code = "folded_key (listed)"
+
+// childType is the Go type of position n, nil for none.
+func childType(n *node) reflect.Type {
+	if n == nil {
+		return nil
+	}
+	return n.typ
 }

@@ -65,9 +65,10 @@ import (
 //     InvalidJSON at the name, in a dropped value (see v2Repeat).
 //
 //   - under V2, a key no field names exactly that binds a case:ignore
-//     field by V2's fold (FoldedKey, see lookupV2), in a call that fails
-//     (which lists no loss) or whose key's value holds no issue (the trial
-//     check lists the key's first); a fold two case:ignore fields of one
+//     field by V2's fold (FoldedKey, see lookupV2), listed before what its
+//     value holds, as the trial check lists it (see foldedFirst; past
+//     MaxIssues, in a call that does not fail, the pass declines it); a
+//     fold two case:ignore fields of one
 //     struct share the pass declines, and that struct's unknown keys;
 //   - arguments that are JSON but not an object (NotAnObject);
 //   - arguments that are not JSON (InvalidJSON), met before anything the
