@@ -384,23 +384,29 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 	return nil
 }
 
+// quotedKind is the kind a ,string field of Go kind k reads its text as:
+// kBool, kInt, kUint or kFloat; 0 for any other (strings included).
+func quotedKind(k reflect.Kind) nodeKind {
+	switch k {
+	case reflect.Bool:
+		return kBool
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return kInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return kUint
+	case reflect.Float32, reflect.Float64:
+		return kFloat
+	}
+	return 0
+}
+
 // quoted compiles a field under the ,string option.
 func (c *compiler) quoted(t reflect.Type) (*node, error) {
 	base := t
 	if base.Kind() == reflect.Pointer {
 		base = base.Elem() // the option reaches through one unnamed pointer
 	}
-	var kind nodeKind
-	switch base.Kind() {
-	case reflect.Bool:
-		kind = kBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		kind = kInt
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		kind = kUint
-	case reflect.Float32, reflect.Float64:
-		kind = kFloat
-	}
+	kind := quotedKind(base.Kind())
 	if kind == 0 || decodesItself(base) {
 		// Strings inside strings, and types with their own decoders: the
 		// binder's quoted decode decides.

@@ -56,19 +56,11 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 	if base.Kind() == reflect.Pointer {
 		base = base.Elem()
 	}
-	var kind nodeKind
-	switch base.Kind() {
-	case reflect.Bool:
-		kind = kBool
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		kind = kInt
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		kind = kUint
-	case reflect.Float32, reflect.Float64:
-		kind = kFloat
-	case reflect.String:
+	kind := quotedKind(base.Kind())
+	if base.Kind() == reflect.String {
 		kind = kString
-	default:
+	}
+	if kind == 0 {
 		return c.node(t, false) // segmentio ignores the option
 	}
 	if base == goDuration || base == goNumber || c.rules.declines(base) {

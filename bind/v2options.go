@@ -222,23 +222,38 @@ func (c *checker) quotedIssue(kind Code, n *node, start int, quoted bool) {
 	}
 }
 
-// quotedString reads the JSON string at data[start] into ,string number
-// position n (ownQuoted); top: it is an argument's own value.
-func (c *checker) quotedString(n *node, start int, top bool) bool {
+// v2Text reads the JSON string at data[start] that V2 reads by its text,
+// leaving c.pos past it: the text, unquoted onto buf when it holds an
+// escape; invalid, when V2 fails on the text first (invalid UTF-8, a lone
+// surrogate escape: see textVerdict). ok is false on a syntax error.
+func (c *checker) v2Text(start int, buf []byte) (text []byte, invalid, ok bool) {
 	end, f, ok := jsonlex.String(c.data, start)
 	if !ok {
-		return c.fail(end)
+		return nil, false, c.fail(end)
 	}
 	c.pos = end
 	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 	if (esc || hi) && replacedText(c.data[start:end], esc, hi) {
+		return nil, true, true
+	}
+	text = c.data[start+1 : end-1]
+	if esc {
+		text, _ = jsonlex.Unquote(buf, c.data[start:end])
+	}
+	return text, false, true
+}
+
+// quotedString reads the JSON string at data[start] into ,string number
+// position n (ownQuoted); top: it is an argument's own value.
+func (c *checker) quotedString(n *node, start int, top bool) bool {
+	var buf [64]byte
+	text, invalid, ok := c.v2Text(start, buf[:0])
+	if !ok {
+		return false
+	}
+	if invalid {
 		c.quotedIssue(InvalidValue, n, start, top) // V2 fails on the text first (see textVerdict)
 		return true
-	}
-	var buf [64]byte
-	text := c.data[start+1 : end-1]
-	if esc {
-		text, _ = jsonlex.Unquote(buf[:0], c.data[start:end])
 	}
 	if kind := v2QuotedVerdict(text, n.base, n.bits); kind != "" {
 		if !top {
@@ -428,25 +443,19 @@ func v2FormatNode(t reflect.Type, format string) *node {
 // under format:nonfinite (ownNonfinite): "NaN", "Infinity" and
 // "-Infinity" are read, any other string is of the wrong kind.
 func (c *checker) nonfinite(n *node, start int) bool {
-	end, f, ok := jsonlex.String(c.data, start)
-	if !ok {
-		return c.fail(end)
-	}
-	c.pos = end
-	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
-	if (esc || hi) && replacedText(c.data[start:end], esc, hi) {
-		c.issue(InvalidValue, n, start, end) // V2 fails on the text first (see textVerdict)
-		return true
-	}
 	var buf [64]byte
-	text := c.data[start+1 : end-1]
-	if esc {
-		text, _ = jsonlex.Unquote(buf[:0], c.data[start:end])
+	text, invalid, ok := c.v2Text(start, buf[:0])
+	if !ok {
+		return false
+	}
+	if invalid {
+		c.issue(InvalidValue, n, start, c.pos) // V2 fails on the text first (see textVerdict)
+		return true
 	}
 	switch string(text) {
 	case "NaN", "Infinity", "-Infinity":
 	default:
-		c.issue(WrongType, n, start, end)
+		c.issue(WrongType, n, start, c.pos)
 	}
 	return true
 }
