@@ -396,6 +396,9 @@ func (c *checker) value(n *node) bool {
 			c.trial(n, start, c.pos)
 			return true
 		case kRaw:
+			if c.prove && c.dupDropped {
+				return c.v2Raw(k)
+			}
 			n = nil
 		case kOwn:
 			return c.own(n, k)

@@ -296,6 +296,8 @@ var nativeDeclines = []nativeDecline{
 	{1, `{"arr":[1,"x",3]}`, "a fixed-size array of another length holding a failure (V2 reports the length)", "v2"},
 	{1, `{"arr":[]}`, "an empty fixed-size array (segmentio fails on it)", "segmentio"},
 	{6, `{"t":"2026-01-02T03:04:05Z"}`, "time.Time, which decodes itself", ""},
+	{6, "{\"raw\":\"\xff\"}", "invalid UTF-8 in a raw value (V2 fails on it: an issue of the raw type)", "v2"},
+	{6, `{"raw":{"a":[1,{"b":1,"b":2}]}}`, "a name repeated inside a raw value (V2 fails on it)", "v2"},
 	{6, `{"c":"teal"}`, "a type with UnmarshalText", ""},
 	{6, `{"f":1}`, "a type with UnmarshalJSON", ""},
 	{6, `{"u":1}`, "a uintptr", ""},

@@ -210,6 +210,21 @@ func (c *checker) dropped(k jsonlex.Kind) bool {
 	return c.fail(c.pos)
 }
 
+// v2Raw reads, for V2's pass, the value at c.pos of kind k into a raw
+// position (jsontext.Value): any value, validated as a dropped one. V2's
+// failure on text inside it (invalid UTF-8, a repeated name) is an issue of
+// the raw type at a place the pass does not model: it declines.
+func (c *checker) v2Raw(k jsonlex.Kind) bool {
+	before, found := len(c.issues), c.found
+	if !c.dropped(k) {
+		return false
+	}
+	if len(c.issues) != before || c.found != found {
+		return c.decline()
+	}
+	return true
+}
+
 // quotedIssue records an issue with the value at data[start:c.pos] read
 // into n, marked as read through the ,string option when quoted (the
 // trial check marks its issue at an argument's own ,string value, and its
