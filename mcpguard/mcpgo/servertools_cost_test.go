@@ -131,7 +131,9 @@ func TestMiddleware_ServerTools_ToolsDeletedDuringCalls(t *testing.T) {
 		calls.Add(1)
 		go func() {
 			defer calls.Done()
-			for range 50 {
+			// 50 calls, and more (up to 5,000) until one meets flip
+			// added: the adder may not have run yet when 50 are done.
+			for i := 0; i < 50 || refused.Load() == 0 && i < 5000; i++ {
 				r := send(t, f.srv, callFrame("flip", `{"n":2}`))
 				switch {
 				case r.Error != nil: // mcp-go: no such tool
