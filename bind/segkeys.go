@@ -14,8 +14,8 @@ import (
 //   - a key is "null" (0) or a JSON integer in the key type's range, no
 //     sign but '-' and never under an unsigned type, no leading zero,
 //     then only space; one of 20 digits or more as parseInt reads it
-//     (see segIntVerdict: it may wrap, WrappedNumber at the key, as the
-//     trial check's walk lists it where no space follows it);
+//     (see segIntVerdict: it may wrap, WrappedNumber at the key, space
+//     after it or not);
 //   - on any other key segmentio fails with an error that names no path:
 //     the trial check places it at the argument's value, InvalidValue in
 //     the argument's type, wherever the map is in the argument (see
@@ -27,9 +27,10 @@ import (
 //     wrapped one) it stops at the map, which the pass does not model:
 //     it declines (see segKeyPath). A loss in such a value the trial
 //     check's walk places by the key's text, as the pass does;
-//   - two keys are one key where the trial check's walk says so
-//     (keyIdentity: the text, "null" as 0, an integer its value, a
-//     wrapped one the number it wraps to; see segKeyIdentity).
+//   - two keys are one key where segmentio reads them as one, as the trial
+//     check's walk tells them (keyIdentity: the text but the space after
+//     it, "null" as 0, an integer its value, a wrapped one the number it
+//     wraps to; see segKeyIdentity).
 
 // kSegInt and kSegUint are segRules' key kinds of a map of signed and of
 // unsigned integer keys (node.key), which segKey reads.
@@ -59,7 +60,6 @@ func (c *checker) segKey(key []byte, n *node, ks, ke int) bool {
 		return true
 	}
 	signed := n.key == kSegInt
-	whole := len(d) == len(key)
 	neg := len(d) > 0 && d[0] == '-'
 	if neg {
 		if !signed {
@@ -87,9 +87,7 @@ func (c *checker) segKey(key []byte, n *node, ks, ke int) bool {
 	switch kind {
 	case "":
 	case WrappedNumber:
-		if whole {
-			c.issue(WrappedNumber, &node{typ: n.typ.Key()}, ks, ke)
-		}
+		c.issue(WrappedNumber, &node{typ: n.typ.Key()}, ks, ke)
 	default:
 		return c.segKeyFailed()
 	}
@@ -174,6 +172,7 @@ func segKeyValue(text []byte, signed bool) (uint64, bool) {
 // tells two keys apart (keyIdentity), without allocating.
 func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 	text := keyText(dst, raw)
+	text = text[:segSpaced(text)] // "1 " is 1
 	if string(text) == "null" {
 		return append(dst[:0], '0')
 	}

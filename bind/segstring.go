@@ -27,8 +27,9 @@ import (
 //     a float, a bool or a string (decodeFromString): "null", a JSON
 //     number strconv.ParseFloat takes in range (a float), true or false
 //     (a bool), a JSON string (a string), each with only space after it;
-//   - the text "null" leaves the value as it was (a pointer too: the trial
-//     check's NullForValue), a whole number a float cannot hold exactly is
+//   - the text "null" (and, but for an integer, which fails on it, "null"
+//     then white space) sets a pointer nil and leaves any other value as
+//     it was (NullForValue), a whole number a float cannot hold exactly is
 //     rounded (RoundedNumber), a string's invalid text replaced
 //     (ReplacedText), as the trial check's walk lists them.
 //
@@ -328,7 +329,10 @@ func segQuotedFailure(base nodeKind, k jsonlex.Kind, text []byte) Code {
 // (lossWalk.quoted) lists it, or "".
 func segQuotedLoss(n *node, raw, text []byte) Code {
 	switch {
-	case string(text) == "null":
+	case nullText(text):
+		if n.typ.Kind() == reflect.Pointer {
+			return "" // the text null sets the pointer nil, as null does
+		}
 		return NullForValue
 	case n.base == kFloat && rounds(text, n.bits):
 		return RoundedNumber

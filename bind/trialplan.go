@@ -954,12 +954,21 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 	return n
 }
 
+// nullText reports whether the text of a ,string value reads as null to
+// segmentio: null, then only white space (decodeFromString skips what
+// follows the literal; its integers fail on anything after it first).
+func nullText(text []byte) bool {
+	return len(text) >= 4 && string(text[:4]) == "null" && jsonlex.Space(text, 4) == len(text)
+}
+
 // quotedNode is the node of a field of type t read through the ,string
 // option: pointers hold null, and the rest reads a JSON string holding
 // the text.
 func quotedNode(t reflect.Type) *lossNode {
 	if t.Kind() == reflect.Pointer {
-		return &lossNode{kind: lPtr, typ: t, elem: quotedNode(t.Elem())}
+		elem := quotedNode(t.Elem())
+		elem.nullLoss = false // the text null sets the pointer nil, as null does
+		return &lossNode{kind: lPtr, typ: t, elem: elem}
 	}
 	n := &lossNode{kind: lQuoted, typ: t, nullLoss: true}
 	n.intBits, n.signed = intSize(t)
@@ -1117,7 +1126,7 @@ func (w *lossWalk) quoted(n *lossNode, s, e int) {
 	inner, _ := jsonlex.Unquote(buf[:0], w.data[s:e])
 	is := Issue{Start: s, End: e, Type: n.typ, Quoted: true}
 	switch {
-	case w.rules.nullQuoted && string(inner) == "null":
+	case w.rules.nullQuoted && nullText(inner):
 		if !n.nullLoss {
 			return
 		}
@@ -1340,6 +1349,9 @@ func (ks *lossKeySet) add(d []byte, s, e int, kind lossKey) bool {
 // map of key kind kind.
 func keyIdentity(dst, raw []byte, kind lossKey) []byte {
 	text := keyText(dst, raw)
+	if kind != keyByText {
+		text = text[:segSpaced(text)] // segmentio reads "1 " as 1; the others fail on it
+	}
 	if kind != keyByText && string(text) == "null" {
 		// SegmentIO (and encoding/json under GOEXPERIMENT=jsonv2) reads
 		// the key null as 0; a binder that fails on it fails the call.
@@ -1380,7 +1392,8 @@ func trimZeros(s []byte) []byte {
 // into an integer key type of the given size as another number.
 func keyWraps(raw []byte, bits int, signed bool) bool {
 	var buf [64]byte
-	return segWrapped(keyText(buf[:0], raw), bits, signed)
+	text := keyText(buf[:0], raw)
+	return segWrapped(text[:segSpaced(text)], bits, signed)
 }
 
 // replaces reports whether the binder replaces anything in the JSON string
