@@ -249,6 +249,12 @@ func Middleware(reg *typereg.Registry, opts ...MiddlewareOption) server.ToolHand
 				return mcp.NewToolResultError(fmt.Sprintf("The arguments for tool '%s' could not be read: %v.", name, err)), nil
 			}
 			d := refuse.Decide(reg, name, args)
+			if d.Refusal != nil && recordGone(d.Refusal) {
+				// The record went between the lookup above and the decision
+				// (a concurrent call's sweep forgot a tool deleted since):
+				// the call goes on as one of a tool with no record.
+				return next(ctx, req)
+			}
 			if d.Refusal != nil {
 				return RefusalResult(d.Refusal), nil
 			}
@@ -337,4 +343,10 @@ func addTool(s *server.MCPServer, tool mcp.Tool, h server.ToolHandlerFunc) (err 
 	}()
 	s.AddTool(tool, h)
 	return nil
+}
+
+// recordGone reports whether r refuses a call only because its tool has no
+// record.
+func recordGone(r *refuse.Refusal) bool {
+	return len(r.Problems) == 1 && r.Problems[0].Code == refuse.UnknownTool
 }
