@@ -236,6 +236,13 @@ func Middleware(reg *typereg.Registry, opts ...MiddlewareOption) mcp.Middleware 
 				}
 				args := call.Params.Arguments
 				d := refuse.Decide(reg, call.Params.Name, args)
+				if d.Refusal != nil && recordGone(d.Refusal) {
+					// The record went between the lookup above and the
+					// decision (a concurrent call of the tool, which the
+					// server no longer lists, forgot it): the call goes on
+					// as one of a tool with no record.
+					break
+				}
 				if d.Refusal != nil {
 					return refusalResult(d.Refusal, false), nil
 				}
@@ -309,4 +316,10 @@ func refusalResult(r *refuse.Refusal, structured bool) *mcp.CallToolResult {
 	}
 	res.SetError(r)
 	return res
+}
+
+// recordGone reports whether r refuses a call only because its tool has no
+// record.
+func recordGone(r *refuse.Refusal) bool {
+	return len(r.Problems) == 1 && r.Problems[0].Code == refuse.UnknownTool
 }
