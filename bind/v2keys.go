@@ -175,8 +175,8 @@ func (c *checker) repeatedAgain(ks, ke int) bool {
 		}
 		return r.params.add(c.param)
 	}
-	raw := c.data[ks:ke] // hashed as topKey hashes it, its compare counted
-	return c.keyTab.addObj(c, topRepeats, maphash.Bytes(keySeed, raw), ks, ke)
+	raw := c.data[ks:ke] // hashed as topKey hashes it, compared as sent (kRaw)
+	return c.keyTab.add(c, topRepeats, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
 }
 
 // addRepeat holds the repeat is, where the tally may list it.
@@ -226,31 +226,6 @@ var (
 	repeatBufs  = sync.Pool{New: func() any { return new([]Issue) }}
 	lastRepeats atomic.Pointer[[]Issue]
 )
-
-// addObj adds the top-level key data[ks:ke] (of hash h) to the key
-// table's object obj, and reports whether obj held it before, byte for
-// byte.
-func (t *keyTable) addObj(c *checker, obj uint32, h uint64, ks, ke int) bool {
-	if 2*(t.n+1) > len(t.slots) {
-		t.grow()
-	}
-	mask := uint64(len(t.slots) - 1)
-	for i := keySlotOf(h, obj) & mask; ; i = (i + 1) & mask {
-		s := &t.slots[i]
-		if s.gen != t.gen {
-			*s = keySlot{h: h, at: ks, obj: obj, gen: t.gen}
-			t.n++
-			return false
-		}
-		if s.h == h && s.obj == obj {
-			end := s.at + ke - ks
-			work(ke - ks)
-			if end <= len(c.data) && string(c.data[s.at:end]) == string(c.data[ks:ke]) {
-				return true
-			}
-		}
-	}
-}
 
 // droppedFailure lists, under V2, the failure V2 meets at data[at] in
 // the value of the top-level member being read, which binds no parameter
