@@ -43,6 +43,31 @@ var v2KeyVerdicts = []struct {
 	{0, `{"window":{"from":"a","to":"b","from":"c"}}`},
 }
 
+// A v2Row is a call to a tool of nativeFixed whose verdict V2's one pass
+// gives itself.
+type v2Row struct {
+	fixed int // index in nativeFixed
+	args  string
+}
+
+// checkV2Verdicts holds V2's one pass to the trial check on each row
+// (checkProven), and fails a row the pass declines.
+func checkV2Verdicts(t *testing.T, rows []v2Row) {
+	t.Helper()
+	for _, tc := range rows {
+		plan, err := jsonv2.Binder.Compile(nativeFixed[tc.fixed])
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []byte(tc.args)
+		checkProven(t, plan, args)
+		if _, _, ok := bind.NativeVerdict(plan, args); !ok {
+			trial, _ := bind.TrialVerdict(plan, args)
+			t.Errorf("%.80q: the pass declines; the trial check says %s", tc.args, brief(trial))
+		}
+	}
+}
+
 // TestV2Keys_Verdicts: V2's one pass gives the verdict of each call, the
 // trial check's.
 func TestV2Keys_Verdicts(t *testing.T) {

@@ -1,19 +1,11 @@
 package bind_test
 
-import (
-	"testing"
-
-	"github.com/bindguard/bindguard/bind"
-	"github.com/bindguard/bindguard/bind/jsonv2"
-)
+import "testing"
 
 // v2KeyTextVerdicts are calls with keys V2 fails on (invalid UTF-8, a
 // lone surrogate escape), whose verdict V2's one pass gives itself, issue
 // for issue the trial check's (checkProven).
-var v2KeyTextVerdicts = []struct {
-	fixed int // index in nativeFixed
-	args  string
-}{
+var v2KeyTextVerdicts = []v2Row{
 	{1, `{"\ud800":1}`},
 	{1, "{\"n\":{\"\xff\":1}}"},
 	{1, `{"n":{"x":1,"\udc00":2}}`},
@@ -31,16 +23,5 @@ var v2KeyTextVerdicts = []struct {
 // TestV2KeyText_Verdicts: V2's one pass gives the verdict of each call,
 // the trial check's.
 func TestV2KeyText_Verdicts(t *testing.T) {
-	for _, tc := range v2KeyTextVerdicts {
-		plan, err := jsonv2.Binder.Compile(nativeFixed[tc.fixed])
-		if err != nil {
-			t.Fatal(err)
-		}
-		args := []byte(tc.args)
-		checkProven(t, plan, args)
-		if _, _, ok := bind.NativeVerdict(plan, args); !ok {
-			trial, _ := bind.TrialVerdict(plan, args)
-			t.Errorf("%.80q: the pass declines; the trial check says %s", tc.args, brief(trial))
-		}
-	}
+	checkV2Verdicts(t, v2KeyTextVerdicts)
 }

@@ -3,7 +3,6 @@ package bind_test
 import (
 	"testing"
 
-	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/jsonv2"
 )
 
@@ -11,10 +10,7 @@ import (
 // surrogate escape) in a key or in a value it drops, and valid escaped or
 // non-ASCII text there, whose verdict V2's one pass gives itself, issue for
 // issue the trial check's (checkProven).
-var v2TextVerdicts = []struct {
-	fixed int // index in nativeFixed
-	args  string
-}{
+var v2TextVerdicts = []v2Row{
 	// Dropped values: V2 validates their strings.
 	{0, `{"zzz":"\ud800"}`},
 	{0, "{\"zzz\":\"\xff\"}"},
@@ -34,18 +30,7 @@ var v2TextVerdicts = []struct {
 // TestV2Text_Verdicts: V2's one pass gives the verdict of each call, the
 // trial check's.
 func TestV2Text_Verdicts(t *testing.T) {
-	for _, tc := range v2TextVerdicts {
-		plan, err := jsonv2.Binder.Compile(nativeFixed[tc.fixed])
-		if err != nil {
-			t.Fatal(err)
-		}
-		args := []byte(tc.args)
-		checkProven(t, plan, args)
-		if _, _, ok := bind.NativeVerdict(plan, args); !ok {
-			trial, _ := bind.TrialVerdict(plan, args)
-			t.Errorf("%.80q: the pass declines; the trial check says %s", tc.args, brief(trial))
-		}
-	}
+	checkV2Verdicts(t, v2TextVerdicts)
 }
 
 // TestV2Text_NotAnObject: text V2 fails on in arguments that are no
