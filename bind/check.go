@@ -497,8 +497,15 @@ func (c *checker) object(n *node, root bool) bool {
 	if c.pos, more, ok = jsonlex.First(c.data, c.pos, jsonlex.KindObject); !ok {
 		return c.fail(c.pos)
 	}
+	dropping := false // the member just read is a top-level key bound to no parameter: droppedRun may read those after it
 	if more {
 		for {
+			if dropping && c.dropsFast() {
+				dropping = false
+				if more, read := c.droppedRun(n); read && !more {
+					break
+				}
+			}
 			if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
 				return c.nameCut()
 			}
@@ -552,6 +559,7 @@ func (c *checker) object(n *node, root bool) bool {
 					case root:
 						c.unknownArg(ks, ke)
 						c.v2.dropKs = ks
+						dropping = true
 					default:
 						keyLoss = c.unknownName(n, &keys, start, ks, ke)
 					}
