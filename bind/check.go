@@ -530,7 +530,7 @@ func (c *checker) object(n *node, root bool) bool {
 				return c.keyCut()
 			}
 			vs := c.pos
-			if dropRepeats && c.repeated(&keys, kString, ks, ke) && !c.v2Repeat(n, start, ks, ke) {
+			if dropRepeats && c.repeatedKey(&keys, kString, ks, ke, !esc && !hi) && !c.v2Repeat(n, start, ks, ke) {
 				return c.decline() // V2 fails on the repeated name (see v2Repeat)
 			}
 			badKey := false
@@ -568,7 +568,7 @@ func (c *checker) object(n *node, root bool) bool {
 					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
 						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
 					}
-					if !badKey && c.repeated(&keys, keyKind, ks, ke) {
+					if !badKey && c.repeatedKey(&keys, keyKind, ks, ke, !esc && !hi) {
 						keyLoss2 = c.boundAgain(n, false, start, ks, ke)
 					}
 				}
@@ -740,8 +740,20 @@ var keySeed = maphash.MakeSeed()
 // what they read as, so the answer is exact: two keys of one hash are
 // both held.
 func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
+	return c.repeatedKey(s, kind, ks, ke, false)
+}
+
+// repeatedKey is repeated for a key the caller has lexed: plain, a key
+// with no escape and no byte past ASCII, whose text is its bytes inside
+// the quotes (read without lexing it again).
+func (c *checker) repeatedKey(s *keySet, kind nodeKind, ks, ke int, plain bool) bool {
 	var buf [64]byte
-	key := readKey(buf[:0], c.data[ks:ke], kind)
+	var key []byte
+	if plain && kind == kString {
+		key = c.data[ks+1 : ke-1]
+	} else {
+		key = readKey(buf[:0], c.data[ks:ke], kind)
+	}
 	h := maphash.Bytes(keySeed, key)
 	if !s.big {
 		for j := s.base; j < s.base+s.n; j++ {
