@@ -124,6 +124,9 @@ func (c *checker) selfValue(n *node) bool {
 		return c.decline()
 	}
 	c.pos = end
+	if c.param >= 0 && c.failedIn == c.steps.arg.ks+1 {
+		return true // the binder stopped at the argument's first failure, and a call that fails lists no loss
+	}
 	work(end - start) // decoded again, with the binder
 	k := jsonlex.KindAt(c.data, start)
 	err := c.self.decode(c, n, start, end)

@@ -389,3 +389,48 @@ func TestSelfDecoding_UnmarshalJSONFrom(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfDecoding_CostGrowsLinearly: a call of 1x, 10x and 100x
+// self-decoding values, clean or failing in each, for V2 and SegmentIO:
+// the pass gives the verdict, reads each byte once and decodes each value
+// at most once, none past its argument's first failure (work: two passes), and allocates per value, a bounded number per
+// decode (linear in the values, not more); a call of none allocates
+// nothing (TestNative_TypicalCallAllocatesNothing).
+func TestSelfDecoding_CostGrowsLinearly(t *testing.T) {
+	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
+		plan, err := b.Compile(reflect.TypeFor[selfArgs]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []struct {
+			name string
+			args func(k int) string
+		}{
+			{"clean", func(k int) string { return `{"lf":[` + rep(`1,"12"`, 100*k, ",") + `],"i":1}` }},
+			{"failing", func(k int) string {
+				return `{"ln":[` + rep(`{"f":"x","c":"red","t":"2026-01-02T03:04:05Z"}`, 20*k, ",") + `]}`
+			}},
+		} {
+			var costs []growthCost
+			for _, k := range growthScales {
+				args := []byte(g.args(k))
+				if k == 1 {
+					checkProven(t, plan, args)
+				}
+				if _, _, ok := bind.NativeVerdict(plan, args); !ok {
+					t.Fatalf("%s %s %dx: the pass declines", b.Name(), g.name, k)
+				}
+				w0 := bind.WorkDone()
+				plan.Check(args, nil)
+				c := growthCost{size: len(args), work: bind.WorkDone() - w0}
+				if c.work > 2*int64(len(args))+16*bind.MaxIssues {
+					t.Errorf("%s %s %dx: work %d for %d bytes, want two passes", b.Name(), g.name, k, c.work, len(args))
+				}
+				allocs, bytes := memCost(func() { plan.Check(args, nil) })
+				c.allocs, c.bytes = float64(allocs), bytes
+				costs = append(costs, c)
+			}
+			assertLinear(t, costs, growthScales)
+		}
+	}
+}
