@@ -181,7 +181,7 @@ type checker struct {
 	durations  bool     // the binder reads time.Duration as segmentio does (see durationText)
 	jsonKeys   bool     // the binder reads integer map keys as segmentio does (see segKey)
 	v2Keys     bool     // the binder reads integer map keys as V2 does (see v2Key)
-	argNode    *node    // under jsonKeys, the argument's position
+	argNode    *node    // in a proving pass, the argument's position
 	textKeys   bool     // the binder reads an escaped or non-ASCII key by its text (V2; see plainKey)
 	replaces   bool     // the binder replaces invalid text with U+FFFD, a loss (segmentio)
 	arrays     bool     // a fixed-size array sent another length is a loss (segmentio)
@@ -219,6 +219,8 @@ type checker struct {
 	cons consWalk // the compiled constraints held in the walk (see checkConstrained)
 
 	v2 v2Keys // V2's names repeated inside a value (see v2Repeat)
+
+	self selfMemo // the self-decoding values a proving pass decoded (see selfValue)
 }
 
 // pathFor returns the path from the argument to the value the checker is
@@ -386,7 +388,7 @@ func (c *checker) value(n *node) bool {
 			return c.segValue(n) // segmentio's own rules (node.seg), or a decline
 		case kTrial:
 			if c.prove {
-				return c.decline()
+				return c.selfValue(n) // the binder decodes the value alone (selfdec.go)
 			}
 			start := c.pos
 			if !c.value(nil) {
@@ -580,7 +582,7 @@ func (c *checker) object(n *node, root bool) bool {
 				c.consRoot()
 			}
 			found := c.found
-			if root && c.jsonKeys {
+			if root {
 				c.argNode = child
 			}
 			if !c.value(child) {

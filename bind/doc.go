@@ -225,7 +225,21 @@
 // left zero; text that is not base64 InvalidValue at the argument's
 // value, as its error names no path) as decode.go reads them (see
 // segtypes.go); it reads a key
-// with an escape or a byte past ASCII by its text, as both bind it. Like the trial
+// with an escape or a byte past ASCII by its text, as both bind it. A
+// value of a type that decodes itself (an UnmarshalJSON or UnmarshalText
+// method, V2's UnmarshalJSONFrom, time.Time, under
+// V2 json.RawMessage, read by its UnmarshalJSON, and a field of such a
+// type under V2's ,string option, which V2 hands the method as sent) the
+// binder decodes alone, into a fresh one-field struct of the declared
+// type and tag, as Std's check does (see selfdec.go): decoded, the losses
+// the trial check's walk lists in it (null where the type has no nil and
+// is left zero, or a time.Time; under SegmentIO a string an UnmarshalText
+// reads with text replaced); failing, the trial check's issue, at the
+// value where the binder's error locates the failure there (V2's JSON
+// pointer, segmentio's own UnmarshalTypeError), of the kind the error or
+// the text says, and otherwise (a method's own error under SegmentIO, a
+// panic, a *PanicError) at the argument's value, of the kind its text
+// says for the parameter's type. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
 // every other issue (a second top-level key of invalid text, under V2,
@@ -237,13 +251,20 @@
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a slice of a named byte type under V2, a map
-// but of plain string keys and integer keys (and under V2 of uintptr keys), a type that decodes itself or that the binder reads by rules of
-// its own the pass does not model (time.Time; under V2 json.RawMessage,
-// which it reads by its UnmarshalJSON, and json.Number in the standard
+// but of plain string keys and integer keys (and under V2 of uintptr keys;
+// a map whose key type decodes itself, which the binder reads by each
+// key's UnmarshalText, the pass declines: the trial check decodes the
+// whole map and follows the error into it, to a key or a value, which
+// one value's decode does not give), a type that the binder reads by
+// rules of its own the pass does not model (json.Number in the standard
 // library's v2 build), a ,string field of
-// a type that decodes itself, a json.Number or a uintptr (and under
-// SegmentIO one of a time.Duration, under V2 one of a time.Time or a
-// jsontext.Value), a format: field (but, under
+// a json.Number or a uintptr, under SegmentIO one of a type that decodes
+// itself of a bool, number or string kind (segmentio reads the text
+// inside with the type's codec, and the trial check's walk reads it by
+// its text), and one of a time.Duration, under V2 one of a
+// jsontext.Value, a call with a repeated key and a value that decodes
+// itself under SegmentIO (which decodes a repeat into what the value
+// before left, so a stateful method may fail only on the pair), a format: field (but, under
 // GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
 // a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
 // hex, a [N]byte as an array, a float with nonfinite, which the pass

@@ -83,9 +83,7 @@ func (c *checker) droppedRun(n *node) (more, read bool) {
 		c.topKey(ks, ke, -1, false, false)
 		c.unknownArg(ks, ke)
 		c.v2.dropKs = ks
-		if c.jsonKeys {
-			c.argNode = nil
-		}
+		c.argNode = nil
 		c.pos = ve
 		if c.prove && c.dupDropped && c.droppedRepeat() {
 			c.nameRepeated(ks, ke) // V2 fails on the repeated name (see unknownKey)

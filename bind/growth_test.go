@@ -305,7 +305,10 @@ func TestTrial_AValueIsDecodedAloneOnce(t *testing.T) {
 			case bind.Std:
 				tc.extra = 0 // Check runs the method on each value, as the binder does
 			case segmentio.Binder:
-				tc.extra = 1 // its errors give no offset: every value is tried
+				// Its errors give no offset: every value is tried; and the
+				// one pass decodes a distinct value once before it
+				// declines a repeated key in a call that fails.
+				tc.extra = 2
 			}
 			if countedRuns > binder+tc.extra {
 				t.Errorf("%s: %s: the method ran %d times in Check, %d in the binder", b.Name(), tc.name, countedRuns, binder)

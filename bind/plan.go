@@ -192,6 +192,7 @@ type node struct {
 	dur    bool         // kInt: a time.Duration, read under rules.durations
 	own    ownKind      // kOwn: which rule
 	seg    nodeKind     // kDecline: a position segmentio reads by rules the pass ports (kSegQuoted, kSegNumber, kSegBytes; see segValue)
+	self   selfLoss     // kTrial in a proving pass: the losses of a value the binder reads (see selfNode)
 }
 
 var (
@@ -258,6 +259,9 @@ func (c *compiler) fail(why string, args ...any) error {
 // node compiles the value position of type t. quoted is the ,string option
 // of the field the position belongs to.
 func (c *compiler) node(t reflect.Type, quoted bool) (*node, error) {
+	if n := c.selfQuoted(t, quoted); n != nil {
+		return n, nil // V2 hands the value to the type's own method, the option aside
+	}
 	if quoted && c.rules.prove && c.rules.segReads {
 		return c.segQuotedNode(t)
 	}
@@ -286,6 +290,9 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 		}
 	}
 	if c.rules.prove && c.rules.own != nil && c.rules.own(n, t) {
+		return nil
+	}
+	if c.rules.prove && c.selfNode(n, t) {
 		return nil
 	}
 	if c.rules.prove && c.rules.declines(t) {

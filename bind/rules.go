@@ -90,6 +90,11 @@ type rules struct {
 	// custom reports that the binder reads t by a method of t's own (Std:
 	// the binder's trial decode of the value decides).
 	custom func(t reflect.Type) bool
+	// self returns, for a proving pass, the trial check's loss node of a
+	// type the binder reads by a method of the type's own (or, time.Time,
+	// by its own rule for it), whose values the pass has the binder
+	// decode alone (see selfNode); nil for any other type.
+	self func(t reflect.Type) *lossNode
 	// declines reports, for a proving pass, a type the binder reads by
 	// rules the pass does not model.
 	declines func(t reflect.Type) bool
@@ -163,6 +168,7 @@ var v2Rules = &rules{
 	},
 	depth:    v2ProveDepth,
 	custom:   v2Custom,
+	self:     v2Self,
 	own:      v2Own,
 	quoted:   v2Quoted,
 	format:   v2FormatNode,
@@ -215,6 +221,7 @@ var segRules = &rules{
 	depth:       segProveDepth,
 	textDepth:   true,
 	custom:      segCustom,
+	self:        segSelf,
 	declines: func(t reflect.Type) bool {
 		switch t {
 		case goTime:

@@ -151,6 +151,10 @@ import (
 //     base32hex, base16, hex; array for a [N]byte) and floats
 //     (nonfinite: "NaN", "Infinity", "-Infinity" too).
 //
+//   - under both, a value of a type that decodes itself, which the binder
+//     decodes alone (see selfdec.go): the losses the trial check's walk
+//     finds in it, or its failure where the trial check places it.
+//
 // It declines every kind of issue not listed, and whatever the proving
 // rules decline (see rules.prove).
 
@@ -212,7 +216,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.bad && !c.declined {
 		return p.notJSON(c, issues)
 	}
-	if c.bad || c.declined || c.failed && c.dups || !c.failed && c.lossFirst {
+	if c.bad || c.declined || c.failed && c.dups || !c.failed && c.lossFirst || c.dups && c.self.met {
 		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
 	badKey := c.v2BadKeyFails()

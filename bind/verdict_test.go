@@ -355,6 +355,9 @@ func TestNative_VerdictSweep(t *testing.T) {
 				if x.Kind == bind.InvalidJSON && x.Param < 0 && x.Start == x.End && x.Start < len(args) && (args[x.Start] == '\\' || args[x.Start] >= 0x80) {
 					seen[b.Name()+" dropped text"] = true // invalid text in a value dropped at the top level
 				}
+				if selfDecodes(x.Type) {
+					seen[b.Name()+" self "+strconv.Itoa(int(x.Kind.Class()))] = true // a self-decoding value's issue (selfdec.go)
+				}
 				if x.Kind == bind.InvalidValue && x.Err == nil && x.Start < len(args) && args[x.Start] == '{' && b.Name() == "v2" {
 					seen[b.Name()+" key text"] = true // a key whose text V2 fails on, inside an argument
 				}
@@ -365,6 +368,13 @@ func TestNative_VerdictSweep(t *testing.T) {
 		for _, k := range []bind.Code{kWrong, kNotWhole, kLarge, kSmall, kUnknown, kNull, bind.InvalidJSON} {
 			if !seen[b.Name()+" "+string(k)] {
 				t.Errorf("%s: no verdict of the pass held a %v issue", b.Name(), k)
+			}
+		}
+	}
+	for _, b := range []string{"v2", "segmentio"} {
+		for _, k := range []bind.Class{bind.BinderFailure, bind.SilentLoss} {
+			if !seen[b+" self "+strconv.Itoa(int(k))] {
+				t.Errorf("%s: no verdict of the pass held an issue of class %v of a type that decodes itself", b, k)
 			}
 		}
 	}
