@@ -516,7 +516,7 @@ func (c *checker) object(n *node, root bool) bool {
 			if !root {
 				c.steps.set(step{ks, ke})
 				if c.dottedPaths {
-					c.pathKey(&odd, ks, ke, esc)
+					c.pathKey(&odd, ks, ke, esc, keyKind)
 				}
 			}
 			if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
@@ -580,9 +580,6 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if ci >= 0 {
 				c.consAfter(ci)
-			}
-			if c.jsonKeys && c.prove && keyKind != kString && keyKind != 0 && !badKey && c.found != found && !c.segKeyPath(ks, keyKind) {
-				return c.decline() // segmentio's error names the key by its integer, not its text
 			}
 			if keyLoss == FoldedKey && c.prove && c.found != found {
 				keyLoss = c.foldedFirst(child, found, ks, ke, vs) // the trial check lists the key's loss first

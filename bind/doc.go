@@ -211,8 +211,8 @@
 // integer in range, no '+', no leading zero, space after it, 20 digits or
 // more as it wraps them, WrappedNumber at the key; it fails, InvalidValue
 // at the argument's value, on any other, wherever the map is; a failure in
-// a value whose key's text is not the integer read, which segmentio's
-// error names, the pass declines; see segkeys.go), and a
+// a value at the value, by the key's text, where segmentio's error names
+// the integer read, "null" and "-0" 0, "1 " 1; see segkeys.go), and a
 // ,string field's value as segmentio reads it (see segstring.go: the
 // text of an integer, leading zeros trimmed, a float, a bool or a
 // string, null, the losses the trial check's walk lists; a failure of an

@@ -243,6 +243,7 @@ func FuzzNative(f *testing.F) {
 	}
 	for _, k := range segIntKeys { // fixed shape 6's map of integer keys
 		f.Add([]byte{6}, []byte(`{"mi":{"1":"a","`+k+`":"b"}}`))
+		f.Add([]byte{6}, []byte(`{"mi":{"`+k+`":1}}`)) // a failure under the key: segmentio's path names the integer read
 	}
 	f.Fuzz(func(t *testing.T, shape, args []byte) {
 		typ := nativeShapeOf(shape)

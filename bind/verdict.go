@@ -471,11 +471,14 @@ func (c *checker) plainDropped(vs int) bool {
 // the key at data[ks:ke] of the member an object reads now is one such a
 // path loses (empty, or holding a dot, or an escape, which may stand for
 // one: esc): a failure below it the pass declines. odd is the object's note for its member before.
-func (c *checker) pathKey(odd *bool, ks, ke int, esc bool) {
+// A key of a map of integer keys (keyKind kSegInt, kSegUint) the path
+// names by the integer read (see segKey), never empty or dotted.
+func (c *checker) pathKey(odd *bool, ks, ke int, esc bool, keyKind nodeKind) {
 	if *odd {
 		c.oddKeys--
 	}
-	*odd = ke-ks == 2 || esc || bytes.IndexByte(c.data[ks:ke], '.') >= 0 // esc: its text may hold a dot
+	*odd = keyKind != kSegInt && keyKind != kSegUint &&
+		(ke-ks == 2 || esc || bytes.IndexByte(c.data[ks:ke], '.') >= 0) // esc: its text may hold a dot
 	if *odd {
 		c.oddKeys++
 	}
