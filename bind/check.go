@@ -219,6 +219,8 @@ type checker struct {
 	cons consWalk // the compiled constraints held in the walk (see checkConstrained)
 
 	v2 v2Keys // V2's names repeated inside a value (see v2Repeat)
+
+	segPrint segPrint // segmentio's validAsciiPrint of the call and of an argument (see segQuotedControl)
 }
 
 // pathFor returns the path from the argument to the value the checker is

@@ -218,8 +218,10 @@
 // string, null, the losses the trial check's walk lists; a failure of an
 // argument's own ,string value at the value, of the kind its text says,
 // of one inside an argument where segmentio's error places it, at the
-// field or at the argument's value, but text with a control character,
-// which segmentio reads or not by the whole text's bytes, the pass
+// field or at the argument's value; text opening with a string that holds
+// a control character, which segmentio reads where the call's bytes are
+// printable ASCII and fails on otherwise, as its validAsciiPrint flag
+// says, but text of an object or array holding one, which the pass
 // declines), and segmentio's json.Number (a JSON number only), raw value
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
 // left zero; text that is not base64 InvalidValue at the argument's
