@@ -227,7 +227,12 @@
 // left zero; text that is not base64 InvalidValue at the argument's
 // value, as its error names no path) as decode.go reads them (see
 // segtypes.go); it reads a key
-// with an escape or a byte past ASCII by its text, as both bind it. Like the trial
+// with an escape or a byte past ASCII by its text, as both bind it; and a
+// key naming two fields of one struct under SegmentIO it binds to the one
+// segmentio's decoder finds on this CPU, the first by its keyset (asm's
+// keyset.New: a CPU with AVX or ASIMD, up to 32 fields, names of at most
+// 16 bytes without NUL), the last by its map otherwise (segIndex asks
+// segmentio's keyset at Compile). Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
 // every other issue (a second top-level key of invalid text, under V2,
@@ -249,7 +254,7 @@
 // GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
 // a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
 // hex, a [N]byte as an array, a float with nonfinite, which the pass
-// reads), two fields of one name. Nesting past the binder's
+// reads). Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always
