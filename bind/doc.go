@@ -222,7 +222,10 @@
 // a control character, which segmentio reads where the call's bytes are
 // printable ASCII and fails on otherwise, as its validAsciiPrint flag
 // says, but text of an object or array holding one, which the pass
-// declines), and segmentio's json.Number (a JSON number only), raw value
+// declines; a ,string json.Number's text any JSON number, or null, then
+// only space: decodeNumber under decodeFromString, a float's rules of no
+// range), segmentio's uintptr as its uint64, plain or under ,string
+// (decodeUintptr is decodeUint64's parseUint), and segmentio's json.Number (a JSON number only), raw value
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
 // left zero; text that is not base64 InvalidValue at the argument's
 // value, as its error names no path) as decode.go reads them (see
@@ -248,8 +251,8 @@
 // its own the pass does not model (time.Time; under V2 json.RawMessage,
 // which it reads by its UnmarshalJSON, and json.Number in the standard
 // library's v2 build), a ,string field of
-// a type that decodes itself, a json.Number or a uintptr (and under
-// SegmentIO one of a time.Duration, under V2 one of a time.Time or a
+// a type that decodes itself (and under
+// SegmentIO one of a time.Duration, under V2 one of a json.Number, a uintptr, a time.Time or a
 // jsontext.Value), a format: field (but, under
 // GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
 // a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or

@@ -222,6 +222,9 @@ var segRules = &rules{
 		case goNumber, goRawMessage, goBytes:
 			return false
 		}
+		if t.Kind() == reflect.Uintptr && !segCustom(t) {
+			return false // decodeUintptr is decodeUint64 (parseUint), but for the type it names
+		}
 		if t.Kind() == reflect.Array && !segCustom(t) {
 			return false // read as Std reads it, but [] (see checker.arrays)
 		}

@@ -47,9 +47,12 @@ import (
 // fails on it (segArgFailed). A float or a bool fails on it as on any
 // string (WrongType at the field); text of another value holding such a
 // string, read by parseValue as the argument's bytes say, the pass
-// declines. Types segmentio reads by a method of their own, a
-// time.Duration, a json.Number and a uintptr behind the option the pass
-// declines too.
+// declines. A json.Number's text it reads as a float's, of no range and
+// no rounding (decodeNumber: any JSON number, kept as its text; an
+// argument's own unquoted number InvalidValue, as the trial check says of
+// a number a json.Number reads), a uintptr's as a uint64's (decodeUintptr
+// is decodeUint64's parseUint); a time.Duration's, which decodeDuration
+// reads by rules of its own, the pass declines.
 
 // kSegQuoted is segRules' position (node.seg, of a kDecline node) of a
 // ,string field: base is the kind segmentio reads the text as (kBool,
@@ -71,7 +74,12 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 	if kind == 0 {
 		return c.node(t, false) // segmentio ignores the option
 	}
-	if base == goDuration || base == goNumber || c.rules.declines(base) {
+	if base == goNumber {
+		// decodeFromString with decodeNumber: a float's text, of no range
+		// (bits 0: see segQuotedNumber).
+		return &node{kind: kDecline, seg: kSegQuoted, base: kFloat, typ: t, quoted: true}, nil
+	}
+	if base == goDuration || c.rules.declines(base) {
 		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}
 	n := &node{kind: kDecline, seg: kSegQuoted, base: kind, typ: t, quoted: true}
@@ -128,7 +136,11 @@ func (c *checker) segQuoted(n *node) bool {
 	if !ok {
 		switch {
 		case start == c.argAt:
-			c.issue(segQuotedFailure(n.base, k, text), &node{typ: base, quoted: true}, start, c.pos)
+			kind := segQuotedFailure(n.base, k, text)
+			if segQuotedNumber(n) && k == jsonlex.KindNumber {
+				kind = InvalidValue // the trial check's: a json.Number reads a number
+			}
+			c.issue(kind, &node{typ: base, quoted: true}, start, c.pos)
 		case ctl:
 			c.segArgFailed() // a syntax error: no path
 		case n.base != kInt && n.base != kUint && segControl(text) && c.segPrint.arg(c, start):
@@ -210,7 +222,7 @@ func segQuotedReads(n *node, raw, text []byte) bool {
 		for end > 0 && jsonlex.Space(text, end-1) == len(text) {
 			end--
 		}
-		return isValidNumber(text[:end]) && floatVerdict(text[:end], n.bits) == ""
+		return isValidNumber(text[:end]) && (segQuotedNumber(n) || floatVerdict(text[:end], n.bits) == "")
 	case kBool:
 		rest := -1
 		switch {
@@ -358,7 +370,7 @@ func segQuotedTyped(n *node, k jsonlex.Kind, raw, text []byte) bool {
 	switch n.base {
 	case kFloat:
 		if end, _, ok := jsonlex.Number(text, 0); ok && isValidNumber(text[:end]) {
-			return floatVerdict(text[:end], n.bits) != "" // ParseFloat's range
+			return !segQuotedNumber(n) && floatVerdict(text[:end], n.bits) != "" // ParseFloat's range
 		}
 	case kBool:
 		if len(text) >= 4 && string(text[:4]) == "true" || len(text) >= 5 && string(text[:5]) == "false" {
@@ -372,6 +384,11 @@ func segQuotedTyped(n *node, k jsonlex.Kind, raw, text []byte) bool {
 	_, err := jsonlex.Skip(text, 0, MaxDepth)
 	return len(text) > 0 && err == nil
 }
+
+// segQuotedNumber reports whether ,string position n is a json.Number's
+// (base kFloat, bits 0): segmentio's decodeNumber reads any JSON number,
+// as its text, of no range and no rounding.
+func segQuotedNumber(n *node) bool { return n.base == kFloat && n.bits == 0 }
 
 // isWholeText reports whether a JSON number has no fraction and no
 // exponent.
@@ -437,7 +454,7 @@ func segQuotedLoss(n *node, raw, text []byte) Code {
 			return "" // the text null sets the pointer nil, as null does
 		}
 		return NullForValue
-	case n.base == kFloat && rounds(text, n.bits):
+	case n.base == kFloat && !segQuotedNumber(n) && rounds(text, n.bits):
 		return RoundedNumber
 	case (n.base == kInt || n.base == kUint) && segWrapped(trimZeros(text), n.bits, n.base == kInt):
 		return WrappedNumber
