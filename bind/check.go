@@ -221,6 +221,8 @@ type checker struct {
 	v2 v2Keys // V2's names repeated inside a value (see v2Repeat)
 
 	self selfMemo // the self-decoding values a proving pass decoded (see selfValue)
+
+	segPrint segPrint // segmentio's validAsciiPrint of the call and of an argument (see segQuotedControl)
 }
 
 // pathFor returns the path from the argument to the value the checker is
@@ -525,7 +527,7 @@ func (c *checker) object(n *node, root bool) bool {
 			if !root {
 				c.steps.set(step{ks, ke})
 				if c.dottedPaths {
-					c.pathKey(&odd, ks, ke, esc)
+					c.pathKey(&odd, ks, ke, esc, keyKind)
 				}
 			}
 			if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
@@ -590,9 +592,6 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if ci >= 0 {
 				c.consAfter(ci)
-			}
-			if c.jsonKeys && c.prove && keyKind != kString && keyKind != 0 && !badKey && c.found != found && !c.segKeyPath(ks, keyKind) {
-				return c.decline() // segmentio's error names the key by its integer, not its text
 			}
 			if keyLoss == FoldedKey && c.prove && c.found != found {
 				keyLoss = c.foldedFirst(child, found, ks, ke, vs) // the trial check lists the key's loss first

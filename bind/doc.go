@@ -211,21 +211,31 @@
 // integer in range, no '+', no leading zero, space after it, 20 digits or
 // more as it wraps them, WrappedNumber at the key; it fails, InvalidValue
 // at the argument's value, on any other, wherever the map is; a failure in
-// a value whose key's text is not the integer read, which segmentio's
-// error names, the pass declines; see segkeys.go), and a
+// a value at the value, by the key's text, where segmentio's error names
+// the integer read, "null" and "-0" 0, "1 " 1; see segkeys.go), and a
 // ,string field's value as segmentio reads it (see segstring.go: the
 // text of an integer, leading zeros trimmed, a float, a bool or a
 // string, null, the losses the trial check's walk lists; a failure of an
 // argument's own ,string value at the value, of the kind its text says,
 // of one inside an argument where segmentio's error places it, at the
-// field or at the argument's value, but text with a control character,
-// which segmentio reads or not by the whole text's bytes, the pass
-// declines), and segmentio's json.Number (a JSON number only), raw value
+// field or at the argument's value; text opening with a string that holds
+// a control character, which segmentio reads where the call's bytes are
+// printable ASCII and fails on otherwise, as its validAsciiPrint flag
+// says, but text of an object or array holding one, which the pass
+// declines; a ,string json.Number's text any JSON number, or null, then
+// only space: decodeNumber under decodeFromString, a float's rules of no
+// range), segmentio's uintptr as its uint64, plain or under ,string
+// (decodeUintptr is decodeUint64's parseUint), and segmentio's json.Number (a JSON number only), raw value
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
 // left zero; text that is not base64 InvalidValue at the argument's
 // value, as its error names no path) as decode.go reads them (see
 // segtypes.go); it reads a key
-// with an escape or a byte past ASCII by its text, as both bind it. A
+// with an escape or a byte past ASCII by its text, as both bind it; and a
+// key naming two fields of one struct under SegmentIO it binds to the one
+// segmentio's decoder finds on this CPU, the first by its keyset (asm's
+// keyset.New: a CPU with AVX or ASIMD, up to 32 fields, names of at most
+// 16 bytes without NUL), the last by its map otherwise (segIndex asks
+// segmentio's keyset at Compile). A
 // value of a type that decodes itself (an UnmarshalJSON or UnmarshalText
 // method, V2's UnmarshalJSONFrom, time.Time, under
 // V2 json.RawMessage, read by its UnmarshalJSON, and a field of such a
@@ -258,17 +268,17 @@
 // one value's decode does not give), a type that the binder reads by
 // rules of its own the pass does not model (json.Number in the standard
 // library's v2 build), a ,string field of
-// a json.Number or a uintptr, under SegmentIO one of a type that decodes
-// itself of a bool, number or string kind (segmentio reads the text
-// inside with the type's codec, and the trial check's walk reads it by
-// its text), and one of a time.Duration, under V2 one of a
+// under SegmentIO one of a type that decodes itself of a bool, number
+// or string kind (segmentio reads the text inside with the type's codec,
+// and the trial check's walk reads it by its text) and one of a
+// time.Duration, under V2 one of a json.Number, a uintptr or a
 // jsontext.Value, a call with a repeated key and a value that decodes
 // itself under SegmentIO (which decodes a repeat into what the value
 // before left, so a stateful method may fail only on the pair), a format: field (but, under
 // GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
 // a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
 // hex, a [N]byte as an array, a float with nonfinite, which the pass
-// reads), two fields of one name. Nesting past the binder's
+// reads). Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it
 // declines, the trial check below runs unchanged, so the verdict is always

@@ -507,7 +507,9 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		}
 	}
 	for i, p := range params {
-		fs.exact[p.Name] = i
+		if j, ok := fs.exact[p.Name]; !ok || declined == nil || !declined[i] || declined[j] {
+			fs.exact[p.Name] = i // a declined field of a name displaces none the binder binds
+		}
 		fs.names.add(p.Name)
 		if declined != nil && declined[i] {
 			fs.nodes[i] = &node{kind: kDecline, typ: p.Type}

@@ -229,6 +229,9 @@ var segRules = &rules{
 		case goNumber, goRawMessage, goBytes:
 			return false
 		}
+		if t.Kind() == reflect.Uintptr && !segCustom(t) {
+			return false // decodeUintptr is decodeUint64 (parseUint), but for the type it names
+		}
 		if t.Kind() == reflect.Array && !segCustom(t) {
 			return false // read as Std reads it, but [] (see checker.arrays)
 		}
@@ -248,15 +251,14 @@ var segRules = &rules{
 		fields := segStructFields(t, map[reflect.Type]*segStruct{}).fields
 		params := make([]Param, len(fields))
 		declined := make([]bool, len(fields))
-		count := map[string]int{}
-		for _, f := range fields {
-			count[f.name]++
-		}
+		idx := segIndex(fields)
 		for i, f := range fields {
 			params[i] = Param{Name: f.name, GoName: fieldPath(t, f.index, false), Type: f.typ, Index: f.index, Quoted: f.stringify}
-			// Two fields of one name: which one a key binds depends on
-			// the CPU (segIndex). A ,string field segQuotedNode reads.
-			declined[i] = count[f.name] > 1
+			// Of two fields of one name a key binds the one segIndex
+			// finds, as segmentio's decoder on this CPU does; the other
+			// no key binds (fieldSet keeps the name's for the first).
+			// A ,string field segQuotedNode reads.
+			declined[i] = idx[f.name] != i
 		}
 		return params, declined
 	},

@@ -20,13 +20,15 @@ import (
 //     the trial check places it at the argument's value, InvalidValue in
 //     the argument's type, wherever the map is in the argument (see
 //     segKeyFailed);
-//   - a failure in a value of such a map is placed by its path, which
-//     names the key by the integer read (fmt.Sprint): where that is the
-//     key's text the trial check finds the value, and gives the pass's
-//     issue; where it is not ("null", "-0", a key with space after it, a
-//     wrapped one) it stops at the map, which the pass does not model:
-//     it declines (see segKeyPath). A loss in such a value the trial
-//     check's walk places by the key's text, as the pass does;
+//   - a failure in a value of such a map segmentio's error places by a
+//     path that names the key by the integer read (decodeMap's
+//     fmt.Sprint of it: "null" and "-0" are 0, "1 " is 1, a wrapped key
+//     the number it wraps to); the trial check follows it to the first
+//     member read as that integer (child, pathKey), which is the member
+//     failed on: one read as the same integer before it is a repeat, and
+//     a call that fails with a repeat the pass declines. So the pass's
+//     issue, at the value by the key's text, stands. A loss in such a
+//     value the trial check's walk places by the key's text too;
 //   - two keys are one key where segmentio reads them as one, as the trial
 //     check's walk tells them (keyIdentity: the text but the space after
 //     it, "null" as 0, an integer its value, a wrapped one the number it
@@ -132,41 +134,6 @@ func (c *checker) segArgFailed() {
 		Path: argPath(c.data, c.steps.arg.ks, c.steps.arg.ke)})
 }
 
-// segKeyPath reports, for the value of the key at data[ks] of a map of
-// integer keys (of key kind kind), just read with issues, whether the pass's verdict of them
-// stands: they are losses (no failure is found), or the path segmentio's
-// error gives names the key by its text (see above).
-func (c *checker) segKeyPath(ks int, kind nodeKind) bool {
-	if !c.failed {
-		return true
-	}
-	signed := kind == kSegInt
-	var buf, num [64]byte
-	text := keyText(buf[:0], c.rawKeyAt(ks))
-	v, ok := segKeyValue(text, signed)
-	if !ok {
-		return false
-	}
-	if signed {
-		return string(strconv.AppendInt(num[:0], int64(v), 10)) == string(text)
-	}
-	return string(strconv.AppendUint(num[:0], v, 10)) == string(text)
-}
-
-// segKeyValue returns the integer segmentio reads from a key's text it
-// reads (see segKey): "null" 0, a wrapped number the number it wraps to.
-func segKeyValue(text []byte, signed bool) (uint64, bool) {
-	d := text[:segSpaced(text)]
-	if string(d) == "null" {
-		return 0, true
-	}
-	if len(d) > 0 && d[0] == '-' {
-		v, err := strconv.ParseInt(unsafeString(d), 10, 64)
-		return uint64(v), err == nil
-	}
-	return segWrap(d, signed)
-}
-
 // segKeyIdentity appends to dst what makes the raw key of a map of
 // integer keys (signed or not) the key it is, as the trial check's walk
 // tells two keys apart (keyIdentity), without allocating.
@@ -189,10 +156,4 @@ func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 		return strconv.AppendUint(dst[:0], v, 10)
 	}
 	return text
-}
-
-// rawKeyAt returns the key the call holds at data[ks], its quotes included.
-func (c *checker) rawKeyAt(ks int) []byte {
-	end, _, _ := jsonlex.String(c.data, ks)
-	return c.data[ks:end]
 }

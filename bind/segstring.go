@@ -38,11 +38,21 @@ import (
 // of one inside an argument by the kind of segmentio's error: an
 // UnmarshalTypeError at the field, of the kind its type says of the text
 // read without the option (see segQuotedTyped), any other at the
-// argument's value (segArgFailed). Text with a control character, which
-// segmentio reads or not by the whole text's bytes (its validAsciiPrint
-// flag), the pass declines where that decides (see segQuotedControl). Types segmentio reads by a method of their own, a
-// time.Duration, a json.Number and a uintptr behind the option the pass
-// declines too.
+// argument's value (segArgFailed). Text opening with a string that holds
+// a control character and no backslash segmentio reads or not by the
+// call's bytes (its validAsciiPrint flag, see segQuotedControl): a string
+// reads it where the call is printable ASCII; where only the argument is,
+// segmentio fails on the call and the trial check, decoding the argument
+// alone, in none (InvalidJSON, no argument); where the argument is not, it
+// fails on it (segArgFailed). A float or a bool fails on it as on any
+// string (WrongType at the field); text of another value holding such a
+// string, read by parseValue as the argument's bytes say, the pass
+// declines. A json.Number's text it reads as a float's, of no range and
+// no rounding (decodeNumber: any JSON number, kept as its text; an
+// argument's own unquoted number InvalidValue, as the trial check says of
+// a number a json.Number reads), a uintptr's as a uint64's (decodeUintptr
+// is decodeUint64's parseUint); a time.Duration's, which decodeDuration
+// reads by rules of its own, the pass declines.
 
 // kSegQuoted is segRules' position (node.seg, of a kDecline node) of a
 // ,string field: base is the kind segmentio reads the text as (kBool,
@@ -64,7 +74,12 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 	if kind == 0 {
 		return c.node(t, false) // segmentio ignores the option
 	}
-	if base == goDuration || base == goNumber || c.rules.declines(base) {
+	if base == goNumber {
+		// decodeFromString with decodeNumber: a float's text, of no range
+		// (bits 0: see segQuotedNumber).
+		return &node{kind: kDecline, seg: kSegQuoted, base: kFloat, typ: t, quoted: true}, nil
+	}
+	if base == goDuration || c.rules.declines(base) {
 		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}
 	n := &node{kind: kDecline, seg: kSegQuoted, base: kind, typ: t, quoted: true}
@@ -98,20 +113,45 @@ func (c *checker) segQuoted(n *node) bool {
 	}
 	var buf [128]byte
 	var text []byte
-	ok := false
+	ok, ctl := false, false
 	if k == jsonlex.KindString {
 		text, _ = jsonlex.Unquote(buf[:0], raw)
-		if n.base == kString && segQuotedControl(text) {
-			return c.decline() // segmentio's verdict depends on the whole text's bytes
+		if end := segQuotedControl(n, text); end > 0 {
+			// parseString reads the string whole where the call's bytes
+			// are printable (and then only space may follow); the trial
+			// check decodes the argument alone where the call fails.
+			ctl = true
+			switch {
+			case jsonlex.Space(text, end) != len(text) || !c.segPrint.arg(c, start):
+			case c.segPrint.whole(c.data):
+				ok = true
+			default:
+				c.segPrint.hidden = true // segmentio fails on the call, and reads the argument alone
+				return true
+			}
+		} else {
+			ok = segQuotedReads(n, raw, text)
 		}
-		ok = segQuotedReads(n, raw, text)
 	}
 	if !ok {
 		switch {
 		case start == c.argAt:
-			c.issue(segQuotedFailure(n.base, k, text), &node{typ: base, quoted: true}, start, c.pos)
-		case n.base != kInt && n.base != kUint && segControl(text):
-			return c.decline() // parseValue's verdict of it depends on the whole text's bytes (segQuotedControl)
+			kind := segQuotedFailure(n.base, k, text)
+			if segQuotedNumber(n) && k == jsonlex.KindNumber {
+				kind = InvalidValue // the trial check's: a json.Number reads a number
+			}
+			c.issue(kind, &node{typ: base, quoted: true}, start, c.pos)
+		case ctl:
+			c.segArgFailed() // a syntax error: no path
+		case n.base != kInt && n.base != kUint && segControl(text) && c.segPrint.arg(c, start):
+			// parseValue reads a string opening the text whole (see
+			// segQuotedControl), in the argument decoded alone: a type
+			// error, as for any string; a value holding one it reads as
+			// the call's bytes say, which the pass does not model.
+			if segControlString(text) == 0 {
+				return c.decline()
+			}
+			c.issue(WrongType, &node{typ: base}, start, c.pos)
 		case segQuotedTyped(n, k, raw, text):
 			kind := WrongType // of the field, as read without the option (textKind)
 			switch {
@@ -182,7 +222,7 @@ func segQuotedReads(n *node, raw, text []byte) bool {
 		for end > 0 && jsonlex.Space(text, end-1) == len(text) {
 			end--
 		}
-		return isValidNumber(text[:end]) && floatVerdict(text[:end], n.bits) == ""
+		return isValidNumber(text[:end]) && (segQuotedNumber(n) || floatVerdict(text[:end], n.bits) == "")
 	case kBool:
 		rest := -1
 		switch {
@@ -201,19 +241,94 @@ func segQuotedReads(n *node, raw, text []byte) bool {
 	}
 }
 
-// segQuotedControl reports whether text, a ,string string's text, opens
-// with a JSON string that holds a control character before its first
-// quote and no backslash: segmentio's parseString skips its check of such
-// a string's bytes where the whole text it decodes is printable ASCII
-// (its validAsciiPrint flag), so it reads the string from one call and
-// fails on it from another (and from the trial check's decode of the
-// argument alone).
-func segQuotedControl(text []byte) bool {
-	if jsonlex.KindAt(text, 0) != jsonlex.KindString {
-		return false
+// segQuotedControl returns, for text, the text of a ,string string, the
+// end of the JSON string that opens it where that string holds a control
+// character and no backslash up to its first quote, or 0. segmentio's
+// parseString reads such a string whole, without looking at its bytes,
+// where the whole call but its surrounding space is printable ASCII (its
+// validAsciiPrint flag: the control character came from an escape), and
+// fails on it otherwise, as on any string with a control character.
+func segQuotedControl(n *node, text []byte) int {
+	if n.base != kString {
+		return 0
 	}
-	end, f, ok := jsonlex.String(text, 0)
-	return !ok && f&jsonlex.Escaped == 0 && end < len(text) && text[end] < 0x20
+	return segControlString(text)
+}
+
+// segControlString returns the end of the JSON string opening text where
+// it holds a control character and no backslash up to its first quote, or
+// 0 (see segQuotedControl).
+func segControlString(text []byte) int {
+	if jsonlex.KindAt(text, 0) != jsonlex.KindString || !segControl(text) {
+		return 0
+	}
+	// The string with its control characters made printable: its end is
+	// its first quote where it holds no backslash.
+	var buf [128]byte
+	clean := append(buf[:0], text...)
+	for i, ch := range clean {
+		if ch < 0x20 {
+			clean[i] = 'x'
+		}
+	}
+	end, f, ok := jsonlex.String(clean, 0)
+	if !ok || f&jsonlex.Escaped != 0 || !segControl(text[:end]) {
+		return 0
+	}
+	return end
+}
+
+// segPrint is, for one check, whether segmentio's validAsciiPrint flag
+// is set (internalParseFlags: every byte but the surrounding space in
+// 0x20..0x7e) for the whole call and for the argument last asked about,
+// each found once (0 not yet, 1 set, 2 not); hidden, that a ,string
+// string segmentio fails on in the call it reads in its argument alone
+// (see segQuotedControl).
+type segPrint struct {
+	call, argOf int8
+	argAt       int
+	hidden      bool
+}
+
+// whole reports whether data, the call, is printable ASCII.
+func (p *segPrint) whole(data []byte) bool {
+	if p.call == 0 {
+		s := jsonlex.Space(data, 0)
+		p.call = printFlag(data[s:max(s, segSpaced(data))])
+	}
+	return p.call == 1
+}
+
+// arg reports whether the value of the argument c reads, holding the
+// value at data[start:c.pos], is printable ASCII: the trial check decodes
+// it alone.
+func (p *segPrint) arg(c *checker, start int) bool {
+	if c.param < 0 {
+		return p.whole(c.data)
+	}
+	if p.argOf == 0 || p.argAt != c.argAt {
+		end := c.pos
+		if start != c.argAt {
+			e, err := jsonlex.Skip(c.data, c.argAt, MaxDepth)
+			if err != nil {
+				e = c.argAt
+			}
+			end = e
+		}
+		p.argAt, p.argOf = c.argAt, printFlag(c.data[c.argAt:end])
+	}
+	return p.argOf == 1
+}
+
+// printFlag is 1 where every byte of b is printable ASCII, 2 where not.
+func printFlag(b []byte) int8 {
+	work(len(b))
+	for _, ch := range b {
+		if ch < 0x20 || ch > 0x7e {
+			return 2
+		}
+	}
+	return 1
 }
 
 // segQuotedTyped reports whether segmentio's error for the ,string value
@@ -255,7 +370,7 @@ func segQuotedTyped(n *node, k jsonlex.Kind, raw, text []byte) bool {
 	switch n.base {
 	case kFloat:
 		if end, _, ok := jsonlex.Number(text, 0); ok && isValidNumber(text[:end]) {
-			return floatVerdict(text[:end], n.bits) != "" // ParseFloat's range
+			return !segQuotedNumber(n) && floatVerdict(text[:end], n.bits) != "" // ParseFloat's range
 		}
 	case kBool:
 		if len(text) >= 4 && string(text[:4]) == "true" || len(text) >= 5 && string(text[:5]) == "false" {
@@ -269,6 +384,11 @@ func segQuotedTyped(n *node, k jsonlex.Kind, raw, text []byte) bool {
 	_, err := jsonlex.Skip(text, 0, MaxDepth)
 	return len(text) > 0 && err == nil
 }
+
+// segQuotedNumber reports whether ,string position n is a json.Number's
+// (base kFloat, bits 0): segmentio's decodeNumber reads any JSON number,
+// as its text, of no range and no rounding.
+func segQuotedNumber(n *node) bool { return n.base == kFloat && n.bits == 0 }
 
 // isWholeText reports whether a JSON number has no fraction and no
 // exponent.
@@ -334,7 +454,7 @@ func segQuotedLoss(n *node, raw, text []byte) Code {
 			return "" // the text null sets the pointer nil, as null does
 		}
 		return NullForValue
-	case n.base == kFloat && rounds(text, n.bits):
+	case n.base == kFloat && !segQuotedNumber(n) && rounds(text, n.bits):
 		return RoundedNumber
 	case (n.base == kInt || n.base == kUint) && segWrapped(trimZeros(text), n.bits, n.base == kInt):
 		return WrappedNumber

@@ -129,6 +129,9 @@ func (c *checker) selfValue(n *node) bool {
 	}
 	work(end - start) // decoded again, with the binder
 	k := jsonlex.KindAt(c.data, start)
+	if c.dupDropped && (k == jsonlex.KindObject || k == jsonlex.KindArray) {
+		c.self.composite = true // see native
+	}
 	err := c.self.decode(c, n, start, end)
 	switch {
 	case err != nil:
@@ -153,6 +156,7 @@ func (c *checker) selfValue(n *node) bool {
 // once (as the trial check decodes each distinct value once).
 type selfMemo struct {
 	met        bool
+	composite  bool // V2's pass decoded an object or array alone (see native)
 	n          *node
 	start, end int
 	err        error

@@ -362,7 +362,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base != nil && p.hooks.custom(base) {
 			break // the type's own method owns the bytes inside
 		}
-		cs, cks, cke, used, ok := child(args, s, rest, f.dotted)
+		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted))
 		if !ok {
 			break
 		}
@@ -512,7 +512,8 @@ func reads(t reflect.Type, j jsonlex.Kind, byteArrays bool) bool {
 // starting a new token. It returns where the element starts, the member's
 // key (-1 in an array), and the number of tokens it used. It reads only the
 // elements before the one it finds, so following a path costs one pass.
-func child(data []byte, s int, path []string, dotted bool) (cs, ks, ke, used int, ok bool) {
+// intKey says how the path names a member (see pathKey).
+func child(data []byte, s int, path []string, dotted bool, intKey lossKey) (cs, ks, ke, used int, ok bool) {
 	k := jsonlex.KindAt(data, s)
 	i, more, open := jsonlex.Open(data, s)
 	switch {
@@ -540,6 +541,9 @@ func child(data []byte, s int, path []string, dotted bool) (cs, ks, ke, used int
 				return
 			}
 			key := keyText(nil, data[kt.Start:kt.End])
+			if intKey != keyByText {
+				key = keyIdentity(nil, data[kt.Start:kt.End], intKey) // the integer read, as fmt.Sprint writes it
+			}
 			n := 1
 			if dotted {
 				n = bytes.Count(key, []byte(".")) + 1
@@ -554,6 +558,23 @@ func child(data []byte, s int, path []string, dotted bool) (cs, ks, ke, used int
 		}
 	}
 	return
+}
+
+// pathKey is how a binder's error path names a member of the object
+// read into base: segmentio's (dotted) by the integer a map of integer
+// keys reads ("null" as 0, "1 " as 1, a wrapped key the number it wraps
+// to: decodeMap's fmt.Sprint of the key), any other by the key's text.
+func pathKey(base reflect.Type, dotted bool) lossKey {
+	if !dotted || base == nil || base.Kind() != reflect.Map {
+		return keyByText
+	}
+	switch base.Key().Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return keyByInt
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return keyByUint
+	}
+	return keyByText
 }
 
 // keyText appends the text of the raw JSON string raw (quotes included)
