@@ -194,9 +194,10 @@
 // format: option, InvalidValue for every value, null too), under V2 a
 // ,string integer or float (a JSON string holding a JSON number in the
 // type's range: no space, no '+', no leading zero, no quoted null, no
-// sign for an unsigned type; null sets zero, a NullForValue loss; below
-// an argument's value the trial check calls every such failure
-// WrongType), a ,string field of any other kind (go-json-experiment
+// sign for an unsigned type; null sets zero, a NullForValue loss; a
+// failure is judged from the text at any depth, as V2's own error says:
+// NotWholeNumber, TooLarge (strconv.ErrRange), TooSmall, WrongType), a
+// ,string field of any other kind (go-json-experiment
 // fails on every value: InvalidValue; under GOEXPERIMENT=jsonv2 the
 // standard library's v2 reads bools and strings as without the option,
 // and the pass declines), a [N]byte or []byte (a string of padded

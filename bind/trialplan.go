@@ -75,6 +75,7 @@ type failure struct {
 	dotted bool     // the path is segmentio's dotted Field: one key may span several tokens
 	kind   Code     // 0: judged from the offending text and its Go type
 	at     int      // the binder's byte offset in the trial's text, or -1
+	number bool     // the binder read the offending text as a number and failed (V2's strconv.ErrSyntax / ErrRange)
 }
 
 const ambiguousKey = -2
@@ -402,7 +403,10 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		is.Kind, is.Start, is.End, t = InvalidKey, ks, ke, holder.Key()
 		quoted = false
 	} else if is.Kind == "" {
-		is.Kind = textKind(t, args[s:e], quoted, p.hooks)
+		// A string V2 read as a number failed as one at any depth (a
+		// ,string field): judged from its text as an argument's own.
+		asNumber := quoted || f.number && jsonlex.KindAt(args, s) == jsonlex.KindString
+		is.Kind = textKind(t, args[s:e], asNumber, p.hooks)
 	}
 	for t != nil && t.Kind() == reflect.Pointer && !p.hooks.custom(t) {
 		t = t.Elem()

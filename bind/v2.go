@@ -323,7 +323,9 @@ func (m *v2Mirror) explain(err error) failure {
 	case e.Kind: // a JSON kind the Go type does not read
 		f.kind = WrongType
 	case e.Number:
-		// a number that does not fit: judged from the text
+		// a number that does not fit, or a string V2 read as one (a
+		// ,string field, at any depth): judged from the text
+		f.number = true
 	default:
 		f.kind = InvalidValue
 	}
