@@ -180,7 +180,8 @@
 // V2 fails on at its first token), a key of invalid UTF-8 or a lone
 // surrogate (listed as a repeated name, but naming none; the first at the
 // top level an unknown key, and V2's InvalidJSON at its first invalid
-// byte where nothing else fails) and a string value's invalid UTF-8 or lone surrogate
+// byte where nothing before it fails, whatever fails after it: V2 stops
+// at the key) and a string value's invalid UTF-8 or lone surrogate
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of

@@ -182,11 +182,15 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 	}
 	addMembers(out, args, ms, p.folded)
 	if err != nil {
+		named := false // an issue keyIssues listed carries err
 		p.hooks.keyIssues(args, ms, err, func(is Issue) {
 			add(is)
 			failed++
+			named = named || is.Err == err
 		})
-		if failed == 0 {
+		if failed == 0 || !named && p.inKey(ms, err) {
+			// The binder's own error: where it stopped on a key's text
+			// (V2: invalid UTF-8), listed whatever fails after it.
 			add(p.hooks.whole(args, ms, err))
 		}
 	} else {
@@ -198,6 +202,18 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 		add(is)
 	}
 	return tl.omitted(issues)
+}
+
+// inKey reports whether the binder's error err lies in the text of a
+// top-level key of ms.
+func (p *trialPlan) inKey(ms []member, err error) bool {
+	at := p.hooks.offset(err)
+	for _, m := range ms {
+		if m.ks <= at && at < m.ke {
+			return true
+		}
+	}
+	return false
 }
 
 // folded reports whether the binder binds the top-level key raw only by

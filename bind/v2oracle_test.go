@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/bindguard/bindguard/bind"
 	bindv2 "github.com/bindguard/bindguard/bind/jsonv2"
@@ -56,6 +57,56 @@ func TestV2_QuotedNumberKindIsV2s(t *testing.T) {
 			if len(got) != 1 || got[0] != tc.want {
 				t.Errorf("%s: the guard says %v, want %s (go-json-experiment: %v)", args, got, tc.want, decErr)
 			}
+		}
+	}
+}
+
+// TestV2_BadKeyErrorListed holds the verdict of a call with a top-level
+// key V2 fails on (invalid UTF-8, a lone surrogate escape) to
+// go-json-experiment's own error: V2 stops at the first thing it fails
+// on, so where that is the key (nothing before it fails), its error,
+// InvalidJSON at the byte V2's error names, is listed whatever fails
+// after it; where something before it fails, V2 never reads the key and
+// its error is not listed.
+func TestV2_BadKeyErrorListed(t *testing.T) {
+	for _, tc := range []struct {
+		fixed int // index in nativeFixed
+		args  string
+	}{
+		{1, "{\"\xff\":1,\"i\":\"x\"}"},
+		{1, `{"\ud800":1,"i":"x"}`},
+		{1, `{"i":1,"\ud800":1,"s":5,"n":{"x":"y"}}`},
+		{1, `{"\ud800":{"a":"\ud800"},"i":"x"}`},
+		{1, `{"\ud800":1}`},
+		{1, `{"i":"x","\ud800":1}`},
+		{1, `{"i":1,"i":2,"\ud800":1}`},
+		{0, `{"\ud800":1,"count":1,"count":2}`},
+	} {
+		plan, err := bindv2.Binder.Compile(nativeFixed[tc.fixed])
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []byte(tc.args)
+		decErr := jsonv2.Unmarshal(args, reflect.New(plan.Type()).Interface())
+		if decErr == nil {
+			t.Fatalf("%s: go-json-experiment reads it", args)
+		}
+		var at int64 = -1
+		var syn *jsontext.SyntacticError
+		if errors.As(decErr, &syn) {
+			at = syn.ByteOffset
+		}
+		atKey := at >= 0 && at < int64(len(args)) && args[at] != '"' && !(args[at] >= '0' && args[at] <= '9')
+		checkProven(t, plan, args)
+		listed := false
+		for _, is := range plan.Check(args, nil) {
+			listed = listed || is.Kind == bind.InvalidJSON && int64(is.Start) == at && is.Param < 0
+		}
+		if listed != atKey {
+			t.Errorf("%s: go-json-experiment fails at %d (%v); the guard lists InvalidJSON there: %v, want %v (%s)", args, at, decErr, listed, atKey, brief(plan.Check(args, nil)))
+		}
+		if _, _, ok := bind.NativeVerdict(plan, args); !ok {
+			t.Errorf("%s: the pass declines", args)
 		}
 	}
 }
