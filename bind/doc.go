@@ -294,7 +294,8 @@
 //     ways the native mirror does not follow.
 //   - V2 is the standard library's v2: the inline and unknown options
 //     (not embed), format: options read natively, a key two case:ignore
-//     fields fit bound to the first in breadth-first order, json.Number
+//     fields fit bound to the first in breadth-first order (by a fold:
+//     a FoldedKey loss), json.Number
 //     read by its own UnmarshalJSONFrom (a number, or a string holding
 //     one).
 //

@@ -864,6 +864,7 @@ type lossField struct {
 	quoted bool // read through the ,string option
 	fold   bool // a key binds to it once folded (V2's case:ignore)
 	shadow bool // no key binds to it: another field of its name takes them
+	id     int  // V2's breadth-first order of the field (its field id)
 }
 
 // lossSpec is what building the tree needs to know of a binder.
@@ -954,7 +955,16 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 					n.folds = map[string][]int{}
 				}
 				k := string(v2Fold([]byte(f.name)))
-				n.folds[k] = append(n.folds[k], i)
+				if c := n.folds[k]; len(c) == 1 && !v2AmbiguousFold {
+					// The standard library's v2 binds a key several
+					// case:ignore fields fold to to the first in
+					// breadth-first order (see v2FoldFirst): a fold.
+					if f.id < fs[c[0]].id {
+						c[0] = i
+					}
+				} else {
+					n.folds[k] = append(n.folds[k], i)
+				}
 			}
 			if f.quoted {
 				n.nodes = append(n.nodes, quotedNode(f.typ))

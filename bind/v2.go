@@ -166,7 +166,7 @@ func (v2Loss) fields(st reflect.Type) ([]lossField, reflect.Type) {
 		for base.Kind() == reflect.Pointer && !v2Custom(base) {
 			base = base.Elem()
 		}
-		out[i] = lossField{name: f.name, typ: f.typ, quoted: f.str && numberKind(base) && !v2Custom(base), fold: f.casing == caseIgnore}
+		out[i] = lossField{name: f.name, typ: f.typ, quoted: f.str && numberKind(base) && !v2Custom(base), fold: f.casing == caseIgnore, id: f.id}
 	}
 	if fs.fallback != nil {
 		return out, v2Indirect(fs.fallback.typ)
