@@ -180,7 +180,8 @@
 // V2 fails on at its first token), a key of invalid UTF-8 or a lone
 // surrogate (listed as a repeated name, but naming none; the first at the
 // top level an unknown key, and V2's InvalidJSON at its first invalid
-// byte where nothing else fails) and a string value's invalid UTF-8 or lone surrogate
+// byte where nothing before it fails, whatever fails after it: V2 stops
+// at the key) and a string value's invalid UTF-8 or lone surrogate
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
@@ -194,9 +195,10 @@
 // format: option, InvalidValue for every value, null too), under V2 a
 // ,string integer or float (a JSON string holding a JSON number in the
 // type's range: no space, no '+', no leading zero, no quoted null, no
-// sign for an unsigned type; null sets zero, a NullForValue loss; below
-// an argument's value the trial check calls every such failure
-// WrongType), a ,string field of any other kind (go-json-experiment
+// sign for an unsigned type; null sets zero, a NullForValue loss; a
+// failure is judged from the text at any depth, as V2's own error says:
+// NotWholeNumber, TooLarge (strconv.ErrRange), TooSmall, WrongType), a
+// ,string field of any other kind (go-json-experiment
 // fails on every value: InvalidValue; under GOEXPERIMENT=jsonv2 the
 // standard library's v2 reads bools and strings as without the option,
 // and the pass declines), a [N]byte or []byte (a string of padded
@@ -323,7 +325,8 @@
 //     ways the native mirror does not follow.
 //   - V2 is the standard library's v2: the inline and unknown options
 //     (not embed), format: options read natively, a key two case:ignore
-//     fields fit bound to the first in breadth-first order, json.Number
+//     fields fit bound to the first in breadth-first order (by a fold:
+//     a FoldedKey loss), json.Number
 //     read by its own UnmarshalJSONFrom (a number, or a string holding
 //     one).
 //

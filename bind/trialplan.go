@@ -75,6 +75,7 @@ type failure struct {
 	dotted bool     // the path is segmentio's dotted Field: one key may span several tokens
 	kind   Code     // 0: judged from the offending text and its Go type
 	at     int      // the binder's byte offset in the trial's text, or -1
+	number bool     // the binder read the offending text as a number and failed (V2's strconv.ErrSyntax / ErrRange)
 }
 
 const ambiguousKey = -2
@@ -181,11 +182,15 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 	}
 	addMembers(out, args, ms, p.folded)
 	if err != nil {
+		named := false // an issue keyIssues listed carries err
 		p.hooks.keyIssues(args, ms, err, func(is Issue) {
 			add(is)
 			failed++
+			named = named || is.Err == err
 		})
-		if failed == 0 {
+		if failed == 0 || !named && p.inKey(ms, err) {
+			// The binder's own error: where it stopped on a key's text
+			// (V2: invalid UTF-8), listed whatever fails after it.
 			add(p.hooks.whole(args, ms, err))
 		}
 	} else {
@@ -197,6 +202,18 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 		add(is)
 	}
 	return tl.omitted(issues)
+}
+
+// inKey reports whether the binder's error err lies in the text of a
+// top-level key of ms.
+func (p *trialPlan) inKey(ms []member, err error) bool {
+	at := p.hooks.offset(err)
+	for _, m := range ms {
+		if m.ks <= at && at < m.ke {
+			return true
+		}
+	}
+	return false
 }
 
 // folded reports whether the binder binds the top-level key raw only by
@@ -402,7 +419,10 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		is.Kind, is.Start, is.End, t = InvalidKey, ks, ke, holder.Key()
 		quoted = false
 	} else if is.Kind == "" {
-		is.Kind = textKind(t, args[s:e], quoted, p.hooks)
+		// A string V2 read as a number failed as one at any depth (a
+		// ,string field): judged from its text as an argument's own.
+		asNumber := quoted || f.number && jsonlex.KindAt(args, s) == jsonlex.KindString
+		is.Kind = textKind(t, args[s:e], asNumber, p.hooks)
 	}
 	for t != nil && t.Kind() == reflect.Pointer && !p.hooks.custom(t) {
 		t = t.Elem()
@@ -865,6 +885,7 @@ type lossField struct {
 	quoted bool // read through the ,string option
 	fold   bool // a key binds to it once folded (V2's case:ignore)
 	shadow bool // no key binds to it: another field of its name takes them
+	id     int  // V2's breadth-first order of the field (its field id)
 }
 
 // lossSpec is what building the tree needs to know of a binder.
@@ -955,7 +976,16 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 					n.folds = map[string][]int{}
 				}
 				k := string(v2Fold([]byte(f.name)))
-				n.folds[k] = append(n.folds[k], i)
+				if c := n.folds[k]; len(c) == 1 && !v2AmbiguousFold {
+					// The standard library's v2 binds a key several
+					// case:ignore fields fold to to the first in
+					// breadth-first order (see v2FoldFirst): a fold.
+					if f.id < fs[c[0]].id {
+						c[0] = i
+					}
+				} else {
+					n.folds[k] = append(n.folds[k], i)
+				}
 			}
 			if f.quoted {
 				n.nodes = append(n.nodes, quotedNode(f.typ))

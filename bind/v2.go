@@ -166,7 +166,7 @@ func (v2Loss) fields(st reflect.Type) ([]lossField, reflect.Type) {
 		for base.Kind() == reflect.Pointer && !v2Custom(base) {
 			base = base.Elem()
 		}
-		out[i] = lossField{name: f.name, typ: f.typ, quoted: f.str && numberKind(base) && !v2Custom(base), fold: f.casing == caseIgnore}
+		out[i] = lossField{name: f.name, typ: f.typ, quoted: f.str && numberKind(base) && !v2Custom(base), fold: f.casing == caseIgnore, id: f.id}
 	}
 	if fs.fallback != nil {
 		return out, v2Indirect(fs.fallback.typ)
@@ -323,7 +323,9 @@ func (m *v2Mirror) explain(err error) failure {
 	case e.Kind: // a JSON kind the Go type does not read
 		f.kind = WrongType
 	case e.Number:
-		// a number that does not fit: judged from the text
+		// a number that does not fit, or a string V2 read as one (a
+		// ,string field, at any depth): judged from the text
+		f.number = true
 	default:
 		f.kind = InvalidValue
 	}

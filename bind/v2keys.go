@@ -38,6 +38,7 @@ type v2Keys struct {
 	text       bool // the failure at dupAt is a key's invalid text, not a repeat
 	badKs      int  // the top-level key whose text V2 fails on (0: none)
 	badAt      int  // the first invalid byte in it
+	badFirst   bool // nothing failed before that key: V2's error is the key's
 
 	repeats v2Repeats // the repeated top-level names (see nameRepeated)
 }
@@ -293,10 +294,10 @@ func (c *checker) v2DroppedText(start int, esc, hi bool) {
 // name; InvalidJSON at the first invalid byte inside a value dropped at
 // the top level; nothing inside the wrong kind for a position V2 reads
 // by its first token. A top-level key it binds to no parameter: its
-// UnknownArgument, and, where no value fails alone and no name repeats
-// (the trial check counts none), V2's error then, InvalidJSON at the
-// first invalid byte, after the members' issues (v2BadKeyFails). Under
-// other binders it returns false.
+// UnknownArgument, and, where nothing before it fails (V2 stops there:
+// its error is the key's, whatever fails after it), V2's error,
+// InvalidJSON at the first invalid byte, after the members' issues
+// (v2BadKeyFails). Under other binders it returns false.
 func (c *checker) v2KeyText(n *node, root bool, start, ks, ke int, f jsonlex.StringFlags) bool {
 	if !c.textKeys {
 		return false
@@ -310,7 +311,7 @@ func (c *checker) v2KeyText(n *node, root bool, start, ks, ke int, f jsonlex.Str
 		if i, _ := n.fields.lookup(c.data[ks:ke], f&jsonlex.Escaped != 0); i >= 0 {
 			return false // a field named with U+FFFD
 		}
-		c.v2.badKs, c.v2.badAt = ks, at
+		c.v2.badKs, c.v2.badAt, c.v2.badFirst = ks, at, !c.failed
 		return true
 	case c.v2.skim > 0:
 		return true // V2 failed at the first token of the value holding it
@@ -327,11 +328,11 @@ func (c *checker) v2KeyText(n *node, root bool, start, ks, ke int, f jsonlex.Str
 }
 
 // v2BadKeyFails reports, at the end of V2's pass, whether the trial
-// check lists V2's error on a top-level key's text (see v2KeyText): no
-// value failed alone and no name repeats. The call fails, so no loss is
-// listed.
+// check lists V2's error on a top-level key's text (see v2KeyText):
+// nothing failed before the key, V2 stopped there. The call fails, so no
+// loss is listed.
 func (c *checker) v2BadKeyFails() bool {
-	if c.v2.badKs == 0 || c.failed {
+	if c.v2.badKs == 0 || !c.v2.badFirst {
 		return false
 	}
 	c.failed = true
