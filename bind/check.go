@@ -725,6 +725,7 @@ type keySet struct {
 	base, n int
 	big     bool
 	obj     uint32
+	first   int // see firstKey
 }
 
 var keySeed = maphash.MakeSeed()
@@ -735,6 +736,9 @@ var keySeed = maphash.MakeSeed()
 // what they read as, so the answer is exact: two keys of one hash are
 // both held.
 func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
+	if c.firstKey(s, kind, ks) {
+		return false
+	}
 	var buf [64]byte
 	key := readKey(buf[:0], c.data[ks:ke], kind)
 	h := maphash.Bytes(keySeed, key)
