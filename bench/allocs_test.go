@@ -59,6 +59,7 @@ var sizeCases = []sizeCase{
 	{"200-element []string", ToolStrings, StringsArgs(2), StringsArgs(200), true},
 	{"999 nested arrays", ToolNested, NestedArgs(10), NestedArgs(999), false},
 	{"9,999 nested arrays", ToolNested, NestedArgs(10), NestedArgs(9999), false},
+	{"999 nested objects", ToolNested, NestedObjectsArgs(10), NestedObjectsArgs(999), false},
 	{"10,000-key map", ToolKeys, KeysArgs(100), KeysArgs(10_000), false},
 	{"10,000 unknown keys", ToolKeys, UnknownKeysArgs(1000), UnknownKeysArgs(10_000), false},
 }

@@ -25,6 +25,7 @@ func BenchmarkInts10k(b *testing.B)          { benchPayload(b, "Ints10k") }
 func BenchmarkInts100k(b *testing.B)         { benchPayload(b, "Ints100k") }
 func BenchmarkNest999(b *testing.B)          { benchPayload(b, "Nest999") }
 func BenchmarkNest9999(b *testing.B)         { benchPayload(b, "Nest9999") }
+func BenchmarkNestObjects999(b *testing.B)   { benchPayload(b, "NestObjects999") }
 func BenchmarkKeys10k(b *testing.B)          { benchPayload(b, "Keys10k") }
 func BenchmarkUnknownKeys10k(b *testing.B)   { benchPayload(b, "UnknownKeys10k") }
 

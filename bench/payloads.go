@@ -198,6 +198,12 @@ func NestedArgs(n int) []byte {
 	return []byte(`{"tree":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
 }
 
+// NestedObjectsArgs returns a call whose any parameter holds n objects
+// nested one in another under the key "a", the innermost empty.
+func NestedObjectsArgs(n int) []byte {
+	return []byte(`{"tree":` + strings.Repeat(`{"a":`, n-1) + `{}` + strings.Repeat("}", n-1) + `}`)
+}
+
 // KeysArgs returns a call whose map parameter holds n keys ("k00000":0,
 // ...), all distinct: the binder reads it, and so does Refuse.
 func KeysArgs(n int) []byte {
@@ -242,6 +248,7 @@ var payloads = sync.OnceValue(func() []*Payload {
 		{Name: "Ints100k", Tool: ToolInts, Type: reflect.TypeFor[Ints](), Args: IntsArgs(100_000), BindOK: true},
 		{Name: "Nest999", Tool: ToolNested, Type: reflect.TypeFor[Nested](), Args: NestedArgs(999), BindOK: true},
 		{Name: "Nest9999", Tool: ToolNested, Type: reflect.TypeFor[Nested](), Args: NestedArgs(9999), BindOK: true},
+		{Name: "NestObjects999", Tool: ToolNested, Type: reflect.TypeFor[Nested](), Args: NestedObjectsArgs(999), BindOK: true},
 		{Name: "Keys10k", Tool: ToolKeys, Type: reflect.TypeFor[Keys](), Args: KeysArgs(10_000), BindOK: true},
 		{Name: "UnknownKeys10k", Tool: ToolKeys, Type: reflect.TypeFor[Keys](), Args: UnknownKeysArgs(10_000), BindOK: true, Policy: true, Refused: "unknown_argument"},
 	}

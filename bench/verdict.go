@@ -77,10 +77,12 @@ var checksKeys = map[string]bool{
 // Unmeasured says, per payload and rival, why a route cannot carry the
 // payload.
 var Unmeasured = map[[2]string]string{
-	{"Nest999", RivalGoSDKSession}:  "go-sdk's 1,000-level cap counts the JSON-RPC envelope: the server drops the connection (the client sees EOF)",
-	{"Nest999", RivalGoSDKPlain}:    "go-sdk's 1,000-level cap counts the JSON-RPC envelope: the server drops the connection (the client sees EOF)",
-	{"Nest9999", RivalGoSDKSession}: "the client cannot send it: encoding/json's 10,000-level cap, counting the envelope, fails the marshal of the request",
-	{"Nest9999", RivalGoSDKPlain}:   "the client cannot send it: encoding/json's 10,000-level cap, counting the envelope, fails the marshal of the request",
+	{"Nest999", RivalGoSDKSession}:        "go-sdk's 1,000-level cap counts the JSON-RPC envelope: the server drops the connection (the client sees EOF)",
+	{"Nest999", RivalGoSDKPlain}:          "go-sdk's 1,000-level cap counts the JSON-RPC envelope: the server drops the connection (the client sees EOF)",
+	{"NestObjects999", RivalGoSDKSession}: "go-sdk's 1,000-level cap counts the JSON-RPC envelope: the server drops the connection (the client sees EOF)",
+	{"NestObjects999", RivalGoSDKPlain}:   "go-sdk's 1,000-level cap counts the JSON-RPC envelope: the server drops the connection (the client sees EOF)",
+	{"Nest9999", RivalGoSDKSession}:       "the client cannot send it: encoding/json's 10,000-level cap, counting the envelope, fails the marshal of the request",
+	{"Nest9999", RivalGoSDKPlain}:         "the client cannot send it: encoding/json's 10,000-level cap, counting the envelope, fails the marshal of the request",
 }
 
 // Expected returns what rival is expected to do with payload p: what the

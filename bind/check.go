@@ -593,19 +593,20 @@ func (c *checker) object(n *node, root bool) bool {
 			if ci >= 0 {
 				c.consAfter(ci)
 			}
-			if keyLoss == FoldedKey && c.prove && c.found != found {
+			lossy := keyLoss != "" || keyLoss2 != "" // the key had a loss: most have none, and skip its checks
+			if lossy && keyLoss == FoldedKey && c.prove && c.found != found {
 				keyLoss = c.foldedFirst(child, found, ks, ke, vs) // the trial check lists the key's loss first
 			}
-			if keyLoss2 == DuplicateKey && root && c.dupDropped {
+			if lossy && keyLoss2 == DuplicateKey && root && c.dupDropped {
 				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)
 			}
-			if keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
+			if lossy && keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
 				return c.decline()
 			}
 			if root && c.prove && c.param < 0 && !c.unknownKey(ks, ke, vs) {
 				return c.decline()
 			}
-			if keyLoss == UnknownField && c.prove && !c.unknownField(n, &keys, ks, ke, vs) {
+			if lossy && keyLoss == UnknownField && c.prove && !c.unknownField(n, &keys, ks, ke, vs) {
 				return c.decline()
 			}
 			// Recorded once the value is read, so the path to it is whole.
@@ -615,23 +616,25 @@ func (c *checker) object(n *node, root bool) bool {
 				}
 				c.issue(InvalidKey, &node{typ: n.typ.Key()}, ks, ke)
 			}
-			for _, k := range [2]Code{keyLoss, keyLoss2} {
-				switch k {
-				case "", foldListed:
-				case UnknownField:
-					c.keyIssue(k, n.typ, ks, ke, vs)
-				case ReplacedText:
-					kt := stringType
-					if n.kind == kMap {
-						kt = n.typ.Key()
+			if lossy {
+				for _, k := range [2]Code{keyLoss, keyLoss2} {
+					switch k {
+					case "", foldListed:
+					case UnknownField:
+						c.keyIssue(k, n.typ, ks, ke, vs)
+					case ReplacedText:
+						kt := stringType
+						if n.kind == kMap {
+							kt = n.typ.Key()
+						}
+						c.issue(k, &node{typ: kt}, ks, ke)
+					default:
+						var vt reflect.Type
+						if child != nil {
+							vt = child.typ
+						}
+						c.keyIssue(k, vt, ks, ke, vs)
 					}
-					c.issue(k, &node{typ: kt}, ks, ke)
-				default:
-					var vt reflect.Type
-					if child != nil {
-						vt = child.typ
-					}
-					c.keyIssue(k, vt, ks, ke, vs)
 				}
 			}
 			if root {
@@ -731,6 +734,7 @@ type keySet struct {
 	base, n int
 	big     bool
 	obj     uint32
+	first   int // see firstKey
 }
 
 var keySeed = maphash.MakeSeed()
@@ -748,6 +752,9 @@ func (c *checker) repeated(s *keySet, kind nodeKind, ks, ke int) bool {
 // with no escape and no byte past ASCII, whose text is its bytes inside
 // the quotes (read without lexing it again).
 func (c *checker) repeatedKey(s *keySet, kind nodeKind, ks, ke int, plain bool) bool {
+	if c.firstKey(s, kind, ks) {
+		return false
+	}
 	var buf [64]byte
 	var key []byte
 	if plain && kind == kString {

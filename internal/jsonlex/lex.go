@@ -2,6 +2,7 @@ package jsonlex
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -55,34 +56,33 @@ func String(d []byte, i int) (end int, f StringFlags, ok bool) {
 	i++ // the opening quote
 	for {
 		for {
-			// The run of plain bytes: byte by byte for a short one (most
-			// keys and values), then sixteen and eight bytes at a time
-			// while none ends it: a quote, a backslash, a control
-			// character, or (until the first) a byte past ASCII.
-			tbl, wide := &plainASCII, uint64(0x8080808080808080)
-			if f&NonASCII != 0 {
-				tbl, wide = &plain, 0
-			}
-			end := min(i+16, len(d))
-			for i < end && tbl[d[i]] {
-				i++
-			}
-			if i == end && end < len(d) {
-				for i+16 <= len(d) {
-					x, y := binary.LittleEndian.Uint64(d[i:]), binary.LittleEndian.Uint64(d[i+8:])
-					if (stops(x) | stops(y) | (x|y)&wide) != 0 {
-						break
-					}
-					i += 16
-				}
+			// The run of plain bytes, eight at a time while eight remain:
+			// the first byte that ends it (a quote, a backslash, a control
+			// character, or until the first, a byte past ASCII) is the
+			// lowest the word's test marks, exactly; then the last bytes
+			// one at a time.
+			if f&NonASCII == 0 {
 				for i+8 <= len(d) {
-					x := binary.LittleEndian.Uint64(d[i:])
-					if (stops(x) | x&wide) != 0 {
+					if m := asciiStops(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+						i += bits.TrailingZeros64(m) >> 3
 						break
 					}
 					i += 8
 				}
-				continue // byte by byte to the byte that ends the run
+				for i < len(d) && plainASCII[d[i]] {
+					i++
+				}
+			} else {
+				for i+8 <= len(d) {
+					if m := stops(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+						i += bits.TrailingZeros64(m) >> 3
+						break
+					}
+					i += 8
+				}
+				for i < len(d) && plain[d[i]] {
+					i++
+				}
 			}
 			if f&NonASCII != 0 || i >= len(d) || d[i] < utf8.RuneSelf {
 				break
@@ -129,6 +129,16 @@ func stops(x uint64) uint64 {
 	q := x ^ (ones * '"')
 	b := x ^ (ones * '\\')
 	return ((x-ones*0x20)&^x | (q-ones)&^q | (b-ones)&^b) & high
+}
+
+// asciiStops is stops that also marks the bytes past ASCII. A byte's high
+// bit marks it already, so the tests for a quote and a backslash need not
+// clear the marks of bytes past ASCII: three subtractions, no masks. As in
+// stops, the lowest byte marked is the first such byte: no byte below it
+// borrows, and each of its tests leaves the high bit clear.
+func asciiStops(x uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	return (x | (x - ones*0x20) | ((x ^ ones*'"') - ones) | ((x ^ ones*'\\') - ones)) & high
 }
 
 func isHex(b byte) bool {

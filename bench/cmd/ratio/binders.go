@@ -20,7 +20,7 @@ import (
 var issuePayloads = []string{
 	"Typical", "TypicalTagged", "Strings200", "Text1MB",
 	"Number100kDigits", "Number1MDigits", "Ints10k", "Ints100k",
-	"Nest999", "Nest9999", "Keys10k", "UnknownKeys10k", "AliasKeys10k",
+	"Nest999", "Nest9999", "NestObjects999", "Keys10k", "UnknownKeys10k", "AliasKeys10k",
 }
 
 // zeroAllocPayloads are the typical call, of the tool without validate
