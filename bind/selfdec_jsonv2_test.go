@@ -2,25 +2,8 @@
 
 package bind_test
 
-import (
-	"errors"
+import "encoding/json/jsontext"
 
-	"encoding/json/jsontext"
-)
-
-// selfFrom is read by V2 through its UnmarshalJSONFrom, with this
-// build's jsontext: a number, or it fails (segmentio and Std see no
-// method of theirs, and read it as the struct it is).
-type selfFrom struct{ Raw string }
-
-func (s *selfFrom) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
-	v, err := dec.ReadValue()
-	if err != nil {
-		return err
-	}
-	if v.Kind() != '0' {
-		return errors.New("selfFrom: not a number")
-	}
-	s.Raw = string(v)
-	return nil
-}
+// jsontextDecoder is this build's jsontext.Decoder, the one V2 hands an
+// UnmarshalJSONFrom (selfdec_test.go's selfFrom).
+type jsontextDecoder = jsontext.Decoder
