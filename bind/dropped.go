@@ -24,7 +24,7 @@ var (
 // keys is read at about the pace of json.Valid (bench/'s UnknownKeys10k).
 //
 // It does for each member what the loop does, in the loop's order
-// (topKey, unknownArg, the value, V2's repeated name, member), and stops
+// (topKey's count, unknownArg, the value, V2's repeated name, member), and stops
 // before the first member that is not one, having changed nothing for it:
 // the loop reads that one. read reports whether it read any; more, after
 // one, is jsonlex.Next's for the last (false: the object is closed, at
@@ -80,7 +80,10 @@ func (c *checker) droppedRun(n *node) (more, read bool) {
 			return true, read
 		}
 		// The member is one: read it as the loop does.
-		c.topKey(ks, ke, -1, false, false)
+		c.top.repeat, c.top.plain = false, true // topKey's, its alias judged above
+		if c.record || c.dupDropped {
+			c.countUnknown(ks, ke, raw, false)
+		}
 		c.unknownArg(ks, ke)
 		c.v2.dropKs = ks
 		c.argNode = nil

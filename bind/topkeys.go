@@ -47,21 +47,28 @@ func (c *checker) topKey(ks, ke, i int, esc, hi bool) bool {
 			return c.fail(ks)
 		}
 	}
-	if i >= 0 || !c.record && !c.dupDropped {
-		return true
+	if i < 0 && (c.record || c.dupDropped) {
+		c.countUnknown(ks, ke, raw, esc)
 	}
+	return true
+}
+
+// countUnknown is topKey's count of the unknown top-level key
+// raw = data[ks:ke] (esc: with escapes), for a check that records its
+// members or V2's pass: whether it repeats one sent before (c.top.repeat),
+// and, but a repeat or an exempt key, one more in the count.
+func (c *checker) countUnknown(ks, ke int, raw []byte, esc bool) {
 	if c.keyTab == nil {
 		c.keyTab = getKeyTable()
 	}
 	c.top.repeat = c.keyTab.add(c, topObj, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
 	if c.top.repeat || !c.record || len(c.top.policy.Exempt) > 0 && c.top.policy.Exempted(raw, esc) {
-		return true
+		return
 	}
 	if c.members.Unknown == 0 {
 		c.members.FirstUnknown = jsonlex.Span{Start: ks, End: ke}
 	}
 	c.members.Unknown++
-	return true
 }
 
 // unknownArg records the top-level key data[ks:ke], which binds no
