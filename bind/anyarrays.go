@@ -2,16 +2,17 @@ package bind
 
 import "github.com/bindguard/bindguard/internal/jsonlex"
 
-// anyLevels is how many arrays anyArrays opens in one frame.
-const anyLevels = 32
-
 // anyArrays reads the array at c.pos in position n, nil or any, where no
 // constraint watches: as array does, an element in position n each, but
 // with nothing else to judge (no length, no kind, no constraint state), so
 // an array inside it is opened in the same frame, up to anyLevels deep,
 // instead of in two more (value's, array's). Deep nesting is what it is
-// for: `[[[...]]]` costs a loop step a level, not two calls.
+// for: `[[[...]]]` costs a loop step a level, not two calls. An object
+// inside it value reads, in anyNest's frame (which holds arrays as well).
 func (c *checker) anyArrays(n *node) bool {
+	if anyFrames != nil {
+		anyFrames.Add(1)
+	}
 	var (
 		outer    [anyLevels]step // what each open array's push displaced
 		at       [anyLevels]int  // each open array's element

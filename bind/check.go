@@ -455,6 +455,12 @@ func (c *checker) literal(lit string) bool {
 }
 
 func (c *checker) object(n *node, root bool) bool {
+	if !root && c.anyNests(n) {
+		return c.anyNest(n) // nothing but the keys to judge
+	}
+	if anyFrames != nil {
+		anyFrames.Add(1)
+	}
 	start := c.pos
 	c.depth++
 	if c.depth > c.depthLimit {
@@ -979,8 +985,11 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 }
 
 func (c *checker) array(n *node) bool {
-	if (n == nil || n.kind == kAny) && c.cons.next == nil {
+	if (n == nil || n.kind == kAny) && c.cons.next == nil && !slowAny {
 		return c.anyArrays(n) // nothing but the elements to judge
+	}
+	if anyFrames != nil {
+		anyFrames.Add(1)
 	}
 	start := c.pos
 	failedIn := c.failedIn // the argument whose failure a proving pass listed last, before the array
