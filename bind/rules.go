@@ -173,21 +173,20 @@ var v2Rules = &rules{
 	quoted:   v2Quoted,
 	format:   v2FormatNode,
 	formatOf: v2FormatOf,
+	// declines is asked only of what v2Own and v2Self leave (see
+	// compiler.fill): never a time.Time, a time.Duration, a
+	// json.RawMessage, a jsontext.Value or a type of V2's own methods.
 	declines: func(t reflect.Type) bool {
-		switch t {
-		case goTime, goDuration, goNumber, goRawMessage:
-			return true // read natively by V2's own rules (Duration, jsontext.Value, [N]byte and, in this build, Number: see v2Own)
-		}
-		if isJSONTextValue(t) {
-			return true
+		if t == goNumber {
+			return true // read natively by V2's own rules (see v2Own)
 		}
 		if v2IntKeys(t) {
 			return false // its keys read as checker.v2Key says
 		}
-		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 && !v2Custom(t) {
-			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2
+		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 {
+			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2 (v2Own), of a named byte declined
 		}
-		return v2Custom(t) || provedKind(t)
+		return provedKind(t)
 	},
 	fields: func(t reflect.Type) ([]Param, []bool) {
 		fs := v2StructFields(t)
