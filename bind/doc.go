@@ -267,9 +267,7 @@
 // a map whose key type decodes itself, which the binder reads by each
 // key's UnmarshalText, the pass declines: the trial check decodes the
 // whole map and follows the error into it, to a key or a value, which
-// one value's decode does not give), a type that the binder reads by
-// rules of its own the pass does not model (json.Number in the standard
-// library's v2 build), a ,string field of
+// one value's decode does not give), a ,string field of
 // under SegmentIO one of a type that decodes itself of a bool, number
 // or string kind (segmentio reads the text inside with the type's codec,
 // and the trial check's walk reads it by its text) and one of a

@@ -174,12 +174,11 @@ var v2Rules = &rules{
 	format:   v2FormatNode,
 	formatOf: v2FormatOf,
 	// declines is asked only of what v2Own and v2Self leave (see
-	// compiler.fill): never a time.Time, a time.Duration, a
-	// json.RawMessage, a jsontext.Value or a type of V2's own methods.
+	// compiler.fill): never a time.Time, a time.Duration, a json.Number
+	// (a string type to go-json-experiment, of its own UnmarshalJSONFrom
+	// in the standard library's v2), a json.RawMessage, a jsontext.Value
+	// or a type of V2's own methods.
 	declines: func(t reflect.Type) bool {
-		if t == goNumber {
-			return true // read natively by V2's own rules (see v2Own)
-		}
 		if v2IntKeys(t) {
 			return false // its keys read as checker.v2Key says
 		}
