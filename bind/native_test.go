@@ -104,6 +104,7 @@ type nativeOwn struct {
 	S   string            `json:"s"`
 	U   uintptr           `json:"u"`
 	NA  namedAny          `json:"na"`
+	MU  map[uintptr]int   `json:"mu"`
 }
 
 // namedAny is an empty interface of a name of its own.
@@ -242,6 +243,9 @@ func FuzzNative(f *testing.F) {
 	for _, v := range segDurations { // fixed shape 6's Duration
 		f.Add([]byte{6}, []byte(`{"d":`+v+`,"n":1}`))
 	}
+	for _, r := range v2UintptrVerdicts {
+		f.Add([]byte{byte(r.fixed)}, []byte(r.args))
+	}
 	for _, k := range segIntKeys { // fixed shape 6's map of integer keys
 		f.Add([]byte{6}, []byte(`{"mi":{"1":"a","`+k+`":"b"}}`))
 		f.Add([]byte{6}, []byte(`{"mi":{"`+k+`":1}}`)) // a failure under the key: segmentio's path names the integer read
@@ -297,7 +301,6 @@ var nativeDeclines = []nativeDecline{
 	{0, "{\"qu\u00e9ry\":\"x\"}", "a dropped key past ASCII", "v2"},
 	{1, `{"arr":[1,"x",3]}`, "a fixed-size array of another length holding a failure (V2 reports the length)", "v2"},
 	{1, `{"arr":[]}`, "an empty fixed-size array (segmentio fails on it)", "segmentio"},
-	{6, `{"u":1}`, "a uintptr (segmentio reads it as a uint64)", "v2"},
 	{8, `{"mk":{"teal":1}}`, "a map whose key type has UnmarshalText", ""},
 	{8, `{"qc":"\"teal\""}`, "a ,string field of a string kind that decodes itself (segmentio reads the text inside with its codec)", "segmentio"},
 	{8, `{"qn":{"f":"1"}}`, "a nested ,string field of a string kind that decodes itself", "segmentio"},

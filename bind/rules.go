@@ -182,6 +182,9 @@ var v2Rules = &rules{
 		if v2IntKeys(t) {
 			return false // its keys read as checker.v2Key says
 		}
+		if t.Kind() == reflect.Uintptr {
+			return false // makeUintArshaler reads it as a uint64, of t.Bits()
+		}
 		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 {
 			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2 (v2Own), of a named byte declined
 		}
@@ -281,7 +284,8 @@ func v2CaseIgnored(t reflect.Type) map[string][]int {
 // arrays (each binder's rules read them but [N]byte: see v2Rules and
 // segRules),
 // byte slices (base64, each binder its own), maps but those of plain
-// string keys, interfaces but any itself, uintptr, and kinds no binder
+// string keys, interfaces but any itself, uintptr (each binder's rules
+// read it as a uint64: see v2Rules and segRules), and kinds no binder
 // reads.
 func provedKind(t reflect.Type) bool {
 	switch t.Kind() {
