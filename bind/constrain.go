@@ -283,10 +283,11 @@ func (c *checker) consClose(i, start int) {
 // consRoot starts the top-level value of the parameter c.param: it is held
 // to the parameter's tags.
 func (c *checker) consRoot() {
-	if c.param < 0 || c.param >= len(c.cons.tool.Params) {
+	ps := c.cons.tool.Params
+	if uint(c.param) >= uint(len(ps)) {
 		return
 	}
-	if n := c.cons.tool.Params[c.param].Root; n != nil {
+	if n := ps[c.param].Root; n != nil {
 		c.cons.next, c.cons.root = n, true
 	}
 }
@@ -296,15 +297,18 @@ func (c *checker) consRoot() {
 // member the checker records next.
 func (c *checker) consJudged() bindcap.Judged {
 	c.cons.root = false
-	v, at, path := c.consValue()
-	if bit := uint64(1) << uint(c.param); v == constraint.Pass && bit != 0 && c.cons.held&bit == 0 {
-		c.cons.held |= bit
-	} else {
-		c.cons.broke = true // (bit 0: a parameter past 64)
-	}
-	switch v {
-	case constraint.Pass:
+	if c.cons.next == nil && c.cons.v == constraint.Pass {
+		// The common case: it holds (consValue's Pass), and no path is
+		// taken.
+		if bit := uint64(1) << uint(c.param); bit != 0 && c.cons.held&bit == 0 {
+			c.cons.held |= bit
+		} else {
+			c.cons.broke = true // judged twice, or a parameter past 64 (bit 0)
+		}
 		return bindcap.Holds
+	}
+	c.cons.broke = true
+	switch v, at, path := c.consValue(); v {
 	case constraint.Fail:
 		c.members.Breaches = append(c.members.Breaches, bindcap.Breach{Member: c.members.Len(), At: at, Path: path})
 		return bindcap.Breaks
