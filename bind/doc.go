@@ -226,7 +226,13 @@
 // says, but text of an object or array holding one, which the pass
 // declines; a ,string json.Number's text any JSON number, or null, then
 // only space: decodeNumber under decodeFromString, a float's rules of no
-// range), segmentio's uintptr as its uint64, plain or under ,string
+// range; a ,string time.Duration's text as decodeDuration reads it under
+// decodeFromStringToInt: leading zeros trimmed after a sign, "null", a
+// whole number in range with nothing after it, 20 digits or more as
+// parseInt wraps them, or a JSON string time.ParseDuration takes, "\"1s\"",
+// with nothing after it; a failure inside an argument at the field where
+// segmentio's error is an UnmarshalTypeError, see segQuotedDuration),
+// segmentio's uintptr as its uint64, plain or under ,string
 // (decodeUintptr is decodeUint64's parseUint), and segmentio's json.Number (a JSON number only), raw value
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
 // left zero; text that is not base64 InvalidValue at the argument's
@@ -272,8 +278,7 @@
 // library's v2 build), a ,string field of
 // under SegmentIO one of a type that decodes itself of a bool, number
 // or string kind (segmentio reads the text inside with the type's codec,
-// and the trial check's walk reads it by its text) and one of a
-// time.Duration, under V2 one of a json.Number, a uintptr or a
+// and the trial check's walk reads it by its text), under V2 one of a json.Number, a uintptr or a
 // jsontext.Value, a call with a repeated key and a value that decodes
 // itself under SegmentIO (which decodes a repeat into what the value
 // before left, so a stateful method may fail only on the pair), a format: field (but, under

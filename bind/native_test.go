@@ -104,6 +104,7 @@ type nativeOwn struct {
 	S   string            `json:"s"`
 	U   uintptr           `json:"u"`
 	NA  namedAny          `json:"na"`
+	QD  time.Duration     `json:"qd,string"`
 }
 
 // namedAny is an empty interface of a name of its own.
@@ -241,6 +242,9 @@ func FuzzNative(f *testing.F) {
 	f.Add([]byte{6, 0, 0, 5, 2, 0}, []byte(`{"a":123456789012345,"b":1.5}`))
 	for _, v := range segDurations { // fixed shape 6's Duration
 		f.Add([]byte{6}, []byte(`{"d":`+v+`,"n":1}`))
+	}
+	for _, v := range segQuotedDurations { // fixed shape 6's ,string Duration
+		f.Add([]byte{6}, []byte(`{"qd":`+v+`,"n":1}`))
 	}
 	for _, k := range segIntKeys { // fixed shape 6's map of integer keys
 		f.Add([]byte{6}, []byte(`{"mi":{"1":"a","`+k+`":"b"}}`))
