@@ -247,12 +247,15 @@
 // value of a type that decodes itself (an UnmarshalJSON or UnmarshalText
 // method, V2's UnmarshalJSONFrom, time.Time, under
 // V2 json.RawMessage, read by its UnmarshalJSON, and a field of such a
-// type under V2's ,string option, which V2 hands the method as sent) the
+// type under V2's ,string option, which V2 hands the method as sent, or
+// under SegmentIO's, for a bool, number or string kind, whose codec
+// segmentio hands the text inside the string) the
 // binder decodes alone, into a fresh one-field struct of the declared
 // type and tag, as Std's check does (see selfdec.go): decoded, the losses
 // the trial check's walk lists in it (null where the type has no nil and
 // is left zero, or a time.Time; under SegmentIO a string an UnmarshalText
-// reads with text replaced); failing, the trial check's issue, at the
+// reads with text replaced, and a ,string field's losses by its text, as
+// for any of its kind: see segQuotedSelf); failing, the trial check's issue, at the
 // value where the binder's error locates the failure there (V2's JSON
 // pointer, segmentio's own UnmarshalTypeError), of the kind the error or
 // the text says, and otherwise (a method's own error under SegmentIO, a
@@ -276,9 +279,9 @@
 // one value's decode does not give), a type that the binder reads by
 // rules of its own the pass does not model (json.Number in the standard
 // library's v2 build), a ,string field of
-// under SegmentIO one of a type that decodes itself of a bool, number
-// or string kind (segmentio reads the text inside with the type's codec,
-// and the trial check's walk reads it by its text), under V2 one of a json.Number, a uintptr or a
+// under SegmentIO one of a type that decodes itself whose text holds a
+// control character (its codec's parseString reads it or not by the
+// call's bytes), under V2 one of a json.Number, a uintptr or a
 // jsontext.Value, a call with a repeated key and a value that decodes
 // itself under SegmentIO (which decodes a repeat into what the value
 // before left, so a stateful method may fail only on the pair), a format: field (but, under

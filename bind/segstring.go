@@ -59,6 +59,9 @@ import (
 // InvalidValue but for an unquoted value of another kind, WrongType, as
 // the trial check reads a Duration's text, and one inside an argument at
 // the field or at the argument's value by the kind of segmentio's error).
+// A field of a type that decodes itself, of one of those kinds, has its
+// text read by the type's own codec, which the binder decodes alone (see
+// segQuotedSelf).
 
 // kSegQuoted is segRules' position (node.seg, of a kDecline node) of a
 // ,string field: base is the kind segmentio reads the text as (kBool,
@@ -90,18 +93,27 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 		// by rules of its own (see segQuotedDuration).
 		return &node{kind: kDecline, seg: kSegQuoted, base: kInt, bits: 64, dur: true, typ: t, quoted: true}, nil
 	}
-	if c.rules.declines(base) {
-		return &node{kind: kDecline, typ: t, quoted: true}, nil
-	}
 	n := &node{kind: kDecline, seg: kSegQuoted, base: kind, typ: t, quoted: true}
 	if kind != kBool && kind != kString {
 		n.bits = base.Bits()
+	}
+	if segCustom(base) {
+		// decodeFromString (decodeFromStringToInt) with the type's own
+		// codec: the binder decodes the value alone (see segQuotedSelf).
+		n.trial = wrapper(t, true)
+		return n, nil
+	}
+	if c.rules.declines(base) {
+		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}
 	return n, nil
 }
 
 // segQuoted reads the value at c.pos into ,string position n (see above).
 func (c *checker) segQuoted(n *node) bool {
+	if n.trial != nil {
+		return c.segQuotedSelf(n)
+	}
 	start := c.pos
 	k := jsonlex.KindAt(c.data, start)
 	if !c.value(nil) {
@@ -184,6 +196,63 @@ func (c *checker) segQuoted(n *node) bool {
 	}
 	if loss := segQuotedLoss(n, raw, text); loss != "" {
 		c.issue(loss, &node{typ: base, quoted: true}, start, c.pos)
+	}
+	return true
+}
+
+// segQuotedSelf reads the value at c.pos into ,string position n of a
+// type that decodes itself (n.trial), which segmentio reads as it reads
+// any ,string field of the type's kind, but for the text inside the
+// string: that the type's own codec reads (its UnmarshalJSON is handed
+// the text as JSON, its UnmarshalText the text of a JSON string there,
+// and then only space may follow). The binder decodes the value alone,
+// in a wrapper of the field's type and option, and gives the verdict as
+// for any self-decoding value (see selfdec.go): a failure at the value
+// where its error is segmentio's own UnmarshalTypeError (its Quoted for an
+// argument's own value only, as the trial check marks it), otherwise at
+// the argument's value; decoded, the losses the trial check's walk lists
+// by the text, as for a ,string field of the kind (segQuotedLoss), and a
+// null lost but in a pointer. Text holding a control character it
+// declines: the codec's parseString reads it or not by the call's bytes
+// (see segQuotedControl).
+func (c *checker) segQuotedSelf(n *node) bool {
+	if c.cons.next != nil {
+		return c.decline() // a constraint on it: the checks read the text
+	}
+	start := c.pos
+	k := jsonlex.KindAt(c.data, start)
+	if !c.value(nil) {
+		return false
+	}
+	if c.param >= 0 && c.failedIn == c.steps.arg.ks+1 {
+		return true // the binder stopped at the argument's first failure
+	}
+	raw := c.data[start:c.pos]
+	var buf [128]byte
+	var text []byte
+	if k == jsonlex.KindString {
+		text, _ = jsonlex.Unquote(buf[:0], raw)
+		if segControl(text) {
+			return c.decline()
+		}
+	}
+	base := n.typ
+	if base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	work(len(raw)) // decoded again, with the binder
+	err := c.self.decode(c, n, start, c.pos)
+	switch {
+	case err != nil:
+		c.selfFailed(&node{typ: base, quoted: start == c.argAt}, start, c.pos, err)
+	case k == jsonlex.KindNull:
+		if n.typ.Kind() != reflect.Pointer {
+			c.issue(NullForValue, &node{typ: base}, start, c.pos)
+		}
+	default:
+		if loss := segQuotedLoss(n, raw, text); loss != "" {
+			c.issue(loss, &node{typ: base, quoted: true}, start, c.pos)
+		}
 	}
 	return true
 }
