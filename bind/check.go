@@ -1141,9 +1141,7 @@ func (c *checker) stringValue(n *node) bool {
 		kind = WrongType
 	}
 	if c.prove && (esc || hi) {
-		if kind, ok = c.textVerdict(kind, start, esc, hi); !ok {
-			return c.decline() // V2 fails on the text's UTF-8 first (see native)
-		}
+		kind = c.textVerdict(kind, start, esc, hi) // V2 fails on the text's UTF-8 first
 	}
 	if kind != "" {
 		c.issue(kind, n, start, c.pos)

@@ -153,10 +153,11 @@
 // digits; segmentio v0.5.4, as v0.3.5, misses the wrap of some numbers
 // of 20 digits and more, reading them as other numbers without an error,
 // which the pass, like the trial check, reports as WrappedNumber), a JSON kind its position
-// does not read (WrongType; a string of the wrong kind with an escape or a
-// byte past ASCII it declines, and under V2, which reads a value of the
-// wrong kind for a string or a number whole and fails first on what is
-// inside, such a string inside it), a top-level key the binder binds to no parameter
+// does not read (WrongType, a string of the wrong kind whatever its
+// escapes and bytes: both binders read it whole, then fail on its kind,
+// V2 first on text that is not valid UTF-8, as below; V2 reads a value of
+// the wrong kind for a string or a number whole and fails first on what
+// is inside), a top-level key the binder binds to no parameter
 // (UnknownArgument, its value read as V2 validates it: a repeated name or
 // invalid UTF-8 in it fails, InvalidJSON at it),
 // a required parameter or nested field left out (MissingArgument), null for a
