@@ -1063,8 +1063,12 @@ func (c *checker) array(n *node) bool {
 	if fixed && c.prove && !c.arrays {
 		return c.v2Array(n, start, sent, failedIn) // V2 fails on another length
 	}
-	if fixed && sent == 0 && c.prove {
-		return c.decline() // segmentio fails on [] for a fixed-size array
+	if fixed && sent == 0 && n.length > 0 && c.prove {
+		// segmentio's decodeArray hands the first element's decoder the
+		// ']', on which each fails with inputError's syntax error, which
+		// names no path: the argument's value (a [0]T reads []).
+		c.segArgFailed()
+		return true
 	}
 	if fixed && sent != n.length {
 		// Extra elements are dropped; missing ones are left zero.

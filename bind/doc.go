@@ -186,8 +186,10 @@
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
-// (ReplacedText), a fixed-size array sent another length but none
-// (ArrayLength; under V2, which fails on it, InvalidValue at the array,
+// (ReplacedText), a fixed-size array sent another length (ArrayLength;
+// under SegmentIO, which fails on [] for an array of one element or more,
+// InvalidValue at the argument's value, as its syntax error names no path;
+// under V2, which fails on it, InvalidValue at the array,
 // but where the argument's first failure is inside it) and a
 // time.Duration's value (segmentio reads a whole number as an int64,
 // WrappedNumber where it wraps, and a string time.ParseDuration takes,
@@ -271,8 +273,7 @@
 // ASCII in a key where the key's text is not valid UTF-8 under SegmentIO
 // (and under V2 in a valid dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
-// the binder replaces or fails on, [] for a fixed-size array under
-// SegmentIO (which fails on it), a slice of a named byte type under V2, a map
+// the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of plain string keys and integer keys (and under V2 of uintptr keys;
 // a map whose key type decodes itself, which the binder reads by each
 // key's UnmarshalText, the pass declines: the trial check decodes the

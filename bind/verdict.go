@@ -99,8 +99,11 @@ import (
 //     level, which the trial check may tell a repeat of the first.
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
-//     fewer (left zero) than it has, but none (ArrayLength; segmentio
-//     fails on [] there: the pass declines); under V2, which fails on
+//     fewer (left zero) than it has, but none (ArrayLength); [] for an
+//     array of one element or more it fails on (decodeArray hands the
+//     element's decoder the ']': a syntax error, which names no path,
+//     InvalidValue at the argument's value, see segArgFailed), and a [0]T
+//     it reads; under V2, which fails on
 //     any other length, InvalidValue at the array (see v2Array; where the
 //     argument's first failure is inside the array, the pass declines).
 //
