@@ -1070,8 +1070,12 @@ func (c *checker) array(n *node) bool {
 		}
 		return c.v2Array(n, start, sent, failedIn, headFailed) // V2 fails on another length
 	}
-	if fixed && sent == 0 && c.prove {
-		return c.decline() // segmentio fails on [] for a fixed-size array
+	if fixed && sent == 0 && n.length > 0 && c.prove {
+		// segmentio's decodeArray hands the first element's decoder the
+		// ']', on which each fails with inputError's syntax error, which
+		// names no path: the argument's value (a [0]T reads []).
+		c.segArgFailed()
+		return true
 	}
 	if fixed && sent != n.length {
 		// Extra elements are dropped; missing ones are left zero.
@@ -1148,9 +1152,7 @@ func (c *checker) stringValue(n *node) bool {
 		kind = WrongType
 	}
 	if c.prove && (esc || hi) {
-		if kind, ok = c.textVerdict(kind, start, esc, hi); !ok {
-			return c.decline() // V2 fails on the text's UTF-8 first (see native)
-		}
+		kind = c.textVerdict(kind, start, esc, hi) // V2 fails on the text's UTF-8 first
 	}
 	if kind != "" {
 		c.issue(kind, n, start, c.pos)

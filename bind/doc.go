@@ -153,10 +153,11 @@
 // digits; segmentio v0.5.4, as v0.3.5, misses the wrap of some numbers
 // of 20 digits and more, reading them as other numbers without an error,
 // which the pass, like the trial check, reports as WrappedNumber), a JSON kind its position
-// does not read (WrongType; a string of the wrong kind with an escape or a
-// byte past ASCII it declines, and under V2, which reads a value of the
-// wrong kind for a string or a number whole and fails first on what is
-// inside, such a string inside it), a top-level key the binder binds to no parameter
+// does not read (WrongType, a string of the wrong kind whatever its
+// escapes and bytes: both binders read it whole, then fail on its kind,
+// V2 first on text that is not valid UTF-8, as below; V2 reads a value of
+// the wrong kind for a string or a number whole and fails first on what
+// is inside), a top-level key the binder binds to no parameter
 // (UnknownArgument, its value read as V2 validates it: a repeated name or
 // invalid UTF-8 in it fails, InvalidJSON at it),
 // a required parameter or nested field left out (MissingArgument), null for a
@@ -185,8 +186,10 @@
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
 // call that does not fail, its value holding no issue), a string value it
 // replaces text of
-// (ReplacedText), a fixed-size array sent another length but none
-// (ArrayLength; under V2, which fails on it, InvalidValue at the array,
+// (ReplacedText), a fixed-size array sent another length (ArrayLength;
+// under SegmentIO, which fails on [] for an array of one element or more,
+// InvalidValue at the argument's value, as its syntax error names no path;
+// under V2, which fails on it, InvalidValue at the array,
 // but where the argument's first failure is in an element the array
 // holds, which V2 stops at before the length, that failure alone; one in
 // an element past the length, which V2 skips, the pass declines) and a
@@ -230,7 +233,13 @@
 // says, but text of an object or array holding one, which the pass
 // declines; a ,string json.Number's text any JSON number, or null, then
 // only space: decodeNumber under decodeFromString, a float's rules of no
-// range), segmentio's uintptr as its uint64, plain or under ,string
+// range; a ,string time.Duration's text as decodeDuration reads it under
+// decodeFromStringToInt: leading zeros trimmed after a sign, "null", a
+// whole number in range with nothing after it, 20 digits or more as
+// parseInt wraps them, or a JSON string time.ParseDuration takes, "\"1s\"",
+// with nothing after it; a failure inside an argument at the field where
+// segmentio's error is an UnmarshalTypeError, see segQuotedDuration),
+// segmentio's uintptr as its uint64, plain or under ,string
 // (decodeUintptr is decodeUint64's parseUint), and segmentio's json.Number (a JSON number only), raw value
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
 // left zero; text that is not base64 InvalidValue at the argument's
@@ -245,12 +254,15 @@
 // value of a type that decodes itself (an UnmarshalJSON or UnmarshalText
 // method, V2's UnmarshalJSONFrom, time.Time, under
 // V2 json.RawMessage, read by its UnmarshalJSON, and a field of such a
-// type under V2's ,string option, which V2 hands the method as sent) the
+// type under V2's ,string option, which V2 hands the method as sent, or
+// under SegmentIO's, for a bool, number or string kind, whose codec
+// segmentio hands the text inside the string) the
 // binder decodes alone, into a fresh one-field struct of the declared
 // type and tag, as Std's check does (see selfdec.go): decoded, the losses
 // the trial check's walk lists in it (null where the type has no nil and
 // is left zero, or a time.Time; under SegmentIO a string an UnmarshalText
-// reads with text replaced); failing, the trial check's issue, at the
+// reads with text replaced, and a ,string field's losses by its text, as
+// for any of its kind: see segQuotedSelf); failing, the trial check's issue, at the
 // value where the binder's error locates the failure there (V2's JSON
 // pointer, segmentio's own UnmarshalTypeError), of the kind the error or
 // the text says, and otherwise (a method's own error under SegmentIO, a
@@ -265,20 +277,18 @@
 // ASCII in a key where the key's text is not valid UTF-8 under SegmentIO
 // (and under V2 in a valid dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
-// the binder replaces or fails on, [] for a fixed-size array under
-// SegmentIO (which fails on it), a slice of a named byte type under V2, a map
+// the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of plain string keys and integer keys (a map whose key type
 // decodes itself, which the binder reads by each key's UnmarshalText,
 // the pass declines: the trial check decodes the whole map and follows
 // the error into it, to a key or a value, which one value's decode does
 // not give), a ,string field of
-// under SegmentIO one of a type that decodes itself of a bool, number
-// or string kind (segmentio reads the text inside with the type's codec,
-// and the trial check's walk reads it by its text) and one of a
-// time.Duration, under V2 one of a json.Number or a jsontext.Value, a
-// call with a repeated key and a value that decodes itself under
-// SegmentIO (which decodes a repeat into what the value before left, so
-// a stateful method may fail only on the pair), a format: field (but, under
+// under SegmentIO one of a type that decodes itself whose text holds a
+// control character (its codec's parseString reads it or not by the
+// call's bytes), under V2 one of a json.Number or a
+// jsontext.Value, a call with a repeated key and a value that decodes
+// itself under SegmentIO (which decodes a repeat into what the value
+// before left, so a stateful method may fail only on the pair), a format: field (but, under
 // GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
 // a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
 // hex, a [N]byte as an array, a float with nonfinite, which the pass

@@ -2,6 +2,7 @@ package bind
 
 import (
 	"reflect"
+	"time"
 
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
@@ -51,8 +52,16 @@ import (
 // no rounding (decodeNumber: any JSON number, kept as its text; an
 // argument's own unquoted number InvalidValue, as the trial check says of
 // a number a json.Number reads), a uintptr's as a uint64's (decodeUintptr
-// is decodeUint64's parseUint); a time.Duration's, which decodeDuration
-// reads by rules of its own, the pass declines.
+// is decodeUint64's parseUint); a time.Duration's as decodeDuration reads
+// it under decodeFromStringToInt, by rules of its own (see
+// segQuotedDuration: an integer's text, "null", or a JSON string
+// time.ParseDuration takes; a failure an argument's own at the value,
+// InvalidValue but for an unquoted value of another kind, WrongType, as
+// the trial check reads a Duration's text, and one inside an argument at
+// the field or at the argument's value by the kind of segmentio's error).
+// A field of a type that decodes itself, of one of those kinds, has its
+// text read by the type's own codec, which the binder decodes alone (see
+// segQuotedSelf).
 
 // kSegQuoted is segRules' position (node.seg, of a kDecline node) of a
 // ,string field: base is the kind segmentio reads the text as (kBool,
@@ -79,18 +88,32 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 		// (bits 0: see segQuotedNumber).
 		return &node{kind: kDecline, seg: kSegQuoted, base: kFloat, typ: t, quoted: true}, nil
 	}
-	if base == goDuration || c.rules.declines(base) {
-		return &node{kind: kDecline, typ: t, quoted: true}, nil
+	if base == goDuration {
+		// decodeFromStringToInt with decodeDuration: an integer's text
+		// by rules of its own (see segQuotedDuration).
+		return &node{kind: kDecline, seg: kSegQuoted, base: kInt, bits: 64, dur: true, typ: t, quoted: true}, nil
 	}
 	n := &node{kind: kDecline, seg: kSegQuoted, base: kind, typ: t, quoted: true}
 	if kind != kBool && kind != kString {
 		n.bits = base.Bits()
+	}
+	if segCustom(base) {
+		// decodeFromString (decodeFromStringToInt) with the type's own
+		// codec: the binder decodes the value alone (see segQuotedSelf).
+		n.trial = wrapper(t, true)
+		return n, nil
+	}
+	if c.rules.declines(base) {
+		return &node{kind: kDecline, typ: t, quoted: true}, nil
 	}
 	return n, nil
 }
 
 // segQuoted reads the value at c.pos into ,string position n (see above).
 func (c *checker) segQuoted(n *node) bool {
+	if n.trial != nil {
+		return c.segQuotedSelf(n)
+	}
 	start := c.pos
 	k := jsonlex.KindAt(c.data, start)
 	if !c.value(nil) {
@@ -137,8 +160,11 @@ func (c *checker) segQuoted(n *node) bool {
 		switch {
 		case start == c.argAt:
 			kind := segQuotedFailure(n.base, k, text)
-			if segQuotedNumber(n) && k == jsonlex.KindNumber {
+			switch {
+			case segQuotedNumber(n) && k == jsonlex.KindNumber:
 				kind = InvalidValue // the trial check's: a json.Number reads a number
+			case n.dur:
+				kind = durationKind(k) // a Duration's text is no JSON number to the trial check
 			}
 			c.issue(kind, &node{typ: base, quoted: true}, start, c.pos)
 		case ctl:
@@ -155,6 +181,8 @@ func (c *checker) segQuoted(n *node) bool {
 		case segQuotedTyped(n, k, raw, text):
 			kind := WrongType // of the field, as read without the option (textKind)
 			switch {
+			case n.dur:
+				kind = durationKind(k)
 			case k == jsonlex.KindNumber:
 				kind = NotWholeNumber
 			case n.base == kString:
@@ -172,11 +200,72 @@ func (c *checker) segQuoted(n *node) bool {
 	return true
 }
 
+// segQuotedSelf reads the value at c.pos into ,string position n of a
+// type that decodes itself (n.trial), which segmentio reads as it reads
+// any ,string field of the type's kind, but for the text inside the
+// string: that the type's own codec reads (its UnmarshalJSON is handed
+// the text as JSON, its UnmarshalText the text of a JSON string there,
+// and then only space may follow). The binder decodes the value alone,
+// in a wrapper of the field's type and option, and gives the verdict as
+// for any self-decoding value (see selfdec.go): a failure at the value
+// where its error is segmentio's own UnmarshalTypeError (its Quoted for an
+// argument's own value only, as the trial check marks it), otherwise at
+// the argument's value; decoded, the losses the trial check's walk lists
+// by the text, as for a ,string field of the kind (segQuotedLoss), and a
+// null lost but in a pointer. Text holding a control character it
+// declines: the codec's parseString reads it or not by the call's bytes
+// (see segQuotedControl).
+func (c *checker) segQuotedSelf(n *node) bool {
+	if c.cons.next != nil {
+		return c.decline() // a constraint on it: the checks read the text
+	}
+	start := c.pos
+	k := jsonlex.KindAt(c.data, start)
+	if !c.value(nil) {
+		return false
+	}
+	if c.param >= 0 && c.failedIn == c.steps.arg.ks+1 {
+		return true // the binder stopped at the argument's first failure
+	}
+	raw := c.data[start:c.pos]
+	var buf [128]byte
+	var text []byte
+	if k == jsonlex.KindString {
+		text, _ = jsonlex.Unquote(buf[:0], raw)
+		if segControl(text) {
+			return c.decline()
+		}
+	}
+	base := n.typ
+	if base.Kind() == reflect.Pointer {
+		base = base.Elem()
+	}
+	work(len(raw)) // decoded again, with the binder
+	err := c.self.decode(c, n, start, c.pos)
+	switch {
+	case err != nil:
+		c.selfFailed(&node{typ: base, quoted: start == c.argAt}, start, c.pos, err)
+	case k == jsonlex.KindNull:
+		if n.typ.Kind() != reflect.Pointer {
+			c.issue(NullForValue, &node{typ: base}, start, c.pos)
+		}
+	default:
+		if loss := segQuotedLoss(n, raw, text); loss != "" {
+			c.issue(loss, &node{typ: base, quoted: true}, start, c.pos)
+		}
+	}
+	return true
+}
+
 // segQuotedReads reports whether segmentio reads text, the unquoted text
 // of the JSON string raw, into ,string position n.
 func segQuotedReads(n *node, raw, text []byte) bool {
 	switch n.base {
 	case kInt, kUint:
+		if n.dur {
+			reads, _ := segQuotedDuration(raw, text)
+			return reads
+		}
 		if len(raw) == 2 {
 			return false // "": decodeFromStringToInt's own error
 		}
@@ -343,6 +432,10 @@ func segQuotedTyped(n *node, k jsonlex.Kind, raw, text []byte) bool {
 		// exponent strconv.ParseFloat fails on; decodeFromString none.
 		return (n.base == kInt || n.base == kUint) && k == jsonlex.KindNumber && floatVerdict(raw, 64) != "" && !isWholeText(raw)
 	}
+	if n.dur {
+		_, typed := segQuotedDuration(raw, text)
+		return typed
+	}
 	if n.base == kInt || n.base == kUint {
 		if len(raw) == 2 {
 			return false // ""
@@ -383,6 +476,90 @@ func segQuotedTyped(n *node, k jsonlex.Kind, raw, text []byte) bool {
 	}
 	_, err := jsonlex.Skip(text, 0, MaxDepth)
 	return len(text) > 0 && err == nil
+}
+
+// segQuotedDuration reports whether segmentio reads text, the unquoted
+// text of the JSON string raw, into a ,string time.Duration, and, where it
+// fails, whether its error is an UnmarshalTypeError (typed: the trial check
+// places it at the field; any other names no path). decodeFromStringToInt
+// trims the leading zeros after a sign and hands the text to
+// decodeDuration, which reads "null", a JSON string ParseDuration takes
+// (its raw bytes up to the first quote), or else an integer with
+// parseInt; whatever either leaves after it is typed, and of their
+// errors, any on text opening with '-' and any past a JSON number's
+// start (a digit: a fraction or an exponent, a range) are typed, the
+// rest not ("", '+', text no digit starts, a string ParseDuration does not
+// take).
+func segQuotedDuration(raw, text []byte) (reads, typed bool) {
+	if len(raw) == 2 {
+		return false, false // "": decodeFromStringToInt's own error
+	}
+	sign := 0
+	if text[0] == '-' || text[0] == '+' {
+		sign = 1
+	}
+	v := trimZeros(text[sign:])
+	switch {
+	case sign == 1 && text[0] == '+':
+		return false, false // parseInt reads no '+': a syntax error
+	case sign == 1:
+		// parseInt's own errors, and text after the integer: typed, as
+		// decodeFromStringToInt types every syntax error after '-'.
+		if len(v) == 0 || digitsEnd(v) != len(v) {
+			return false, true
+		}
+		return intVerdict(true, v, 64, true) == "", true
+	case len(v) >= 4 && string(v[:4]) == "null":
+		return len(v) == 4, true
+	case jsonlex.KindAt(v, 0) == jsonlex.KindString:
+		// ParseDuration takes no backslash and no control character, so
+		// a string the lexer fails on or finds an escape in it does not
+		// take up to its first quote either.
+		end, f, ok := jsonlex.String(v, 0)
+		if !ok || f&jsonlex.Escaped != 0 {
+			return false, false
+		}
+		if _, err := time.ParseDuration(unsafeString(v[1 : end-1])); err != nil {
+			return false, false
+		}
+		return end == len(v), true
+	}
+	d := digitsEnd(v)
+	if d == 0 {
+		return false, false // parseInt reads no digit
+	}
+	overflow := false
+	if d < 20 {
+		overflow = intVerdict(false, v[:d], 64, true) != ""
+	} else {
+		overflow = segIntVerdict(v[:d], 64, true) == TooLarge
+	}
+	if overflow || d < len(v) && (v[d] == '.' || v[d] == 'e' || v[d] == 'E') {
+		// parseInt's error; decodeFromStringToInt keeps it where the text
+		// opens with a JSON number (parseNumber), and types none else.
+		_, _, ok := jsonlex.Number(v, 0)
+		return false, ok
+	}
+	return d == len(v), true
+}
+
+// digitsEnd returns the end of the run of ASCII digits opening s.
+func digitsEnd(s []byte) int {
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// durationKind is the kind the trial check gives a ,string Duration's
+// failure, from the value's JSON kind (textKind: a Duration reads a
+// string and a number, unquoted).
+func durationKind(k jsonlex.Kind) Code {
+	if k == jsonlex.KindString || k == jsonlex.KindNumber {
+		return InvalidValue
+	}
+	return WrongType
 }
 
 // segQuotedNumber reports whether ,string position n is a json.Number's

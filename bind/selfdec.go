@@ -97,9 +97,8 @@ func (c *compiler) selfNode(n *node, t reflect.Type) bool {
 // the type's method as sent (a time.Time it fails on), which the binder's
 // decode of the value in a wrapper with the option decides; nil for any
 // other field. (Segmentio reads the text inside the string with the
-// type's codec, and the trial check's walk reads a ,string field of a
-// bool, number or string kind by its text, lQuoted, which the pass
-// declines; of any other kind segmentio ignores the option.)
+// type's codec, for a bool, number or string kind, which the pass decodes
+// so too, see segQuotedSelf; of any other kind it ignores the option.)
 func (c *compiler) selfQuoted(t reflect.Type, quoted bool) *node {
 	if !quoted || !c.rules.prove || c.rules.segReads || c.rules.self == nil {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -65,6 +66,45 @@ func (s *selfTyped) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// selfInt is an integer kind that decodes itself: UnmarshalJSON takes
+// unsigned digits, and fails on anything else with an error of its own (a
+// *json.UnmarshalTypeError for a string, which segmentio prefixes).
+type selfInt int
+
+func (s *selfInt) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return &json.UnmarshalTypeError{Value: "string", Type: reflect.TypeFor[selfInt]()}
+	}
+	if len(b) == 0 || bytes.ContainsFunc(b, func(r rune) bool { return r < '0' || r > '9' }) {
+		return errors.New("selfInt: digits only")
+	}
+	*s = selfInt(len(b))
+	return nil
+}
+
+// selfBool is a bool kind that decodes itself: UnmarshalText takes yes
+// and no.
+type selfBool bool
+
+func (s *selfBool) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "yes", "no":
+		*s = string(b) == "yes"
+		return nil
+	}
+	return errors.New("selfBool: yes or no")
+}
+
+// selfFloat is a float kind that decodes itself: UnmarshalJSON takes what
+// strconv.ParseFloat does.
+type selfFloat float64
+
+func (s *selfFloat) UnmarshalJSON(b []byte) error {
+	f, err := strconv.ParseFloat(string(b), 64)
+	*s = selfFloat(f)
+	return err
+}
+
 // selfNested holds self-decoding fields below an argument.
 type selfNested struct {
 	F  probe.Flex  `json:"f"`
@@ -95,16 +135,21 @@ type selfArgs struct {
 	S   string                 `json:"s"`
 	// Under the ,string option: V2 hands the value to the method as sent
 	// (and fails on a time.Time); segmentio reads the text inside with the
-	// type's codec, which the pass declines for a string kind (Flex,
-	// Color), and ignores the option for a struct.
-	QF probe.Flex  `json:"qf,string"`
-	QC probe.Color `json:"qc,string"`
+	// type's codec for a bool, number or string kind (Flex, Color, selfInt,
+	// selfBool, selfFloat), and ignores the option for a struct.
+	QF  probe.Flex   `json:"qf,string"`
+	QC  probe.Color  `json:"qc,string"`
+	QI  selfInt      `json:"qi,string"`
+	QB  selfBool     `json:"qb,string"`
+	QR  selfFloat    `json:"qr,string"`
+	PQC *probe.Color `json:"pqc,string"`
 	//lint:ignore SA5008 ,string on a type that decodes itself, on purpose
 	QT time.Time `json:"qt,string"`
 	//lint:ignore SA5008 ,string on a type that decodes itself, on purpose
 	QY selfTyped `json:"qy,string"`
 	QN struct {
 		F probe.Flex `json:"f,string"`
+		I selfInt    `json:"i,string"`
 		//lint:ignore SA5008 ,string on a type that decodes itself, on purpose
 		Y selfTyped `json:"y,string"`
 		//lint:ignore SA5008 ,string on a type that decodes itself, on purpose
@@ -178,9 +223,11 @@ var selfCalls = []string{
 	`{"qn":{"t":"2026-01-02T03:04:05Z","y":{}}}`,
 }
 
-// selfQuotedV2 are calls of selfArgs with ,string fields of string kinds
-// that decode themselves, which V2's pass reads and segmentio's declines.
-var selfQuotedV2 = []string{
+// selfQuoted are calls of selfArgs with ,string fields of bool, number
+// and string kinds that decode themselves: V2 hands the value to the
+// method as sent, segmentio the text inside the string (decodeFromString,
+// decodeFromStringToInt for an integer kind), each read by the pass.
+var selfQuoted = []string{
 	`{"qf":1}`,
 	`{"qf":"1"}`,
 	`{"qf":"\"12\""}`,
@@ -190,7 +237,24 @@ var selfQuotedV2 = []string{
 	`{"qc":null}`,
 	`{"qn":{"f":"x"}}`,
 	`{"qn":{"f":"\"1\""}}`,
+	`{"qn":{"f":"1"}}`,
+	`{"qf":"12 "}`, `{"qf":" 12"}`, `{"qf":"12x"}`, `{"qf":"x"}`, `{"qf":"null"}`, `{"qf":"{}"}`, `{"qf":"[1]"}`, `{"qf":""}`, `{"qf":"-1"}`,
+	`{"qc":"\"red\""}`, `{"qc":"\"te\\u0061l\""}`, `{"qc":"\"teal\" "}`, `{"qc":"\"teal\"x"}`, `{"qc":"null"}`, `{"qc":"null "}`,
+	`{"qc":1}`, `{"qc":""}`, `{"qc":"\"te\ud800l\""}`, "{\"qc\":\"\\\"te\xffl\\\"\"}", `{"qc":"\"\u00e9\""}`, `{"qc":true}`,
+	`{"qi":"1"}`, `{"qi":"01"}`, `{"qi":"-1"}`, `{"qi":"+1"}`, `{"qi":"1.5"}`, `{"qi":"x"}`, `{"qi":"1x"}`, `{"qi":"null"}`, `{"qi":null}`,
+	`{"qi":1}`, `{"qi":1.5}`, `{"qi":1e400}`, `{"qi":""}`, `{"qi":"21000000000000000000"}`, `{"qi":"1 "}`, `{"qi":"\"1\""}`, `{"qi":"-x"}`,
+	`{"qb":"\"yes\""}`, `{"qb":"\"no\""}`, `{"qb":"\"maybe\""}`, `{"qb":"true"}`, `{"qb":"null"}`, `{"qb":null}`, `{"qb":true}`, `{"qb":"\"yes\" "}`,
+	`{"qr":"1.5"}`, `{"qr":"9007199254740993"}`, `{"qr":"x"}`, `{"qr":"null"}`, `{"qr":"1e400"}`, `{"qr":1.5}`, `{"qr":null}`,
+	`{"pqc":null}`, `{"pqc":"null"}`, `{"pqc":"\"teal\""}`, `{"pqc":"\"red\""}`, `{"pqc":"null "}`,
+	`{"qn":{"i":"1.5"}}`, `{"qn":{"i":"x"}}`, `{"qn":{"i":"-x"}}`, `{"qn":{"i":"1x"}}`, `{"qn":{"i":"\"1\""}}`, `{"qn":{"f":"12","i":"2"}}`,
+	`{"qn":{"f":"x","i":"x"}}`, `{"qn":{"i":1.5,"f":"x"}}`, `{"qn":{"i":1e400}}`, `{"qn":{"f":"null"}}`,
+	`{"qi":"x","qf":"x","i":"y"}`, `{"i":"y","qc":"\"red\""}`, `{"qc":"\"teal\"","qb":"\"no\"","zz":1}`,
 }
+
+// selfQuotedDeclined are calls of selfQuoted segmentio's pass declines:
+// a ,string string of a type that decodes itself whose text holds a
+// control character, which segmentio reads or not by the call's bytes.
+var selfQuotedDeclined = []string{`{"qc":"\"\t\""}`, `{"qf":"\n1"}`}
 
 // selfSegRepeats are the calls of selfCalls the segmentio pass declines
 // for a reason of another class.
@@ -205,17 +269,13 @@ func TestSelfDecoding_Verdicts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		calls := selfCalls
-		if b == jsonv2.Binder {
-			calls = append(slices.Clip(calls), selfQuotedV2...)
-		}
-		for _, args := range calls {
+		for _, args := range slices.Concat(selfCalls, selfQuoted, selfQuotedDeclined) {
 			checkProven(t, plan, []byte(args))
 			if b == jsonv2.Binder && args == `{"raw":{"a":1,"a":2}}` && reflect.TypeFor[json.RawMessage]().Name() == "Value" {
 				continue // under GOEXPERIMENT=jsonv2, json.RawMessage is jsontext.Value, read natively (kRaw), whose repeated names the pass declines
 			}
-			if b == segmentio.Binder && selfSegRepeats[args] {
-				continue // a repeated key in a call that fails: segmentio decodes the repeat into what the first left (declined, see nativeDeclines)
+			if b == segmentio.Binder && (selfSegRepeats[args] || slices.Contains(selfQuotedDeclined, args)) {
+				continue // a repeated key in a call that fails: segmentio decodes the repeat into what the first left (declined, see nativeDeclines); a control character
 			}
 			if _, _, ok := bind.NativeVerdict(plan, []byte(args)); !ok {
 				trial, _ := bind.TrialVerdict(plan, []byte(args))
@@ -303,7 +363,7 @@ func TestSelfDecoding_HeldToTheBinder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, args := range selfCalls {
+		for _, args := range slices.Concat(selfCalls, selfQuoted) {
 			is, _, ok := bind.NativeVerdict(plan, []byte(args))
 			if !ok {
 				continue // TestSelfDecoding_Verdicts says so
@@ -325,20 +385,31 @@ func TestSelfDecoding_HeldToTheBinder(t *testing.T) {
 		}
 	}
 	// Nulls: a Color (no UnmarshalText for null) and a time.Time are left
-	// zero, a loss; a pointer and a raw value hold null.
+	// zero, a loss; a pointer and a raw value hold null. Under segmentio,
+	// a ,string Color's text null too (its codec reads null as without the
+	// option).
 	for _, b := range []bind.Binder{jsonv2.Binder, segmentio.Binder} {
 		plan, _ := b.Compile(reflect.TypeFor[selfArgs]())
 		for _, tc := range []struct {
 			args string
 			lost bool
+			seg  bool // segmentio's only
 		}{
-			{`{"c":null}`, true},
-			{`{"t":null}`, true},
-			{`{"pc":null}`, false},
-			{`{"raw":null}`, false},
-			{`{"n":{"t":null}}`, false},
-			{`{"n":{"tt":null}}`, true},
+			{`{"c":null}`, true, false},
+			{`{"t":null}`, true, false},
+			{`{"pc":null}`, false, false},
+			{`{"raw":null}`, false, false},
+			{`{"n":{"t":null}}`, false, false},
+			{`{"n":{"tt":null}}`, true, false},
+			{`{"qc":null}`, true, true},
+			{`{"qc":"null"}`, true, true},
+			{`{"qc":"null "}`, true, true},
+			{`{"pqc":"null"}`, false, true},
+			{`{"pqc":null}`, false, true},
 		} {
+			if tc.seg && b != segmentio.Binder {
+				continue
+			}
 			var got selfArgs
 			if err := b.Unmarshal([]byte(tc.args), &got); err != nil {
 				t.Fatalf("%s %s: %v", b.Name(), tc.args, err)

@@ -37,9 +37,10 @@ import (
 //     Std does;
 //   - a JSON kind its position does not read (WrongType); an array or
 //     object of the wrong kind is read for what V2 fails on first inside
-//     it (a name repeated in one of its objects, see v2Repeat; a string
-//     with an escape or a byte past ASCII the pass declines), a string of
-//     the wrong kind must be plain ASCII;
+//     it (a name repeated in one of its objects, see v2Repeat; a string's
+//     invalid text, see v2DroppedText); a string of the wrong kind is
+//     WrongType whatever its text, but V2's failure on invalid text (see
+//     textVerdict);
 //   - a top-level key the binder binds to no parameter (UnknownArgument), whose
 //     value is, under segmentio, not a string with an escape or a byte
 //     past ASCII; V2 validates a dropped value (its UTF-8, its repeated
@@ -98,8 +99,11 @@ import (
 //     level, which the trial check may tell a repeat of the first.
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
-//     fewer (left zero) than it has, but none (ArrayLength; segmentio
-//     fails on [] there: the pass declines); under V2, which fails on
+//     fewer (left zero) than it has, but none (ArrayLength); [] for an
+//     array of one element or more it fails on (decodeArray hands the
+//     element's decoder the ']': a syntax error, which names no path,
+//     InvalidValue at the argument's value, see segArgFailed), and a [0]T
+//     it reads; under V2, which fails on
 //     any other length, InvalidValue at the array (see v2Array; where the
 //     argument's first failure is inside the array, that failure, as V2
 //     stops there, but in an element past its length, which the pass
@@ -659,13 +663,16 @@ func (c *checker) v2Array(n *node, start, sent, failedIn, headFailed int) bool {
 // which reads the string before it looks at the position's kind, fails
 // on it (a syntactic error the trial check gives as InvalidValue at the
 // string, in the position's type), and segmentio replaces it
-// (ReplacedText, kind already). A string of the wrong kind whose text is
-// valid it declines (false), as before.
-func (c *checker) textVerdict(kind Code, start int, esc, hi bool) (Code, bool) {
+// (ReplacedText, kind already). A string of the wrong kind is the wrong
+// kind whatever its text is (WrongType, kind already): segmentio's
+// inputError reads it whole first (parseValue, which takes any escape
+// the lexer does and any bytes), then fails on its kind; V2 on its kind
+// once it has read valid text.
+func (c *checker) textVerdict(kind Code, start int, esc, hi bool) Code {
 	if !c.replaces && replacedText(c.data[start:c.pos], esc, hi) {
-		return InvalidValue, true
+		return InvalidValue
 	}
-	return kind, kind != WrongType
+	return kind
 }
 
 // lookupV2 returns the field the key (its text) binds by V2's case:ignore
