@@ -578,7 +578,13 @@ func (c *checker) object(n *node, root bool) bool {
 					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
 						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
 					}
-					if !badKey && c.repeatedKey(&keys, keyKind, ks, ke, !esc && !hi) {
+					again := !badKey && c.repeatedKey(&keys, keyKind, ks, ke, !esc && !hi)
+					// The key type's UnmarshalText reads the key, but a
+					// repeated name, which V2 fails on first (v2Repeat).
+					if n.tkey && !(again && c.dupDropped) && !c.textKey(n, ks, ke, esc, hi) {
+						return c.decline()
+					}
+					if again {
 						keyLoss2 = c.boundAgain(n, false, start, ks, ke)
 					}
 				}

@@ -242,6 +242,9 @@ func FuzzNative(f *testing.F) {
 	for _, v := range segDurations { // fixed shape 6's Duration
 		f.Add([]byte{6}, []byte(`{"d":`+v+`,"n":1}`))
 	}
+	for _, r := range textKeyRows { // fixed shape 8's maps of keys of a string kind with methods
+		f.Add([]byte{8}, []byte(r.args))
+	}
 	for _, k := range segIntKeys { // fixed shape 6's map of integer keys
 		f.Add([]byte{6}, []byte(`{"mi":{"1":"a","`+k+`":"b"}}`))
 		f.Add([]byte{6}, []byte(`{"mi":{"`+k+`":1}}`)) // a failure under the key: segmentio's path names the integer read
@@ -298,7 +301,12 @@ var nativeDeclines = []nativeDecline{
 	{1, `{"arr":[1,"x",3]}`, "a fixed-size array of another length holding a failure (V2 reports the length)", "v2"},
 	{1, `{"arr":[]}`, "an empty fixed-size array (segmentio fails on it)", "segmentio"},
 	{6, `{"u":1}`, "a uintptr (segmentio reads it as a uint64)", "v2"},
-	{8, `{"mk":{"teal":1}}`, "a map whose key type has UnmarshalText", ""},
+	{8, `{"mv":{"a":1}}`, "a map key its type's UnmarshalText reads into another value than its text (a value receiver's leaves it zero)", ""},
+	{8, `{"mf":{"a":1,"A":2}}`, "two map keys their type's UnmarshalText reads alike (the binder tells keys by the value)", ""},
+	{8, `{"ms":{"a":1}}`, "a map key type that formats itself (segmentio's error path names a key by it)", "segmentio"},
+	{8, `{"mj":{"a":1}}`, "a map key type with UnmarshalJSON (V2 calls it on the name)", "v2"},
+	{8, `{"mi":{"a":1}}`, "a map key type of an integer kind that decodes itself", ""},
+	{8, `{"mk":{"\ud800":1}}`, "a lone surrogate in a key its type's UnmarshalText reads (segmentio replaces it)", "segmentio"},
 	{8, `{"qc":"\"teal\""}`, "a ,string field of a string kind that decodes itself (segmentio reads the text inside with its codec)", "segmentio"},
 	{8, `{"qn":{"f":"1"}}`, "a nested ,string field of a string kind that decodes itself", "segmentio"},
 	{6, `{"na":1}`, "a named empty interface", ""},
@@ -588,7 +596,8 @@ var (
 	genStrings = []string{`"x"`, `""`, `"é"`, `"a\nb"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", "\"\xed\xa0\x80\"", `"\u0000"`, `"\/"`, "1", "null", `["x"]`}
 	genBase64  = []string{`"YQ=="`, `"YQ"`, `""`, `"Y Q=="`, `"YQ==\n"`, `"\u0059Q=="`, `"!!!!"`, `"YWJj"`, "\"\xff\"", `[1,256]`, `[null]`,
 		`"AA=="`, `"AAE="`, `"AAEC"`, `"AAECAw=="`, `"AA\nE="`, `"AA=A"`, `"\u0041A=="`, `"A"`}
-	genKeys = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz", "21000000000000000000", "2553255926290448384", "-1", "01", "-0", "null", "300", "1 ", "+1"}
+	genColors = []string{"teal", "amber", "te\\u0061l", "crimson"}
+	genKeys   = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz", "21000000000000000000", "2553255926290448384", "-1", "01", "-0", "null", "300", "1 ", "+1"}
 )
 
 // genSelf are values for types that decode themselves.
@@ -669,8 +678,11 @@ func (g *valueGen) value(t reflect.Type) string {
 		var parts []string
 		for i := range g.pick(4) {
 			key := "k" + strconv.Itoa(i)
-			if t.Key().Kind() != reflect.String {
+			switch {
+			case t.Key().Kind() != reflect.String:
 				key = strconv.Itoa(i)
+			case t.Key() == reflect.TypeFor[probe.Color]():
+				key = genColors[i%len(genColors)] // what its UnmarshalText reads (see textKeyRows)
 			}
 			switch g.pick(6) {
 			case 1:

@@ -187,6 +187,9 @@ var v2Rules = &rules{
 		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 && !v2Custom(t) {
 			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2
 		}
+		if t.Kind() == reflect.Map && !v2Custom(t) && v2MapKeys(t.Key()) {
+			return false // its keys read as strings, or as checker.textKey says
+		}
 		return v2Custom(t) || provedKind(t)
 	},
 	fields: func(t reflect.Type) ([]Param, []bool) {
@@ -244,6 +247,9 @@ var segRules = &rules{
 					return false // its keys read as checker.segKey says
 				}
 			}
+			if segMapKeys(kt) {
+				return false // its keys read as strings, or as checker.textKey says
+			}
 		}
 		return segCustom(t) || provedKind(t)
 	},
@@ -283,7 +289,9 @@ func v2CaseIgnored(t reflect.Type) map[string][]int {
 // arrays (each binder's rules read them but [N]byte: see v2Rules and
 // segRules),
 // byte slices (base64, each binder its own), maps but those of plain
-// string keys, interfaces but any itself, uintptr, and kinds no binder
+// string keys (each binder's rules read those of integer keys, and of
+// keys of a string kind with methods: see v2Rules, segRules and
+// textkeys.go), interfaces but any itself, uintptr, and kinds no binder
 // reads.
 func provedKind(t reflect.Type) bool {
 	switch t.Kind() {
