@@ -239,7 +239,11 @@
 // path to its member; segmentio returns the method's error, which names
 // no place, InvalidValue at the argument's value; a panic, a *PanicError
 // at the argument's value under both; a repeated name V2 fails on before
-// it calls the method, segmentio keeps the last value, DuplicateKey); it
+// it calls the method, segmentio keeps the last value, DuplicateKey); an
+// empty interface of a name of its own as any (V2 puts in it what it puts
+// in an any, by those types' own arshalers, segmentio parses the value
+// into an any; the losses of what it holds are typed any's, as the trial
+// check's walk types them); it
 // reads a key
 // with an escape or a byte past ASCII by its text, as both bind it; and a
 // key naming two fields of one struct under SegmentIO it binds to the one
@@ -282,7 +286,11 @@
 // UnmarshalTypeError, which segmentio turns into a syntax error; under V2
 // a key type with UnmarshalJSON or UnmarshalJSONFrom, which V2 calls on
 // the name; a map a validate constraint watches; and every key type of
-// another kind that decodes itself), a type that the binder reads by
+// another kind that decodes itself), under SegmentIO a call that reads an
+// empty interface of a name of its own and repeats a struct's key
+// (segmentio decodes the repeat into what the key before left, and fails
+// on such an interface holding a value but a pointer, where any's it
+// replaces), a type that the binder reads by
 // rules of its own the pass does not model (json.Number in the standard
 // library's v2 build), a ,string field of
 // under SegmentIO one of a type that decodes itself of a bool, number

@@ -242,6 +242,9 @@ func FuzzNative(f *testing.F) {
 	for _, v := range segDurations { // fixed shape 6's Duration
 		f.Add([]byte{6}, []byte(`{"d":`+v+`,"n":1}`))
 	}
+	for _, v := range namedAnyValues { // fixed shape 6's named empty interface
+		f.Add([]byte{6}, []byte(`{"na":`+v+`}`))
+	}
 	for _, r := range textKeyRows { // fixed shape 8's maps of keys of a string kind with methods
 		f.Add([]byte{8}, []byte(r.args))
 	}
@@ -309,7 +312,8 @@ var nativeDeclines = []nativeDecline{
 	{8, `{"mk":{"\ud800":1}}`, "a lone surrogate in a key its type's UnmarshalText reads (segmentio replaces it)", "segmentio"},
 	{8, `{"qc":"\"teal\""}`, "a ,string field of a string kind that decodes itself (segmentio reads the text inside with its codec)", "segmentio"},
 	{8, `{"qn":{"f":"1"}}`, "a nested ,string field of a string kind that decodes itself", "segmentio"},
-	{6, `{"na":1}`, "a named empty interface", ""},
+	{6, `{"na":1,"na":2}`, "a named empty interface sent twice (segmentio fails on the second, where any's is replaced)", "segmentio"},
+	{6, `{"na":null,"s":1,"s":""}`, "a repeated key in a call that meets a named empty interface", "segmentio"},
 	{0, `{"count":1,"count":`, "not JSON after a repeated name (V2 fails on the name first)", "v2"},
 	{0, `{"count":1,"count"`, "not JSON after a repeated name, at its colon", "v2"},
 	{1, `{"n":{"x":1,"x":[`, "not JSON after a repeated name in a nested struct", "v2"},

@@ -291,7 +291,7 @@ func v2CaseIgnored(t reflect.Type) map[string][]int {
 // byte slices (base64, each binder its own), maps but those of plain
 // string keys (each binder's rules read those of integer keys, and of
 // keys of a string kind with methods: see v2Rules, segRules and
-// textkeys.go), interfaces but any itself, uintptr, and kinds no binder
+// textkeys.go), interfaces but empty ones, uintptr, and kinds no binder
 // reads.
 func provedKind(t reflect.Type) bool {
 	switch t.Kind() {
@@ -303,7 +303,7 @@ func provedKind(t reflect.Type) bool {
 	case reflect.Slice:
 		return t.Elem().Kind() == reflect.Uint8
 	case reflect.Interface:
-		return t != goAny // a named or non-empty interface: each binder its own way
+		return t.NumMethod() != 0 // an empty one, any or of a name of its own, each binder reads as any (see namedany.go)
 	case reflect.Map:
 		kt := t.Key()
 		return kt.Kind() != reflect.String || kt.NumMethod() != 0 || reflect.PointerTo(kt).NumMethod() != 0
