@@ -1033,7 +1033,8 @@ func (c *checker) array(n *node) bool {
 			c.v2Wrong(n)
 		}
 	}
-	sent := 0 // elements
+	sent := 0              // elements
+	headFailed := failedIn // c.failedIn once the elements a fixed-size array holds are read
 	outer := c.steps.push(step{ke: -1})
 	var more, ok bool
 	if c.pos, more, ok = jsonlex.First(c.data, c.pos, jsonlex.KindArray); !ok {
@@ -1046,6 +1047,9 @@ func (c *checker) array(n *node) bool {
 			el := child
 			if fixed && i >= n.length {
 				el = nil // dropped, but still read
+				if i == n.length {
+					headFailed = c.failedIn
+				}
 			}
 			if ci >= 0 {
 				c.consElem(ci)
@@ -1076,7 +1080,10 @@ func (c *checker) array(n *node) bool {
 		c.issue(WrongType, n, start, c.pos)
 	}
 	if fixed && c.prove && !c.arrays {
-		return c.v2Array(n, start, sent, failedIn) // V2 fails on another length
+		if sent <= n.length {
+			headFailed = c.failedIn
+		}
+		return c.v2Array(n, start, sent, failedIn, headFailed) // V2 fails on another length
 	}
 	if fixed && sent == 0 && c.prove {
 		return c.decline() // segmentio fails on [] for a fixed-size array

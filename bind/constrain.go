@@ -43,6 +43,11 @@ type consWalk struct {
 	root bool                 // a top-level value is being held to its parameter's tags
 	st   [consDepth]consState // in place: a pointer from the checker would move them to the heap
 	n    int
+	// held are the parameters (the first 64) whose top-level value was
+	// judged to hold its tags; broke, that one was judged otherwise, or
+	// twice, or is past 64 (see consHeld).
+	held  uint64
+	broke bool
 }
 
 // consState is one list, map or struct being held to node n as it is
@@ -81,7 +86,8 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 		if p.root != nil {
 			if verdict, ok := p.native(&c, args, issues); ok {
 				c.members.Counted = c.members.Object // every top-level key was read by topKey
-				return verdict, c.members            // the one pass, by the binder's own rules
+				c.members.Held = c.consHeld()
+				return verdict, c.members // the one pass, by the binder's own rules
 			}
 		}
 		if c.top.stopped {
@@ -95,7 +101,23 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 		issues = out
 	}
 	c.members.Counted = c.members.Object
+	c.members.Held = c.consHeld()
 	return issues, c.members
+}
+
+// consHeld reports whether the walk, read to the end of the top-level
+// object, found the call to keep the tool's compiled tags
+// (bindcap.Members.Held): every value it judged holds, none judged twice,
+// and every parameter whose zero value breaks its tags judged, so sent. A
+// tool of 64 parameters or more is never held: its members are read
+// again (refuse's compiledProblems).
+func (c *checker) consHeld() bool {
+	cs := c.cons.tool
+	if cs == nil || c.cons.broke || !c.members.Object || c.members.Cut || c.top.stopped {
+		return false
+	}
+	zero, ok := cs.ZeroFailing()
+	return ok && zero&^c.cons.held == 0
 }
 
 // consSelf records verdict v of the value that starts at start, as a
@@ -261,10 +283,11 @@ func (c *checker) consClose(i, start int) {
 // consRoot starts the top-level value of the parameter c.param: it is held
 // to the parameter's tags.
 func (c *checker) consRoot() {
-	if c.param < 0 || c.param >= len(c.cons.tool.Params) {
+	ps := c.cons.tool.Params
+	if uint(c.param) >= uint(len(ps)) {
 		return
 	}
-	if n := c.cons.tool.Params[c.param].Root; n != nil {
+	if n := ps[c.param].Root; n != nil {
 		c.cons.next, c.cons.root = n, true
 	}
 }
@@ -274,10 +297,18 @@ func (c *checker) consRoot() {
 // member the checker records next.
 func (c *checker) consJudged() bindcap.Judged {
 	c.cons.root = false
-	v, at, path := c.consValue()
-	switch v {
-	case constraint.Pass:
+	if c.cons.next == nil && c.cons.v == constraint.Pass {
+		// The common case: it holds (consValue's Pass), and no path is
+		// taken.
+		if bit := uint64(1) << uint(c.param); bit != 0 && c.cons.held&bit == 0 {
+			c.cons.held |= bit
+		} else {
+			c.cons.broke = true // judged twice, or a parameter past 64 (bit 0)
+		}
 		return bindcap.Holds
+	}
+	c.cons.broke = true
+	switch v, at, path := c.consValue(); v {
 	case constraint.Fail:
 		c.members.Breaches = append(c.members.Breaches, bindcap.Breach{Member: c.members.Len(), At: at, Path: path})
 		return bindcap.Breaks

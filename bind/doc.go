@@ -187,7 +187,9 @@
 // replaces text of
 // (ReplacedText), a fixed-size array sent another length but none
 // (ArrayLength; under V2, which fails on it, InvalidValue at the array,
-// but where the argument's first failure is inside it) and a
+// but where the argument's first failure is in an element the array
+// holds, which V2 stops at before the length, that failure alone; one in
+// an element past the length, which V2 skips, the pass declines) and a
 // time.Duration's value (segmentio reads a whole number as an int64,
 // WrappedNumber where it wraps, and a string time.ParseDuration takes,
 // its raw text up to the first quote, so never one with an escape;
@@ -205,7 +207,9 @@
 // base64, no line break, of exactly N bytes for an array; InvalidValue
 // otherwise), json.Number
 // (a string type to go-json-experiment) and jsontext.Value (any value,
-// validated as a dropped one), under V2 a map of integer keys (V2 reads a
+// validated as a dropped one), under V2 a uintptr as a uint64, plain or
+// under ,string (makeUintArshaler reads both), and a map of integer or
+// uintptr keys (V2 reads a
 // key as a ,string integer; on any other it fails, InvalidKey at the key,
 // and skips the value: where the value holds an issue the pass declines),
 // and under SegmentIO a map of integer
@@ -276,30 +280,27 @@
 // fields fold alike may bind, text
 // the binder replaces or fails on, [] for a fixed-size array under
 // SegmentIO (which fails on it), a slice of a named byte type under V2, a map
-// but of string keys and integer keys (and under V2 of uintptr keys; of
-// keys of a string kind, one whose key type's UnmarshalText reads a key
-// into another value than its text, as a value receiver's or a method
-// folding case does, since the binder tells repeated keys by the value
-// and the trial check by the text; under SegmentIO a key type that
-// formats itself, String, Error or Format, which names a key in
-// segmentio's error path, and a method's error holding an
-// UnmarshalTypeError, which segmentio turns into a syntax error; under V2
-// a key type with UnmarshalJSON or UnmarshalJSONFrom, which V2 calls on
-// the name; a map a validate constraint watches; and every key type of
-// another kind that decodes itself), under SegmentIO a call that reads an
-// empty interface of a name of its own and repeats a struct's key
-// (segmentio decodes the repeat into what the key before left, and fails
-// on such an interface holding a value but a pointer, where any's it
-// replaces), a type that the binder reads by
-// rules of its own the pass does not model (json.Number in the standard
-// library's v2 build), a ,string field of
+// but of string keys and integer keys (of keys of a string kind, one
+// whose key type's UnmarshalText reads a key into another value than its
+// text, as a value receiver's or a method folding case does, since the
+// binder tells repeated keys by the value and the trial check by the
+// text; under SegmentIO a key type that formats itself, String, Error or
+// Format, which names a key in segmentio's error path, and a method's
+// error holding an UnmarshalTypeError, which segmentio turns into a
+// syntax error; under V2 a key type with UnmarshalJSON or
+// UnmarshalJSONFrom, which V2 calls on the name; a map a validate
+// constraint watches; and every key type of another kind that decodes
+// itself), under SegmentIO a call that reads an empty interface of a name
+// of its own and repeats a struct's key (segmentio decodes the repeat into
+// what the key before left, and fails on such an interface holding a
+// value but a pointer, where any's it replaces), a ,string field of
 // under SegmentIO one of a type that decodes itself of a bool, number
 // or string kind (segmentio reads the text inside with the type's codec,
 // and the trial check's walk reads it by its text) and one of a
-// time.Duration, under V2 one of a json.Number, a uintptr or a
-// jsontext.Value, a call with a repeated key and a value that decodes
-// itself under SegmentIO (which decodes a repeat into what the value
-// before left, so a stateful method may fail only on the pair), a format: field (but, under
+// time.Duration, under V2 one of a json.Number or a jsontext.Value, a
+// call with a repeated key and a value that decodes itself under
+// SegmentIO (which decodes a repeat into what the value before left, so
+// a stateful method may fail only on the pair), a format: field (but, under
 // GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
 // a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
 // hex, a [N]byte as an array, a float with nonfinite, which the pass

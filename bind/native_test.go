@@ -104,6 +104,7 @@ type nativeOwn struct {
 	S   string            `json:"s"`
 	U   uintptr           `json:"u"`
 	NA  namedAny          `json:"na"`
+	MU  map[uintptr]int   `json:"mu"`
 }
 
 // namedAny is an empty interface of a name of its own.
@@ -234,6 +235,7 @@ func FuzzNative(f *testing.F) {
 	for _, s := range nativeDeclines {
 		f.Add([]byte{byte(s.fixed)}, []byte(s.args))
 	}
+	f.Add([]byte{1}, []byte(`{"arr":[1,"x",3],"deep":[[{"x":"a"}],[{"x":"b"}]],"i":"y"}`)) // V2 stops at a failure in an array of another length
 	f.Add([]byte{0, 0, 0, 8, 1, 0}, []byte(`{"a":1,"A":"x"}`))
 	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte(`{"e":1,"a":"x","In":2,"b":{"v":1,"kids":[{"s":"y"}],"m":{"k":{"v":2}}}}`))
 	f.Add([]byte{70, 2, 2, 200, 3, 1}, []byte(`{"b":"5","B":{"k":[1]}}`))
@@ -247,6 +249,9 @@ func FuzzNative(f *testing.F) {
 	}
 	for _, r := range textKeyRows { // fixed shape 8's maps of keys of a string kind with methods
 		f.Add([]byte{8}, []byte(r.args))
+	}
+	for _, r := range v2UintptrVerdicts {
+		f.Add([]byte{byte(r.fixed)}, []byte(r.args))
 	}
 	for _, k := range segIntKeys { // fixed shape 6's map of integer keys
 		f.Add([]byte{6}, []byte(`{"mi":{"1":"a","`+k+`":"b"}}`))
@@ -301,9 +306,9 @@ var nativeDeclines = []nativeDecline{
 	{1, "{\"n\":{\"\xff\":1}}", "invalid UTF-8 in a key", "segmentio"},
 	{0, `{"a\u0000":1}`, "an escaped NUL in a dropped key (V2 fails on a repeat of its text)", "v2"},
 	{0, "{\"qu\u00e9ry\":\"x\"}", "a dropped key past ASCII", "v2"},
-	{1, `{"arr":[1,"x",3]}`, "a fixed-size array of another length holding a failure (V2 reports the length)", "v2"},
+	{1, `{"arr":[1,2,{"a":1,"a":2}]}`, "a failure in an element past a fixed-size array's length (V2 skips it; the trial check types it by the element)", "v2"},
+	{1, `{"arr":[1,2,"\ud800"]}`, "a lone surrogate in an element past a fixed-size array's length", "v2"},
 	{1, `{"arr":[]}`, "an empty fixed-size array (segmentio fails on it)", "segmentio"},
-	{6, `{"u":1}`, "a uintptr (segmentio reads it as a uint64)", "v2"},
 	{8, `{"mv":{"a":1}}`, "a map key its type's UnmarshalText reads into another value than its text (a value receiver's leaves it zero)", ""},
 	{8, `{"mf":{"a":1,"A":2}}`, "two map keys their type's UnmarshalText reads alike (the binder tells keys by the value)", ""},
 	{8, `{"ms":{"a":1}}`, "a map key type that formats itself (segmentio's error path names a key by it)", "segmentio"},

@@ -173,24 +173,25 @@ var v2Rules = &rules{
 	quoted:   v2Quoted,
 	format:   v2FormatNode,
 	formatOf: v2FormatOf,
+	// declines is asked only of what v2Own and v2Self leave (see
+	// compiler.fill): never a time.Time, a time.Duration, a json.Number
+	// (a string type to go-json-experiment, of its own UnmarshalJSONFrom
+	// in the standard library's v2), a json.RawMessage, a jsontext.Value
+	// or a type of V2's own methods.
 	declines: func(t reflect.Type) bool {
-		switch t {
-		case goTime, goDuration, goNumber, goRawMessage:
-			return true // read natively by V2's own rules (Duration, jsontext.Value, [N]byte and, in this build, Number: see v2Own)
-		}
-		if isJSONTextValue(t) {
-			return true
-		}
 		if v2IntKeys(t) {
 			return false // its keys read as checker.v2Key says
 		}
-		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 && !v2Custom(t) {
-			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2
+		if t.Kind() == reflect.Uintptr {
+			return false // makeUintArshaler reads it as a uint64, of t.Bits()
 		}
-		if t.Kind() == reflect.Map && !v2Custom(t) && v2MapKeys(t.Key()) {
+		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 {
+			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2 (v2Own), of a named byte declined
+		}
+		if t.Kind() == reflect.Map && v2MapKeys(t.Key()) {
 			return false // its keys read as strings, or as checker.textKey says
 		}
-		return v2Custom(t) || provedKind(t)
+		return provedKind(t)
 	},
 	fields: func(t reflect.Type) ([]Param, []bool) {
 		fs := v2StructFields(t)
@@ -291,7 +292,8 @@ func v2CaseIgnored(t reflect.Type) map[string][]int {
 // byte slices (base64, each binder its own), maps but those of plain
 // string keys (each binder's rules read those of integer keys, and of
 // keys of a string kind with methods: see v2Rules, segRules and
-// textkeys.go), interfaces but empty ones, uintptr, and kinds no binder
+// textkeys.go), interfaces but empty ones, uintptr (each binder's rules
+// read it as a uint64: see v2Rules and segRules), and kinds no binder
 // reads.
 func provedKind(t reflect.Type) bool {
 	switch t.Kind() {

@@ -97,7 +97,7 @@ func v2Quoted(t reflect.Type) *node {
 		return &node{kind: kPtr, typ: t, elem: e}
 	}
 	switch {
-	case v2Custom(t), t == goTime, t == goNumber, isJSONTextValue(t), t.Kind() == reflect.Uintptr:
+	case v2Custom(t), t == goTime, t == goNumber, isJSONTextValue(t):
 		return nil
 	case t == goDuration:
 		if jsonv2Build {
@@ -109,7 +109,7 @@ func v2Quoted(t reflect.Type) *node {
 		switch t.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			n.base = kInt
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 			n.base = kUint
 		}
 		return n
@@ -530,7 +530,7 @@ func v2EncodedLen(s []byte, enc int) (int, bool) {
 const v2Chunk = 192
 
 // v2IntKeys reports a map type whose keys V2 reads as integers by its own
-// rule (v2Key): of an integer kind but uintptr, with no methods.
+// rule (v2Key): of an integer kind, uintptr too, with no methods.
 func v2IntKeys(t reflect.Type) bool {
 	if t.Kind() != reflect.Map || v2Custom(t) {
 		return false
@@ -538,7 +538,7 @@ func v2IntKeys(t reflect.Type) bool {
 	kt := t.Key()
 	switch kt.Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
 		return kt.NumMethod() == 0 && reflect.PointerTo(kt).NumMethod() == 0
 	}
 	return false

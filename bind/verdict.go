@@ -101,7 +101,9 @@ import (
 //     fewer (left zero) than it has, but none (ArrayLength; segmentio
 //     fails on [] there: the pass declines); under V2, which fails on
 //     any other length, InvalidValue at the array (see v2Array; where the
-//     argument's first failure is inside the array, the pass declines).
+//     argument's first failure is inside the array, that failure, as V2
+//     stops there, but in an element past its length, which the pass
+//     declines).
 //
 //   - under segmentio, a whole number past a 64-bit integer's range whose
 //     wrap its overflow check misses, read as another number
@@ -629,16 +631,22 @@ func segWrapped(text []byte, bits int, signed bool) bool {
 // data[start:c.pos], sent elements: V2 fails on another length, too few
 // or too many (a semantic error once the array is read, which the trial
 // check gives as InvalidValue at the array, in its type, the path to it).
-// V2 reports that error for the array, not a failure of an element inside
-// it: where the argument's first failure was listed inside it (failedIn
-// is the argument failed before), the pass declines. It returns false
-// when it declines.
-func (c *checker) v2Array(n *node, start, sent, failedIn int) bool {
-	if sent == n.length {
+// V2 reads the elements in order and stops at the first failure (every
+// error is fatal to it), so where the argument's first failure was
+// listed inside the array (failedIn is the argument failed before the
+// array, headFailed once the elements it holds were read) it never
+// reaches the length: that failure is the verdict. One in an element
+// past the length, which V2 skips (jsontext validates it) and the trial
+// check types by the array's element, the pass declines. It returns
+// false when it declines.
+func (c *checker) v2Array(n *node, start, sent, failedIn, headFailed int) bool {
+	switch {
+	case sent == n.length:
 		return true
-	}
-	if c.failedIn != failedIn {
-		return c.decline()
+	case headFailed != failedIn:
+		return true // V2 stopped at the argument's first failure, in an element the array holds
+	case c.failedIn != failedIn:
+		return c.decline() // in an element past its length
 	}
 	c.issue(InvalidValue, n, start, c.pos)
 	return true

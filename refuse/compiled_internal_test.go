@@ -9,6 +9,7 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -111,4 +112,108 @@ func TestCompiledProblems_SameAsDecoded(t *testing.T) {
 		t.Errorf("the compiled checks judged %d calls of %d", judged, total)
 	}
 	t.Logf("judged %d of %d", judged, total)
+}
+
+// compiledCalls returns n calls of compiledArgs's tool, each member a
+// value from compiledValues or left out, drawn from seed; every third
+// call's values are the first of each list, which most keep.
+func compiledCalls(n int, seed uint32) [][]byte {
+	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "win", "wins"}
+	x := seed
+	var calls [][]byte
+	for i := range n {
+		var ms []string
+		for _, k := range keys {
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			vs := compiledValues[k]
+			c := int(x % uint32(len(vs)+2))
+			if i%3 == 0 && c < len(vs) {
+				c = 0
+			}
+			if c < len(vs) {
+				ms = append(ms, `"`+k+`":`+vs[c])
+			}
+		}
+		calls = append(calls, []byte("{"+strings.Join(ms, ",")+"}"))
+	}
+	return calls
+}
+
+// heldAgrees checks the walk's Members.Held on one call of tool against
+// compiledProblems: held, the call has no problem the compiled checks
+// find; and a call of no issue whose every constrained member the walk
+// judged to hold, and that compiledProblems finds none in, is held. It
+// reports whether the call was held.
+func heldAgrees(t *testing.T, binder string, tool *typereg.Tool, args []byte) bool {
+	t.Helper()
+	issues, ms := checkConstrained(tool.Plan(), args, nil, compiledOf(tool), topKeysOf(tool))
+	ps, ok := compiledProblems(tool, args, &ms, issues)
+	clean := len(issues) == 0 && ok && len(ps) == 0
+	if ms.Held && len(issues) == 0 && !clean {
+		t.Fatalf("%s %s: held in the walk, but compiledProblems finds %+v (judged: %v)", binder, args, ps, ok)
+	}
+	judged := true
+	cs := compiledOf(tool)
+	for k := range ms.Len() {
+		m := ms.At(k)
+		if j := m.Binds(); j >= 0 && cs.Params[j].Root != nil && m.Judged != bindcap.Holds {
+			judged = false
+		}
+	}
+	if clean && judged && !ms.Held {
+		t.Fatalf("%s %s: every constrained value held in the walk, and compiledProblems finds none, but the members are not Held", binder, args)
+	}
+	return ms.Held
+}
+
+// TestCompiledProblems_HeldInTheWalk: a call the walk finds held
+// (Members.Held: every value it held to its parameter's tags holds them,
+// every parameter a call must send sent) has no problem the compiled
+// checks find, and every call of no issue that the walk judged whole and
+// that they find none in is held, on all three binders: refuse takes
+// Held for compiledProblems' clean verdict without reading the members
+// again.
+func TestCompiledProblems_HeldInTheWalk(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[compiledArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		tool, _ := reg.Tool("t")
+		held := 0
+		for _, args := range compiledCalls(3000, 7) {
+			if heldAgrees(t, b.Name(), tool, args) {
+				held++
+			}
+		}
+		if held < 100 {
+			t.Errorf("%s: %d of 3000 calls held in the walk", b.Name(), held)
+		}
+		t.Logf("%s: held %d of 3000", b.Name(), held)
+	}
+}
+
+// FuzzCompiledProblems_HeldInTheWalk is TestCompiledProblems_HeldInTheWalk
+// on any text, with every binder.
+func FuzzCompiledProblems_HeldInTheWalk(f *testing.F) {
+	for _, args := range compiledCalls(30, 11) {
+		f.Add(args)
+	}
+	binders := []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder}
+	var tools []*typereg.Tool
+	for _, b := range binders {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[compiledArgs](reg, "t"); err != nil {
+			f.Fatal(err)
+		}
+		tool, _ := reg.Tool("t")
+		tools = append(tools, tool)
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		for i, tool := range tools {
+			heldAgrees(t, binders[i].Name(), tool, args)
+		}
+	})
 }

@@ -127,8 +127,8 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		}
 	}
 	if len(conflicts) == 0 && len(issues) == 0 {
-		if !hasConstraints(t) {
-			return Decision{Args: checked}
+		if !hasConstraints(t) || ms.Held {
+			return Decision{Args: checked} // no tags, or the walk found them kept
 		}
 		if ps, ok := compiledProblems(t, checked, &ms, nil); ok && len(ps) == 0 {
 			return Decision{Args: checked} // the compiled constraints hold

@@ -71,8 +71,16 @@ type Members struct {
 	// the distinct keys, told apart as sent (by their bytes), that bind no
 	// parameter and are not exempt; FirstUnknown is the first of them.
 	// Aliased reports that a top-level key is one of the aliases.
-	Counted      bool
-	Aliased      bool
+	Counted bool
+	Aliased bool
+	// Held reports that the walk judged the call whole against the
+	// tool's compiled constraints and found them kept (see
+	// CheckConstrained): every top-level value it held to its
+	// parameter's tags holds them (Judged Holds), no parameter was
+	// judged twice, and every parameter whose zero value breaks its tags
+	// was judged, so was sent. Where the call has no issue, refuse reads
+	// it as the compiled checks' verdict, with no member read again.
+	Held         bool
 	Unknown      int
 	FirstUnknown jsonlex.Span
 	n            int

@@ -230,6 +230,32 @@ type Tool struct {
 	// Decode: some parameter's tag is not compiled, so the tool's calls
 	// are decoded and held to the validator itself.
 	Decode bool
+
+	zeroFailing atomic.Uint64 // see ZeroFailing; zeroKnown once set
+}
+
+// zeroKnown marks Tool.zeroFailing computed.
+const zeroKnown = 1 << 63
+
+// ZeroFailing returns the parameters whose zero value breaks their tags
+// (Param.ZeroFails), as bits of their indexes, for a tool of at most 63
+// parameters (ok is false past them, bits then meaningless): the walk
+// reads them once a call, as one word. Worked out on first use.
+func (t *Tool) ZeroFailing() (bits uint64, ok bool) {
+	if len(t.Params) >= 64 {
+		return 0, false
+	}
+	b := t.zeroFailing.Load()
+	if b == 0 {
+		b = zeroKnown
+		for i := range t.Params {
+			if t.Params[i].ZeroFails {
+				b |= 1 << i
+			}
+		}
+		t.zeroFailing.Store(b)
+	}
+	return b &^ zeroKnown, true
 }
 
 // A Verdict is what a check finds.
