@@ -175,6 +175,8 @@ type checker struct {
 	found      int      // the issues a proving pass found so far, listed or counted
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
 	dups       bool     // a repeated key was found
+	fieldDups  bool     // a struct's key was repeated (segmentio decodes the later value into what the earlier left)
+	namedAny   bool     // an empty interface of a name of its own was read (segmentio: see namedany.go)
 	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
 	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
@@ -406,6 +408,10 @@ func (c *checker) value(n *node) bool {
 			n = nil
 		case kOwn:
 			return c.own(n, k)
+		case kAny:
+			if c.prove && c.dupLoss && n.typ != goAny {
+				c.namedAny = true // segmentio decodes a repeated field into it as a type of its own (see namedany.go)
+			}
 		}
 	}
 	switch k {
@@ -578,7 +584,13 @@ func (c *checker) object(n *node, root bool) bool {
 					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
 						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
 					}
-					if !badKey && c.repeatedKey(&keys, keyKind, ks, ke, !esc && !hi) {
+					again := !badKey && c.repeatedKey(&keys, keyKind, ks, ke, !esc && !hi)
+					// The key type's UnmarshalText reads the key, but a
+					// repeated name, which V2 fails on first (v2Repeat).
+					if n.tkey && !(again && c.dupDropped) && !c.textKey(n, ks, ke, esc, hi) {
+						return c.decline()
+					}
+					if again {
 						keyLoss2 = c.boundAgain(n, false, start, ks, ke)
 					}
 				}
@@ -608,6 +620,9 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if lossy && keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
 				return c.decline()
+			}
+			if lossy && keyLoss2 == DuplicateKey && n.kind == kStruct {
+				c.fieldDups = true
 			}
 			if root && c.prove && c.param < 0 && !c.unknownKey(ks, ke, vs) {
 				return c.decline()
@@ -1155,7 +1170,7 @@ func (c *checker) stringValue(n *node) bool {
 		kind = c.textVerdict(kind, start, esc, hi) // V2 fails on the text's UTF-8 first
 	}
 	if kind != "" {
-		c.issue(kind, n, start, c.pos)
+		c.issue(kind, c.lossAt(n, kind), start, c.pos)
 	}
 	return true
 }
@@ -1260,7 +1275,7 @@ func (c *checker) number(n *node) bool {
 		kind = WrongType
 	}
 	if kind != "" {
-		c.issue(kind, n, start, i)
+		c.issue(kind, c.lossAt(n, kind), start, i)
 	}
 	return true
 }

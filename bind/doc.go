@@ -244,7 +244,20 @@
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
 // left zero; text that is not base64 InvalidValue at the argument's
 // value, as its error names no path) as decode.go reads them (see
-// segtypes.go); it reads a key
+// segtypes.go); a map whose key type is of a string kind with methods
+// (see textkeys.go): as a string where the binder calls none of them on a
+// key, and by the key type's UnmarshalText where it has one, which the
+// pass calls as both do, on a fresh key, the name's text unquoted, under
+// recovery (the method failing, V2 stops at the key, InvalidKey at it, the
+// path to its member; segmentio returns the method's error, which names
+// no place, InvalidValue at the argument's value; a panic, a *PanicError
+// at the argument's value under both; a repeated name V2 fails on before
+// it calls the method, segmentio keeps the last value, DuplicateKey); an
+// empty interface of a name of its own as any (V2 puts in it what it puts
+// in an any, by those types' own arshalers, segmentio parses the value
+// into an any; the losses of what it holds are typed any's, as the trial
+// check's walk types them); it
+// reads a key
 // with an escape or a byte past ASCII by its text, as both bind it; and a
 // key naming two fields of one struct under SegmentIO it binds to the one
 // segmentio's decoder finds on this CPU, the first by its keyset (asm's
@@ -278,11 +291,20 @@
 // (and under V2 in a valid dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
-// but of plain string keys and integer keys (a map whose key type
-// decodes itself, which the binder reads by each key's UnmarshalText,
-// the pass declines: the trial check decodes the whole map and follows
-// the error into it, to a key or a value, which one value's decode does
-// not give), a ,string field of
+// but of string keys and integer keys (of keys of a string kind, one
+// whose key type's UnmarshalText reads a key into another value than its
+// text, as a value receiver's or a method folding case does, since the
+// binder tells repeated keys by the value and the trial check by the
+// text; under SegmentIO a key type that formats itself, String, Error or
+// Format, which names a key in segmentio's error path, and a method's
+// error holding an UnmarshalTypeError, which segmentio turns into a
+// syntax error; under V2 a key type with UnmarshalJSON or
+// UnmarshalJSONFrom, which V2 calls on the name; a map a validate
+// constraint watches; and every key type of another kind that decodes
+// itself), under SegmentIO a call that reads an empty interface of a name
+// of its own and repeats a struct's key (segmentio decodes the repeat into
+// what the key before left, and fails on such an interface holding a
+// value but a pointer, where any's it replaces), a ,string field of
 // under SegmentIO one of a type that decodes itself whose text holds a
 // control character (its codec's parseString reads it or not by the
 // call's bytes), under V2 one of a json.Number or a

@@ -254,6 +254,12 @@ func FuzzNative(f *testing.F) {
 	for _, v := range segDurations { // fixed shape 6's Duration
 		f.Add([]byte{6}, []byte(`{"d":`+v+`,"n":1}`))
 	}
+	for _, v := range namedAnyValues { // fixed shape 6's named empty interface
+		f.Add([]byte{6}, []byte(`{"na":`+v+`}`))
+	}
+	for _, r := range textKeyRows { // fixed shape 8's maps of keys of a string kind with methods
+		f.Add([]byte{8}, []byte(r.args))
+	}
 	for _, r := range v2UintptrVerdicts {
 		f.Add([]byte{byte(r.fixed)}, []byte(r.args))
 	}
@@ -313,9 +319,15 @@ var nativeDeclines = []nativeDecline{
 	{0, "{\"qu\u00e9ry\":\"x\"}", "a dropped key past ASCII", "v2"},
 	{1, `{"arr":[1,2,{"a":1,"a":2}]}`, "a failure in an element past a fixed-size array's length (V2 skips it; the trial check types it by the element)", "v2"},
 	{1, `{"arr":[1,2,"\ud800"]}`, "a lone surrogate in an element past a fixed-size array's length", "v2"},
-	{8, `{"mk":{"teal":1}}`, "a map whose key type has UnmarshalText", ""},
 	{8, `{"qc":"\"\t\""}`, "a ,string field of a string kind that decodes itself, its text holding a control character (segmentio's codec reads it or not by the call's bytes)", "segmentio"},
-	{6, `{"na":1}`, "a named empty interface", ""},
+	{8, `{"mv":{"a":1}}`, "a map key its type's UnmarshalText reads into another value than its text (a value receiver's leaves it zero)", ""},
+	{8, `{"mf":{"a":1,"A":2}}`, "two map keys their type's UnmarshalText reads alike (the binder tells keys by the value)", ""},
+	{8, `{"ms":{"a":1}}`, "a map key type that formats itself (segmentio's error path names a key by it)", "segmentio"},
+	{8, `{"mj":{"a":1}}`, "a map key type with UnmarshalJSON (V2 calls it on the name)", "v2"},
+	{8, `{"mi":{"a":1}}`, "a map key type of an integer kind that decodes itself", ""},
+	{8, `{"mk":{"\ud800":1}}`, "a lone surrogate in a key its type's UnmarshalText reads (segmentio replaces it)", "segmentio"},
+	{6, `{"na":1,"na":2}`, "a named empty interface sent twice (segmentio fails on the second, where any's is replaced)", "segmentio"},
+	{6, `{"na":null,"s":1,"s":""}`, "a repeated key in a call that meets a named empty interface", "segmentio"},
 	{0, `{"count":1,"count":`, "not JSON after a repeated name (V2 fails on the name first)", "v2"},
 	{0, `{"count":1,"count"`, "not JSON after a repeated name, at its colon", "v2"},
 	{1, `{"n":{"x":1,"x":[`, "not JSON after a repeated name in a nested struct", "v2"},
@@ -602,7 +614,8 @@ var (
 	genStrings = []string{`"x"`, `""`, `"é"`, `"a\nb"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud800"`, "\"\xff\"", "\"\xed\xa0\x80\"", `"\u0000"`, `"\/"`, "1", "null", `["x"]`}
 	genBase64  = []string{`"YQ=="`, `"YQ"`, `""`, `"Y Q=="`, `"YQ==\n"`, `"\u0059Q=="`, `"!!!!"`, `"YWJj"`, "\"\xff\"", `[1,256]`, `[null]`,
 		`"AA=="`, `"AAE="`, `"AAEC"`, `"AAECAw=="`, `"AA\nE="`, `"AA=A"`, `"\u0041A=="`, `"A"`}
-	genKeys = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz", "21000000000000000000", "2553255926290448384", "-1", "01", "-0", "null", "300", "1 ", "+1"}
+	genColors = []string{"teal", "amber", "te\\u0061l", "crimson"}
+	genKeys   = []string{"", "X", "_", "-", "\\u0061", "\xff", "é", "\\u0000", "zz", "21000000000000000000", "2553255926290448384", "-1", "01", "-0", "null", "300", "1 ", "+1"}
 )
 
 // genSelf are values for types that decode themselves.
@@ -686,8 +699,11 @@ func (g *valueGen) value(t reflect.Type) string {
 		var parts []string
 		for i := range g.pick(4) {
 			key := "k" + strconv.Itoa(i)
-			if t.Key().Kind() != reflect.String {
+			switch {
+			case t.Key().Kind() != reflect.String:
 				key = strconv.Itoa(i)
+			case t.Key() == reflect.TypeFor[probe.Color]():
+				key = genColors[i%len(genColors)] // what its UnmarshalText reads (see textKeyRows)
 			}
 			switch g.pick(6) {
 			case 1:

@@ -186,6 +186,7 @@ type node struct {
 	length int          // kArray
 	bytes  bool         // kSlice: element kind uint8, so a string is base64
 	key    nodeKind     // kMap: kString, kInt or kUint
+	tkey   bool         // kMap of kString keys in a proving pass: the key type's UnmarshalText reads each (see textKey)
 	fields *fieldSet    // kStruct
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
@@ -354,7 +355,13 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 	case reflect.Map:
 		n.kind = kMap
 		kt := t.Key()
-		if reflect.PointerTo(kt).Implements(textUnmarshalerType) {
+		switch {
+		case c.rules.prove && textKeyType(kt):
+			// The key type's UnmarshalText reads each key, which the pass
+			// calls as the binder does (the rules' declines let the map
+			// through: v2MapKeys, segMapKeys).
+			n.tkey = true
+		case reflect.PointerTo(kt).Implements(textUnmarshalerType):
 			// The key type's UnmarshalText reads each key: let the binder
 			// decide the whole map.
 			n.kind = kTrial

@@ -188,6 +188,9 @@ var v2Rules = &rules{
 		if t.Kind() == reflect.Array && t.Elem().Kind() != reflect.Uint8 {
 			return false // of its length exactly (see checker.v2Array); [N]byte is base64 to V2 (v2Own), of a named byte declined
 		}
+		if t.Kind() == reflect.Map && v2MapKeys(t.Key()) {
+			return false // its keys read as strings, or as checker.textKey says
+		}
 		return provedKind(t)
 	},
 	fields: func(t reflect.Type) ([]Param, []bool) {
@@ -245,6 +248,9 @@ var segRules = &rules{
 					return false // its keys read as checker.segKey says
 				}
 			}
+			if segMapKeys(kt) {
+				return false // its keys read as strings, or as checker.textKey says
+			}
 		}
 		return segCustom(t) || provedKind(t)
 	},
@@ -284,7 +290,9 @@ func v2CaseIgnored(t reflect.Type) map[string][]int {
 // arrays (each binder's rules read them but [N]byte: see v2Rules and
 // segRules),
 // byte slices (base64, each binder its own), maps but those of plain
-// string keys, interfaces but any itself, uintptr (each binder's rules
+// string keys (each binder's rules read those of integer keys, and of
+// keys of a string kind with methods: see v2Rules, segRules and
+// textkeys.go), interfaces but empty ones, uintptr (each binder's rules
 // read it as a uint64: see v2Rules and segRules), and kinds no binder
 // reads.
 func provedKind(t reflect.Type) bool {
@@ -297,7 +305,7 @@ func provedKind(t reflect.Type) bool {
 	case reflect.Slice:
 		return t.Elem().Kind() == reflect.Uint8
 	case reflect.Interface:
-		return t != goAny // a named or non-empty interface: each binder its own way
+		return t.NumMethod() != 0 // an empty one, any or of a name of its own, each binder reads as any (see namedany.go)
 	case reflect.Map:
 		kt := t.Key()
 		return kt.Kind() != reflect.String || kt.NumMethod() != 0 || reflect.PointerTo(kt).NumMethod() != 0

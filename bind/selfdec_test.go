@@ -112,6 +112,8 @@ type selfNested struct {
 	T  *time.Time  `json:"t"`
 	I  int         `json:"i"`
 	TT time.Time   `json:"tt"`
+	// A map whose key type decodes itself, below an argument.
+	MK map[probe.Color]int `json:"mk"`
 }
 
 // selfArgs is a tool whose parameters decode themselves, at every kind of
@@ -155,8 +157,17 @@ type selfArgs struct {
 		//lint:ignore SA5008 ,string on a type that decodes itself, on purpose
 		T time.Time `json:"t,string"`
 	} `json:"qn"`
-	// A map whose key type decodes itself: the pass declines it.
-	MK map[probe.Color]int `json:"mk"`
+	// Maps whose key type decodes itself, or is of a string kind with
+	// methods (see textKeyRows).
+	MK map[probe.Color]int  `json:"mk"`
+	MA map[probe.Color]any  `json:"ma"`
+	MV map[textValKey]int   `json:"mv"`
+	MF map[textFoldKey]int  `json:"mf"`
+	MS map[textShownKey]int `json:"ms"`
+	MJ map[textJSONKey]int  `json:"mj"`
+	MT map[textNamedKey]int `json:"mt"`
+	MI map[textIntKey]int   `json:"mi"`
+	MU map[textTypedKey]int `json:"mu"`
 }
 
 // selfCalls are calls of selfArgs: clean, with losses, and failing, each
@@ -290,11 +301,13 @@ type selfPanicArgs struct {
 	P  selfPanics   `json:"p"`
 	LP []selfPanics `json:"lp"`
 	N  struct {
-		P selfPanics `json:"p"`
-		I int        `json:"i"`
+		P  selfPanics           `json:"p"`
+		I  int                  `json:"i"`
+		MK map[textPanicKey]int `json:"mk"`
 	} `json:"n"`
-	F probe.Flex `json:"f"`
-	I int        `json:"i"`
+	F  probe.Flex           `json:"f"`
+	I  int                  `json:"i"`
+	MK map[textPanicKey]int `json:"mk"` // its key type's UnmarshalText panics on "boom"
 }
 
 // selfPanicCalls are calls of selfPanicArgs.
@@ -307,6 +320,12 @@ var selfPanicCalls = []string{
 	`{"n":{"p":"boom","i":"x"}}`,
 	`{"f":"x","p":"boom"}`,
 	`{"p":"boom","i":"x","lp":["boom"]}`,
+	`{"mk":{"a":1,"boom":2}}`,
+	`{"mk":{"boom":"x"},"p":"boom"}`,
+	`{"mk":{"a":"x","boom":1}}`,
+	`{"i":"x","mk":{"boom":1}}`,
+	`{"n":{"i":1,"mk":{"boom":1}}}`,
+	`{"n":{"mk":{"boom":1},"i":"x"}}`,
 }
 
 // TestSelfDecoding_Panics: a method that panics is a *PanicError issue,

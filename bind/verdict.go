@@ -231,7 +231,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		return p.notJSON(c, issues)
 	}
 	fails := c.failed || c.segPrint.hidden
-	if c.bad || c.declined || fails && c.dups || !fails && c.lossFirst || c.dups && c.self.met {
+	if c.bad || c.declined || fails && c.dups || !fails && c.lossFirst || c.dups && c.self.met || c.fieldDups && c.namedAny {
 		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
 	badKey := c.v2BadKeyFails()

@@ -173,3 +173,54 @@ func TestDecide_UsersMethodRuns_AsDocumented(t *testing.T) {
 		}
 	}
 }
+
+var countedKeyRuns atomic.Int64
+
+// countedKey is a map key read by its UnmarshalText, which fails on "2"
+// and counts its runs.
+type countedKey string
+
+func (k *countedKey) UnmarshalText(b []byte) error {
+	countedKeyRuns.Add(1)
+	if string(b) == "2" {
+		return errors.New("countedKey: not 2")
+	}
+	*k = countedKey(b)
+	return nil
+}
+
+type countedKeyArgs struct {
+	M map[countedKey]int `json:"m"`
+	I int                `json:"i"`
+}
+
+// How often Decide runs a map key type's UnmarshalText per call, as
+// docs/how-it-works.md ("How often a method runs") states it: once per
+// key; under V2 and SegmentIO, by the one pass, none on a repeated name
+// under V2 (which fails on it first) and none past the argument's first
+// failure, where the binder stops.
+func TestDecide_KeyMethodRuns_AsDocumented(t *testing.T) {
+	for _, tc := range []struct {
+		binder bind.Binder
+		args   string
+		runs   int64
+	}{
+		{bind.Std, `{"m":{"a":1,"b":1}}`, 2},
+		{jsonv2.Binder, `{"m":{"a":1,"b":1}}`, 2},
+		{jsonv2.Binder, `{"m":{"2":1,"b":1,"c":1}}`, 1},
+		{jsonv2.Binder, `{"m":{"a":1,"a":1}}`, 1},
+		{segmentio.Binder, `{"m":{"a":1,"b":1}}`, 2},
+		{segmentio.Binder, `{"m":{"2":1,"b":1,"c":1}}`, 1},
+		{segmentio.Binder, `{"m":{"a":1,"a":1}}`, 2},
+	} {
+		reg := typereg.New(typereg.WithBinder(tc.binder))
+		if err := typereg.Register[countedKeyArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		countedKeyRuns.Store(0)
+		refuse.Decide(reg, "t", []byte(tc.args))
+		if got := countedKeyRuns.Load(); got != tc.runs {
+			t.Errorf("%s %s: the method ran %d times, want %d", tc.binder.Name(), tc.args, got, tc.runs)
+		}
+	}
+}

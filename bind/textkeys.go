@@ -1,0 +1,137 @@
+package bind
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+
+	"github.com/bindguard/bindguard/internal/contain"
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// Map keys of a string kind with methods, in the proving pass of V2 and
+// SegmentIO. Both binders read such a key as a plain string unless a
+// decoding method of its type's says otherwise, and by its UnmarshalText
+// where it has one (V2's arshal_default.go and arshal_methods.go, its
+// method arshaler called on the key's name; segmentio's constructMapCodec
+// and decodeTextUnmarshaler): on a fresh zero key, the name's text
+// unquoted, before the key's value is read. The pass calls the method as
+// they do, once per key (textKey), under recovery, and gives the trial
+// check's verdict, which decodes each argument alone and follows the
+// binder's error:
+//
+//   - the method fails: V2 stops at the key, InvalidKey at it, of the key
+//     type, the path to its member; segmentio returns the method's own
+//     error, which names no place, so InvalidValue (the kind the
+//     argument's text says for the parameter's type) at the argument's
+//     value (selfArgFailed). The method's error is the issue's Err (the
+//     trial check's, under V2, is V2's error around it). Each argument's
+//     first failure only: both stop there.
+//   - the method panics: InvalidValue at the argument's value, a
+//     *PanicError for the parameter's type, under both.
+//   - the name repeats one of its object's (its text, unquoted): V2 fails
+//     on the name before it calls the method (v2Repeat); segmentio calls
+//     it, and keeps the last value (DuplicateKey). A key of invalid text
+//     V2 fails on as it reads the name (v2KeyText), and segmentio's
+//     replaced text the pass declines (plainKey).
+//   - null for a value, and the values' own issues, as in a map of string
+//     keys: a call that fails lists no loss.
+//
+// The pass declines a key the method reads into anything but its text
+// exactly (a value receiver leaves it zero, a method may fold case): the
+// binder tells repeated keys by the Go value, V2 failing on the second of
+// two names of one value, segmentio keeping the last, and the trial
+// check by the text. It declines, under segmentio, a method's error
+// holding an *json.UnmarshalTypeError (segmentio turns one into a syntax
+// error, and the trial check follows the Field of one wrapped), and a key
+// type that formats itself (String, Error or Format: segmentio's error
+// path names a key by fmt.Sprint of it, the trial check by its text); a
+// key of a map a validate constraint watches; and every key type of
+// another kind, or that V2 reads by UnmarshalJSON or UnmarshalJSONFrom
+// (which it calls on keys too).
+
+var (
+	goStringer  = reflect.TypeFor[fmt.Stringer]()
+	goError     = reflect.TypeFor[error]()
+	goFormatter = reflect.TypeFor[fmt.Formatter]()
+)
+
+// v2MapKeys is V2's rules.mapKeys: a key type of a string kind V2 reads
+// as a string (no decoding method) or by its UnmarshalText alone.
+func v2MapKeys(kt reflect.Type) bool {
+	return kt.Kind() == reflect.String && !implementsAnyOf(kt, v2T().jsonUnmarshalers)
+}
+
+// segMapKeys is SegmentIO's rules.mapKeys: a key type of a string kind
+// segmentio reads as a string (decodeString: it has neither MarshalText
+// nor UnmarshalText; its UnmarshalJSON segmentio does not call on keys) or
+// by its UnmarshalText, whose fmt.Sprint is its text.
+func segMapKeys(kt reflect.Type) bool {
+	return kt.Kind() == reflect.String && segMapKey(kt) &&
+		!kt.Implements(goStringer) && !kt.Implements(goError) && !kt.Implements(goFormatter)
+}
+
+// textKeyType reports a map key type the binder reads by its UnmarshalText:
+// the pointer to it has one (a value receiver's is the pointer's too).
+func textKeyType(kt reflect.Type) bool { return reflect.PointerTo(kt).Implements(goTextUnmarshaler) }
+
+// textKey reads, for a proving pass, the key data[ks:ke] (esc: it holds
+// an escape; hi: a byte past ASCII) of an object read into map n, whose
+// key type the binder reads by its UnmarshalText (n.tkey), as the binder
+// does (see above); the caller judges a repeat of it first under V2. It
+// returns false where the pass declines.
+func (c *checker) textKey(n *node, ks, ke int, esc, hi bool) bool {
+	if c.cons.next != nil {
+		return false // a constraint on the map: the checks read the text
+	}
+	if c.param >= 0 && c.failedIn == c.steps.arg.ks+1 {
+		return true // the binder stopped at the argument's first failure, and a call that fails lists no loss
+	}
+	if c.textKeys && (esc || hi) && replacedText(c.data[ks:ke], esc, hi) {
+		return true // V2 fails on the name before the method (v2KeyText)
+	}
+	var buf [64]byte
+	text := c.data[ks+1 : ke-1]
+	if esc {
+		text, _ = jsonlex.Unquote(buf[:0], c.data[ks:ke])
+	}
+	work(ke - ks)
+	kt := n.typ.Key()
+	key := reflect.New(kt)
+	in := append([]byte(nil), text...) // the method's own: what it does to it stays there
+	u := key.Interface().(encoding.TextUnmarshaler)
+	panicked, err := contain.Run(func() error { return u.UnmarshalText(in) })
+	if panicked == nil && err == nil {
+		return key.Elem().String() == string(text) // the Go key is its text: repeats are told by it
+	}
+	var h trialHooks
+	switch c.binder.(type) {
+	case v2Binder:
+		h = (*v2Mirror)(nil)
+		if panicked == nil {
+			before := len(c.issues)
+			c.issue(InvalidKey, &node{typ: kt}, ks, ke)
+			if len(c.issues) > before {
+				c.issues[len(c.issues)-1].Err = contain.Tame(err) // as V2 gets it (contain.V2Unmarshal)
+			}
+			return true
+		}
+	case segmentioBinder:
+		h = (*segMirror)(nil)
+		if _, typed := contain.As[*json.UnmarshalTypeError](err); typed && panicked == nil {
+			return false
+		}
+	default:
+		return false
+	}
+	kind := Code("") // segmentio's error is the method's own: at the argument's value, of the kind its text says
+	if panicked != nil {
+		if c.argNode == nil {
+			return false
+		}
+		kind, err = InvalidValue, &PanicError{Type: c.argNode.typ, Value: panicked}
+	}
+	c.selfArgFailed(kind, err, h)
+	return !c.declined
+}
