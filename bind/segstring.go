@@ -250,7 +250,9 @@ func (c *checker) segQuotedSelf(n *node) bool {
 			c.issue(NullForValue, &node{typ: base}, start, c.pos)
 		}
 	default:
-		if loss := segQuotedLoss(n, raw, text); loss != "" {
+		// The method reads the number in the text: segmentio rounds and
+		// wraps none of it (see lossBuild.quotedNode).
+		if loss := segQuotedLoss(n, raw, text); loss != "" && loss != RoundedNumber && loss != WrappedNumber {
 			c.issue(loss, &node{typ: base, quoted: true}, start, c.pos)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -521,6 +522,62 @@ func TestSelfDecoding_CostGrowsLinearly(t *testing.T) {
 				costs = append(costs, c)
 			}
 			assertLinear(t, costs, growthScales)
+		}
+	}
+}
+
+// TestSelfDecoding_QuotedNumbersAreTheMethods: a ,string field of a number
+// kind that decodes itself is read by its method, whatever the binder's
+// number rules: segmentio hands the text inside the string to it, so a
+// number past the kind's range is not wrapped, nor one past a float's
+// precision rounded, by the binder. The verdict (the trial check's and
+// the pass's, both, by Check) names no such loss, and segmentio's own
+// decode leaves exactly what the method reads from the text.
+func TestSelfDecoding_QuotedNumbersAreTheMethods(t *testing.T) {
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[selfArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ args, text string }{
+		{`{"qi":"21000000000000000000"}`, "21000000000000000000"},
+		{`{"qi":"99999999999999999999999"}`, "99999999999999999999999"},
+		{`{"qn":{"i":"18446744073709551616"}}`, "18446744073709551616"},
+		{`{"qr":"9007199254740993"}`, "9007199254740993"},
+		{`{"qr":"1.00000000000000000000001"}`, "1.00000000000000000000001"},
+	} {
+		var got selfArgs
+		if err := segmentio.Binder.Unmarshal([]byte(tc.args), &got); err != nil {
+			t.Fatalf("%s: segmentio fails: %v", tc.args, err)
+		}
+		var wi selfInt
+		var wr selfFloat
+		switch {
+		case strings.Contains(tc.args, `"qi"`):
+			_ = wi.UnmarshalJSON([]byte(tc.text))
+			if got.QI != wi {
+				t.Errorf("%s: segmentio read %d, the method %d", tc.args, got.QI, wi)
+			}
+		case strings.Contains(tc.args, `"qn"`):
+			_ = wi.UnmarshalJSON([]byte(tc.text))
+			if got.QN.I != wi {
+				t.Errorf("%s: segmentio read %d, the method %d", tc.args, got.QN.I, wi)
+			}
+		default:
+			_ = wr.UnmarshalJSON([]byte(tc.text))
+			if got.QR != wr {
+				t.Errorf("%s: segmentio read %v, the method %v", tc.args, got.QR, wr)
+			}
+		}
+		for _, p := range []struct {
+			name  string
+			check func([]byte) []bind.Issue
+		}{
+			{"Check", func(b []byte) []bind.Issue { return plan.Check(b, nil) }},
+			{"trial check", func(b []byte) []bind.Issue { return bind.TrialCheck(plan, b, nil) }},
+		} {
+			if is := p.check([]byte(tc.args)); len(is) != 0 {
+				t.Errorf("%s %s: the method reads the text, yet %s", p.name, tc.args, brief(is))
+			}
 		}
 	}
 }

@@ -988,7 +988,7 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 				}
 			}
 			if f.quoted {
-				n.nodes = append(n.nodes, quotedNode(f.typ))
+				n.nodes = append(n.nodes, b.quotedNode(f.typ))
 			} else {
 				n.nodes = append(n.nodes, b.node(f.typ))
 			}
@@ -1014,23 +1014,26 @@ func nullText(text []byte) bool {
 
 // quotedNode is the node of a field of type t read through the ,string
 // option: pointers hold null, and the rest reads a JSON string holding
-// the text.
-func quotedNode(t reflect.Type) *lossNode {
+// the text. A number the binder reads may be rounded or wrapped; one a
+// type's own method reads (UnmarshalJSON, UnmarshalText: the binder
+// hands it the text) is the method's, as under Std, and no loss.
+func (b *lossBuild) quotedNode(t reflect.Type) *lossNode {
 	if t.Kind() == reflect.Pointer {
-		elem := quotedNode(t.Elem())
+		elem := b.quotedNode(t.Elem())
 		elem.nullLoss = false // the text null sets the pointer nil, as null does
 		return &lossNode{kind: lPtr, typ: t, elem: elem}
 	}
 	n := &lossNode{kind: lQuoted, typ: t, nullLoss: true}
-	n.intBits, n.signed = intSize(t)
-	switch t.Kind() {
-	case reflect.Float32:
-		n.bits = 32
-	case reflect.Float64:
-		n.bits = 64
-	case reflect.String:
-		n.str = true
+	if l := b.spec.leaf(t); l == nil || l.kind != lSkip && l.kind != lText {
+		n.intBits, n.signed = intSize(t)
+		switch t.Kind() {
+		case reflect.Float32:
+			n.bits = 32
+		case reflect.Float64:
+			n.bits = 64
+		}
 	}
+	n.str = t.Kind() == reflect.String
 	return n
 }
 
