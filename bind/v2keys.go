@@ -39,6 +39,7 @@ type v2Keys struct {
 	badKs      int  // the top-level key whose text V2 fails on (0: none)
 	badAt      int  // the first invalid byte in it
 	badFirst   bool // nothing failed before that key: V2's error is the key's
+	hiDropped  bool // a top-level key past ASCII, of valid text, was dropped
 
 	repeats v2Repeats // the repeated top-level names (see nameRepeated)
 }
@@ -305,7 +306,7 @@ func (c *checker) v2KeyText(n *node, root bool, start, ks, ke int, f jsonlex.Str
 	at := ks + jsonlex.ReplacedAt(c.data[ks:ke], f)
 	switch {
 	case root:
-		if c.v2.badKs != 0 || c.foldsMore {
+		if c.v2.badKs != 0 || c.foldsMore || c.v2.hiDropped {
 			return false // the trial check tells repeated keys by their replaced text
 		}
 		if i, _ := n.fields.lookup(c.data[ks:ke], f&jsonlex.Escaped != 0); i >= 0 {

@@ -25,3 +25,23 @@ var v2KeyTextVerdicts = []v2Row{
 func TestV2KeyText_Verdicts(t *testing.T) {
 	checkV2Verdicts(t, v2KeyTextVerdicts)
 }
+
+// v2DroppedKeyVerdicts are calls with top-level keys past ASCII that V2
+// drops, whose verdict V2's one pass gives itself: V2 tells a dropped
+// name repeated by its text, which for a key of no escape is its bytes
+// as sent.
+var v2DroppedKeyVerdicts = []v2Row{
+	{0, "{\"qu\xc3\xa9ry\":\"x\"}"},
+	{0, "{\"qu\xc3\xa9ry\":\"x\",\"qu\xc3\xa9ry\":1}"},
+	{0, "{\"\xc3\xa9\":1,\"\xc3\xa8\":2,\"\xc3\xa9\":3,\"\xc3\xa9\":4,\"count\":\"x\"}"},
+	{0, "{\"\xe2\x84\xaa\":1,\"k\":2,\"K\":3}"}, // the Kelvin sign, which folds to K: dropped, no case:ignore field
+	{0, "{\"zz\":1,\"zz\":[1,\"\xc3\xa9\"],\"\xc3\xa9\":{\"\xc3\xa9\":1,\"\xc3\xa9\":2}}"},
+	{1, "{\"HOURS_B\xc3\xa0CK\":1,\"hours_back\":2}"},
+	{1, "{\"i\":1,\"\xc3\xa9\":1,\"\xed\x9f\xbf\":2,\"\xf0\x9f\x98\x80\":{\"a\":\"\xc3\xa9\"}}"},
+}
+
+// TestV2DroppedKeys_Verdicts: V2's one pass gives the verdict of each
+// call, the trial check's.
+func TestV2DroppedKeys_Verdicts(t *testing.T) {
+	checkV2Verdicts(t, v2DroppedKeyVerdicts)
+}

@@ -465,7 +465,13 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 		return false // V2 may bind it to one of two case:ignore fields folding alike
 	}
 	if c.dupDropped && !c.top.plain && c.v2.badKs != ks {
-		return false // droppedRepeat compares the keys' raw text
+		// droppedRepeat compares the keys as sent, V2 and the trial check
+		// by their text: the same but where an escape tells them apart,
+		// or a key of invalid text, which the trial check reads replaced.
+		if c.top.escaped || c.v2.badKs != 0 {
+			return false
+		}
+		c.v2.hiDropped = true
 	}
 	if c.dupDropped && c.droppedRepeat() {
 		c.nameRepeated(ks, ke) // V2 fails on the repeated name
