@@ -911,6 +911,17 @@ func (t *keyTable) add(c *checker, obj uint32, h uint64, key []byte, at int, kin
 	}
 }
 
+// byText adds to object to the text of each key of object from, but the
+// key at data[skip] (see droppedRepeat).
+func (t *keyTable) byText(c *checker, from, to uint32, skip int) {
+	slots := t.slots // add may grow the table: those it adds are to's
+	for i := range slots {
+		if s := slots[i]; s.gen == t.gen && s.obj == from && s.at != skip {
+			c.addText(to, s.at, strEnd(c.data, s.at))
+		}
+	}
+}
+
 // grow doubles the table (to 64 slots at first), moving the current
 // check's slots.
 func (t *keyTable) grow() {

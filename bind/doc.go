@@ -288,8 +288,11 @@
 // dotted error path loses: empty or holding a dot), and everything its
 // rules do not model exactly for that binder: an escape or a byte past
 // ASCII in a key where the key's text is not valid UTF-8 under SegmentIO
-// (and under V2 in a valid dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
-// fields fold alike may bind, text
+// (and under V2 an escape or a byte past ASCII in a valid top-level key
+// it drops beside a key of invalid text, which the trial check tells a
+// repeat of by its text replaced; under SegmentIO an escaped key above a
+// failure), a key two of V2's case:ignore fields fold alike may bind,
+// text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of string keys and integer keys (of keys of a string kind, one
 // whose key type's UnmarshalText reads a key into another value than its

@@ -80,7 +80,7 @@ func (c *checker) droppedRun(n *node) (more, read bool) {
 			return true, read
 		}
 		// The member is one: read it as the loop does.
-		c.top.repeat, c.top.plain = false, true // topKey's, its alias judged above
+		c.top.repeat, c.top.plain, c.top.escaped = false, true, false // topKey's, its alias judged above
 		if c.record || c.dupDropped {
 			c.countUnknown(ks, ke, raw, false)
 		}
@@ -88,7 +88,7 @@ func (c *checker) droppedRun(n *node) (more, read bool) {
 		c.v2.dropKs = ks
 		c.argNode = nil
 		c.pos = ve
-		if c.prove && c.dupDropped && c.droppedRepeat() {
+		if c.prove && c.dupDropped && c.droppedRepeat(ks, ke) {
 			c.nameRepeated(ks, ke) // V2 fails on the repeated name (see unknownKey)
 		}
 		if c.record {

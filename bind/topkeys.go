@@ -19,12 +19,13 @@ import (
 
 // topState is the checker's state of the top-level keys: the tool's policy
 // on them (from checkConstrained), and of the key just read, whether it
-// repeats an unknown key sent before and whether it is plain (no escape,
-// no byte past ASCII).
+// repeats an unknown key sent before, whether it is plain (no escape, no
+// byte past ASCII) and whether it holds an escape.
 type topState struct {
 	policy  bindcap.TopKeys
 	repeat  bool
 	plain   bool
+	escaped bool
 	stopped bool // the pass stopped at an alias (TopKeys.StopAtAlias)
 }
 
@@ -32,14 +33,14 @@ type topState struct {
 const topObj = 0
 
 // topKey notes the top-level key data[ks:ke] (esc: with escapes; hi: with
-// a byte past ASCII), which binds parameter i (below 0: none): an alias
-// among the keys, and each unknown key, counted once as sent unless
-// exempt, for a check that records its members; for V2's pass, whether an
-// unknown key repeats one sent before. It reports false when the pass
-// stops at the key, an alias (TopKeys.StopAtAlias).
+// a byte past ASCII), which binds parameter i (below 0: none): an alias among the keys, and each
+// unknown key, counted once as sent unless exempt, for a check that
+// records its members; for V2's pass, whether an unknown key repeats one
+// sent before. It reports false when the pass stops at the key, an alias
+// (TopKeys.StopAtAlias).
 func (c *checker) topKey(ks, ke, i int, esc, hi bool) bool {
 	raw := c.data[ks:ke]
-	c.top.repeat, c.top.plain = false, !esc && !hi
+	c.top.repeat, c.top.plain, c.top.escaped = false, !esc && !hi, esc
 	if c.record && len(c.top.policy.Aliases) > 0 && !c.members.Aliased && c.top.policy.Alias(raw, esc) {
 		c.members.Aliased = true
 		if c.top.policy.StopAtAlias {

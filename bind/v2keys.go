@@ -39,6 +39,8 @@ type v2Keys struct {
 	badKs      int  // the top-level key whose text V2 fails on (0: none)
 	badAt      int  // the first invalid byte in it
 	badFirst   bool // nothing failed before that key: V2's error is the key's
+	hiDropped  bool // a top-level key of valid text past ASCII or with an escape was dropped
+	textKeys   bool // a top-level key with an escape was dropped: dropped keys are told by their text (see droppedRepeat)
 
 	repeats v2Repeats // the repeated top-level names (see nameRepeated)
 }
@@ -160,9 +162,15 @@ type v2Repeats struct {
 }
 
 // topRepeats is the key table's object of the dropped top-level keys
-// whose repeat is listed: no map or interface object takes it (they
-// count up from 1, and a call holds fewer than 2^32-1 objects).
-const topRepeats = ^uint32(0)
+// whose repeat is listed, topText and topTextRepeats the objects of
+// topObj's and topRepeats' keys by their text (see droppedRepeat): no map
+// or interface object takes them (they count up from 1, and a call holds
+// fewer than 2^32-3 objects).
+const (
+	topRepeats     = ^uint32(0)
+	topText        = ^uint32(1)
+	topTextRepeats = ^uint32(2)
+)
 
 // repeatedAgain reports whether the top-level name at data[ks:ke], which
 // repeats one (a parameter's, c.param, or a dropped key's), had its
@@ -176,8 +184,19 @@ func (c *checker) repeatedAgain(ks, ke int) bool {
 		}
 		return r.params.add(c.param)
 	}
+	if c.v2.textKeys {
+		return c.addText(topTextRepeats, ks, ke)
+	}
 	raw := c.data[ks:ke] // hashed as topKey hashes it, compared as sent (kRaw)
 	return c.keyTab.add(c, topRepeats, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
+}
+
+// addText adds the text of the key at data[ks:ke] to object obj of the
+// checker's key table, and reports whether obj held it.
+func (c *checker) addText(obj uint32, ks, ke int) bool {
+	var buf [64]byte
+	text := keyText(buf[:0], c.data[ks:ke])
+	return c.keyTab.add(c, obj, maphash.Bytes(keySeed, text), text, ks, kString)
 }
 
 // addRepeat holds the repeat is, where the tally may list it.
@@ -305,7 +324,7 @@ func (c *checker) v2KeyText(n *node, root bool, start, ks, ke int, f jsonlex.Str
 	at := ks + jsonlex.ReplacedAt(c.data[ks:ke], f)
 	switch {
 	case root:
-		if c.v2.badKs != 0 || c.foldsMore {
+		if c.v2.badKs != 0 || c.foldsMore || c.v2.hiDropped {
 			return false // the trial check tells repeated keys by their replaced text
 		}
 		if i, _ := n.fields.lookup(c.data[ks:ke], f&jsonlex.Escaped != 0); i >= 0 {

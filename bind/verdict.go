@@ -363,7 +363,7 @@ func (c *checker) memberCut(n *node, keys *keySet, root bool, ks, ke int, keyLos
 		repeat = true
 	case root && c.param < 0:
 		_, f, _ := jsonlex.String(c.data, ks)
-		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.droppedRepeat()
+		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.v2.textKeys || c.droppedRepeat(ks, ke)
 	case keyLoss == UnknownField:
 		repeat = n.fields.foldsMore // a repeat V2 fails on is judged before the value (unknownName)
 	}
@@ -465,9 +465,12 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 		return false // V2 may bind it to one of two case:ignore fields folding alike
 	}
 	if c.dupDropped && !c.top.plain && c.v2.badKs != ks {
-		return false // droppedRepeat compares the keys' raw text
+		if c.v2.badKs != 0 {
+			return false // the trial check tells a key of invalid text by its text replaced, which this one's may be
+		}
+		c.v2.hiDropped = true
 	}
-	if c.dupDropped && c.droppedRepeat() {
+	if c.dupDropped && c.droppedRepeat(ks, ke) {
 		c.nameRepeated(ks, ke) // V2 fails on the repeated name
 	}
 	return c.plainDropped(vs)
@@ -529,10 +532,28 @@ func dottedLong(key []byte) bool { return bytes.IndexByte(key, '.') >= 0 }
 // lowBytes[n] marks a word's low n bytes.
 var lowBytes = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xff_ffffffff, 0xffff_ffffffff, 0xffffff_ffffffff, 0xffffffff_ffffffff}
 
-// droppedRepeat reports whether the dropped top-level key just read
-// (plain text: its bytes are its name) was sent before: topKey told it,
-// from the checker's key table.
-func (c *checker) droppedRepeat() bool { return c.top.repeat }
+// droppedRepeat reports whether the dropped top-level key just read,
+// data[ks:ke], was sent before, as V2 tells it (and the trial check): by
+// its text. topKey told it from the checker's key table by its bytes as
+// sent, which are its text but for an escape. From the first escaped one
+// on, each dropped key is told by its text (topText), the keys before it
+// copied there, and so is each repeat listed (see repeatedAgain).
+func (c *checker) droppedRepeat(ks, ke int) bool {
+	if !c.top.escaped && !c.v2.textKeys {
+		return c.top.repeat
+	}
+	return c.textRepeat(ks, ke)
+}
+
+// textRepeat is droppedRepeat's by the key's text.
+func (c *checker) textRepeat(ks, ke int) bool {
+	if !c.v2.textKeys {
+		c.v2.textKeys = true
+		c.keyTab.byText(c, topObj, topText, ks)
+		c.keyTab.byText(c, topRepeats, topTextRepeats, -1)
+	}
+	return c.addText(topText, ks, ke)
+}
 
 // unknownLast orders UnknownArgument issues before the others.
 func unknownLast(k Code) int {
