@@ -228,10 +228,8 @@ var segRules = &rules{
 	self:        segSelf,
 	declines: func(t reflect.Type) bool {
 		switch t {
-		case goTime:
-			return true // read natively by segmentio's own rules (goDuration: see durations; json.Number, json.RawMessage, []byte: segReads)
 		case goNumber, goRawMessage, goBytes:
-			return false
+			return false // read by segReads (time.Time is segSelf's; time.Duration: see durations)
 		}
 		if t.Kind() == reflect.Uintptr && !segCustom(t) {
 			return false // decodeUintptr is decodeUint64 (parseUint), but for the type it names

@@ -97,3 +97,28 @@ func TestV2Declines_OnlyWhatOwnAndSelfLeave(t *testing.T) {
 		}
 	}
 }
+
+// TestSegDeclines_OnlyWhatSelfLeaves: SegmentIO's plan asks segSelf before
+// declines, so declines is never asked about time.Time or a type segmentio
+// reads by a method of its own (segCustom): segSelf reads them.
+func TestSegDeclines_OnlyWhatSelfLeaves(t *testing.T) {
+	r := *segRules
+	asked := map[reflect.Type]bool{}
+	r.declines = func(t reflect.Type) bool {
+		asked[t] = true
+		return segRules.declines(t)
+	}
+	if _, err := compileNodes(segmentioBinder{}, &r, reflect.TypeFor[v2dArgs]()); err != nil {
+		t.Fatal(err)
+	}
+	for typ := range asked {
+		if typ == goTime || segCustom(typ) {
+			t.Errorf("declines is asked about %v, which segSelf should have read", typ)
+		}
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[v2dArgs](), reflect.TypeFor[int](), reflect.TypeFor[[3]int](), reflect.TypeFor[[2]time.Time]()} {
+		if !asked[typ] {
+			t.Errorf("declines is not asked about %v", typ) // the test reaches declines at all
+		}
+	}
+}
