@@ -159,7 +159,9 @@
 // the wrong kind for a string or a number whole and fails first on what
 // is inside), a top-level key the binder binds to no parameter
 // (UnknownArgument, its value read as V2 validates it: a repeated name or
-// invalid UTF-8 in it fails, InvalidJSON at it),
+// invalid UTF-8 in it fails, InvalidJSON at it; segmentio skips a dropped
+// string of any text, invalid UTF-8 and lone surrogates too, checking its
+// syntax only, and replaces nothing in it),
 // a required parameter or nested field left out (MissingArgument), null for a
 // position with no nil (NullForValue), a whole number a float rounds
 // (RoundedNumber), and a nested struct's key no field takes (UnknownField, as

@@ -41,10 +41,11 @@ import (
 //     invalid text, see v2DroppedText); a string of the wrong kind is
 //     WrongType whatever its text, but V2's failure on invalid text (see
 //     textVerdict);
-//   - a top-level key the binder binds to no parameter (UnknownArgument), whose
-//     value is, under segmentio, not a string with an escape or a byte
-//     past ASCII; V2 validates a dropped value (its UTF-8, its repeated
-//     names), which the pass reads for (v2DroppedText, v2Repeat);
+//   - a top-level key the binder binds to no parameter (UnknownArgument),
+//     whatever its value: segmentio skips a dropped string of any text,
+//     checking its syntax only (see plainDropped); V2 validates a dropped
+//     value (its UTF-8, its repeated names), which the pass reads for
+//     (v2DroppedText, v2Repeat);
 //   - a required parameter no key names, or a nested struct's field its
 //     object does not name (MissingArgument);
 //   - null for a position with no nil (NullForValue), a whole number a float
@@ -476,12 +477,18 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 // plainDropped reports whether the dropped value at data[vs] is one the
 // binders skip without a failure the pass does not read for: a string of
 // plain ASCII, or any other value. V2 validates a dropped value's strings
-// (their UTF-8) and its objects' names, which the pass reads for (under
-// V2 it declines any escape or byte past ASCII in a dropped string; a
-// name repeated in a dropped object is v2Repeat's).
+// (their UTF-8) and its objects' names, which the pass reads for
+// (v2DroppedText; a name repeated in a dropped object is v2Repeat's).
+// segmentio's parseValue skips a dropped string checking its syntax only,
+// as the lexer does (any byte past ASCII, valid UTF-8 or not, any escape,
+// a lone surrogate too), and replaces nothing in it: the trial check's
+// walk lists no loss in it, so any dropped string is plain to it.
 func (c *checker) plainDropped(vs int) bool {
 	if c.dupDropped {
 		return true // V2's pass read the value's text as V2 does (v2DroppedText)
+	}
+	if c.replaces {
+		return true // segmentio's: see above
 	}
 	switch jsonlex.KindAt(c.data, vs) {
 	case jsonlex.KindString:
