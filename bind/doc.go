@@ -275,9 +275,15 @@
 // every other issue (a second top-level key of invalid text, under V2,
 // which fails on it, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
-// rules do not model exactly for that binder: an escape or a byte past
-// ASCII in a key where the key's text is not valid UTF-8 under SegmentIO
-// (and under V2 in a valid dropped key, under SegmentIO an escaped key above a failure), a key two of V2's case:ignore
+// rules do not model exactly for that binder: under SegmentIO a key
+// whose text is not valid UTF-8 (which segmentio binds by its text with
+// U+FFFD for the invalid bytes and lone surrogates, as the pass reads it
+// where it binds no field, in a map of string keys or any, ReplacedText,
+// and in a value segmentio skips) where a field binds that text, where it
+// keys a map of integer keys, or where the value under it holds a loss
+// (the trial check lists the key's first); an escape or a byte past
+// ASCII under V2 in a valid dropped key, under SegmentIO an escaped key
+// above a failure; a key two of V2's case:ignore
 // fields fold alike may bind, text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of plain string keys and integer keys (a map whose key type

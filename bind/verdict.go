@@ -94,8 +94,9 @@ import (
 //     syntactic error; see textVerdict), and in a value it drops or reads
 //     whole for a wrong kind (InvalidValue at the string, of no type, in
 //     an argument; InvalidJSON at the first invalid byte in a value
-//     dropped at the top level; see v2DroppedText). In a key, segmentio's
-//     the pass declines; V2 fails on it as on a repeated name (see
+//     dropped at the top level; see v2DroppedText). In a key, segmentio
+//     binds the replaced text (see segKeyText: the pass declines a field
+//     or an integer map key it binds, and a loss under it); V2 fails on it as on a repeated name (see
 //     v2KeyText), and the pass declines a second such key at the top
 //     level, which the trial check may tell a repeat of the first.
 //
@@ -704,8 +705,8 @@ func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
 // both bind a key by its text, unquoted (segmentio's parseStringUnquote,
 // its keyset or map of names and its length check), where that text is
 // valid UTF-8. V2 fails on a key whose text is not (invalid bytes, a lone
-// surrogate escape; see v2KeyText), segmentio replaces it: the pass
-// declines segmentio's.
+// surrogate escape; see v2KeyText), segmentio replaces it: segKeyText
+// reads segmentio's.
 func (c *checker) plainKey(ks, ke int, esc, hi bool) bool {
 	return (c.textKeys || c.replaces) && !replacedText(c.data[ks:ke], esc, hi)
 }
