@@ -502,7 +502,15 @@ func (c *checker) plainDropped(vs int) bool {
 // pathKey notes, for a binder whose errors give a dotted path, whether
 // the key at data[ks:ke] of the member an object reads now is one such a
 // path loses (empty, or holding a dot, or an escape, which may stand for
-// one: esc): a failure below it the pass declines. odd is the object's note for its member before.
+// one: esc): a failure below it the pass declines. The trial check
+// follows segmentio's dotted path (child) by member order, a key with n
+// dots taking n+1 of its tokens, so a key with a dot may be read as an
+// earlier member's key and a path below it ({"k":[1],"k.0":1e999} puts
+// the failure at the 1), and an empty key whose own value fails vanishes
+// from the path (prependField("", "")), the issue then at the object
+// holding it, InvalidValue: where the pass would place it depends on
+// every member before it, which it does not model. odd is the object's
+// note for its member before.
 // A key of a map of integer keys (keyKind kSegInt, kSegUint) the path
 // names by the integer read (see segKey), never empty or dotted.
 func (c *checker) pathKey(odd *bool, ks, ke int, esc bool, keyKind nodeKind) {
