@@ -279,9 +279,9 @@
 // whose text is not valid UTF-8 (which segmentio binds by its text with
 // U+FFFD for the invalid bytes and lone surrogates, as the pass reads it
 // where it binds no field, in a map of string keys or any, ReplacedText,
-// and in a value segmentio skips) where a field binds that text, where it
-// keys a map of integer keys, or where the value under it holds a loss
-// (the trial check lists the key's first); an escape or a byte past
+// in a map of integer keys, InvalidValue as for any key not an integer,
+// and in a value segmentio skips) where a field binds that text, or where
+// the value under it holds a loss (the trial check lists the key's first); an escape or a byte past
 // ASCII under V2 in a valid dropped key, under SegmentIO an escaped key
 // above a failure; a key two of V2's case:ignore
 // fields fold alike may bind, text

@@ -96,7 +96,7 @@ import (
 //     an argument; InvalidJSON at the first invalid byte in a value
 //     dropped at the top level; see v2DroppedText). In a key, segmentio
 //     binds the replaced text (see segKeyText: the pass declines a field
-//     or an integer map key it binds, and a loss under it); V2 fails on it as on a repeated name (see
+//     it binds, and a loss under it); V2 fails on it as on a repeated name (see
 //     v2KeyText), and the pass declines a second such key at the top
 //     level, which the trial check may tell a repeat of the first.
 //
