@@ -158,7 +158,7 @@ member: // c.pos is at a member's key in object l
 	}
 	c.pos, ke = end, end
 	esc, hi = f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
-	if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(in, false, l.start, ks, ke, f) {
+	if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(in, false, l.start, ks, ke, f) && !c.segKeyText(in, ks, ke, esc, hi) {
 		return c.decline()
 	}
 	c.steps.set(step{ks, ke})
@@ -236,6 +236,9 @@ func (c *checker) anyLoss(keyLoss, repeat Code, ks, ke int) bool {
 		return c.decline()
 	}
 	if keyLoss != "" {
+		if c.prove && c.found != found {
+			c.lossFirst = true // the trial check lists the key's loss first (see segKeyText)
+		}
 		c.issue(keyLoss, &node{typ: stringType}, ks, ke)
 	}
 	if repeat != "" {

@@ -533,7 +533,7 @@ func (c *checker) object(n *node, root bool) bool {
 			c.pos = end
 			esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 			ke := c.pos
-			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(n, root, start, ks, ke, f) {
+			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(n, root, start, ks, ke, f) && !c.segKeyText(n, ks, ke, esc, hi) {
 				return c.decline()
 			}
 			if !root {
@@ -614,6 +614,9 @@ func (c *checker) object(n *node, root bool) bool {
 			lossy := keyLoss != "" || keyLoss2 != "" // the key had a loss: most have none, and skip its checks
 			if lossy && keyLoss == FoldedKey && c.prove && c.found != found {
 				keyLoss = c.foldedFirst(child, found, ks, ke, vs) // the trial check lists the key's loss first
+			}
+			if lossy && keyLoss == ReplacedText && c.prove && c.found != found {
+				c.lossFirst = true // the trial check lists the key's loss first (see segKeyText)
 			}
 			if lossy && keyLoss2 == DuplicateKey && root && c.dupDropped {
 				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)

@@ -159,7 +159,9 @@
 // the wrong kind for a string or a number whole and fails first on what
 // is inside), a top-level key the binder binds to no parameter
 // (UnknownArgument, its value read as V2 validates it: a repeated name or
-// invalid UTF-8 in it fails, InvalidJSON at it),
+// invalid UTF-8 in it fails, InvalidJSON at it; segmentio skips a dropped
+// string of any text, invalid UTF-8 and lone surrogates too, checking its
+// syntax only, and replaces nothing in it),
 // a required parameter or nested field left out (MissingArgument), null for a
 // position with no nil (NullForValue), a whole number a float rounds
 // (RoundedNumber), and a nested struct's key no field takes (UnknownField, as
@@ -286,12 +288,17 @@
 // every other issue (a second top-level key of invalid text, under V2,
 // which fails on it, ArrayLength, a failure below a key segmentio's
 // dotted error path loses: empty or holding a dot), and everything its
-// rules do not model exactly for that binder: an escape or a byte past
-// ASCII in a key where the key's text is not valid UTF-8 under SegmentIO
-// (and under V2 an escape or a byte past ASCII in a valid top-level key
-// it drops beside a key of invalid text, which the trial check tells a
-// repeat of by its text replaced; under SegmentIO an escaped key above a
-// failure), a key two of V2's case:ignore fields fold alike may bind,
+// rules do not model exactly for that binder: under SegmentIO a key
+// whose text is not valid UTF-8 (which segmentio binds by its text with
+// U+FFFD for the invalid bytes and lone surrogates, as the pass reads it
+// where it binds no field, in a map of string keys or any, ReplacedText,
+// in a map of integer keys, InvalidValue as for any key not an integer,
+// and in a value segmentio skips) where a field binds that text, or where
+// the value under it holds a loss (the trial check lists the key's
+// first); under V2 an escape or a byte past ASCII in a valid top-level
+// key it drops beside a key of invalid text, which the trial check tells
+// a repeat of by its text replaced; under SegmentIO an escaped key above
+// a failure; a key two of V2's case:ignore fields fold alike may bind,
 // text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of string keys and integer keys (of keys of a string kind, one

@@ -41,10 +41,11 @@ import (
 //     invalid text, see v2DroppedText); a string of the wrong kind is
 //     WrongType whatever its text, but V2's failure on invalid text (see
 //     textVerdict);
-//   - a top-level key the binder binds to no parameter (UnknownArgument), whose
-//     value is, under segmentio, not a string with an escape or a byte
-//     past ASCII; V2 validates a dropped value (its UTF-8, its repeated
-//     names), which the pass reads for (v2DroppedText, v2Repeat);
+//   - a top-level key the binder binds to no parameter (UnknownArgument),
+//     whatever its value: segmentio skips a dropped string of any text,
+//     checking its syntax only (see plainDropped); V2 validates a dropped
+//     value (its UTF-8, its repeated names), which the pass reads for
+//     (v2DroppedText, v2Repeat);
 //   - a required parameter no key names, or a nested struct's field its
 //     object does not name (MissingArgument);
 //   - null for a position with no nil (NullForValue), a whole number a float
@@ -93,8 +94,9 @@ import (
 //     syntactic error; see textVerdict), and in a value it drops or reads
 //     whole for a wrong kind (InvalidValue at the string, of no type, in
 //     an argument; InvalidJSON at the first invalid byte in a value
-//     dropped at the top level; see v2DroppedText). In a key, segmentio's
-//     the pass declines; V2 fails on it as on a repeated name (see
+//     dropped at the top level; see v2DroppedText). In a key, segmentio
+//     binds the replaced text (see segKeyText: the pass declines a field
+//     it binds, and a loss under it); V2 fails on it as on a repeated name (see
 //     v2KeyText), and the pass declines a second such key at the top
 //     level, which the trial check may tell a repeat of the first.
 //
@@ -479,12 +481,18 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 // plainDropped reports whether the dropped value at data[vs] is one the
 // binders skip without a failure the pass does not read for: a string of
 // plain ASCII, or any other value. V2 validates a dropped value's strings
-// (their UTF-8) and its objects' names, which the pass reads for (under
-// V2 it declines any escape or byte past ASCII in a dropped string; a
-// name repeated in a dropped object is v2Repeat's).
+// (their UTF-8) and its objects' names, which the pass reads for
+// (v2DroppedText; a name repeated in a dropped object is v2Repeat's).
+// segmentio's parseValue skips a dropped string checking its syntax only,
+// as the lexer does (any byte past ASCII, valid UTF-8 or not, any escape,
+// a lone surrogate too), and replaces nothing in it: the trial check's
+// walk lists no loss in it, so any dropped string is plain to it.
 func (c *checker) plainDropped(vs int) bool {
 	if c.dupDropped {
 		return true // V2's pass read the value's text as V2 does (v2DroppedText)
+	}
+	if c.replaces {
+		return true // segmentio's: see above
 	}
 	switch jsonlex.KindAt(c.data, vs) {
 	case jsonlex.KindString:
@@ -497,7 +505,15 @@ func (c *checker) plainDropped(vs int) bool {
 // pathKey notes, for a binder whose errors give a dotted path, whether
 // the key at data[ks:ke] of the member an object reads now is one such a
 // path loses (empty, or holding a dot, or an escape, which may stand for
-// one: esc): a failure below it the pass declines. odd is the object's note for its member before.
+// one: esc): a failure below it the pass declines. The trial check
+// follows segmentio's dotted path (child) by member order, a key with n
+// dots taking n+1 of its tokens, so a key with a dot may be read as an
+// earlier member's key and a path below it ({"k":[1],"k.0":1e999} puts
+// the failure at the 1), and an empty key whose own value fails vanishes
+// from the path (prependField("", "")), the issue then at the object
+// holding it, InvalidValue: where the pass would place it depends on
+// every member before it, which it does not model. odd is the object's
+// note for its member before.
 // A key of a map of integer keys (keyKind kSegInt, kSegUint) the path
 // names by the integer read (see segKey), never empty or dotted.
 func (c *checker) pathKey(odd *bool, ks, ke int, esc bool, keyKind nodeKind) {
@@ -718,8 +734,8 @@ func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
 // both bind a key by its text, unquoted (segmentio's parseStringUnquote,
 // its keyset or map of names and its length check), where that text is
 // valid UTF-8. V2 fails on a key whose text is not (invalid bytes, a lone
-// surrogate escape; see v2KeyText), segmentio replaces it: the pass
-// declines segmentio's.
+// surrogate escape; see v2KeyText), segmentio replaces it: segKeyText
+// reads segmentio's.
 func (c *checker) plainKey(ks, ke int, esc, hi bool) bool {
 	return (c.textKeys || c.replaces) && !replacedText(c.data[ks:ke], esc, hi)
 }
