@@ -166,6 +166,18 @@ func checkProven(t *testing.T, plan *bind.Plan, args []byte) {
 	}
 }
 
+// decidedProven is checkProven for a call the pass must decide: it
+// returns the pass's verdict, or reports the call declined and false.
+func decidedProven(t *testing.T, plan *bind.Plan, args []byte) ([]bind.Issue, bool) {
+	t.Helper()
+	checkProven(t, plan, args)
+	issues, _, ok := bind.NativeVerdict(plan, args)
+	if !ok {
+		t.Errorf("%q: the pass declines", args)
+	}
+	return issues, ok
+}
+
 // sameIssues reports whether a and b list the same issues in the same
 // order, but for the binder's own error (Err), which only the trial
 // check's decodes have.
