@@ -1200,57 +1200,18 @@ func withText(s []byte, esc bool, ok func([]byte) bool) bool {
 }
 
 func (c *checker) number(n *node) bool {
-	d := c.data
 	start := c.pos
-	i := start
-	neg := d[i] == '-'
-	if neg {
-		i++
-	}
-	if i >= len(d) {
+	i, num, ok := jsonlex.Number(c.data, start)
+	if !ok {
 		return c.fail(i)
-	}
-	digits := i
-	var m uint64 // the value of the integer part's digits, below 20 of them
-	switch {
-	case d[i] == '0':
-		i++
-	case '1' <= d[i] && d[i] <= '9':
-		m = uint64(d[i] - '0')
-		i++
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			m = m*10 + uint64(d[i]-'0')
-			i++
-		}
-	default:
-		return c.fail(i)
-	}
-	intEnd := i
-	frac, exp := false, false
-	if i < len(d) && d[i] == '.' {
-		i++
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return c.fail(i)
-		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-		frac = true
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return c.fail(i)
-		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-		exp = true
 	}
 	c.pos = i
+	d, neg, frac, exp := c.data, num.Neg, num.Frac, num.Exp
+	digits, intEnd := num.Int.Start, num.Int.End
+	var m uint64 // the value of the integer part's digits, below 20 of them
+	if intEnd-digits < 20 {
+		m = smallInt(d[digits:intEnd])
+	}
 	if c.cons.next != nil {
 		c.consNumber(start, neg, m, frac || exp || intEnd-digits >= 20)
 	}
@@ -1307,21 +1268,28 @@ func intVerdict(neg bool, digits []byte, bits int, signed bool) Code {
 	if len(digits) > 20 {
 		return past
 	}
-	var m uint64
 	if len(digits) < 20 { // below 10^19: no overflow
-		for _, ch := range digits {
-			m = m*10 + uint64(ch-'0')
+		return intBounds(neg, smallInt(digits), bits, signed)
+	}
+	var m uint64
+	for _, ch := range digits {
+		d := uint64(ch - '0')
+		if m > (math.MaxUint64-d)/10 {
+			return past
 		}
-	} else {
-		for _, ch := range digits {
-			d := uint64(ch - '0')
-			if m > (math.MaxUint64-d)/10 {
-				return past
-			}
-			m = m*10 + d
-		}
+		m = m*10 + d
 	}
 	return intBounds(neg, m, bits, signed)
+}
+
+// smallInt is the value of digits, a run of fewer than 20 ASCII digits
+// (below 10^19: no overflow).
+func smallInt(digits []byte) uint64 {
+	var m uint64
+	for _, ch := range digits {
+		m = m*10 + uint64(ch-'0')
+	}
+	return m
 }
 
 // intBounds judges the whole number of sign neg and magnitude m for an
@@ -1359,17 +1327,11 @@ func floatVerdict(num []byte, bits int) Code {
 	if neg {
 		s = s[1:]
 	}
-	i := 0
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
+	i := jsonlex.Digits(s, 0)
 	intPart, rest := s[:i], s[i:]
 	var frac []byte
 	if len(rest) > 0 && rest[0] == '.' {
-		j := 1
-		for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
-			j++
-		}
+		j := jsonlex.Digits(rest, 1)
 		frac, rest = rest[1:j], rest[j:]
 	}
 	exp, huge := 0, false

@@ -507,7 +507,7 @@ func segQuotedDuration(raw, text []byte) (reads, typed bool) {
 	case sign == 1:
 		// parseInt's own errors, and text after the integer: typed, as
 		// decodeFromStringToInt types every syntax error after '-'.
-		if len(v) == 0 || digitsEnd(v) != len(v) {
+		if len(v) == 0 || jsonlex.Digits(v, 0) != len(v) {
 			return false, true
 		}
 		return intVerdict(true, v, 64, true) == "", true
@@ -526,7 +526,7 @@ func segQuotedDuration(raw, text []byte) (reads, typed bool) {
 		}
 		return end == len(v), true
 	}
-	d := digitsEnd(v)
+	d := jsonlex.Digits(v, 0)
 	if d == 0 {
 		return false, false // parseInt reads no digit
 	}
@@ -543,15 +543,6 @@ func segQuotedDuration(raw, text []byte) (reads, typed bool) {
 		return false, ok
 	}
 	return d == len(v), true
-}
-
-// digitsEnd returns the end of the run of ASCII digits opening s.
-func digitsEnd(s []byte) int {
-	i := 0
-	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
-		i++
-	}
-	return i
 }
 
 // durationKind is the kind the trial check gives a ,string Duration's

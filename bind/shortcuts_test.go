@@ -37,6 +37,31 @@ func intVerdictFromStrconv(lit string, bits int, signed bool) Code {
 	return ""
 }
 
+// TestIsValidNumber_Std: isValidNumber is encoding/json's rule for a
+// json.Number's text, over every string of up to six bytes from the
+// number grammar's alphabet (and one byte out of it).
+func TestIsValidNumber_Std(t *testing.T) {
+	const alphabet = "0129-+.eEx"
+	var buf [6]byte
+	var walk func(n int)
+	walk = func(n int) {
+		s := buf[:n]
+		var num json.Number
+		err := json.Unmarshal([]byte(`"`+string(s)+`"`), &num)
+		if got := isValidNumber(s); got != (err == nil) {
+			t.Fatalf("isValidNumber(%q) = %v, encoding/json: %v", s, got, err)
+		}
+		if n == len(buf) {
+			return
+		}
+		for i := range len(alphabet) {
+			buf[n] = alphabet[i]
+			walk(n + 1)
+		}
+	}
+	walk(0)
+}
+
 func FuzzIntVerdict(f *testing.F) {
 	for _, s := range []string{"0", "-0", "127", "128", "-128", "-129", "9223372036854775807", "9223372036854775808",
 		"-9223372036854775808", "-9223372036854775809", "18446744073709551615", "18446744073709551616",

@@ -4,6 +4,8 @@ import (
 	"math"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // foldName appends to dst the case-folded form of name, as encoding/json's
@@ -50,47 +52,11 @@ func foldRune(r rune) rune {
 }
 
 // isValidNumber reports whether s is a JSON number: encoding/json's rule for
-// the text of a json.Number.
+// the text of a json.Number, which is the grammar's (see
+// TestIsValidNumber_Std).
 func isValidNumber(s []byte) bool {
-	if len(s) == 0 {
-		return false
-	}
-	if s[0] == '-' {
-		s = s[1:]
-		if len(s) == 0 {
-			return false
-		}
-	}
-	switch {
-	default:
-		return false
-	case s[0] == '0':
-		s = s[1:]
-	case '1' <= s[0] && s[0] <= '9':
-		s = s[1:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	if len(s) >= 2 && s[0] == '.' && '0' <= s[1] && s[1] <= '9' {
-		s = s[2:]
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	if len(s) >= 2 && (s[0] == 'e' || s[0] == 'E') {
-		s = s[1:]
-		if s[0] == '+' || s[0] == '-' {
-			s = s[1:]
-			if len(s) == 0 {
-				return false
-			}
-		}
-		for len(s) > 0 && '0' <= s[0] && s[0] <= '9' {
-			s = s[1:]
-		}
-	}
-	return len(s) == 0
+	end, _, ok := jsonlex.Number(s, 0)
+	return ok && end == len(s)
 }
 
 // base64Valid reports whether base64.StdEncoding.Decode accepts s without

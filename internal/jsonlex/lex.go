@@ -172,10 +172,7 @@ func Number(d []byte, i int) (end int, n Num, ok bool) {
 	case d[i] == '0':
 		i++
 	case '1' <= d[i] && d[i] <= '9':
-		i++
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
+		i = Digits(d, i+1)
 	default:
 		return i, n, false
 	}
@@ -185,9 +182,7 @@ func Number(d []byte, i int) (end int, n Num, ok bool) {
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
 			return i, n, false
 		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
+		i = Digits(d, i+1)
 		n.Frac = true
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
@@ -198,12 +193,19 @@ func Number(d []byte, i int) (end int, n Num, ok bool) {
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
 			return i, n, false
 		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
+		i = Digits(d, i+1)
 		n.Exp = true
 	}
 	return i, n, true
+}
+
+// Digits returns the offset past the run of ASCII digits at d[i] (i
+// itself where there is none).
+func Digits(d []byte, i int) int {
+	for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // Literal reads the literal lit ("true", "false" or "null") at d[i] and
