@@ -1049,6 +1049,7 @@ func (c *checker) array(n *node) bool {
 	}
 	sent := 0              // elements
 	headFailed := failedIn // c.failedIn once the elements a fixed-size array holds are read
+	pastAt := -1           // where the element past a fixed-size array's length its argument failed in starts
 	outer := c.steps.push(step{ke: -1})
 	var more, ok bool
 	if c.pos, more, ok = jsonlex.First(c.data, c.pos, jsonlex.KindArray); !ok {
@@ -1068,8 +1069,12 @@ func (c *checker) array(n *node) bool {
 			if ci >= 0 {
 				c.consElem(ci)
 			}
+			at, before := c.pos, c.failedIn
 			if !c.value(el) {
 				return false
+			}
+			if el == nil && fixed && c.failedIn != before && pastAt < 0 {
+				pastAt = at
 			}
 			if ci >= 0 {
 				c.consAfter(ci)
@@ -1097,7 +1102,7 @@ func (c *checker) array(n *node) bool {
 		if sent <= n.length {
 			headFailed = c.failedIn
 		}
-		return c.v2Array(n, start, sent, failedIn, headFailed) // V2 fails on another length
+		return c.v2Array(n, start, sent, failedIn, headFailed, pastAt) // V2 fails on another length
 	}
 	if fixed && sent == 0 && n.length > 0 && c.prove {
 		// segmentio's decodeArray hands the first element's decoder the

@@ -194,7 +194,10 @@
 // under V2, which fails on it, InvalidValue at the array,
 // but where the argument's first failure is in an element the array
 // holds, which V2 stops at before the length, that failure alone; one in
-// an element past the length, which V2 skips, the pass declines) and a
+// an element past the length, which V2 skips validating its text and
+// names, that failure, InvalidValue typed by the array's element at the
+// element itself, of no type inside one of a scalar or empty interface
+// type: inside an element of another type the pass declines) and a
 // time.Duration's value (segmentio reads a whole number as an int64,
 // WrappedNumber where it wraps, and a string time.ParseDuration takes,
 // its raw text up to the first quote, so never one with an escape;

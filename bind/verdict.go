@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/binary"
+	"reflect"
 	"slices"
 	"time"
 
@@ -108,8 +109,11 @@ import (
 //     it reads; under V2, which fails on
 //     any other length, InvalidValue at the array (see v2Array; where the
 //     argument's first failure is inside the array, that failure, as V2
-//     stops there, but in an element past its length, which the pass
-//     declines).
+//     stops there; in an element past its length, which V2 skips
+//     validating it, that failure typed as the trial check types it:
+//     by the array's element at the element itself, of no type inside
+//     one of a scalar or empty interface type, and inside one of any
+//     other type the pass declines).
 //
 //   - under segmentio, a whole number past a 64-bit integer's range whose
 //     wrap its overflow check misses, read as another number
@@ -676,20 +680,55 @@ func segWrapped(text []byte, bits int, signed bool) bool {
 // error is fatal to it), so where the argument's first failure was
 // listed inside the array (failedIn is the argument failed before the
 // array, headFailed once the elements it holds were read) it never
-// reaches the length: that failure is the verdict. One in an element
-// past the length, which V2 skips (jsontext validates it) and the trial
-// check types by the array's element, the pass declines. It returns
-// false when it declines.
-func (c *checker) v2Array(n *node, start, sent, failedIn, headFailed int) bool {
+// reaches the length: that failure is the verdict. An element past the
+// length V2 skips (jsontext validates it: its text's UTF-8, its objects'
+// repeated names), which the pass reads as a dropped value: where the
+// argument's first failure is in one (at data[pastAt]), that failure
+// (see v2Past). It returns false when it declines.
+func (c *checker) v2Array(n *node, start, sent, failedIn, headFailed, pastAt int) bool {
 	switch {
 	case sent == n.length:
 		return true
 	case headFailed != failedIn:
 		return true // V2 stopped at the argument's first failure, in an element the array holds
 	case c.failedIn != failedIn:
-		return c.decline() // in an element past its length
+		return c.v2Past(n, pastAt) // in an element past its length
 	}
 	c.issue(InvalidValue, n, start, c.pos)
+	return true
+}
+
+// v2Past types, as the trial check does, the failure the pass listed in
+// the element at data[pastAt] past the length of fixed-size array n,
+// which it read as a dropped value (InvalidValue of no type, the path to
+// the string or the object V2 fails in): the trial check follows V2's
+// error's path by the Go types, so one at the element itself is of the
+// array's element type (its pointers taken off), and one inside it of no
+// type where that type has no fields or elements (a scalar, an empty
+// interface); inside an element of any other type, or one that decodes
+// itself (the trial check stops its path there), the pass declines. Past
+// MaxIssues (the failure counted, not listed) its type is no matter.
+func (c *checker) v2Past(n *node, pastAt int) bool {
+	et := n.typ.Elem()
+	for et.Kind() == reflect.Pointer && !v2Custom(et) {
+		et = et.Elem()
+	}
+	if v2Custom(et) || pastAt < 0 {
+		return c.decline()
+	}
+	for i := len(c.issues) - 1; i >= c.n0; i-- {
+		if is := &c.issues[i]; is.Param == c.param && is.Kind == InvalidValue && is.Start >= pastAt {
+			if is.Start == pastAt {
+				is.Type = et
+				return true
+			}
+			break
+		}
+	}
+	switch et.Kind() {
+	case reflect.Struct, reflect.Slice, reflect.Array, reflect.Map:
+		return c.decline()
+	}
 	return true
 }
 
