@@ -1069,12 +1069,16 @@ func (c *checker) array(n *node) bool {
 			if ci >= 0 {
 				c.consElem(ci)
 			}
-			at, before := c.pos, c.failedIn
-			if !c.value(el) {
+			if el == nil && fixed { // past the length: where the element its argument fails in starts
+				at, before := c.pos, c.failedIn
+				if !c.value(nil) {
+					return false
+				}
+				if c.failedIn != before && pastAt < 0 {
+					pastAt = at
+				}
+			} else if !c.value(el) {
 				return false
-			}
-			if el == nil && fixed && c.failedIn != before && pastAt < 0 {
-				pastAt = at
 			}
 			if ci >= 0 {
 				c.consAfter(ci)
@@ -1205,18 +1209,57 @@ func withText(s []byte, esc bool, ok func([]byte) bool) bool {
 }
 
 func (c *checker) number(n *node) bool {
+	d := c.data
 	start := c.pos
-	i, num, ok := jsonlex.Number(c.data, start)
-	if !ok {
+	i := start
+	neg := d[i] == '-'
+	if neg {
+		i++
+	}
+	if i >= len(d) {
 		return c.fail(i)
 	}
-	c.pos = i
-	d, neg, frac, exp := c.data, num.Neg, num.Frac, num.Exp
-	digits, intEnd := num.Int.Start, num.Int.End
+	digits := i
 	var m uint64 // the value of the integer part's digits, below 20 of them
-	if intEnd-digits < 20 {
-		m = smallInt(d[digits:intEnd])
+	switch {
+	case d[i] == '0':
+		i++
+	case '1' <= d[i] && d[i] <= '9':
+		m = uint64(d[i] - '0')
+		i++
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			m = m*10 + uint64(d[i]-'0')
+			i++
+		}
+	default:
+		return c.fail(i)
 	}
+	intEnd := i
+	frac, exp := false, false
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return c.fail(i)
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+		frac = true
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			return c.fail(i)
+		}
+		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
+			i++
+		}
+		exp = true
+	}
+	c.pos = i
 	if c.cons.next != nil {
 		c.consNumber(start, neg, m, frac || exp || intEnd-digits >= 20)
 	}
