@@ -399,7 +399,14 @@ func (c *checker) value(n *node) bool {
 				return false
 			}
 			work(c.pos - start) // decoded again, with the binder
-			c.trial(n, start, c.pos)
+			if c.trial(n, start, c.pos) && n.elem != nil && c.data[start] == '{' {
+				end := c.pos // the binder reads the map: walk it for its losses (see textMap)
+				c.pos = start
+				if !c.object(n.elem, false) {
+					return false
+				}
+				c.pos = end
+			}
 			return true
 		case kRaw:
 			if c.prove && c.dupDropped {
@@ -504,8 +511,9 @@ func (c *checker) object(n *node, root bool) bool {
 		fields.init(len(n.fields.nodes))
 	}
 	keys := keySet{base: c.keyN}
-	odd := false   // the member being read has a key a dotted path loses (see pathKey)
-	var outer step // what this object's step displaces (see pathStack)
+	var mkeys methodKeys // a kTrial's walk (see textMap)
+	odd := false         // the member being read has a key a dotted path loses (see pathKey)
+	var outer step       // what this object's step displaces (see pathStack)
 	if !root {
 		outer = c.steps.push(step{})
 	}
@@ -584,11 +592,17 @@ func (c *checker) object(n *node, root bool) bool {
 					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
 						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
 					}
-					again := !badKey && c.repeatedKey(&keys, keyKind, ks, ke, !esc && !hi)
-					// The key type's UnmarshalText reads the key, but a
-					// repeated name, which V2 fails on first (v2Repeat).
-					if n.tkey && !(again && c.dupDropped) && !c.textKey(n, ks, ke, esc, hi) {
-						return c.decline()
+					var again bool
+					switch {
+					case n.tkey && !c.prove: // a kTrial's walk: the binder tells keys by the Go value read (see textMap)
+						again = mkeys.add(n.typ.Key(), c.data[ks:ke])
+					default:
+						again = !badKey && c.repeatedKey(&keys, keyKind, ks, ke, !esc && !hi)
+						// The key type's UnmarshalText reads the key, but a
+						// repeated name, which V2 fails on first (v2Repeat).
+						if n.tkey && !(again && c.dupDropped) && !c.textKey(n, ks, ke, esc, hi) {
+							return c.decline()
+						}
 					}
 					if again {
 						keyLoss2 = c.boundAgain(n, false, start, ks, ke)

@@ -137,7 +137,12 @@
 // the binder itself, into a fresh one-field struct of the declared type and
 // tag, so the real method runs. A method that panics is recovered and
 // reported as an issue carrying a *PanicError: the binder would have
-// panicked on the same value.
+// panicked on the same value. Of a map whose key type has UnmarshalText
+// that the binder reads, Check then walks the object for the losses any
+// map has: its values' own, and each key the binder's map keeps once,
+// told apart as the map tells them, by the Go value the method reads
+// (called again, under recovery), not by the text: a value receiver's
+// method leaves every key zero, and a method may fold case.
 //
 // # V2 and SegmentIO: native first, trial where the pass declines
 //
@@ -307,8 +312,8 @@
 // but of string keys and integer keys (of keys of a string kind, one
 // whose key type's UnmarshalText reads a key into another value than its
 // text, as a value receiver's or a method folding case does, since the
-// binder tells repeated keys by the value and the trial check by the
-// text; under SegmentIO a key type that formats itself, String, Error or
+// binder tells repeated keys by the value, as the trial check does, and
+// the pass by the text; under SegmentIO a key type that formats itself, String, Error or
 // Format, which names a key in segmentio's error path, and a method's
 // error holding an UnmarshalTypeError, which segmentio turns into a
 // syntax error; under V2 a key type with UnmarshalJSON or

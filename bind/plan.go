@@ -182,11 +182,11 @@ type node struct {
 	bits   int          // kInt, kUint, kFloat, and kQuoted's base; map keys
 	base   nodeKind     // kQuoted: kBool, kInt, kUint or kFloat
 	typ    reflect.Type // the Go type at this position
-	elem   *node        // kSlice, kArray, kMap, kPtr
+	elem   *node        // kSlice, kArray, kMap, kPtr; a kTrial map's walk (see textMap), or nil
 	length int          // kArray
 	bytes  bool         // kSlice: element kind uint8, so a string is base64
 	key    nodeKind     // kMap: kString, kInt or kUint
-	tkey   bool         // kMap of kString keys in a proving pass: the key type's UnmarshalText reads each (see textKey)
+	tkey   bool         // kMap of kString keys the key type's UnmarshalText reads each of: in a proving pass (see textKey), or a kTrial's walk (see textMap)
 	fields *fieldSet    // kStruct
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
@@ -363,9 +363,11 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 			n.tkey = true
 		case reflect.PointerTo(kt).Implements(textUnmarshalerType):
 			// The key type's UnmarshalText reads each key: let the binder
-			// decide the whole map.
+			// decide the whole map, and walk an object it reads for the
+			// losses in it (see textMap).
 			n.kind = kTrial
 			n.trial = wrapper(t, false)
+			n.elem = c.textMap(t)
 			return nil
 		}
 		switch kt.Kind() {

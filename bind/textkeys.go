@@ -41,8 +41,8 @@ import (
 // The pass declines a key the method reads into anything but its text
 // exactly (a value receiver leaves it zero, a method may fold case): the
 // binder tells repeated keys by the Go value, V2 failing on the second of
-// two names of one value, segmentio keeping the last, and the trial
-// check by the text. It declines, under segmentio, a method's error
+// two names of one value, segmentio keeping the last, as the trial check
+// does (methodKeys), and the pass by the text. It declines, under segmentio, a method's error
 // holding an *json.UnmarshalTypeError (segmentio turns one into a syntax
 // error, and the trial check follows the Field of one wrapped), and a key
 // type that formats itself (String, Error or Format: segmentio's error
@@ -134,4 +134,76 @@ func (c *checker) textKey(n *node, ks, ke int, esc, hi bool) bool {
 	}
 	c.selfArgFailed(kind, err, h)
 	return !c.declined
+}
+
+// Map keys read by their type's UnmarshalText, outside a proving pass
+// (Std's checker; the trial check's walk). The binder decides such a map
+// whole (a kTrial node), but what it reads can lose what was sent, as any
+// map can: a key sent again, or a value's own losses. The binder's map
+// tells keys apart by the Go value the method reads, not by their text: a
+// value receiver's method leaves every key zero, a method may fold case,
+// and two keys it reads alike are one key, the last value kept. So once
+// the binder reads the object, the checker walks it (textMap's node) for
+// the losses, and tells repeated keys as the binder does (methodKeys):
+// encoding/json calls the method on the key's text unquoted, as
+// segmentio does.
+
+// textMap is the walk of a map of type t whose key type's UnmarshalText
+// reads each key, for a kTrial node under Std, or nil where the walk does
+// not model the binder: a key type encoding/json reads by its UnmarshalJSON
+// (it calls that on the key's quoted text), or an element type the walk
+// cannot compile (the binder fails on every value of it).
+func (c *compiler) textMap(t reflect.Type) *node {
+	if c.rules.prove || reflect.PointerTo(t.Key()).Implements(unmarshalerType) {
+		return nil
+	}
+	c.path = append(c.path, "[]")
+	e, err := c.node(t.Elem(), false)
+	c.path = c.path[:len(c.path)-1]
+	if err != nil {
+		return nil
+	}
+	return &node{kind: kMap, typ: t, key: kString, tkey: true, elem: e}
+}
+
+// methodKeys is the keys of one object read into a map whose key type's
+// UnmarshalText reads each, as the map tells them: by the Go value read.
+type methodKeys map[any]struct{}
+
+// add reads the key raw (its JSON string, quotes included) as the binder
+// does (methodKey) and reports whether a key read before is that value. A
+// key the method fails or panics on is no repeat: the binder fails on it.
+func (s *methodKeys) add(kt reflect.Type, raw []byte) (again bool) {
+	key, ok := methodKey(kt, raw)
+	if !ok {
+		return false
+	}
+	contain.Run(func() error { // a key Go cannot hash (an interface field's) panics, as it does in the binder's map
+		v := key.Interface()
+		if *s == nil {
+			*s = methodKeys{}
+		}
+		_, again = (*s)[v]
+		(*s)[v] = struct{}{}
+		return nil
+	})
+	return again
+}
+
+// methodKey reads the key raw (its JSON string, quotes included) into a
+// new value of key type kt by its UnmarshalText, on the key's text
+// unquoted, under recovery, and returns it; false when the method fails
+// or panics.
+func methodKey(kt reflect.Type, raw []byte) (reflect.Value, bool) {
+	var buf [64]byte
+	in := append([]byte(nil), keyText(buf[:0], raw)...) // the method's own: what it does to it stays there
+	key := reflect.New(kt)
+	u, ok := key.Interface().(encoding.TextUnmarshaler)
+	if !ok {
+		return reflect.Value{}, false
+	}
+	if panicked, err := contain.Run(func() error { return u.UnmarshalText(in) }); panicked != nil || err != nil {
+		return reflect.Value{}, false
+	}
+	return key.Elem(), true
 }

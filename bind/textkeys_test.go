@@ -148,7 +148,8 @@ var textKeyRows = []struct {
 	{`{"mk":{"red":1,}}`, "invalid_json ", "invalid_json "},
 	// A key the method reads into another Go value than its text: the
 	// binder tells keys by it (V2 fails on the second of two names of one
-	// value, segmentio keeps the last), the trial check by the text.
+	// value, segmentio keeps the last), as the trial check does, and the
+	// pass by the text.
 	{`{"mv":{"a":1}}`, "declines", "declines"},
 	{`{"mv":{"a":1,"b":2}}`, "declines", "declines"},
 	{`{"mv":{"":1}}`, "", ""},
@@ -266,4 +267,193 @@ func sameKeys(m any, keys []string) bool {
 		}
 	}
 	return true
+}
+
+// textKeyLosses are calls of selfArgs's maps whose key type's
+// UnmarshalText reads each key, where a binder that reads the call may
+// keep fewer keys than were sent: two keys of one text, or of two texts
+// the method reads into one Go value (a value receiver's leaves every key
+// zero; textFoldKey folds case; textIntKey reads a key's length).
+var textKeyLosses = []string{
+	`{"mk":{"teal":1,"teal":2}}`,
+	`{"mk":{"teal":1,"te\u0061l":2,"amber":3}}`,
+	`{"ma":{"teal":[1],"teal":{"a":1},"amber":null}}`,
+	`{"mv":{"a":1}}`,
+	`{"mv":{"a":1,"b":2}}`,
+	`{"mv":{"a":1,"b":2,"c":3,"":4}}`,
+	`{"mf":{"a":1,"A":2}}`,
+	`{"mf":{"a":1,"b":2,"A":3}}`,
+	`{"mf":{"A":1,"a":2,"B":3,"b":4,"c":5}}`,
+	`{"mf":{"\u0041":1,"a":2}}`,
+	`{"mf":{"a":1},"mf":{"A":2}}`,
+	`{"mi":{"a":1,"b":2}}`,
+	`{"mi":{"a":1,"bb":2,"cc":3}}`,
+	`{"mu":{"a":1,"A":2}}`,
+	`{"mt":{"a":1,"a":2}}`,
+	`{"ms":{"a":1,"a":2,"b":3}}`,
+	`{"n":{"f":1},"mv":{"x":1,"y":[2]},"mf":{"Q":1,"q":2}}`,
+}
+
+// TestTextKeys_NothingLost: on every binder, where the binder reads a
+// call, each key it did not keep of the maps of selfArgs whose key type
+// decodes itself is a DuplicateKey issue in that map, and no other is
+// (keysKept). The binder tells keys by the Go value its key type's
+// UnmarshalText reads, so must the check.
+func TestTextKeys_NothingLost(t *testing.T) {
+	calls := slices.Clone(textKeyLosses)
+	for _, row := range textKeyRows {
+		calls = append(calls, row.args)
+	}
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+		plan, err := b.Compile(reflect.TypeFor[selfArgs]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range calls {
+			keysKept(t, plan, []byte(c))
+		}
+	}
+}
+
+// FuzzTextKeys_NothingLost holds keysKept on calls of selfArgs's maps of
+// keys that decode themselves, of keys drawn from texts the key types read
+// alike, apart, or fail on, on every binder.
+func FuzzTextKeys_NothingLost(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 2, 3})
+	f.Add([]byte{2, 0, 1, 5, 0})
+	f.Add([]byte{3, 0, 1, 2, 1, 4})
+	f.Add([]byte{1, 6, 7, 6})
+	plans := map[bind.Binder]*bind.Plan{}
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+		plan, err := b.Compile(reflect.TypeFor[selfArgs]())
+		if err != nil {
+			f.Fatal(err)
+		}
+		plans[b] = plan
+	}
+	maps := []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi"}
+	keys := []string{`"a"`, `"A"`, `"b"`, `""`, `"teal"`, `"te\u0061l"`, `"amber"`, `"bb"`, `"\u0041"`, `"bad"`, `"red"`}
+	values := []string{`1`, `2`, `"x"`, `null`, `[1]`, `{"a":1,"a":2}`, `1.5`, `9007199254740993`}
+	f.Fuzz(func(t *testing.T, shape []byte) {
+		if len(shape) == 0 || len(shape) > 64 {
+			return
+		}
+		var b strings.Builder
+		b.WriteString(`{"` + maps[int(shape[0])%len(maps)] + `":{`)
+		for i, c := range shape[1:] {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(keys[int(c)%len(keys)] + ":" + values[int(c)/len(keys)%len(values)])
+		}
+		b.WriteString("}}")
+		for _, plan := range plans {
+			keysKept(t, plan, []byte(b.String()))
+		}
+	})
+}
+
+// keysKept: where plan's binder reads args, for each map of selfArgs
+// whose key type decodes itself, the keys sent less the keys the binder's
+// map holds are the DuplicateKey issues plan.Check lists one step inside
+// the argument (unless it lists the argument itself as sent again, its
+// loss listed there).
+func keysKept(t *testing.T, plan *bind.Plan, args []byte) {
+	t.Helper()
+	v := reflect.New(plan.Type())
+	if err := plan.Binder().Unmarshal(args, v.Interface()); err != nil {
+		return
+	}
+	issues := plan.Check(args, nil)
+	for _, name := range []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi"} {
+		param := slices.IndexFunc(plan.Params(), func(p bind.Param) bool { return p.Name == name })
+		m := v.Elem().FieldByName(strings.ToUpper(name))
+		lost := sentMembers(t, args, name) - m.Len()
+		dups, repeated := 0, false
+		for _, is := range issues {
+			if is.Param == param && is.Kind == bind.DuplicateKey {
+				switch strings.Count(is.Path.Pointer(), "/") {
+				case 1:
+					repeated = true
+				case 2:
+					dups++
+				}
+			}
+		}
+		if !repeated && dups != lost {
+			t.Errorf("%s %s: the binder's %s keeps %d of the keys sent, losing %d; the check lists %d repeated: %s",
+				plan.Binder().Name(), args, name, m.Len(), lost, dups, brief(issues))
+		}
+	}
+}
+
+// sentMembers is how many members the objects the top-level key name
+// holds in args have, every occurrence's (the binders merge them).
+func sentMembers(t *testing.T, args []byte, name string) int {
+	dec := json.NewDecoder(bytes.NewReader(args))
+	if _, err := dec.Token(); err != nil { // {
+		t.Fatal(err)
+	}
+	n := 0
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			t.Fatal(err)
+		}
+		if k != name || raw[0] != '{' {
+			continue
+		}
+		obj := json.NewDecoder(bytes.NewReader(raw))
+		obj.Token()
+		for obj.More() {
+			obj.Token()
+			var skip json.RawMessage
+			if err := obj.Decode(&skip); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// textKeyStdRows are calls of selfArgs's maps of keys that decode
+// themselves and Std's verdict (as textKeyRows writes it): the binder
+// decides the map whole (a failure is at the argument's value), and the
+// check walks a map it reads for the losses any map has, and for the keys
+// its map keeps once, told by the Go value the key type reads.
+var textKeyStdRows = []struct{ args, std string }{
+	{`{"mk":{"teal":1,"amber":2}}`, ""},
+	{`{"mk":{"red":1}}`, "invalid_value "},
+	{`{"mk":{"teal":1.5}}`, "wrong_type "},
+	{`{"mk":{"teal":null}}`, "null_for_value .teal"},
+	{`{"ma":{"teal":9007199254740993,"amber":[null]}}`, "rounded_number .teal"},
+	{`{"ma":{"teal":"\ud800"}}`, "replaced_text .teal"},
+	{`{"ma":{"teal":{"a":1,"a":2}}}`, "duplicate_key .teal.a"},
+	{`{"mk":{"teal":1,"te\u0061l":2}}`, "duplicate_key .teal"},
+	{`{"mk":{"teal":1,"teal":2,"red":3}}`, "invalid_value "},
+	{`{"mv":{"a":1,"b":2,"c":3,"":4}}`, `duplicate_key .b; duplicate_key .c; duplicate_key [""]`},
+	{`{"mf":{"A":1,"a":2,"B":3,"b":4,"c":5}}`, "duplicate_key .a; duplicate_key .b"},
+	{`{"mi":{"a":1,"bb":2,"cc":3}}`, "duplicate_key .cc"},
+	{`{"mu":{"a":1,"A":2}}`, ""},
+	{`{"n":{"mk":{"teal":1}},"mk":{"crimson":2,"crimson":3}}`, "duplicate_key .crimson"},
+	{`{"n":{"f":1},"mv":{"x":1,"y":[2]},"mf":{"Q":1,"q":2}}`, "wrong_type ; duplicate_key .q"},
+}
+
+// TestTextKeys_Std: Std's verdict on each row is the row's.
+func TestTextKeys_Std(t *testing.T) {
+	plan, err := bind.Std.Compile(reflect.TypeFor[selfArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range textKeyStdRows {
+		if got := verdictOf(plan.Check([]byte(row.args), nil)); got != row.std {
+			t.Errorf("%s: %q, want %q", row.args, got, row.std)
+		}
+		keysKept(t, plan, []byte(row.args))
+	}
 }

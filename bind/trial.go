@@ -48,13 +48,15 @@ func unmarshal(b Binder, data []byte, v any) error {
 // trial decodes the value text[start:end] with the binder into a fresh
 // value of n's type, as the binder decodes a field of that type (n.trial
 // wraps the type in a one-field struct), and records an issue if it fails.
+// It reports whether the binder read the value: it did not fail, and null
+// was not lost.
 //
 // A null the type's own decoding leaves at its zero value (time.Time's
 // UnmarshalJSON ignores null; encoding/json does not hand null to an
 // UnmarshalText at all) is a NullForValue: the value sent is lost, as for any
 // other type that cannot hold null. A type whose decoding makes something
 // of null (an optional type recording that null was sent) loses nothing.
-func (c *checker) trial(n *node, start, end int) {
+func (c *checker) trial(n *node, start, end int) (read bool) {
 	value := c.data[start:end]
 	if string(value) == "null" {
 		// One decode answers both questions: {"F":null} is the trial's
@@ -62,12 +64,14 @@ func (c *checker) trial(n *node, start, end int) {
 		zero, err := nullLeavesZero(c.binder, n)
 		if err == nil && zero {
 			c.issue(NullForValue, n, start, end)
-			return
+			return false
 		}
 		c.trialFailed(n, start, end, err)
-		return
+		return err == nil
 	}
-	c.trialFailed(n, start, end, decodeTrial(c.binder, n, value))
+	err := decodeTrial(c.binder, n, value)
+	c.trialFailed(n, start, end, err)
+	return err == nil
 }
 
 // trialFailed records the issue for a trial decode of the value

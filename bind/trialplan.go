@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -342,6 +343,33 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 	}
 }
 
+// failsAlone is, for a failure's dotted path (segmentio's) through an
+// object read into base, a map or an empty interface, whether a value of
+// it fails decoded alone into the element's type: the binder reads each
+// of their values into a fresh element, so of two members the path names
+// alike (a key sent again, or two keys a key type's method reads alike),
+// the first that fails alone is the one the binder failed on. It is nil
+// for another path, or an object read into a struct (segmentio decodes a
+// repeated field into what the earlier value left: see segMirror.whole).
+func (p *trialPlan) failsAlone(base reflect.Type, dotted bool) func([]byte) bool {
+	if !dotted || base == nil {
+		return nil
+	}
+	var elem reflect.Type
+	switch base.Kind() {
+	case reflect.Map:
+		elem = base.Elem()
+	case reflect.Interface:
+		elem = goAny
+	default:
+		return nil
+	}
+	w := wrapper(elem, false)
+	return func(v []byte) bool {
+		return trialDecode(p.binder, v, reflect.New(w).Interface(), elem) != nil
+	}
+}
+
 // tooDeep is the issue for nesting past the binder's limit at offset at:
 // in the argument whose value holds it, if any.
 func (p *trialPlan) tooDeep(args []byte, sc scan, at int, err error) Issue {
@@ -379,7 +407,11 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base != nil && p.hooks.custom(base) {
 			break // the type's own method owns the bytes inside
 		}
-		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted))
+		var kt reflect.Type
+		if base != nil && base.Kind() == reflect.Map {
+			kt = base.Key()
+		}
+		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted), kt, p.failsAlone(base, f.dotted))
 		if !ok {
 			break
 		}
@@ -533,7 +565,12 @@ func reads(t reflect.Type, j jsonlex.Kind, byteArrays bool) bool {
 // key (-1 in an array), and the number of tokens it used. It reads only the
 // elements before the one it finds, so following a path costs one pass.
 // intKey says how the path names a member (see pathKey).
-func child(data []byte, s int, path []string, dotted bool, intKey lossKey) (cs, ks, ke, used int, ok bool) {
+//
+// Where a key is sent again, or two keys are read alike, more than one
+// member may match: with fails, the member is the first whose value fails
+// on its own (the binder stops at the first failure, and reads each value
+// of a map alone), else the first that matches.
+func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt reflect.Type, fails func([]byte) bool) (cs, ks, ke, used int, ok bool) {
 	k := jsonlex.KindAt(data, s)
 	i, more, open := jsonlex.Open(data, s)
 	switch {
@@ -555,23 +592,36 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey) (cs, 
 		}
 	case k == jsonlex.KindObject:
 		for more {
-			kt, _, v, isKey := jsonlex.Key(data, i)
+			tok, _, v, isKey := jsonlex.Key(data, i)
 			work(v - i)
 			if !isKey {
 				return
 			}
-			key := keyText(nil, data[kt.Start:kt.End])
-			if intKey != keyByText {
-				key = keyIdentity(nil, data[kt.Start:kt.End], intKey) // the integer read, as fmt.Sprint writes it
+			raw := data[tok.Start:tok.End]
+			var key []byte
+			switch intKey {
+			case keyByText:
+				key = keyText(nil, raw)
+			case keyByMethod:
+				if kv, read := methodKey(kt, raw); read {
+					key = []byte(contain.Sprint(kv.Interface())) // the Go key, as fmt.Sprint writes it
+				}
+			default:
+				key = keyIdentity(nil, raw, intKey) // the integer read, as fmt.Sprint writes it
 			}
 			n := 1
 			if dotted {
 				n = bytes.Count(key, []byte(".")) + 1
 			}
-			if n <= len(path) && string(key) == strings.Join(path[:n], ".") {
-				return v, kt.Start, kt.End, n, true
-			}
 			end, _, _ := scanValue(data, v, 0, 0)
+			if key != nil && n <= len(path) && string(key) == strings.Join(path[:n], ".") {
+				if fails == nil || fails(data[v:end]) {
+					return v, tok.Start, tok.End, n, true
+				}
+				if !ok {
+					cs, ks, ke, used, ok = v, tok.Start, tok.End, n, true
+				}
+			}
 			if i, more, open = jsonlex.Next(data, end, jsonlex.KindObject); !open {
 				return
 			}
@@ -587,6 +637,9 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey) (cs, 
 func pathKey(base reflect.Type, dotted bool) lossKey {
 	if !dotted || base == nil || base.Kind() != reflect.Map {
 		return keyByText
+	}
+	if textKeyType(base.Key()) {
+		return keyByMethod // decodeMap's fmt.Sprint of the key its UnmarshalText read
 	}
 	switch base.Key().Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
@@ -860,9 +913,10 @@ type lossNode struct {
 type lossKey uint8
 
 const (
-	keyByText lossKey = iota // the same text, once unquoted (string kinds, UnmarshalText)
+	keyByText lossKey = iota // the same text, once unquoted (string kinds)
 	keyByInt                 // the same integer: "-0" is "0"
 	keyByUint
+	keyByMethod // the same Go value, as the key type's UnmarshalText reads it (see methodKeys); a path names it by fmt.Sprint of that
 )
 
 var (
@@ -961,7 +1015,10 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 			n.key = keyByUint
 		}
 		if b.spec.leaf(t.Key()) != nil {
-			n.key, n.intBits = keyByText, 0 // read by its UnmarshalText
+			n.key, n.intBits = keyByText, 0 // read by its own method
+			if textKeyType(t.Key()) {
+				n.key = keyByMethod
+			}
 		}
 	case reflect.Struct:
 		n.kind = lStruct
@@ -1261,13 +1318,13 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 	for {
 		ke, vs := w.member(j)
 		outer := w.steps.push(step{j, ke})
-		if w.rules.replaces && n.key == keyByText && replaces(d[j:ke]) {
+		if w.rules.replaces && (n.key == keyByText || n.key == keyByMethod) && replaces(d[j:ke]) {
 			w.report(Issue{Kind: ReplacedText, Start: j, End: ke, Type: n.typ.Key()})
 		}
 		if w.rules.wraps && n.intBits != 0 && keyWraps(d[j:ke], n.intBits, n.signed) {
 			w.report(Issue{Kind: WrappedNumber, Start: j, End: ke, Type: n.typ.Key()})
 		}
-		if w.rules.duplicates && keys.add(d, j, ke, n.key) {
+		if w.rules.duplicates && keys.add(d, j, ke, n) {
 			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.elem.typ})
 		}
 		end := w.value(n.elem, vs)
@@ -1367,15 +1424,22 @@ func (s *boundSet) add(f int) bool {
 }
 
 // A lossKeySet is the keys of one map object seen so far: the first few by
-// their spans, compared one by one, the rest in a map.
+// their spans, compared one by one, the rest in a map; keys told by the
+// value their type's method reads, by that value.
 type lossKeySet struct {
-	spans [16][2]int
-	n     int
-	more  map[string]bool
+	spans   [16][2]int
+	n       int
+	more    map[string]bool
+	byValue methodKeys
 }
 
-// add adds the key data[s:e] and reports whether it was there.
-func (ks *lossKeySet) add(d []byte, s, e int, kind lossKey) bool {
+// add adds the key data[s:e] of an object read into map n and reports
+// whether it was there.
+func (ks *lossKeySet) add(d []byte, s, e int, n *lossNode) bool {
+	kind := n.key
+	if kind == keyByMethod {
+		return ks.byValue.add(n.typ.Key(), d[s:e])
+	}
 	var buf [64]byte
 	key := keyIdentity(buf[:0], d[s:e], kind)
 	for _, sp := range ks.spans[:ks.n] {

@@ -1,0 +1,75 @@
+package bind_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/segmentio"
+)
+
+// segRepeatFailRows are calls segmentio fails on in the value of a map's
+// key sent again, or read alike by the key type's UnmarshalText, after an
+// earlier value of that key it read. segmentio's error names the key by
+// the Go key (decodeMap: fmt.Sprint of it), which both members match; the
+// failure is the later value's; so too where a key holds a dot, and the
+// path names the key before it as well. alone is the call with the earlier member
+// left out, and offending the failing value's text in both. (A key of no
+// text, as textValKey reads every key, drops out of segmentio's path: the
+// failure is placed at the map, as a key "" is; see nativeDeclines.)
+var segRepeatFailRows = []struct {
+	typ         reflect.Type
+	args, alone string
+	offending   string
+}{
+	{reflect.TypeFor[trialArgs](), `{"m":{"k":1,"k":"x"}}`, `{"m":{"k":"x"}}`, `"x"`},
+	{reflect.TypeFor[trialArgs](), `{"m":{"k":1,"j":2,"k":[1]}}`, `{"m":{"j":2,"k":[1]}}`, `[1]`},
+	{reflect.TypeFor[trialArgs](), `{"m":{"k":"x","k":1}}`, `{"m":{"k":"x","k":1}}`, `"x"`},
+	{reflect.TypeFor[trialArgs](), `{"a":{"k":1,"k":{"z":1e999}}}`, `{"a":{"k":{"z":1e999}}}`, `1e999`},
+	{reflect.TypeFor[trialArgs](), `{"a":{"k":{"z":1},"k":{"z":1e999}}}`, `{"a":{"k":{"z":1e999}}}`, `1e999`},
+	// A key holding a dot: segmentio's dotted path names both it and the
+	// key before its first dot.
+	{reflect.TypeFor[trialArgs](), `{"a":{"k":[1],"k.0":1e999}}`, `{"a":{"k.0":1e999}}`, `1e999`},
+	{reflect.TypeFor[trialArgs](), `{"m":{"a":1,"a.b":"x"}}`, `{"m":{"a.b":"x"}}`, `"x"`},
+	{reflect.TypeFor[trialArgs](), `{"a":{"k":{"0":1},"k.0":{"z":1e999}}}`, `{"a":{"k.0":{"z":1e999}}}`, `1e999`},
+	{reflect.TypeFor[selfArgs](), `{"mf":{"a":1,"A":"x"}}`, `{"mf":{"A":"x"}}`, `"x"`},
+	{reflect.TypeFor[selfArgs](), `{"mf":{"a":1,"b":2,"A":[]}}`, `{"mf":{"b":2,"A":[]}}`, `[]`},
+	{reflect.TypeFor[selfArgs](), `{"mi":{"a":1,"b":1.5}}`, `{"mi":{"b":1.5}}`, `1.5`},
+	{reflect.TypeFor[selfArgs](), `{"ms":{"a":1,"a":"x"}}`, `{"ms":{"a":"x"}}`, `"x"`},
+}
+
+// TestSegmentio_FailureAfterRepeatedKey: the check places each row's
+// failure at the later value, of the kind and type it has alone.
+func TestSegmentio_FailureAfterRepeatedKey(t *testing.T) {
+	for _, row := range segRepeatFailRows {
+		plan, err := segmentio.Binder.Compile(row.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := failureOf(t, plan, row.alone)
+		got := failureOf(t, plan, row.args)
+		if got.Kind != want.Kind || got.Type != want.Type || row.args[got.Start:got.End] != row.offending || row.alone[want.Start:want.End] != row.offending {
+			t.Errorf("%s: the check says %s at %q, alone %s at %q; want it at %q", row.args,
+				got.Kind, row.args[got.Start:got.End], want.Kind, row.alone[want.Start:want.End], row.offending)
+		}
+	}
+}
+
+// failureOf is the one binder failure plan.Check lists for args, which
+// the binder fails on.
+func failureOf(t *testing.T, plan *bind.Plan, args string) bind.Issue {
+	t.Helper()
+	if err := plan.Binder().Unmarshal([]byte(args), reflect.New(plan.Type()).Interface()); err == nil {
+		t.Fatalf("%s: the binder reads it", args)
+	}
+	var fails []bind.Issue
+	for _, is := range plan.Check([]byte(args), nil) {
+		if is.Kind.Class() == bind.BinderFailure {
+			fails = append(fails, is)
+		}
+	}
+	if len(fails) != 1 {
+		t.Fatalf("%s: the check lists %s, want one failure", args, brief(fails))
+	}
+	return fails[0]
+}
