@@ -1,6 +1,7 @@
 package refuse
 
 import (
+	"encoding"
 	"errors"
 	"reflect"
 	"strconv"
@@ -202,33 +203,41 @@ func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jso
 			i++
 		}
 	case reflect.Map:
-		// The binder keeps a repeated key's last value: look at that one.
-		last := map[string]int{}
+		// The binder keeps the last value of a key sent again: look at
+		// that one. Keys are told as the map tells them, by the Go key
+		// read (the same text escaped or not, "1" and "01" of an integer
+		// key type, two texts a key type's UnmarshalText reads alike).
+		kt := v.Type().Key()
+		var keys []any // each member's Go key, nil where the map reads none
+		last := map[any]int{}
+		for m := range jsonlex.Members(raw, 0) {
+			mk, ok := mapKey(kt, unquoteKey(raw[m.Key.Start:m.Key.End]))
+			var k any
+			if ok {
+				i := len(keys)
+				contain.Run(func() error { // a key holding what Go cannot hash panics, as in the binder's map
+					last[mk.Interface()] = i
+					k = mk.Interface()
+					return nil
+				})
+			}
+			keys = append(keys, k)
+		}
 		n := 0
 		for m := range jsonlex.Members(raw, 0) {
-			last[string(raw[m.Key.Start:m.Key.End])] = n
-			n++
-		}
-		n = 0
-		for m := range jsonlex.Members(raw, 0) {
-			k := n
+			k := keys[n]
 			n++
 			if found {
 				break
 			}
-			if last[string(raw[m.Key.Start:m.Key.End])] != k {
+			if k == nil || last[k] != n-1 {
 				continue
 			}
-			key := unquoteKey(raw[m.Key.Start:m.Key.End])
-			mk, ok := mapKey(v.Type().Key(), key)
-			if !ok {
-				continue
-			}
-			mv := v.MapIndex(mk)
+			mv := v.MapIndex(reflect.ValueOf(k))
 			if !mv.IsValid() {
 				continue
 			}
-			at, elem, found = breach(mv, raw[m.Value.Start:m.Value.End], lvls[1:], path.Name(key))
+			at, elem, found = breach(mv, raw[m.Value.Start:m.Value.End], lvls[1:], path.Name(unquoteKey(raw[m.Key.Start:m.Key.End])))
 		}
 	}
 	return at, elem, found
@@ -290,8 +299,15 @@ func fieldNamed(t reflect.Type, key string) int {
 	return fold
 }
 
-// mapKey reads a JSON object key as a map of key type kt does.
+// mapKey reads a JSON object key as a map of key type kt does: by the key
+// type's UnmarshalText where it has one (called under recovery: false
+// where it fails or panics), else by its kind.
 func mapKey(kt reflect.Type, key string) (reflect.Value, bool) {
+	if p := reflect.New(kt); reflect.PointerTo(kt).Implements(textUnmarshalerType) {
+		u := p.Interface().(encoding.TextUnmarshaler)
+		panicked, err := contain.Run(func() error { return u.UnmarshalText([]byte(key)) })
+		return p.Elem(), panicked == nil && err == nil
+	}
 	k := reflect.New(kt).Elem()
 	switch kt.Kind() {
 	case reflect.String:
