@@ -245,7 +245,9 @@ func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jso
 
 // fieldBreach finds where nested struct v (sent as the object raw) first
 // breaks its fields' tags, in the order sent, as the validator walks into
-// it: a field's own tag, or the structs inside an untagged field.
+// it: a field's own tag, or the structs inside an untagged field. (A key
+// binds a field by fieldNamed's rule, encoding/json's, under every binder:
+// it places the quote only, the validator having found the breach.)
 func fieldBreach(v reflect.Value, raw []byte, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	t := v.Type()
 	var (
@@ -253,15 +255,28 @@ func fieldBreach(v reflect.Value, raw []byte, path jsonpath.Path) (jsonpath.Path
 		elem  []byte
 		found bool
 	)
+	// The binder keeps the last value of a field's key sent again: look
+	// at that one.
+	var fields []int // each member's field, or -1
+	last := map[int]int{}
 	for m := range jsonlex.Members(raw, 0) {
+		i := fieldNamed(t, unquoteKey(raw[m.Key.Start:m.Key.End]))
+		if i >= 0 {
+			last[i] = len(fields)
+		}
+		fields = append(fields, i)
+	}
+	n := 0
+	for m := range jsonlex.Members(raw, 0) {
+		i := fields[n]
+		n++
 		if found {
 			break
 		}
-		key := unquoteKey(raw[m.Key.Start:m.Key.End])
-		i := fieldNamed(t, key)
-		if i < 0 {
+		if i < 0 || last[i] != n-1 {
 			continue
 		}
+		key := unquoteKey(raw[m.Key.Start:m.Key.End])
 		f := t.Field(i)
 		lvls := []string{""}
 		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {

@@ -23,10 +23,13 @@ type keyedLimits struct {
 	S map[string]int   `json:"s,omitempty" validate:"omitempty,dive,max=3"`
 	I map[int]int      `json:"i,omitempty" validate:"omitempty,dive,max=3"`
 	L map[lowerKey]int `json:"l,omitempty" validate:"omitempty,dive,max=3"`
+	N *struct {
+		X int `json:"x" validate:"max=3"`
+	} `json:"n,omitempty"`
 }
 
-// TestConstraint_QuotesTheValueTheBinderKept: where two keys of a map are
-// one key to the binder's map (the same text escaped or not, "1" and "01"
+// TestConstraint_QuotesTheValueTheBinderKept: where a nested struct's key
+// is sent again, or two keys of a map are one key to the binder's map (the same text escaped or not, "1" and "01"
 // of an integer key, two texts a key type's UnmarshalText reads alike),
 // the binder keeps the last value, and the constraint it breaks is quoted
 // and placed at that one, never at a value the map does not hold.
@@ -46,6 +49,8 @@ func TestConstraint_QuotesTheValueTheBinderKept(t *testing.T) {
 			{`{"l":{"a":1,"A":5}}`, ".A", "5"},
 			{`{"l":{"A":5,"a":1,"B":1,"b":9}}`, ".b", "9"},
 			{`{"l":{"A":5,"a":1}}`, "", ""},
+			{`{"n":{"x":1,"x":9}}`, ".x", "9"},
+			{`{"n":{"x":9,"x":1}}`, "", ""},
 		} {
 			if b == segmentio.Binder && strings.HasPrefix(tc.args, `{"i"`) {
 				continue // segmentio reads "01" as no integer
