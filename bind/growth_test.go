@@ -84,6 +84,15 @@ var growthShapes = []growthShape{
 	{name: "repeated keys, deep", args: func(k int) string {
 		return `{"meta":` + objects(13*k, "a", `{`+rep(`"x":1`, 10*k, ",")+`}`) + `}`
 	}},
+	{name: "repeated keys on a failure's path, deep", args: func(k int) string {
+		return `{"meta":` + strings.Repeat(`{"k":[1],"k":`, 13*k) + "1e400" + strings.Repeat("}", 13*k) + `}`
+	}},
+	{name: "repeated keys after a failure's path, deep", args: func(k int) string {
+		return `{"meta":` + strings.Repeat(`{"k":`, 13*k) + "1e400" + strings.Repeat(`,"k":[1]}`, 13*k) + `}`
+	}},
+	{name: "empty keys below a failure's path, deep", args: func(k int) string {
+		return `{"meta":{"a":` + objects(13*k, "", `[1e400]`) + `}}`
+	}},
 	{name: "repeated top-level key", args: func(k int) string { return `{` + rep(`"name":"x"`, 100*k, ",") + `}` }},
 	{name: "repeated top-level key, distinct values", args: func(k int) string {
 		return `{` + seq(100*k, func(i int) string { return `"name":"x` + strconv.Itoa(i) + `"` }) + `}`

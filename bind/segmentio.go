@@ -459,6 +459,9 @@ func (m *segMirror) explain(err error) failure {
 		if rest, ok := strings.CutPrefix(te.Field, "F."); ok {
 			return failure{path: strings.Split(rest, "."), dotted: true, at: -1}
 		}
+		if te.Field == "F" { // the argument's value, or below its empty keys (see trialPlan.issue)
+			return failure{dotted: true, at: -1}
+		}
 	}
 	return failure{at: -1}
 }

@@ -14,9 +14,9 @@ import (
 // the Go key (decodeMap: fmt.Sprint of it), which both members match; the
 // failure is the later value's; so too where a key holds a dot, and the
 // path names the key before it as well. alone is the call with the earlier member
-// left out, and offending the failing value's text in both. (A key of no
-// text, as textValKey reads every key, drops out of segmentio's path: the
-// failure is placed at the map, as a key "" is; see nativeDeclines.)
+// left out, and offending the failing value's text in both. A key of no
+// text last in the path (as textValKey reads every key) drops out of
+// segmentio's path: the failure is below it all the same.
 var segRepeatFailRows = []struct {
 	typ         reflect.Type
 	args, alone string
@@ -32,6 +32,13 @@ var segRepeatFailRows = []struct {
 	{reflect.TypeFor[trialArgs](), `{"a":{"k":[1],"k.0":1e999}}`, `{"a":{"k.0":1e999}}`, `1e999`},
 	{reflect.TypeFor[trialArgs](), `{"m":{"a":1,"a.b":"x"}}`, `{"m":{"a.b":"x"}}`, `"x"`},
 	{reflect.TypeFor[trialArgs](), `{"a":{"k":{"0":1},"k.0":{"z":1e999}}}`, `{"a":{"k.0":{"z":1e999}}}`, `1e999`},
+	// An empty key last in the path: segmentio's path drops it.
+	{reflect.TypeFor[trialArgs](), `{"m":{"":"x"}}`, `{"m":{"":"x"}}`, `"x"`},
+	{reflect.TypeFor[trialArgs](), `{"m":{"":1,"":"x"}}`, `{"m":{"":"x"}}`, `"x"`},
+	{reflect.TypeFor[trialArgs](), `{"a":{"":{"":1e999}}}`, `{"a":{"":{"":1e999}}}`, `1e999`},
+	{reflect.TypeFor[trialArgs](), `{"a":{"x":{"":1e999}}}`, `{"a":{"x":{"":1e999}}}`, `1e999`},
+	{reflect.TypeFor[trialArgs](), `{"a":{"":[1],"":[1e999]}}`, `{"a":{"":[1e999]}}`, `1e999`},
+	{reflect.TypeFor[selfArgs](), `{"mv":{"a":1,"b":{}}}`, `{"mv":{"b":{}}}`, `{}`},
 	{reflect.TypeFor[selfArgs](), `{"mf":{"a":1,"A":"x"}}`, `{"mf":{"A":"x"}}`, `"x"`},
 	{reflect.TypeFor[selfArgs](), `{"mf":{"a":1,"b":2,"A":[]}}`, `{"mf":{"b":2,"A":[]}}`, `[]`},
 	{reflect.TypeFor[selfArgs](), `{"mi":{"a":1,"b":1.5}}`, `{"mi":{"b":1.5}}`, `1.5`},

@@ -347,10 +347,11 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 // object read into base, a map or an empty interface, whether a value of
 // it fails decoded alone into the element's type: the binder reads each
 // of their values into a fresh element, so of two members the path names
-// alike (a key sent again, or two keys a key type's method reads alike),
-// the first that fails alone is the one the binder failed on. It is nil
-// for another path, or an object read into a struct (segmentio decodes a
-// repeated field into what the earlier value left: see segMirror.whole).
+// alike (a key sent again, two keys a key type's method reads alike, a
+// key holding a dot), the first that fails alone is the one the binder
+// failed on. It is nil for another path, or an object read into a struct
+// (segmentio decodes a repeated field into what the earlier value left:
+// see segMirror.whole).
 func (p *trialPlan) failsAlone(base reflect.Type, dotted bool) func([]byte) bool {
 	if !dotted || base == nil {
 		return nil
@@ -399,6 +400,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 	t := param.Type
 	var holder reflect.Type // the type of the container the element is in
 	path := pathStack{arg: step{m.ks, m.ke}}
+	jd := judge{budget: 2*(len(args)-m.vs) + 4096} // see judge
 	for rest := f.path; len(rest) > 0; {
 		base := t
 		for base != nil && base.Kind() == reflect.Pointer && !p.hooks.custom(base) {
@@ -411,7 +413,8 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base != nil && base.Kind() == reflect.Map {
 			kt = base.Key()
 		}
-		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted), kt, p.failsAlone(base, f.dotted))
+		jd.decode = p.failsAlone(base, f.dotted)
+		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted), kt, &jd)
 		if !ok {
 			break
 		}
@@ -442,6 +445,40 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		}
 		s, ks, ke = cs, cks, cke
 		rest = rest[used:]
+	}
+	// segmentio's dotted path drops a last key that is empty
+	// (prependField): where it ends at an object read into a map or an
+	// empty interface, the failure may lie below a member of key "" (as
+	// the Go key prints), at any depth; follow the one whose value fails
+	// alone, as child tells it.
+	for f.dotted {
+		base := t
+		for base != nil && base.Kind() == reflect.Pointer && !p.hooks.custom(base) {
+			base = base.Elem()
+		}
+		if base == nil || p.hooks.custom(base) || jsonlex.KindAt(args, s) != jsonlex.KindObject ||
+			base.Kind() != reflect.Interface && (base.Kind() != reflect.Map || base.Key().Kind() != reflect.String && !textKeyType(base.Key())) {
+			break
+		}
+		var kt reflect.Type
+		if base.Kind() == reflect.Map {
+			kt = base.Key()
+		}
+		jd.decode = p.failsAlone(base, true)
+		cs, cks, cke, _, ok := child(args, s, []string{""}, true, pathKey(base, true), kt, &jd)
+		if !ok {
+			break
+		}
+		ce, _, _ := scanValue(args, cs, 0, 0)
+		if failed, known := jd.fails(args[cs:ce]); !failed || !known {
+			break
+		}
+		holder, t = base, base
+		if base.Kind() == reflect.Map {
+			t = base.Elem()
+		}
+		path.push(step{cks, cke})
+		s, ks, ke = cs, cks, cke
 	}
 	e, _, _ := scanValue(args, s, 0, 0)
 	is := Issue{Kind: f.kind, Param: m.param, Start: s, End: e, Path: path.path(args, ""), Err: err}
@@ -566,11 +603,14 @@ func reads(t reflect.Type, j jsonlex.Kind, byteArrays bool) bool {
 // elements before the one it finds, so following a path costs one pass.
 // intKey says how the path names a member (see pathKey).
 //
-// Where a key is sent again, or two keys are read alike, more than one
-// member may match: with fails, the member is the first whose value fails
-// on its own (the binder stops at the first failure, and reads each value
-// of a map alone), else the first that matches.
-func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt reflect.Type, fails func([]byte) bool) (cs, ks, ke, used int, ok bool) {
+// Where a key is sent again, or two keys are read alike, or a key holds a
+// dot, more than one member may match. With a judge (j), the member is the
+// first whose value fails decoded alone (the binder stops at the first
+// failure, and reads each value of a map alone): child reads the rest of
+// the object for other matches, and decodes the ones before the last,
+// each charged to the judge's budget; past the budget, or with no judge,
+// it is the first that matches.
+func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt reflect.Type, j *judge) (cs, ks, ke, used int, ok bool) {
 	k := jsonlex.KindAt(data, s)
 	i, more, open := jsonlex.Open(data, s)
 	switch {
@@ -591,11 +631,13 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 			}
 		}
 	case k == jsonlex.KindObject:
+		var later []candidate // the matches after the first
+		var firstEnd int
 		for more {
 			tok, _, v, isKey := jsonlex.Key(data, i)
 			work(v - i)
 			if !isKey {
-				return
+				break
 			}
 			raw := data[tok.Start:tok.End]
 			var key []byte
@@ -613,21 +655,86 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 			if dotted {
 				n = bytes.Count(key, []byte(".")) + 1
 			}
+			match := key != nil && n <= len(path) && string(key) == strings.Join(path[:n], ".")
+			if match && !ok {
+				cs, ks, ke, used, ok = v, tok.Start, tok.End, n, true
+				if !j.affords(0) {
+					return
+				}
+			}
 			end, _, _ := scanValue(data, v, 0, 0)
-			if key != nil && n <= len(path) && string(key) == strings.Join(path[:n], ".") {
-				if fails == nil || fails(data[v:end]) {
-					return v, tok.Start, tok.End, n, true
-				}
-				if !ok {
-					cs, ks, ke, used, ok = v, tok.Start, tok.End, n, true
-				}
+			if ok && !j.charge(end-v) {
+				return cs, ks, ke, used, ok // past the budget: the first
+			}
+			switch {
+			case match && v == cs:
+				firstEnd = end
+			case match:
+				later = append(later, candidate{v, end, tok.Start, tok.End, n})
 			}
 			if i, more, open = jsonlex.Next(data, end, jsonlex.KindObject); !open {
-				return
+				break
 			}
 		}
+		if len(later) == 0 {
+			return
+		}
+		all := append([]candidate{{cs, firstEnd, ks, ke, used}}, later...)
+		for _, c := range all[:len(all)-1] {
+			failed, known := j.fails(data[c.vs:c.ve])
+			if !known {
+				return cs, ks, ke, used, ok // past the budget: the first
+			}
+			if failed {
+				return c.vs, c.ks, c.ke, c.used, true
+			}
+		}
+		c := all[len(all)-1] // the others read: the binder failed on it
+		return c.vs, c.ks, c.ke, c.used, true
 	}
 	return
+}
+
+// A candidate is a member a path names: its value's span, its key's, and
+// the path tokens it used.
+type candidate struct{ vs, ve, ks, ke, used int }
+
+// A judge tells which of the members a failure's path names the binder
+// failed on (see child), for one failure: decode says whether a value
+// read into the object's element type fails alone, or is nil where the
+// first must do (an object read into a struct, a path not segmentio's);
+// budget is the bytes it may still read and decode past a first match,
+// linear in the argument's size, so following a path stays linear
+// however many of its keys repeat.
+type judge struct {
+	decode func([]byte) bool
+	budget int
+}
+
+// affords reports whether the judge may read n more bytes.
+func (j *judge) affords(n int) bool { return j != nil && j.decode != nil && j.budget >= n }
+
+// charge spends n bytes of the budget, reporting false past it: then the
+// budget is spent, and the judge reads nothing more (a child already read
+// past it reads no further than its object).
+func (j *judge) charge(n int) bool {
+	if !j.affords(n) {
+		if j != nil {
+			j.budget = -1
+		}
+		return false
+	}
+	j.budget -= n
+	return true
+}
+
+// fails decodes value alone into the element type: whether it fails, and
+// whether the budget afforded telling.
+func (j *judge) fails(value []byte) (failed, known bool) {
+	if !j.charge(len(value)) {
+		return false, false
+	}
+	return j.decode(value), true
 }
 
 // pathKey is how a binder's error path names a member of the object
