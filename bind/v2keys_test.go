@@ -54,6 +54,20 @@ type v2Row struct {
 // (checkProven), and fails a row the pass declines.
 func checkV2Verdicts(t *testing.T, rows []v2Row) {
 	t.Helper()
+	checkV2Rows(t, rows, true)
+}
+
+// checkV2Declines holds V2's one pass to the trial check on each row
+// (checkProven), and fails a row the pass decides.
+func checkV2Declines(t *testing.T, rows []v2Row) {
+	t.Helper()
+	checkV2Rows(t, rows, false)
+}
+
+// checkV2Rows holds V2's one pass to the trial check on each row, and
+// fails a row the pass declines (decides, with decides false).
+func checkV2Rows(t *testing.T, rows []v2Row, decides bool) {
+	t.Helper()
 	for _, tc := range rows {
 		plan, err := jsonv2.Binder.Compile(nativeFixed[tc.fixed])
 		if err != nil {
@@ -61,9 +75,13 @@ func checkV2Verdicts(t *testing.T, rows []v2Row) {
 		}
 		args := []byte(tc.args)
 		checkProven(t, plan, args)
-		if _, _, ok := bind.NativeVerdict(plan, args); !ok {
+		is, _, ok := bind.NativeVerdict(plan, args)
+		switch {
+		case decides && !ok:
 			trial, _ := bind.TrialVerdict(plan, args)
 			t.Errorf("%.80q: the pass declines; the trial check says %s", tc.args, brief(trial))
+		case !decides && ok:
+			t.Errorf("%.80q: the pass gives the verdict %s", tc.args, brief(is))
 		}
 	}
 }
