@@ -399,13 +399,19 @@ func (c *checker) value(n *node) bool {
 				return false
 			}
 			work(c.pos - start) // decoded again, with the binder
-			if c.trial(n, start, c.pos) && n.elem != nil && c.data[start] == '{' {
+			if !c.trial(n, start, c.pos) {
+				return true
+			}
+			switch {
+			case n.elem != nil && c.data[start] == '{':
 				end := c.pos // the binder reads the map: walk it for its losses (see textMap)
 				c.pos = start
 				if !c.object(n.elem, false) {
 					return false
 				}
 				c.pos = end
+			case n.base == kString:
+				c.stringInString(n, start, c.pos)
 			}
 			return true
 		case kRaw:
@@ -1148,6 +1154,41 @@ func replacedText(raw []byte, esc, hi bool) bool {
 		f |= jsonlex.NonASCII
 	}
 	return jsonlex.Replaced(raw, f)
+}
+
+// stringInString judges, under Std, the text of the ,string field of a
+// string kind at data[start:end] the binder read: it unquotes the text
+// inside again, so the text null leaves the field as it was (but a
+// pointer, which it sets nil), and invalid UTF-8 or a lone surrogate in
+// either the text or the string inside is replaced (stringInStringLoss).
+func (c *checker) stringInString(n *node, start, end int) {
+	raw := c.data[start:end]
+	var buf [64]byte
+	text, ok := jsonlex.Unquote(buf[:0], raw)
+	if !ok {
+		return
+	}
+	work(len(raw))
+	if kind := stringInStringLoss(n.typ, raw, text); kind != "" {
+		c.issue(kind, n, start, end)
+	}
+}
+
+// stringInStringLoss is the silent loss, if any, of the ,string field of
+// a string kind of type t sent as the JSON string raw, whose text is text: the text
+// null leaves the field as it was (but a pointer, which it sets nil), and
+// text replaced in raw, or in the string text holds, is replaced.
+func stringInStringLoss(t reflect.Type, raw, text []byte) Code {
+	switch {
+	case nullText(text):
+		if t.Kind() == reflect.Pointer {
+			return ""
+		}
+		return NullForValue
+	case replaces(raw) || len(text) >= 2 && jsonlex.KindAt(text, 0) == jsonlex.KindString && replaces(text):
+		return ReplacedText
+	}
+	return ""
 }
 
 func (c *checker) stringValue(n *node) bool {

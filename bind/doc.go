@@ -142,7 +142,12 @@
 // map has: its values' own, and each key the binder's map keeps once,
 // told apart as the map tells them, by the Go value the method reads
 // (called again, under recovery), not by the text: a value receiver's
-// method leaves every key zero, and a method may fold case.
+// method leaves every key zero, and a method may fold case. Of a ,string
+// field of a string kind the binder reads, Check judges the text inside,
+// which the binder unquotes again: the text null leaves the field as it
+// was (NullForValue; a pointer it sets nil), and invalid UTF-8 or a lone
+// surrogate, in the text sent or in the string inside it, is replaced
+// (ReplacedText).
 //
 // # V2 and SegmentIO: native first, trial where the pass declines
 //

@@ -180,7 +180,7 @@ const (
 type node struct {
 	kind   nodeKind
 	bits   int          // kInt, kUint, kFloat, and kQuoted's base; map keys
-	base   nodeKind     // kQuoted: kBool, kInt, kUint or kFloat
+	base   nodeKind     // kQuoted: kBool, kInt, kUint or kFloat; a quoted kTrial of a string kind: kString
 	typ    reflect.Type // the Go type at this position
 	elem   *node        // kSlice, kArray, kMap, kPtr; a kTrial map's walk (see textMap), or nil
 	length int          // kArray
@@ -425,8 +425,13 @@ func (c *compiler) quoted(t reflect.Type) (*node, error) {
 	kind := quotedKind(base.Kind())
 	if kind == 0 || decodesItself(base) {
 		// Strings inside strings, and types with their own decoders: the
-		// binder's quoted decode decides.
-		return &node{kind: kTrial, typ: t, trial: wrapper(t, true), quoted: true}, nil
+		// binder's quoted decode decides; of a string it reads, the check
+		// judges the text inside (see stringInString).
+		n := &node{kind: kTrial, typ: t, trial: wrapper(t, true), quoted: true}
+		if base.Kind() == reflect.String && !decodesItself(base) {
+			n.base = kString
+		}
+		return n, nil
 	}
 	bits := 0
 	if kind != kBool {

@@ -619,17 +619,12 @@ func segQuotedFailure(base nodeKind, k jsonlex.Kind, text []byte) Code {
 // (lossWalk.quoted) lists it, or "".
 func segQuotedLoss(n *node, raw, text []byte) Code {
 	switch {
-	case nullText(text):
-		if n.typ.Kind() == reflect.Pointer {
-			return "" // the text null sets the pointer nil, as null does
-		}
-		return NullForValue
+	case nullText(text) || n.base == kString:
+		return stringInStringLoss(n.typ, raw, text) // the text null sets a pointer nil, as null does
 	case n.base == kFloat && !segQuotedNumber(n) && rounds(text, n.bits):
 		return RoundedNumber
 	case (n.base == kInt || n.base == kUint) && segWrapped(trimZeros(text), n.bits, n.base == kInt):
 		return WrappedNumber
-	case n.base == kString && (replaces(raw) || len(text) >= 2 && jsonlex.KindAt(text, 0) == jsonlex.KindString && replaces(text)):
-		return ReplacedText
 	}
 	return ""
 }
