@@ -403,7 +403,7 @@ func (c *checker) value(n *node) bool {
 				return true
 			}
 			switch {
-			case n.elem != nil && c.data[start] == '{':
+			case n.elem != nil && jsonlex.KindAt(c.data, start) == jsonlex.KindObject:
 				end := c.pos // the binder reads the map: walk it for its losses (see textMap)
 				c.pos = start
 				if !c.object(n.elem, false) {
