@@ -1,8 +1,11 @@
 package bind
 
 import (
+	"reflect"
+
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/decoders"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // The capabilities of each binder (see package bindcap), as unexported
@@ -74,10 +77,66 @@ func init() {
 		}
 		return "", nil, false
 	}
+	bindcap.Field = func(p any, st reflect.Type, raw []byte) ([]int, reflect.StructTag, bool, bool) {
+		plan, ok := p.(*Plan)
+		if !ok || plan == nil {
+			return nil, "", false, false
+		}
+		return plan.field(st, raw)
+	}
 	bindcap.Of = func(b any) bindcap.Caps {
 		if c, ok := b.(capable); ok {
 			return c.caps()
 		}
 		return bindcap.Caps{}
 	}
+}
+
+// field is bindcap.Field: the plan's compiled positions hold the field set
+// of every struct type they read, by the binder's rules.
+func (p *Plan) field(st reflect.Type, raw []byte) (index []int, tag reflect.StructTag, ok, known bool) {
+	end, f, valid := jsonlex.String(raw, 0)
+	if len(raw) < 2 || !valid || end != len(raw) {
+		return nil, "", false, false
+	}
+	fs := p.fieldSetOf(st)
+	if fs == nil {
+		return nil, "", false, false
+	}
+	i, _ := fs.lookup(raw, f&jsonlex.Escaped != 0)
+	if i < 0 {
+		return nil, "", false, true
+	}
+	index = fs.params[i].Index
+	return index, st.FieldByIndex(index).Tag, true, true // the Go field's own tag (a proving pass's field rules keep none)
+}
+
+// fieldSetOf returns the field set of a struct position of type st among
+// the plan's compiled positions, or nil: a plan without them (a Reader's),
+// or one that reads no struct of that type (or declines its position).
+func (p *Plan) fieldSetOf(st reflect.Type) *fieldSet {
+	seen := map[*node]bool{}
+	var walk func(n *node) *fieldSet
+	walk = func(n *node) *fieldSet {
+		if n == nil || seen[n] {
+			return nil
+		}
+		seen[n] = true
+		if fs := walk(n.elem); fs != nil {
+			return fs
+		}
+		if n.kind != kStruct {
+			return nil
+		}
+		if n.typ == st {
+			return n.fields
+		}
+		for _, c := range n.fields.nodes {
+			if fs := walk(c); fs != nil {
+				return fs
+			}
+		}
+		return nil
+	}
+	return walk(p.root)
 }

@@ -3,6 +3,7 @@ package refuse
 import (
 	"encoding"
 	"errors"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -92,7 +93,7 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.param(i), Sent: quoteSent(raw)}
 		arg := jsonpath.ArgPath(keys[i])
 		pr.Pointer = arg.Pointer()
-		if path, elem, ok := breach(v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), arg); ok && path.Inside() {
+		if path, elem, ok := breach(t.Plan(), v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), arg); ok && path.Inside() {
 			pr.Path, pr.Pointer, pr.Element = path.String(), path.Pointer(), quoteSent(elem)
 		}
 		ps = append(ps, pr)
@@ -171,7 +172,7 @@ func levels(tag string) []string {
 // breach finds where value v (sent as raw) first breaks its levels of
 // constraint, in the order sent: the path to it inside the argument and its
 // raw text. It runs the validator on each level, as dive does.
-func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
+func breach(plan *bind.Plan, v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	if lvls[0] != "" && validate().Var(v.Interface(), lvls[0]) != nil {
 		return path, raw, true
 	}
@@ -183,7 +184,7 @@ func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jso
 	}
 	if len(lvls) == 1 {
 		if v.Kind() == reflect.Struct {
-			return fieldBreach(v, raw, path)
+			return fieldBreach(plan, v, raw, path)
 		}
 		return jsonpath.Path{}, nil, false
 	}
@@ -199,7 +200,7 @@ func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jso
 			if found || i >= v.Len() {
 				break
 			}
-			at, elem, found = breach(v.Index(i), raw[e.Start:e.End], lvls[1:], path.Index(i))
+			at, elem, found = breach(plan, v.Index(i), raw[e.Start:e.End], lvls[1:], path.Index(i))
 			i++
 		}
 	case reflect.Map:
@@ -237,7 +238,7 @@ func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jso
 			if !mv.IsValid() {
 				continue
 			}
-			at, elem, found = breach(mv, raw[m.Value.Start:m.Value.End], lvls[1:], path.Name(unquoteKey(raw[m.Key.Start:m.Key.End])))
+			at, elem, found = breach(plan, mv, raw[m.Value.Start:m.Value.End], lvls[1:], path.Name(unquoteKey(raw[m.Key.Start:m.Key.End])))
 		}
 	}
 	return at, elem, found
@@ -245,10 +246,10 @@ func breach(v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jso
 
 // fieldBreach finds where nested struct v (sent as the object raw) first
 // breaks its fields' tags, in the order sent, as the validator walks into
-// it: a field's own tag, or the structs inside an untagged field. (A key
-// binds a field by fieldNamed's rule, encoding/json's, under every binder:
-// it places the quote only, the validator having found the breach.)
-func fieldBreach(v reflect.Value, raw []byte, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
+// it: a field's own tag, or the structs inside an untagged field. A key
+// binds a field as plan's binder binds it (bindcap.Field), by
+// encoding/json's rule where the plan has none (fieldNamed).
+func fieldBreach(plan *bind.Plan, v reflect.Value, raw []byte, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	t := v.Type()
 	var (
 		at    jsonpath.Path
@@ -257,32 +258,47 @@ func fieldBreach(v reflect.Value, raw []byte, path jsonpath.Path) (jsonpath.Path
 	)
 	// The binder keeps the last value of a field's key sent again: look
 	// at that one.
-	var fields []int // each member's field, or -1
-	last := map[int]int{}
+	type bound struct {
+		index []int
+		tag   reflect.StructTag
+	}
+	var fields []*bound // each member's field, or nil
+	last := map[string]int{}
 	for m := range jsonlex.Members(raw, 0) {
-		i := fieldNamed(t, unquoteKey(raw[m.Key.Start:m.Key.End]))
-		if i >= 0 {
-			last[i] = len(fields)
+		key := raw[m.Key.Start:m.Key.End]
+		var b *bound
+		index, tag, ok, known := bindcap.Field(plan, t, key)
+		if !known {
+			if i := fieldNamed(t, unquoteKey(key)); i >= 0 {
+				b = &bound{[]int{i}, t.Field(i).Tag}
+			}
+		} else if ok {
+			b = &bound{index, tag}
 		}
-		fields = append(fields, i)
+		if b != nil {
+			last[fmt.Sprint(b.index)] = len(fields)
+		}
+		fields = append(fields, b)
 	}
 	n := 0
 	for m := range jsonlex.Members(raw, 0) {
-		i := fields[n]
+		b := fields[n]
 		n++
 		if found {
 			break
 		}
-		if i < 0 || last[i] != n-1 {
+		if b == nil || last[fmt.Sprint(b.index)] != n-1 {
 			continue
 		}
-		key := unquoteKey(raw[m.Key.Start:m.Key.End])
-		f := t.Field(i)
+		fv, err := v.FieldByIndexErr(b.index)
+		if err != nil {
+			continue // through a nil embedded pointer: nothing decoded there
+		}
 		lvls := []string{""}
-		if tag := f.Tag.Get("validate"); tag != "" && tag != "-" {
+		if tag := b.tag.Get("validate"); tag != "" && tag != "-" {
 			lvls = levels(tag)
 		}
-		at, elem, found = breach(v.Field(i), raw[m.Value.Start:m.Value.End], lvls, path.Name(key))
+		at, elem, found = breach(plan, fv, raw[m.Value.Start:m.Value.End], lvls, path.Name(unquoteKey(raw[m.Key.Start:m.Key.End])))
 	}
 	return at, elem, found
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/invopop/jsonschema"
+
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
@@ -70,6 +72,48 @@ func TestConstraint_QuotesTheValueTheBinderKept(t *testing.T) {
 			case tc.element != "" && (len(got) != 1 || got[0].Path != tc.path || got[0].Element != tc.element):
 				t.Errorf("%s %s: the constraint problems %+v; want one at %s, of %s", b.Name(), tc.args, got, tc.path, tc.element)
 			}
+		}
+	}
+}
+
+// foldedLimits has a nested struct whose field a key of another case binds
+// under encoding/json (which folds case) and no other binder.
+type foldedLimits struct {
+	N struct {
+		W string `json:"w" validate:"max=3"`
+		Y int    `json:"y,omitempty"`
+	} `json:"n"`
+}
+
+// TestConstraint_QuotesTheFieldTheBinderBinds: the value quoted for a
+// nested struct's constraint is the one the binder bound to the field, by
+// its own field rules: encoding/json folds "W" to w, V2 and segmentio do
+// not. Each call repeats y, a silent loss, so the constraints are held to
+// the decoded value and the guard finds the value sent (breach).
+func TestConstraint_QuotesTheFieldTheBinderBinds(t *testing.T) {
+	for _, tc := range []struct {
+		binder              bind.Binder
+		args, path, element string
+	}{
+		{bind.Std, `{"n":{"y":1,"y":2,"w":"ab","W":"abcdef"}}`, ".W", `"abcdef"`},
+		{segmentio.Binder, `{"n":{"y":1,"y":2,"w":"abcdef","W":"ab"}}`, ".w", `"abcdef"`},
+	} {
+		reg := typereg.New(typereg.WithBinder(tc.binder), typereg.WithMode(typereg.Warn))
+		open := typereg.WithReflector(&jsonschema.Reflector{AllowAdditionalProperties: true}) // a key that names no field passes: the quote is the constraint's
+		if err := typereg.Register[foldedLimits](reg, "t", open); err != nil {
+			t.Fatal(err)
+		}
+		d := refuse.Decide(reg, "t", []byte(tc.args))
+		var got []refuse.Problem
+		if d.Warnings != nil {
+			for _, p := range d.Warnings.Problems {
+				if p.Code == refuse.Constraint {
+					got = append(got, p)
+				}
+			}
+		}
+		if len(got) != 1 || got[0].Path != tc.path || got[0].Element != tc.element {
+			t.Errorf("%s %s: the constraint problems %+v; want one at %s, of %s", tc.binder.Name(), tc.args, got, tc.path, tc.element)
 		}
 	}
 }

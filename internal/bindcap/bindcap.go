@@ -7,7 +7,11 @@
 // holds the rule.
 package bindcap
 
-import "github.com/bindguard/bindguard/internal/jsonpath"
+import (
+	"reflect"
+
+	"github.com/bindguard/bindguard/internal/jsonpath"
+)
 
 // ReadsLiteral reports whether binder b binds each value as its JSON text
 // reads: true for the binders bind mirrors natively (Std, V2, SegmentIO),
@@ -78,3 +82,12 @@ const (
 // Path returns the steps of a bind.Path, which bind exports only as text
 // (String, Pointer): refuse reads a path's steps, never its text.
 var Path func(p any) jsonpath.Path
+
+// Field returns the field of struct type st, read below the top level of
+// plan p's tool, that p's binder binds the object key raw (a JSON string
+// as sent, quotes included) to, by the binder's own field rules (exact
+// names, case folding as it folds): its index sequence and its tag; ok is
+// false for a key it binds to no field. known is false where p holds no
+// rules for st (a bind.Reader's plan, a type it does not read), and the
+// caller must judge by encoding/json's.
+var Field func(p any, st reflect.Type, raw []byte) (index []int, tag reflect.StructTag, ok, known bool)
