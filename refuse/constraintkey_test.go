@@ -117,3 +117,23 @@ func TestConstraint_QuotesTheFieldTheBinderBinds(t *testing.T) {
 		}
 	}
 }
+
+// TestRefuse_KeyReadAlikeIsWordedAsTheSameKey: a map key sent once, that
+// the binder's map reads as a key sent before it (a key type folding case,
+// "01" of an integer key), is refused as a repeated key, in words true of
+// it.
+func TestRefuse_KeyReadAlikeIsWordedAsTheSameKey(t *testing.T) {
+	reg := typereg.New(typereg.WithStrict(true)) // a silent loss refuses
+	if err := typereg.Register[keyedLimits](reg, "t"); err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]string{
+		`{"l":{"a":1,"A":2}}`:  `Argument 'l' for tool 't' has the key "A" at l.A, the same key to the tool as one sent before it there; the tool reads only the last value.`,
+		`{"i":{"1":1,"01":2}}`: `Argument 'i' for tool 't' has the key "01" at i.01, the same key to the tool as one sent before it there; the tool reads only the last value.`,
+	} {
+		d := refuse.Decide(reg, "t", []byte(args))
+		if d.Refusal == nil || !strings.Contains(d.Refusal.Error(), want) {
+			t.Errorf("%s: %v; want it to say %s", args, d.Refusal, want)
+		}
+	}
+}

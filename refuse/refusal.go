@@ -404,7 +404,9 @@ func (p Problem) sentence(tool string) string {
 		if p.Path == "" {
 			return arg + " was sent more than once, under the key " + p.Sent + "; the tool reads only the last value."
 		}
-		return arg + " has the key " + p.Sent + " more than once at " + p.Argument + p.Path + "; the tool reads only the last value."
+		// The key as sent may differ from the one before it (escaped, "01"
+		// for 1, a text the key type reads alike): say what the tool does.
+		return arg + " has the key " + p.Sent + " at " + p.Argument + p.Path + ", the same key to the tool as one sent before it there; the tool reads only the last value."
 	case UnknownField:
 		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " at " + p.Argument + p.Path + ", which names no field there."
 	case MissingField:
