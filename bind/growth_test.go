@@ -34,6 +34,16 @@ type growthArgs struct {
 	Ints []int             `json:"ints"`
 	Name string            `json:"name"`
 	Tags map[string]string `json:"tags"`
+	Lows map[lowKey]any    `json:"lows"`
+}
+
+// lowKey is a map key its UnmarshalText folds to lower case: "a" and "A"
+// are one key.
+type lowKey string
+
+func (k *lowKey) UnmarshalText(b []byte) error {
+	*k = lowKey(strings.ToLower(string(b)))
+	return nil
 }
 
 // A growthShape builds a call of scale k (1, 10, 100).
@@ -92,6 +102,9 @@ var growthShapes = []growthShape{
 	}},
 	{name: "empty keys below a failure's path, deep", args: func(k int) string {
 		return `{"meta":{"a":` + objects(13*k, "", `[1e400]`) + `}}`
+	}},
+	{name: "keys a key type reads alike, many losses", args: func(k int) string {
+		return `{"lows":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":[` + rounds + `],"K` + strconv.Itoa(i) + `":1` }) + `}}`
 	}},
 	{name: "repeated top-level key", args: func(k int) string { return `{` + rep(`"name":"x"`, 100*k, ",") + `}` }},
 	{name: "repeated top-level key, distinct values", args: func(k int) string {
