@@ -517,7 +517,7 @@ func (c *checker) object(n *node, root bool) bool {
 		fields.init(len(n.fields.nodes))
 	}
 	keys := keySet{base: c.keyN}
-	var mkeys methodKeys // a kTrial's walk (see textMap)
+	var mkeys methodKeys // the Go keys a key type's UnmarshalText read (see textKey, textMap)
 	odd := false         // the member being read has a key a dotted path loses (see pathKey)
 	var outer step       // what this object's step displaces (see pathStack)
 	if !root {
@@ -605,9 +605,14 @@ func (c *checker) object(n *node, root bool) bool {
 					default:
 						again = !badKey && c.repeatedKey(&keys, keyKind, ks, ke, !esc && !hi)
 						// The key type's UnmarshalText reads the key, but a
-						// repeated name, which V2 fails on first (v2Repeat).
-						if n.tkey && !(again && c.dupDropped) && !c.textKey(n, ks, ke, esc, hi) {
-							return c.decline()
+						// repeated name, which V2 fails on first (v2Repeat);
+						// two names it reads alike are one key to the map.
+						if n.tkey && !(again && c.dupDropped) {
+							ok, alike := c.textKey(n, ks, ke, esc, hi, &mkeys)
+							if !ok {
+								return c.decline()
+							}
+							again = again || alike
 						}
 					}
 					if again {

@@ -314,11 +314,8 @@
 // a failure; a key two of V2's case:ignore fields fold alike may bind,
 // text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
-// but of string keys and integer keys (of keys of a string kind, one
-// whose key type's UnmarshalText reads a key into another value than its
-// text, as a value receiver's or a method folding case does, since the
-// binder tells repeated keys by the value, as the trial check does, and
-// the pass by the text; under SegmentIO a key type that formats itself, String, Error or
+// but of string keys and integer keys (of keys of a string kind, under
+// SegmentIO a key type that formats itself, String, Error or
 // Format, which names a key in segmentio's error path, and a method's
 // error holding an UnmarshalTypeError, which segmentio turns into a
 // syntax error; under V2 a key type with UnmarshalJSON or

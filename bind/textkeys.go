@@ -35,14 +35,16 @@ import (
 //     it, and keeps the last value (DuplicateKey). A key of invalid text
 //     V2 fails on as it reads the name (v2KeyText), and segmentio's
 //     replaced text the pass declines (plainKey).
+//   - the method reads the name into a Go key read before (a value
+//     receiver's leaves every key zero, a method may fold case): the
+//     binder's map tells keys by the Go key, so V2 fails on the second
+//     name, as on a repeated one (v2Repeat), and segmentio keeps the last
+//     value (DuplicateKey); the pass and the trial check tell them so
+//     (methodKeys).
 //   - null for a value, and the values' own issues, as in a map of string
 //     keys: a call that fails lists no loss.
 //
-// The pass declines a key the method reads into anything but its text
-// exactly (a value receiver leaves it zero, a method may fold case): the
-// binder tells repeated keys by the Go value, V2 failing on the second of
-// two names of one value, segmentio keeping the last, as the trial check
-// does (methodKeys), and the pass by the text. It declines, under segmentio, a method's error
+// The pass declines, under segmentio, a method's error
 // holding an *json.UnmarshalTypeError (segmentio turns one into a syntax
 // error, and the trial check follows the Field of one wrapped), and a key
 // type that formats itself (String, Error or Format: segmentio's error
@@ -79,17 +81,19 @@ func textKeyType(kt reflect.Type) bool { return reflect.PointerTo(kt).Implements
 // textKey reads, for a proving pass, the key data[ks:ke] (esc: it holds
 // an escape; hi: a byte past ASCII) of an object read into map n, whose
 // key type the binder reads by its UnmarshalText (n.tkey), as the binder
-// does (see above); the caller judges a repeat of it first under V2. It
-// returns false where the pass declines.
-func (c *checker) textKey(n *node, ks, ke int, esc, hi bool) bool {
+// does (see above); the caller judges a repeat of its text first under V2.
+// It reports whether the Go key read is one of those mk holds, the object's
+// keys read so far (the binder's map tells keys by it), and adds it; ok is
+// false where the pass declines.
+func (c *checker) textKey(n *node, ks, ke int, esc, hi bool, mk *methodKeys) (ok, again bool) {
 	if c.cons.next != nil {
-		return false // a constraint on the map: the checks read the text
+		return false, false // a constraint on the map: the checks read the text
 	}
 	if c.param >= 0 && c.failedIn == c.steps.arg.ks+1 {
-		return true // the binder stopped at the argument's first failure, and a call that fails lists no loss
+		return true, false // the binder stopped at the argument's first failure, and a call that fails lists no loss
 	}
 	if c.textKeys && (esc || hi) && replacedText(c.data[ks:ke], esc, hi) {
-		return true // V2 fails on the name before the method (v2KeyText)
+		return true, false // V2 fails on the name before the method (v2KeyText)
 	}
 	var buf [64]byte
 	text := c.data[ks+1 : ke-1]
@@ -103,7 +107,7 @@ func (c *checker) textKey(n *node, ks, ke int, esc, hi bool) bool {
 	u := key.Interface().(encoding.TextUnmarshaler)
 	panicked, err := contain.Run(func() error { return u.UnmarshalText(in) })
 	if panicked == nil && err == nil {
-		return key.Elem().String() == string(text) // the Go key is its text: repeats are told by it
+		return true, mk.addValue(key.Elem()) // the binder's map tells keys by the Go key read
 	}
 	var h trialHooks
 	switch c.binder.(type) {
@@ -115,25 +119,25 @@ func (c *checker) textKey(n *node, ks, ke int, esc, hi bool) bool {
 			if len(c.issues) > before {
 				c.issues[len(c.issues)-1].Err = contain.Tame(err) // as V2 gets it (contain.V2Unmarshal)
 			}
-			return true
+			return true, false
 		}
 	case segmentioBinder:
 		h = (*segMirror)(nil)
 		if _, typed := contain.As[*json.UnmarshalTypeError](err); typed && panicked == nil {
-			return false
+			return false, false
 		}
 	default:
-		return false
+		return false, false
 	}
 	kind := Code("") // segmentio's error is the method's own: at the argument's value, of the kind its text says
 	if panicked != nil {
 		if c.argNode == nil {
-			return false
+			return false, false
 		}
 		kind, err = InvalidValue, &PanicError{Type: c.argNode.typ, Value: panicked}
 	}
 	c.selfArgFailed(kind, err, h)
-	return !c.declined
+	return !c.declined, false
 }
 
 // Map keys read by their type's UnmarshalText, outside a proving pass
@@ -178,6 +182,11 @@ func (s *methodKeys) add(kt reflect.Type, raw []byte) (again bool) {
 	if !ok {
 		return false
 	}
+	return s.addValue(key)
+}
+
+// addValue adds the Go key read and reports whether it was there.
+func (s *methodKeys) addValue(key reflect.Value) (again bool) {
 	contain.Run(func() error { // a key Go cannot hash (an interface field's) panics, as it does in the binder's map
 		v := key.Interface()
 		if *s == nil {
