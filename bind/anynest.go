@@ -32,7 +32,6 @@ type anyLevel struct {
 	start int    // where it starts
 	at    int    // an array's element being read; -1 for an object
 	keys  keySet // an object's keys held so far (see repeated)
-	odd   bool   // an object's member being read has a key a dotted path loses (see pathKey)
 }
 
 // anyNest reads the object at c.pos in position n, nil or any, where no
@@ -140,7 +139,7 @@ object: // c.pos is at '{', in position n (d = -1) or in
 	}
 	d++
 	l = &lv[d]
-	l.at, l.start, l.keys, l.odd = -1, c.pos, keySet{base: c.keyN}, false
+	l.at, l.start, l.keys = -1, c.pos, keySet{base: c.keyN}
 	l.outer = c.steps.push(step{})
 	if c.pos, more, ok = jsonlex.First(c.data, c.pos+1, jsonlex.KindObject); !ok {
 		return c.fail(c.pos)
@@ -161,10 +160,7 @@ member: // c.pos is at a member's key in object l
 	if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(in, false, l.start, ks, ke, f) && !c.segKeyText(in, ks, ke, esc, hi) {
 		return c.decline()
 	}
-	c.steps.set(step{ks, ke})
-	if c.dottedPaths && (l.odd || ke-ks == 2 || esc || dotted(c.data, ks, ke)) {
-		c.pathKey(&l.odd, ks, ke, esc, kString) // this key or the one before a dotted path loses: a note changes
-	}
+	c.steps.set(step{ks, ke}) // an interface's keys, empty or dotted, the trial check's path follows (see pathKey)
 	if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
 		return c.keyCut()
 	}
@@ -208,9 +204,6 @@ nextMember: // c.pos is past a member of object l
 	}
 closeObject: // c.pos is past object l's '}'
 	c.keyN = l.keys.base
-	if l.odd {
-		c.oddKeys--
-	}
 	c.steps.pop(l.outer)
 	if c.v2.skim|c.v2.dupAt != 0 {
 		at := in

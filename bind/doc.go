@@ -299,8 +299,9 @@
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
 // every other issue (a second top-level key of invalid text, under V2,
-// which fails on it, ArrayLength, a failure below a key segmentio's
-// dotted error path loses: empty or holding a dot), and everything its
+// which fails on it, ArrayLength, a failure below a key of a struct's
+// object segmentio's dotted error path loses: empty or holding a dot), and
+// everything its
 // rules do not model exactly for that binder: under SegmentIO a key
 // whose text is not valid UTF-8 (which segmentio binds by its text with
 // U+FFFD for the invalid bytes and lone surrogates, as the pass reads it

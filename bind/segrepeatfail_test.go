@@ -46,13 +46,15 @@ var segRepeatFailRows = []struct {
 }
 
 // TestSegmentio_FailureAfterRepeatedKey: the check places each row's
-// failure at the later value, of the kind and type it has alone.
+// failure at the later value, of the kind and type it has alone, and
+// where the one pass decides the row, its verdict is the trial check's.
 func TestSegmentio_FailureAfterRepeatedKey(t *testing.T) {
 	for _, row := range segRepeatFailRows {
 		plan, err := segmentio.Binder.Compile(row.typ)
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkProven(t, plan, []byte(row.args)) // the pass, where it decides, says so too
 		want := failureOf(t, plan, row.alone)
 		got := failureOf(t, plan, row.args)
 		if got.Kind != want.Kind || got.Type != want.Type || row.args[got.Start:got.End] != row.offending || row.alone[want.Start:want.End] != row.offending {

@@ -507,22 +507,21 @@ func (c *checker) plainDropped(vs int) bool {
 }
 
 // pathKey notes, for a binder whose errors give a dotted path, whether
-// the key at data[ks:ke] of the member an object reads now is one such a
-// path loses (empty, or holding a dot, or an escape, which may stand for
-// one: esc): a failure below it the pass declines. The trial check
-// follows segmentio's dotted path (child) by member order, a key with n
-// dots taking n+1 of its tokens, so a key with a dot may be read as an
-// earlier member's key and a path below it ({"k":[1],"k.0":1e999} puts
-// the failure at the 1), and an empty key whose own value fails vanishes
-// from the path (prependField("", "")), the issue then at the object
-// holding it, InvalidValue: where the pass would place it depends on
-// every member before it, which it does not model. odd is the object's
-// note for its member before.
-// A key of a map of integer keys (keyKind kSegInt, kSegUint) the path
-// names by the integer read (see segKey), never empty or dotted.
+// the key at data[ks:ke] of the member a struct's object reads now is one
+// such a path loses (empty, or holding a dot, or an escape, which may
+// stand for one: esc): a failure below it the pass declines. The trial
+// check follows segmentio's dotted path (child) by member order, a key
+// with n dots taking n+1 of its tokens; in an object read into a map or
+// an empty interface it tells the members the path names alike by the
+// one whose value fails alone, and follows a path's last empty key, which
+// prependField drops, as the pass places the failure; in a struct's it
+// takes the first (segmentio decodes a repeated field into what the one
+// before left), so there where the pass would place the failure depends
+// on every member before it, which it does not model. odd is the
+// object's note for its member before. A map's keys (keyKind kString,
+// kSegInt, kSegUint) and an interface's are never noted.
 func (c *checker) pathKey(odd *bool, ks, ke int, esc bool, keyKind nodeKind) {
-	now := keyKind != kSegInt && keyKind != kSegUint &&
-		(ke-ks == 2 || esc || dotted(c.data, ks, ke)) // esc: its text may hold a dot
+	now := keyKind == 0 && (ke-ks == 2 || esc || dotted(c.data, ks, ke)) // esc: its text may hold a dot
 	if now != *odd {
 		*odd = now
 		if now {
