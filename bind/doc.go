@@ -316,10 +316,8 @@
 // text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of string keys and integer keys (of keys of a string kind, under
-// SegmentIO a key type that formats itself, String, Error or
-// Format, which names a key in segmentio's error path, and a method's
-// error holding an UnmarshalTypeError, which segmentio turns into a
-// syntax error; under V2 a key type with UnmarshalJSON or
+// SegmentIO a method's error holding an UnmarshalTypeError, which
+// segmentio turns into a syntax error; under V2 a key type with UnmarshalJSON or
 // UnmarshalJSONFrom, which V2 calls on the name; a map a validate
 // constraint watches; and every key type of another kind that decodes
 // itself), under SegmentIO a call that reads an empty interface of a name

@@ -2,6 +2,7 @@ package bind_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
@@ -39,6 +40,9 @@ var segRepeatFailRows = []struct {
 	{reflect.TypeFor[trialArgs](), `{"a":{"x":{"":1e999}}}`, `{"a":{"x":{"":1e999}}}`, `1e999`},
 	{reflect.TypeFor[trialArgs](), `{"a":{"":[1],"":[1e999]}}`, `{"a":{"":[1e999]}}`, `1e999`},
 	{reflect.TypeFor[selfArgs](), `{"mv":{"a":1,"b":{}}}`, `{"mv":{"b":{}}}`, `{}`},
+	// A key longer than any text the guard cuts (contain.MaxText).
+	{reflect.TypeFor[selfArgs](), `{"mf":{"` + strings.Repeat("A", 600) + `":"x"}}`, `{"mf":{"` + strings.Repeat("A", 600) + `":"x"}}`, `"x"`},
+	{reflect.TypeFor[trialArgs](), `{"m":{"` + strings.Repeat("k", 600) + `":"x"}}`, `{"m":{"` + strings.Repeat("k", 600) + `":"x"}}`, `"x"`},
 	{reflect.TypeFor[selfArgs](), `{"mf":{"a":1,"A":"x"}}`, `{"mf":{"A":"x"}}`, `"x"`},
 	{reflect.TypeFor[selfArgs](), `{"mf":{"a":1,"b":2,"A":[]}}`, `{"mf":{"b":2,"A":[]}}`, `[]`},
 	{reflect.TypeFor[selfArgs](), `{"mi":{"a":1,"b":1.5}}`, `{"mi":{"b":1.5}}`, `1.5`},

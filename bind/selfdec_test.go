@@ -169,6 +169,7 @@ type selfArgs struct {
 	MT map[textNamedKey]int `json:"mt"`
 	MI map[textIntKey]int   `json:"mi"`
 	MU map[textTypedKey]int `json:"mu"`
+	MD map[textDotKey]int   `json:"md"`
 }
 
 // selfCalls are calls of selfArgs: clean, with losses, and failing, each

@@ -46,10 +46,8 @@ import (
 //
 // The pass declines, under segmentio, a method's error
 // holding an *json.UnmarshalTypeError (segmentio turns one into a syntax
-// error, and the trial check follows the Field of one wrapped), and a key
-// type that formats itself (String, Error or Format: segmentio's error
-// path names a key by fmt.Sprint of it, the trial check by its text); a
-// key of a map a validate constraint watches; and every key type of
+// error, and the trial check follows the Field of one wrapped); a key of
+// a map a validate constraint watches; and every key type of
 // another kind, or that V2 reads by UnmarshalJSON or UnmarshalJSONFrom
 // (which it calls on keys too).
 
@@ -68,10 +66,17 @@ func v2MapKeys(kt reflect.Type) bool {
 // segMapKeys is SegmentIO's rules.mapKeys: a key type of a string kind
 // segmentio reads as a string (decodeString: it has neither MarshalText
 // nor UnmarshalText; its UnmarshalJSON segmentio does not call on keys) or
-// by its UnmarshalText, whose fmt.Sprint is its text.
+// by its UnmarshalText. One that formats itself (String, Error, Format)
+// segmentio's error path names by fmt.Sprint of the Go key, and so does
+// the trial check's (pathKey, keyName).
 func segMapKeys(kt reflect.Type) bool {
-	return kt.Kind() == reflect.String && segMapKey(kt) &&
-		!kt.Implements(goStringer) && !kt.Implements(goError) && !kt.Implements(goFormatter)
+	return kt.Kind() == reflect.String && segMapKey(kt)
+}
+
+// formats reports whether fmt prints a value of key type kt by a method
+// of its own rather than as its kind.
+func formats(kt reflect.Type) bool {
+	return kt.Implements(goStringer) || kt.Implements(goError) || kt.Implements(goFormatter)
 }
 
 // textKeyType reports a map key type the binder reads by its UnmarshalText:
@@ -202,11 +207,19 @@ func (s *methodKeys) addValue(key reflect.Value) (again bool) {
 // methodKey reads the key raw (its JSON string, quotes included) into a
 // new value of key type kt by its UnmarshalText, on the key's text
 // unquoted, under recovery, and returns it; false when the method fails
-// or panics.
+// or panics. A key type of a string kind without the method holds the
+// text.
 func methodKey(kt reflect.Type, raw []byte) (reflect.Value, bool) {
 	var buf [64]byte
 	in := append([]byte(nil), keyText(buf[:0], raw)...) // the method's own: what it does to it stays there
 	key := reflect.New(kt)
+	if !textKeyType(kt) {
+		if kt.Kind() != reflect.String {
+			return reflect.Value{}, false
+		}
+		key.Elem().SetString(string(in))
+		return key.Elem(), true
+	}
 	u, ok := key.Interface().(encoding.TextUnmarshaler)
 	if !ok {
 		return reflect.Value{}, false
@@ -215,4 +228,20 @@ func methodKey(kt reflect.Type, raw []byte) (reflect.Value, bool) {
 		return reflect.Value{}, false
 	}
 	return key.Elem(), true
+}
+
+// keyName is the Go map key kv as segmentio's error path names it:
+// fmt.Sprint of it (decodeMap), whole, its own String, Error or Format
+// run under recovery (fmt recovers a panic in them itself, and writes it
+// as segmentio's path does); false where that panics all the same.
+func keyName(kv reflect.Value) (string, bool) {
+	if kv.Kind() == reflect.String && !formats(kv.Type()) {
+		return kv.String(), true // its text, as fmt prints it
+	}
+	var s string
+	panicked, _ := contain.Run(func() error {
+		s = fmt.Sprint(kv.Interface())
+		return nil
+	})
+	return s, panicked == nil
 }

@@ -51,6 +51,13 @@ func (k *textShownKey) UnmarshalText(b []byte) error {
 
 func (k textShownKey) String() string { return "shown " + string(k) }
 
+// textDotKey formats itself with a dot (segmentio's error path names a
+// key by fmt.Sprint of it, and splits the path at dots), and has no
+// UnmarshalText: a key is its text.
+type textDotKey string
+
+func (k textDotKey) String() string { return string(k) + ".k" }
+
 // textJSONKey has an UnmarshalJSON, which V2 calls on a key's name, quoted,
 // and segmentio does not (it reads the key as a string).
 type textJSONKey string
@@ -167,10 +174,14 @@ var textKeyRows = []struct {
 	{`{"mf":{"a":1},"mf":{"A":2}}`, "invalid_value ", "duplicate_key "},
 	{`{"n":{"i":1},"mf":{"Q":1,"q":null}}`, "invalid_value ", "declines"}, // a repeated key whose value holds a loss
 	// A key type of a String method: segmentio's path names the key by
-	// it, the trial check by its text.
-	{`{"ms":{"a":1}}`, "", "declines"},
-	{`{"ms":{"a":"x"}}`, "wrong_type .a", "declines"},
-	{`{"ms":{"bad":1}}`, "invalid_key .bad", "declines"},
+	// it, and so does the trial check.
+	{`{"ms":{"a":1}}`, "", ""},
+	{`{"ms":{"a":"x"}}`, "wrong_type .a", "wrong_type .a"},
+	{`{"ms":{"bad":1}}`, "invalid_key .bad", "invalid_value "},
+	{`{"ms":{"b":1,"a":[1]}}`, "wrong_type .a", "wrong_type .a"},
+	{`{"md":{"a":1,"b":"x"}}`, "wrong_type .b", "wrong_type .b"},
+	{`{"md":{"a":{"k":1},"a.k":"x"}}`, "wrong_type .a", "wrong_type .a"},
+	{`{"md":{"b.k":1,"b":"x"}}`, "wrong_type .b", "wrong_type .b"},
 	// UnmarshalJSON: V2 calls it on the name; segmentio reads a string.
 	{`{"mj":{"a":1}}`, "declines", ""},
 	{`{"mj":{"a":"x","b":1}}`, "declines", "wrong_type .a"},
@@ -291,7 +302,7 @@ func FuzzTextKeys_NothingLost(f *testing.F) {
 		}
 		plans[b] = plan
 	}
-	maps := []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi"}
+	maps := []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi", "md"}
 	keys := []string{`"a"`, `"A"`, `"b"`, `""`, `"teal"`, `"te\u0061l"`, `"amber"`, `"bb"`, `"\u0041"`, `"bad"`, `"red"`}
 	values := []string{`1`, `2`, `"x"`, `null`, `[1]`, `{"a":1,"a":2}`, `1.5`, `9007199254740993`}
 	f.Fuzz(func(t *testing.T, shape []byte) {
@@ -325,7 +336,7 @@ func keysKept(t *testing.T, plan *bind.Plan, args []byte) {
 		return
 	}
 	issues := plan.Check(args, nil)
-	for _, name := range []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi"} {
+	for _, name := range []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi", "md"} {
 		param := slices.IndexFunc(plan.Params(), func(p bind.Param) bool { return p.Name == name })
 		m := v.Elem().FieldByName(strings.ToUpper(name))
 		lost := sentMembers(t, args, name) - m.Len()

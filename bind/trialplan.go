@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
-	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
@@ -646,7 +645,9 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 				key = keyText(nil, raw)
 			case keyByMethod:
 				if kv, read := methodKey(kt, raw); read {
-					key = []byte(contain.Sprint(kv.Interface())) // the Go key, as fmt.Sprint writes it
+					if name, ok := keyName(kv); ok {
+						key = []byte(name) // the Go key, as fmt.Sprint writes it
+					}
 				}
 			default:
 				key = keyIdentity(nil, raw, intKey) // the integer read, as fmt.Sprint writes it
@@ -745,8 +746,8 @@ func pathKey(base reflect.Type, dotted bool) lossKey {
 	if !dotted || base == nil || base.Kind() != reflect.Map {
 		return keyByText
 	}
-	if textKeyType(base.Key()) {
-		return keyByMethod // decodeMap's fmt.Sprint of the key its UnmarshalText read
+	if textKeyType(base.Key()) || base.Key().Kind() == reflect.String && formats(base.Key()) {
+		return keyByMethod // decodeMap's fmt.Sprint of the key its UnmarshalText read, or of its text
 	}
 	switch base.Key().Kind() {
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
