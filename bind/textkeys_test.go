@@ -399,6 +399,7 @@ func sentMembers(t *testing.T, args []byte, name string) int {
 // its map keeps once, told by the Go value the key type reads.
 var textKeyStdRows = []struct{ args, std string }{
 	{`{"mk":{"teal":1,"amber":2}}`, ""},
+	{`{"mk":null}`, ""},
 	{`{"mk":{"red":1}}`, "invalid_value "},
 	{`{"mk":{"teal":1.5}}`, "wrong_type "},
 	{`{"mk":{"teal":null}}`, "null_for_value .teal"},

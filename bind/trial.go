@@ -55,9 +55,13 @@ func unmarshal(b Binder, data []byte, v any) error {
 // UnmarshalJSON ignores null; encoding/json does not hand null to an
 // UnmarshalText at all) is a NullForValue: the value sent is lost, as for any
 // other type that cannot hold null. A type whose decoding makes something
-// of null (an optional type recording that null was sent) loses nothing.
+// of null (an optional type recording that null was sent) loses nothing,
+// nor does a map (whose keys decode themselves), which null sets nil.
 func (c *checker) trial(n *node, start, end int) (read bool) {
 	value := c.data[start:end]
+	if string(value) == "null" && n.typ.Kind() == reflect.Map && !decodesItself(n.typ) {
+		return false // null sets a map nil, as the binder reads it: no loss (a map whose keys decode themselves)
+	}
 	if string(value) == "null" {
 		// One decode answers both questions: {"F":null} is the trial's
 		// own text for null.
