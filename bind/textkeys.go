@@ -107,12 +107,9 @@ func (c *checker) textKey(n *node, ks, ke int, esc, hi bool, mk *methodKeys) (ok
 	}
 	work(ke - ks)
 	kt := n.typ.Key()
-	key := reflect.New(kt)
-	in := append([]byte(nil), text...) // the method's own: what it does to it stays there
-	u := key.Interface().(encoding.TextUnmarshaler)
-	panicked, err := contain.Run(func() error { return u.UnmarshalText(in) })
+	key, panicked, err := unmarshalKey(kt, text)
 	if panicked == nil && err == nil {
-		return true, mk.addValue(key.Elem()) // the binder's map tells keys by the Go key read
+		return true, mk.addValue(key) // the binder's map tells keys by the Go key read
 	}
 	var h trialHooks
 	switch c.binder.(type) {
@@ -211,23 +208,28 @@ func (s *methodKeys) addValue(key reflect.Value) (again bool) {
 // text.
 func methodKey(kt reflect.Type, raw []byte) (reflect.Value, bool) {
 	var buf [64]byte
-	in := append([]byte(nil), keyText(buf[:0], raw)...) // the method's own: what it does to it stays there
-	key := reflect.New(kt)
+	text := keyText(buf[:0], raw)
 	if !textKeyType(kt) {
 		if kt.Kind() != reflect.String {
 			return reflect.Value{}, false
 		}
-		key.Elem().SetString(string(in))
-		return key.Elem(), true
+		key := reflect.New(kt).Elem()
+		key.SetString(string(text))
+		return key, true
 	}
-	u, ok := key.Interface().(encoding.TextUnmarshaler)
-	if !ok {
-		return reflect.Value{}, false
-	}
-	if panicked, err := contain.Run(func() error { return u.UnmarshalText(in) }); panicked != nil || err != nil {
-		return reflect.Value{}, false
-	}
-	return key.Elem(), true
+	key, panicked, err := unmarshalKey(kt, text)
+	return key, panicked == nil && err == nil
+}
+
+// unmarshalKey reads the key text (unquoted) into a new value of key type
+// kt, whose pointer has UnmarshalText, by that method on a copy of the
+// text (what the method does to it stays there), under recovery.
+func unmarshalKey(kt reflect.Type, text []byte) (key reflect.Value, panicked any, err error) {
+	in := append([]byte(nil), text...)
+	p := reflect.New(kt)
+	u := p.Interface().(encoding.TextUnmarshaler)
+	panicked, err = contain.Run(func() error { return u.UnmarshalText(in) })
+	return p.Elem(), panicked, err
 }
 
 // keyName is the Go map key kv as segmentio's error path names it:

@@ -57,15 +57,7 @@ func TestConstraint_QuotesTheValueTheBinderKept(t *testing.T) {
 			if b == segmentio.Binder && strings.HasPrefix(tc.args, `{"i"`) {
 				continue // segmentio reads "01" as no integer
 			}
-			d := refuse.Decide(reg, "t", []byte(tc.args))
-			var got []refuse.Problem
-			if d.Warnings != nil {
-				for _, p := range d.Warnings.Problems {
-					if p.Code == refuse.Constraint {
-						got = append(got, p)
-					}
-				}
-			}
+			got := constraintWarnings(refuse.Decide(reg, "t", []byte(tc.args)))
 			switch {
 			case tc.element == "" && len(got) != 0:
 				t.Errorf("%s %s: a constraint problem %+v; the binder's map holds no value past the bound", b.Name(), tc.args, got)
@@ -103,15 +95,7 @@ func TestConstraint_QuotesTheFieldTheBinderBinds(t *testing.T) {
 		if err := typereg.Register[foldedLimits](reg, "t", open); err != nil {
 			t.Fatal(err)
 		}
-		d := refuse.Decide(reg, "t", []byte(tc.args))
-		var got []refuse.Problem
-		if d.Warnings != nil {
-			for _, p := range d.Warnings.Problems {
-				if p.Code == refuse.Constraint {
-					got = append(got, p)
-				}
-			}
-		}
+		got := constraintWarnings(refuse.Decide(reg, "t", []byte(tc.args)))
 		if len(got) != 1 || got[0].Path != tc.path || got[0].Element != tc.element {
 			t.Errorf("%s %s: the constraint problems %+v; want one at %s, of %s", tc.binder.Name(), tc.args, got, tc.path, tc.element)
 		}
@@ -136,4 +120,17 @@ func TestRefuse_KeyReadAlikeIsWordedAsTheSameKey(t *testing.T) {
 			t.Errorf("%s: %v; want it to say %s", args, d.Refusal, want)
 		}
 	}
+}
+
+// constraintWarnings is the Constraint problems of d's warnings.
+func constraintWarnings(d refuse.Decision) []refuse.Problem {
+	var got []refuse.Problem
+	if d.Warnings != nil {
+		for _, p := range d.Warnings.Problems {
+			if p.Code == refuse.Constraint {
+				got = append(got, p)
+			}
+		}
+	}
+	return got
 }
