@@ -149,7 +149,7 @@ object: // c.pos is at '{', in position n (d = -1) or in
 	}
 member: // c.pos is at a member's key in object l
 	if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
-		return c.nameCut()
+		return c.nameCut(false) // V2 reads an interface's value whole
 	}
 	ks = c.pos
 	if end, f, ok = jsonlex.String(c.data, ks); !ok {
@@ -161,13 +161,16 @@ member: // c.pos is at a member's key in object l
 		return c.decline()
 	}
 	c.steps.set(step{ks, ke}) // an interface's keys, empty or dotted, the trial check's path follows (see pathKey)
-	if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
-		return c.keyCut()
+	if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok && !c.keyCut() {
+		return false
 	}
 	if in == nil {
 		// V2 reads a dropped object for repeated names, and fails on one.
 		if names && !l.keys.takeFirst(ks) && c.repeatedKey(&l.keys, kString, ks, ke, !esc && !hi) && !c.v2Repeat(nil, l.start, ks, ke) {
 			return c.decline()
+		}
+		if !ok {
+			return false // keyCut's: the key judged, its value cut
 		}
 	} else {
 		keyLoss, repeat = "", ""
@@ -176,6 +179,9 @@ member: // c.pos is at a member's key in object l
 		}
 		if !l.keys.takeFirst(ks) && c.repeatedKey(&l.keys, kString, ks, ke, !esc && !hi) {
 			repeat = c.boundAgain(in, false, l.start, ks, ke)
+		}
+		if !ok {
+			return false // keyCut's: the key judged, its value cut
 		}
 		if keyLoss != "" || repeat != "" {
 			if !c.anyLoss(keyLoss, repeat, ks, ke) {

@@ -537,7 +537,7 @@ func (c *checker) object(n *node, root bool) bool {
 				}
 			}
 			if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
-				return c.nameCut()
+				return c.nameCut(n != nil && !wrong && n.kind != kAny)
 			}
 			ks := c.pos
 			end, f, ok := jsonlex.String(c.data, ks)
@@ -556,8 +556,11 @@ func (c *checker) object(n *node, root bool) bool {
 					c.pathKey(&odd, ks, ke, esc, keyKind)
 				}
 			}
+			cut := false // no colon follows the key: under V2, judged all the same (keyCut)
 			if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
-				return c.keyCut()
+				if cut = c.keyCut(); !cut {
+					return false
+				}
 			}
 			vs := c.pos
 			if dropRepeats && c.repeatedKey(&keys, kString, ks, ke, !esc && !hi) && !c.v2Repeat(n, start, ks, ke) {
@@ -590,11 +593,17 @@ func (c *checker) object(n *node, root bool) bool {
 						c.unknownArg(ks, ke)
 						c.v2.dropKs = ks
 						dropping = true
+						if c.prove && c.dupDropped {
+							c.v2Dropped(ks, ke)
+						}
 					default:
 						keyLoss = c.unknownName(n, &keys, start, ks, ke)
 					}
 				case kMap, kAny:
 					badKey = keyKind != kString && !c.mapKey(n, ks, ke, esc)
+					if badKey && c.dupDropped {
+						c.v2.keyFailed = true // V2 fails on the key before its value
+					}
 					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
 						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
 					}
@@ -630,8 +639,8 @@ func (c *checker) object(n *node, root bool) bool {
 			if root {
 				c.argNode = child
 			}
-			if !c.value(child) {
-				return c.memberCut(n, &keys, root, ks, ke, keyLoss, keyLoss2)
+			if cut || !c.value(child) {
+				return c.memberCut(n, root, keyLoss)
 			}
 			if ci >= 0 {
 				c.consAfter(ci)

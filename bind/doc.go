@@ -177,10 +177,11 @@
 // (RoundedNumber), and a nested struct's key no field takes (UnknownField, as
 // for UnknownArgument), arguments that are not an object (NotAnObject) or
 // not JSON (InvalidJSON, at the first byte that makes them so, as the
-// trial check's scan places it; but text nested past go-sdk's limit after
-// the error under SegmentIO, and under V2 an error after a name the pass
-// has not yet judged for a repeat, or at a '{' or '[' V2 reads whole
-// first), under V2 a key bound to a case:ignore
+// trial check's scan places it, with under V2 V2's error where that is a
+// repeated name V2 meets before anything else fails: V2 stops at its
+// first error, and reads a '{' or '[' where a struct's or a map's member
+// name should be whole before it fails; but text nested past go-sdk's
+// limit after the error under SegmentIO), under V2 a key bound to a case:ignore
 // field by V2's fold (FoldedKey, before what its value holds; a fold two
 // case:ignore fields share it declines), and
 // under V2 a top-level key repeated (V2 fails on the name: InvalidValue

@@ -89,6 +89,7 @@ func (c *checker) droppedRun(n *node) (more, read bool) {
 		c.argNode = nil
 		c.pos = ve
 		if c.prove && c.dupDropped && c.droppedRepeat(ks, ke) {
+			c.v2First(ks, ke)
 			c.nameRepeated(ks, ke) // V2 fails on the repeated name (see unknownKey)
 		}
 		if c.record {

@@ -31,7 +31,9 @@ import (
 type v2Keys struct {
 	dupAt      int  // the start+1 of the object whose repeated name is its argument's first failure (0: none)
 	ks, ke     int  // that name's key
-	met        bool // a repeated name was listed: text that is not JSON after it the pass declines
+	firstKs    int  // the key of the repeated name V2's decode of the whole call fails on, nothing failing before it (see v2First)
+	firstKe    int  // (0: none)
+	keyFailed  bool // a map key V2 fails on was read: V2 reads nothing past it
 	skim       int  // the depth of the open value of the wrong kind V2 fails on at its first token (0: none)
 	dropKs     int  // the key of the top-level member being read, where it binds no parameter
 	dropFailed int  // dropKs+1 of the dropped member whose value's failure is listed
@@ -96,15 +98,53 @@ func (c *checker) v2Repeat(n *node, start, ks, ke int) bool {
 	case n != nil && n.kind != kStruct && n.kind != kMap && n.kind != kAny && !v2ReadsWhole(n.kind):
 		return false
 	case c.param < 0: // inside a value dropped at the top level
-		if c.droppedFailure(ks, decoders.V2.ErrDuplicateName) {
-			c.v2.met = true
+		if c.v2.dropKs != 0 {
+			c.v2First(ks, ke)
 		}
+		c.droppedFailure(ks, decoders.V2.ErrDuplicateName)
 		return true
 	}
+	c.v2First(ks, ke)
 	if c.firstFailure() {
-		c.v2.dupAt, c.v2.ks, c.v2.ke, c.v2.met, c.v2.text = start+1, ks, ke, true, false
+		c.v2.dupAt, c.v2.ks, c.v2.ke, c.v2.text = start+1, ks, ke, false
 	}
 	return true
+}
+
+// v2First notes, for V2's pass, the name at data[ks:ke] V2 fails on as a
+// repeat, met as V2 meets it, before its value: where nothing failed
+// before it in the call (V2 stops at its first error), V2's decode of the
+// whole call fails on this name. Text that is not JSON past it is then
+// refused with the name's error (see notJSON).
+func (c *checker) v2First(ks, ke int) {
+	if c.v2.firstKe == 0 && !c.failed && !c.v2.keyFailed && c.v2.badKs == 0 {
+		c.v2.firstKs, c.v2.firstKe = ks, ke
+	}
+}
+
+// v2FirstErr is V2's error on the call where it is a repeated name
+// (v2First), or nil.
+func (c *checker) v2FirstErr() error {
+	if c.v2.firstKe == 0 {
+		return nil
+	}
+	var buf [64]byte
+	name, _ := jsonlex.Unquote(buf[:0], c.data[c.v2.firstKs:c.v2.firstKe])
+	return decoders.V2.DuplicateError(string(name))
+}
+
+// v2Dropped judges, for V2's pass, the top-level key data[ks:ke] that
+// binds no parameter, as V2 reads it, before its value: whether it
+// repeats a key sent before (c.top.repeat; see droppedRepeat), which V2
+// fails on as it reads the name (unknownKey lists it). Where two
+// case:ignore fields fold alike, unknownKey declines.
+func (c *checker) v2Dropped(ks, ke int) {
+	if c.foldsMore {
+		return
+	}
+	if c.top.repeat = c.droppedRepeat(ks, ke); c.top.repeat {
+		c.v2First(ks, ke)
+	}
 }
 
 // v2ReadsWhole reports a kind of position V2 reads a value of the wrong
@@ -120,10 +160,15 @@ func v2ReadsWhole(k nodeKind) bool {
 // boundAgain is the loss of the key data[ks:ke] of the object at
 // data[start], read into struct, map or interface n, that binds a field a
 // key before bound or repeats a key: DuplicateKey; under V2's pass, below
-// the top level (where nameRepeated judges it), none: V2 fails on the
-// name (v2Repeat).
+// the top level (where nameRepeated judges it once the value is read;
+// V2 fails on the name first: v2First), none: V2 fails on the name
+// (v2Repeat).
 func (c *checker) boundAgain(n *node, root bool, start, ks, ke int) Code {
-	if root || !c.prove || !c.dupDropped {
+	if !c.prove || !c.dupDropped {
+		return DuplicateKey
+	}
+	if root {
+		c.v2First(ks, ke) // V2 fails on the name before its value
 		return DuplicateKey
 	}
 	c.v2Repeat(n, start, ks, ke)

@@ -78,11 +78,12 @@ import (
 //   - arguments that are not JSON (InvalidJSON), met before anything the
 //     pass declines: the one issue, at the first byte that makes the text
 //     invalid (see notJSON; under segmentio, not where the text nests past
-//     go-sdk's limit anywhere, and under V2, not where the key of a member
-//     still open repeats a name: V2 fails on the name first);
+//     go-sdk's limit anywhere), with, under V2, V2's error where it is a
+//     repeated name met before anything else fails (see v2First), which
+//     refuse words as one;
 //   - nesting past the binder's limit, met before anything the pass
 //     declines: the one TooDeep issue, as the trial check gives it (see
-//     tooDeep);
+//     tooDeep; its error as for text that is not JSON);
 //   - keys with escapes or bytes past ASCII, which both binders bind by
 //     their text, where that text is valid UTF-8 (see plainKey; under V2
 //     but a dropped one, under segmentio but where a failure lies below
@@ -213,15 +214,14 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.run(p.root)
 	c.keysDone()
 	if len(c.repeats) > 0 && (c.bad || c.tally.listed[classPolicy]+len(p.params) >= MaxIssues) {
-		// V2's error is the repeated name, which refuse words from the
-		// issue's Err; and past MaxIssues, whether the tally lists the
-		// MissingArgument issues depends on what it listed of their
-		// class before (the trial check: nothing, in a call that fails).
+		// Past MaxIssues, whether the tally lists the MissingArgument
+		// issues depends on what it listed of their class before (the
+		// trial check: nothing, in a call that fails). In text that is
+		// not JSON, the verdict is the text's (below).
 		c.repeatsDone()
-		return issues, false
-	}
-	if c.bad && c.v2.met {
-		return issues, false // V2's error is the name it met repeated before (see v2Repeat)
+		if !c.bad {
+			return issues, false
+		}
 	}
 	if c.bad && c.deep && !c.declined {
 		return c.tooDeep(issues)
@@ -278,7 +278,7 @@ func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
 	if c.param < 0 && c.foldsMore {
 		return issues, false // the member's key may bind one of two case:ignore fields
 	}
-	is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt}
+	is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt, Err: c.v2FirstErr()}
 	if c.param >= 0 {
 		is.Start = c.argAt
 	}
@@ -337,70 +337,71 @@ func (c *checker) listRepeats() {
 // where it checks UTF-8 first, V2, which the verdict does not follow), in
 // no argument, and no member. Under segmentio, go-sdk first refuses text
 // nested past its limit anywhere, valid or not: TooDeep, the pass
-// declines (rules.textDepth). Under V2, the binder's error is a repeated
-// name where one comes first, which refuse tells from the text that is
-// not JSON (DuplicateName): the pass has declined every repeat it judged,
-// and memberCut and keyCut those it had not judged yet; and nameCut an
-// array or object where V2 wants a name, which it reads whole before it
-// fails there.
+// declines (rules.textDepth). Under V2, which stops at its first error,
+// the binder's error is a repeated name where V2 meets one before
+// anything else fails, which refuse tells from the text that is not JSON
+// (DuplicateName): the issue carries it (v2First). The pass judges each
+// name as V2 reads it, before its value: a member's key whose value is
+// cut (memberCut) or whose colon is missing (keyCut) too, and an array or
+// object where V2 wants a name, which it reads whole (nameCut).
 func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
 	if p.rules.textDepth && jsonlex.DeepAt(c.data, p.rules.depth) >= 0 {
 		return issues, false
 	}
 	c.members = bindcap.Members{}
-	return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.badAt, End: c.badAt}), true
+	return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.badAt, End: c.badAt, Err: c.v2FirstErr()}), true
 }
 
 // memberCut ends the read of an object whose member's value held text
 // that is not JSON (or nesting past the limit), as Check's failure: it
-// returns false. The member's key at data[ks:ke] the pass judges once
-// the value is read; under V2, which fails on a repeated name as it reads
-// the name, before the value, a native verdict needs to know the key is
-// none, so it judges it now (see native's verdict of each), and declines
-// where it repeats a name of the object n, a field bound before
-// (keyLoss2) or a dropped one, or may be bound by a fold.
-func (c *checker) memberCut(n *node, keys *keySet, root bool, ks, ke int, keyLoss, keyLoss2 Code) bool {
+// returns false. Under V2, which fails on a repeated name as it reads the
+// name, before the value, the pass has judged the member's key before
+// its value (v2First), but where it may bind one of two case:ignore
+// fields that fold alike: there a native verdict declines.
+func (c *checker) memberCut(n *node, root bool, keyLoss Code) bool {
 	if !c.prove || !c.dupDropped || c.declined || !c.bad {
 		return false
 	}
-	repeat := false
 	switch {
-	case keyLoss2 == DuplicateKey:
-		repeat = true
 	case root && c.param < 0:
-		_, f, _ := jsonlex.String(c.data, ks)
-		repeat = c.foldsMore || f&(jsonlex.Escaped|jsonlex.NonASCII) != 0 || c.v2.textKeys || c.droppedRepeat(ks, ke)
+		c.declined = c.foldsMore
 	case keyLoss == UnknownField:
-		repeat = n.fields.foldsMore // a repeat V2 fails on is judged before the value (unknownName)
-	}
-	if repeat {
-		c.declined = true
+		c.declined = n.fields.foldsMore // a repeat V2 fails on is judged before the value (unknownName)
 	}
 	return false
 }
 
-// nameCut is Check's failure where an object's member name should start
-// and does not: V2 reads the value there whole before it finds it is no
-// name, and its error may be a name repeated inside an array or object
-// there: a native verdict declines.
-func (c *checker) nameCut() bool {
-	if c.prove && c.dupDropped {
-		switch jsonlex.KindAt(c.data, c.pos) {
+// nameCut is Check's failure where a member name of an object should
+// start and does not. Where V2 decodes the object member by member
+// (decoded: a struct's or a map's, not one inside a value it skips or
+// reads whole, an interface's too) and an array or object stands there, V2 reads
+// that whole, as a value it skips, before it fails on it being no name:
+// under V2's pass, so does the pass, for the name repeated in it that
+// V2's error may be (v2First); the verdict stays the text's failure at
+// the name.
+func (c *checker) nameCut(decoded bool) bool {
+	at := c.pos
+	c.fail(at)
+	if c.prove && c.dupDropped && decoded {
+		switch jsonlex.KindAt(c.data, at) {
 		case jsonlex.KindObject, jsonlex.KindArray:
-			c.declined = true
+			if c.param < 0 {
+				c.v2.dropKs = at // the value's failures are a dropped member's (droppedFailure)
+			}
+			c.value(nil)
 		}
 	}
-	return c.fail(c.pos)
+	return false
 }
 
-// keyCut is Check's failure on an object's key not followed by a colon:
-// under V2, whose error may be that the key repeats a name, before the
-// colon (see memberCut), a native verdict declines.
+// keyCut is Check's failure on an object's key not followed by a colon.
+// V2 fails on a name that repeats one of its object's as it reads the
+// name, before the colon: under V2's pass, keyCut reports true, and the
+// key is judged as one followed by its value (v2First), its value cut
+// (memberCut).
 func (c *checker) keyCut() bool {
-	if c.prove && c.dupDropped {
-		c.declined = true
-	}
-	return c.fail(c.pos)
+	c.fail(c.pos)
+	return c.prove && c.dupDropped
 }
 
 // prove reports whether the pass of p proves the call clean: its verdict
@@ -476,7 +477,7 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 		}
 		c.v2.hiDropped = true
 	}
-	if c.dupDropped && c.droppedRepeat(ks, ke) {
+	if c.dupDropped && c.top.repeat { // judged before the value (v2Dropped)
 		c.nameRepeated(ks, ke) // V2 fails on the repeated name
 	}
 	return c.plainDropped(vs)

@@ -8,7 +8,10 @@ import (
 
 // repeatedKey returns the raw text of the key a DuplicateName issue is
 // about: the issue spans the key itself, or (inside an argument) the
-// object holding it, or starts at it (inside a value the binder drops).
+// object holding it, or starts at it (inside a value the binder drops);
+// else (text that is not JSON, refused at its first bad byte, where the
+// binder met a repeated name before it; the error names it) the name as
+// the error quotes it.
 func repeatedKey(args []byte, is bind.Issue, name string, quoted []byte) []byte {
 	span := args[is.Start:is.End]
 	switch {
@@ -21,7 +24,7 @@ func repeatedKey(args []byte, is bind.Issue, name string, quoted []byte) []byte 
 			}
 		}
 	case jsonlex.KindAt(args, is.Start) == jsonlex.KindString:
-		if end, _, ok := jsonlex.String(args, is.Start); ok {
+		if end, _, ok := jsonlex.String(args, is.Start); ok && (name == "" || unquoteKey(args[is.Start:end]) == name) {
 			return args[is.Start:end]
 		}
 	}

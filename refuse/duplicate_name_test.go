@@ -87,6 +87,17 @@ func TestRefuse_V2DuplicateName(t *testing.T) {
 			want: []refuse.Problem{{Argument: "items", Path: "[1]", Code: refuse.DuplicateName, Takes: "a list (a JSON array) of objects with fields B", Sent: `[{"B":1},{"B":1,"B":2}]`, Element: `"B"`}},
 		},
 		{
+			// V2 stops at the repeat before the text goes wrong: its error
+			// is the name, refused at the first bad byte, naming the key
+			// repeated, not the key that stands there.
+			name: "text that is not JSON after a repeat, a key at the bad byte", args: `{"hours_back":5,"hours_back":6 "rest":{}}`,
+			want: []refuse.Problem{{Code: refuse.DuplicateName, Sent: `"hours_back"`}},
+		},
+		{
+			name: "text cut after a repeat", args: `{"hours_back":5,"rest":{"a":1,"a":`,
+			want: []refuse.Problem{{Code: refuse.DuplicateName, Sent: `"a"`}},
+		},
+		{
 			name: "inside a key the binder drops", args: `{"hours_back":5,"x":{"a":1,"a":2}}`,
 			want: []refuse.Problem{
 				{Code: refuse.DuplicateName, Sent: `"a"`},
