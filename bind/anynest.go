@@ -229,7 +229,7 @@ closeObject: // c.pos is past object l's '}'
 func (c *checker) anyLoss(keyLoss, repeat Code, ks, ke int) bool {
 	vs, found := c.pos, c.found
 	if !c.value(anyNode) {
-		return false // memberCut judges no key of an object in position any
+		return false // its key judged before the value (boundAgain)
 	}
 	if repeat == DuplicateKey && c.prove && !c.repeatKey(found) {
 		return c.decline()

@@ -572,6 +572,9 @@ func (c *checker) object(n *node, root bool) bool {
 				switch n.kind {
 				case kStruct:
 					i, folded := n.fields.lookupKey(c.data[ks:ke], esc, hi)
+					if i < 0 && n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi) {
+						return c.decline() // a key two of V2's case:ignore fields fold to
+					}
 					if root && !c.topKey(ks, ke, i, esc, hi) {
 						return false
 					}
@@ -602,7 +605,7 @@ func (c *checker) object(n *node, root bool) bool {
 				case kMap, kAny:
 					badKey = keyKind != kString && !c.mapKey(n, ks, ke, esc)
 					if badKey && c.dupDropped {
-						c.v2.keyFailed = true // V2 fails on the key before its value
+						c.v2.failing = true // V2 fails on the key before its value
 					}
 					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
 						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
@@ -640,7 +643,7 @@ func (c *checker) object(n *node, root bool) bool {
 				c.argNode = child
 			}
 			if cut || !c.value(child) {
-				return c.memberCut(n, root, keyLoss)
+				return false // under V2, its key judged before the value (v2First)
 			}
 			if ci >= 0 {
 				c.consAfter(ci)

@@ -180,8 +180,9 @@
 // trial check's scan places it, with under V2 V2's error where that is a
 // repeated name V2 meets before anything else fails: V2 stops at its
 // first error, and reads a '{' or '[' where a struct's or a map's member
-// name should be whole before it fails; but text nested past go-sdk's
-// limit after the error under SegmentIO), under V2 a key bound to a case:ignore
+// name should be whole before it fails; under SegmentIO, TooDeep where
+// the text nests past go-sdk's limit after the error, as go-sdk refuses
+// it first), under V2 a key bound to a case:ignore
 // field by V2's fold (FoldedKey, before what its value holds; a fold two
 // case:ignore fields share it declines), and
 // under V2 a top-level key repeated (V2 fails on the name: InvalidValue

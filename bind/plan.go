@@ -471,7 +471,8 @@ type fieldSet struct {
 	// not model (see rules.foldsMore).
 	foldsMore bool
 	// v2folded: the fields a key no field names exactly binds by V2's
-	// case:ignore, by folded name (see rules.v2Folds, lookupV2).
+	// case:ignore, by folded name (see rules.v2Folds, lookupV2); -1 for
+	// a fold two or more such fields share (see sharedFold).
 	v2folded map[string]int
 	// names tells most keys no field takes before the lookup (see
 	// nameFilter).

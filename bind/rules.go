@@ -157,11 +157,12 @@ var v2Rules = &rules{
 	v2Folds: func(t reflect.Type) map[string]int {
 		var m map[string]int
 		for k, c := range v2CaseIgnored(t) {
-			if len(c) == 1 {
-				if m == nil {
-					m = map[string]int{}
-				}
-				m[k] = c[0]
+			if m == nil {
+				m = map[string]int{}
+			}
+			m[k] = c[0]
+			if len(c) > 1 {
+				m[k] = -1 // shared (see fieldSet.sharedFold)
 			}
 		}
 		return m

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
@@ -47,6 +49,9 @@ var v2CutVerdicts = []struct {
 	{1, `{"a":[{"k":1,"k":2}],"i"`, true},
 	{1, `{"m":{"k":1,"k":`, true},
 	{1, `{"sl":[{"q":1,"q":2}],"i":`, true}, // V2 reads an object for a string whole, then fails
+	{1, `{"arr":[1,2,3,{"k":1,"k"`, true},   // V2 skips a fixed array's extra elements, validating them, before it fails on the length
+	{1, `{"arr":[1,{"k":1,"k"`, true},
+	{1, `{"deep":[[],[{"k":1,"k"`, true},
 	// an array or object where V2 wants a name: it reads the value whole
 	{1, `{{"k":0,"k"`, true},
 	{1, `{[{"k":0,"k":1}]`, true},
@@ -70,6 +75,7 @@ var v2CutVerdicts = []struct {
 	{0, "{\"\xff\":1,\"count\":1,\"count\":", false},
 	{1, `[{"k":1,"k":`, false}, // not an object: V2 fails at the bracket
 	{6, `{"mi":{"x":{"q":1,"q":`, false},
+	{6, `{"d":{"k":0,"k"`, false}, // a Duration with no format: V2 fails before it reads the value
 	{0, `{"count":1,"count":2,"zz":` + strings.Repeat("[", 10001) + "]", true},
 	{0, `{"count":1,"tags":[` + strings.Repeat("[", 10001), false},
 }
@@ -98,6 +104,55 @@ func TestV2Cut_Verdicts(t *testing.T) {
 		}
 		if _, _, dup := bindcap.DuplicateName(jsonv2.Binder, issues[0].Err); dup != r.dup {
 			t.Errorf("%.60q: the verdict's Err %v: a repeated name: %v, want %v", r.args, issues[0].Err, dup, r.dup)
+		}
+	}
+}
+
+// segCutDeep are calls under segmentio whose text is not JSON and nests
+// past go-sdk's limit after the first bad byte: go-sdk refuses the depth
+// before segmentio reads a byte, so the verdict is TooDeep, at the first
+// bracket past the limit, in the argument whose value holds it (at the
+// value) or in none. The pass decides each (it declined them all).
+var segCutDeep = []struct {
+	fixed int
+	args  string
+	param string // the argument, "" for none
+}{
+	{0, `{"zz":1,` + strings.Repeat("[", 1001), ""},
+	{0, `{"zz":1 ` + strings.Repeat("[", 1001), ""},
+	{0, `{"count":1,"tags":["a" ` + strings.Repeat("[", 1001), "tags"},
+	{0, `{"count":1,"tags":[x` + strings.Repeat("[", 1001), "tags"},
+	{0, `{"zz":[x` + strings.Repeat("[", 1001), ""},
+	{0, `{"count":1x` + strings.Repeat("[", 1001), ""},
+	{0, `{"count"` + strings.Repeat("[", 1001), ""},
+	{1, `{"a":{"k":1 ` + strings.Repeat("{\"k\":", 1001), "a"},
+	{1, `{"n":{"x":1,"x"` + strings.Repeat("[", 1001), "n"},
+	{1, `{"i":1,` + strings.Repeat("[", 999) + `x` + strings.Repeat("[", 1001), ""},
+	{1, `[1,x` + strings.Repeat("[", 1001), ""},
+}
+
+// TestSegCutDeep_Verdicts: the pass decides each row with the one TooDeep
+// issue, as the trial check does (checkProven), in the row's argument.
+func TestSegCutDeep_Verdicts(t *testing.T) {
+	for _, r := range segCutDeep {
+		plan, err := segmentio.Binder.Compile(nativeFixed[r.fixed])
+		if err != nil {
+			t.Fatal(err)
+		}
+		issues, ok := decidedProven(t, plan, []byte(r.args))
+		if !ok {
+			continue
+		}
+		if len(issues) != 1 || issues[0].Kind != bind.TooDeep {
+			t.Errorf("%.60q: %s, want one too_deep", r.args, brief(issues))
+			continue
+		}
+		param := ""
+		if i := issues[0].Param; i >= 0 {
+			param = plan.Params()[i].Name
+		}
+		if param != r.param {
+			t.Errorf("%.60q: in argument %q, want %q", r.args, param, r.param)
 		}
 	}
 }

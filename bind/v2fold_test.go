@@ -1,6 +1,13 @@
 package bind_test
 
-import "testing"
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+)
 
 // v2FoldVerdicts are calls with a key V2 binds by a case:ignore fold whose
 // value holds an issue, whose verdict V2's one pass gives itself, issue
@@ -16,4 +23,65 @@ var v2FoldVerdicts = []v2Row{
 // trial check's.
 func TestV2Fold_Verdicts(t *testing.T) {
 	checkV2Verdicts(t, v2FoldVerdicts)
+}
+
+// foldsShared nests nativeFolds, whose case:ignore fields a_b and A-B fold
+// alike, and holds a field of its own.
+type foldsShared struct {
+	In  nativeFolds   `json:"in"`
+	Ins []nativeFolds `json:"ins"`
+	X   int           `json:"x"`
+}
+
+// v2SharedFolds are calls of structs where two case:ignore fields fold
+// alike ("a_b" and "A-B" to "AB"): a key that folds to that name V2 fails
+// on as ambiguous (go-json-experiment) or binds to the first
+// (GOEXPERIMENT=jsonv2), which the pass declines (decides false); every
+// other key binds as it would in another struct, or none, and the pass
+// decides the call.
+var v2SharedFolds = []struct {
+	args    string
+	decides bool
+}{
+	{`{"zz":1}`, true},
+	{`{"c":1,"zz":2,"id":3,"ID":4}`, true},
+	{`{"a_b":1,"A-B":2}`, true},
+	{`{"zz":1,"zz":2}`, true},
+	{`{"zz":{"k":1,"k":`, true},
+	{`{"zz":{"k":1,"k"`, true},
+	{`{"zz":` + strings.Repeat("[", 10001), true},
+	{`{"z\u007a":1,"a_b":"x"}`, true},
+	{`{"in":{"zz":1,"a_b":2},"ins":[{"zz":{"k":1,"k":2}},{"C":1}],"x":1}`, true},
+	{`{"in":{"zz":1,"zz":`, true},
+	{`{"AB":1}`, false},
+	{`{"a-b":1}`, false},
+	{`{"zz":1,"ab":2}`, false},
+	{`{"in":{"A_b":1}}`, false},
+	{`{"ins":[{},{"\u0061b":1}]}`, false},
+}
+
+// TestV2SharedFolds: the pass decides each row it should (and declines
+// the others) as the trial check does (checkProven), for nativeFolds at
+// the top level and in foldsShared's nested ones.
+func TestV2SharedFolds(t *testing.T) {
+	for _, r := range v2SharedFolds {
+		for _, typ := range []reflect.Type{reflect.TypeFor[nativeFolds](), reflect.TypeFor[foldsShared]()} {
+			plan, err := jsonv2.Binder.Compile(typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := []byte(r.args)
+			checkProven(t, plan, args)
+			_, _, ok := bind.NativeVerdict(plan, args)
+			nested := typ == reflect.TypeFor[foldsShared]()
+			top := !strings.HasPrefix(r.args, `{"in"`) && !strings.HasPrefix(r.args, `{"ins"`)
+			// A row of foldsShared's nested keys sent to nativeFolds is
+			// one unknown key; nativeFolds' keys sent to foldsShared are
+			// unknown keys of a struct with no shared fold.
+			want := r.decides || nested == top
+			if ok != want {
+				t.Errorf("%v %.80q: the pass decides: %v, want %v", typ, r.args, ok, want)
+			}
+		}
+	}
 }

@@ -33,7 +33,7 @@ type v2Keys struct {
 	ks, ke     int  // that name's key
 	firstKs    int  // the key of the repeated name V2's decode of the whole call fails on, nothing failing before it (see v2First)
 	firstKe    int  // (0: none)
-	keyFailed  bool // a map key V2 fails on was read: V2 reads nothing past it
+	failing    bool // V2 failed where the pass lists it later (a map key, before its value; an ownFails value): V2 reads nothing past it
 	skim       int  // the depth of the open value of the wrong kind V2 fails on at its first token (0: none)
 	dropKs     int  // the key of the top-level member being read, where it binds no parameter
 	dropFailed int  // dropKs+1 of the dropped member whose value's failure is listed
@@ -117,7 +117,7 @@ func (c *checker) v2Repeat(n *node, start, ks, ke int) bool {
 // whole call fails on this name. Text that is not JSON past it is then
 // refused with the name's error (see notJSON).
 func (c *checker) v2First(ks, ke int) {
-	if c.v2.firstKe == 0 && !c.failed && !c.v2.keyFailed && c.v2.badKs == 0 {
+	if c.v2.firstKe == 0 && !c.failed && !c.v2.failing && c.v2.badKs == 0 {
 		c.v2.firstKs, c.v2.firstKe = ks, ke
 	}
 }
@@ -136,12 +136,8 @@ func (c *checker) v2FirstErr() error {
 // v2Dropped judges, for V2's pass, the top-level key data[ks:ke] that
 // binds no parameter, as V2 reads it, before its value: whether it
 // repeats a key sent before (c.top.repeat; see droppedRepeat), which V2
-// fails on as it reads the name (unknownKey lists it). Where two
-// case:ignore fields fold alike, unknownKey declines.
+// fails on as it reads the name (unknownKey lists it).
 func (c *checker) v2Dropped(ks, ke int) {
-	if c.foldsMore {
-		return
-	}
 	if c.top.repeat = c.droppedRepeat(ks, ke); c.top.repeat {
 		c.v2First(ks, ke)
 	}

@@ -135,6 +135,7 @@ func (c *checker) own(n *node, k jsonlex.Kind) bool {
 		// text, a repeated name) the pass does not model behind this
 		// failure: it declines.
 		before, found := len(c.issues), c.found
+		c.v2.failing = true // no repeated name inside is V2's error (v2First)
 		if !c.dropped(k) {
 			return false
 		}

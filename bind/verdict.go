@@ -77,8 +77,8 @@ import (
 //   - arguments that are JSON but not an object (NotAnObject);
 //   - arguments that are not JSON (InvalidJSON), met before anything the
 //     pass declines: the one issue, at the first byte that makes the text
-//     invalid (see notJSON; under segmentio, not where the text nests past
-//     go-sdk's limit anywhere), with, under V2, V2's error where it is a
+//     invalid (see notJSON; under segmentio, TooDeep where the text nests
+//     past go-sdk's limit after it), with, under V2, V2's error where it is a
 //     repeated name met before anything else fails (see v2First), which
 //     refuse words as one;
 //   - nesting past the binder's limit, met before anything the pass
@@ -275,9 +275,6 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 // TooDeep issue, in the argument whose value holds it (at the value's
 // start) or in none (at the bracket), no path, and no member.
 func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
-	if c.param < 0 && c.foldsMore {
-		return issues, false // the member's key may bind one of two case:ignore fields
-	}
 	is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt, Err: c.v2FirstErr()}
 	if c.param >= 0 {
 		is.Start = c.argAt
@@ -336,39 +333,30 @@ func (c *checker) listRepeats() {
 // scan finds the same byte; the binder's own error places it otherwise
 // where it checks UTF-8 first, V2, which the verdict does not follow), in
 // no argument, and no member. Under segmentio, go-sdk first refuses text
-// nested past its limit anywhere, valid or not: TooDeep, the pass
-// declines (rules.textDepth). Under V2, which stops at its first error,
+// nested past its limit anywhere, valid or not (rules.textDepth): TooDeep
+// at the first bracket past it, in the argument the trial check's scan
+// finds it in (the one whose value the failure cut). Under V2, which stops at its first error,
 // the binder's error is a repeated name where V2 meets one before
 // anything else fails, which refuse tells from the text that is not JSON
 // (DuplicateName): the issue carries it (v2First). The pass judges each
 // name as V2 reads it, before its value: a member's key whose value is
-// cut (memberCut) or whose colon is missing (keyCut) too, and an array or
-// object where V2 wants a name, which it reads whole (nameCut).
+// cut or whose colon is missing (keyCut) too, and an array or object
+// where V2 wants a name, which it reads whole (nameCut).
 func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
-	if p.rules.textDepth && jsonlex.DeepAt(c.data, p.rules.depth) >= 0 {
-		return issues, false
-	}
 	c.members = bindcap.Members{}
+	if p.rules.textDepth {
+		if at := jsonlex.DeepAt(c.data, p.rules.depth); at >= 0 {
+			// Past the failure (the pass met no such nesting before it):
+			// in the argument whose value the failure cut, which holds
+			// the bracket, at its value; else in none, at the bracket.
+			is := Issue{Kind: TooDeep, Param: -1, Start: at, End: at}
+			if c.param >= 0 {
+				is.Param, is.Start = c.param, c.argAt
+			}
+			return append(issues, is), true
+		}
+	}
 	return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.badAt, End: c.badAt, Err: c.v2FirstErr()}), true
-}
-
-// memberCut ends the read of an object whose member's value held text
-// that is not JSON (or nesting past the limit), as Check's failure: it
-// returns false. Under V2, which fails on a repeated name as it reads the
-// name, before the value, the pass has judged the member's key before
-// its value (v2First), but where it may bind one of two case:ignore
-// fields that fold alike: there a native verdict declines.
-func (c *checker) memberCut(n *node, root bool, keyLoss Code) bool {
-	if !c.prove || !c.dupDropped || c.declined || !c.bad {
-		return false
-	}
-	switch {
-	case root && c.param < 0:
-		c.declined = c.foldsMore
-	case keyLoss == UnknownField:
-		c.declined = n.fields.foldsMore // a repeat V2 fails on is judged before the value (unknownName)
-	}
-	return false
 }
 
 // nameCut is Check's failure where a member name of an object should
@@ -397,8 +385,7 @@ func (c *checker) nameCut(decoded bool) bool {
 // keyCut is Check's failure on an object's key not followed by a colon.
 // V2 fails on a name that repeats one of its object's as it reads the
 // name, before the colon: under V2's pass, keyCut reports true, and the
-// key is judged as one followed by its value (v2First), its value cut
-// (memberCut).
+// key is judged as one followed by its value (v2First), its value cut.
 func (c *checker) keyCut() bool {
 	c.fail(c.pos)
 	return c.prove && c.dupDropped
@@ -464,13 +451,11 @@ func (c *checker) firstFailure() bool {
 
 // unknownKey checks, for the native verdict, the top-level key at
 // data[ks:ke] that binds no field, exactly or by V2's fold, whose value is
-// data[vs:c.pos]: the binder must bind it to no parameter either (where
-// two case:ignore fields fold alike, V2 may; V2 fails on one sent twice),
-// and drop its value without a failure the pass does not read for.
+// data[vs:c.pos]: the binder binds it to no parameter either (a key two
+// case:ignore fields fold to the pass declines as it reads it: see
+// sharedFold; V2 fails on one sent twice), and must drop its value
+// without a failure the pass does not read for.
 func (c *checker) unknownKey(ks, ke, vs int) bool {
-	if c.foldsMore {
-		return false // V2 may bind it to one of two case:ignore fields folding alike
-	}
 	if c.dupDropped && !c.top.plain && c.v2.badKs != ks {
 		if c.v2.badKs != 0 {
 			return false // the trial check tells a key of invalid text by its text replaced, which this one's may be
@@ -603,14 +588,10 @@ func (c *checker) onlyFailures() {
 
 // unknownField checks, for the native verdict, the key at data[ks:ke] of
 // an object read into struct node n that binds no field, exactly or by
-// V2's fold, whose value is data[vs:c.pos]: the binder must bind it to no
-// field either (where two case:ignore fields fold alike, V2 may; V2 fails
-// on a name sent twice in one object), and drop its value without a failure the pass does not read
-// for (see unknownKey).
+// V2's fold, whose value is data[vs:c.pos]: the binder binds it to no
+// field either (see unknownKey), and must drop its value without a
+// failure the pass does not read for.
 func (c *checker) unknownField(n *node, keys *keySet, ks, ke, vs int) bool {
-	if n.fields.foldsMore {
-		return false // a repeated name V2 fails on is judged before the value (unknownName)
-	}
 	return c.plainDropped(vs)
 }
 
@@ -762,10 +743,26 @@ func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
 	}
 	var fb [64]byte
 	i, ok := fs.v2folded[string(appendV2Fold(fb[:0], key))]
-	if !ok {
-		return -1, false
+	if !ok || i < 0 {
+		return -1, false // no fold, or one shared (see sharedFold)
 	}
 	return i, true
+}
+
+// sharedFold reports whether the key raw (esc, hi: the lexer's facts of
+// it), which no field of fs names exactly nor binds by a fold of one,
+// folds as V2 folds (case:ignore) to a name two or more case:ignore
+// fields share: V2 fails on it (go-json-experiment) or binds the first
+// (GOEXPERIMENT=jsonv2), which the pass does not model. Any other key
+// such a struct is sent binds what it binds elsewhere, or none.
+func (fs *fieldSet) sharedFold(raw []byte, esc, hi bool) bool {
+	var buf, fb [64]byte
+	key := raw[1 : len(raw)-1]
+	if esc || hi {
+		key, _ = jsonlex.Unquote(buf[:0], raw)
+	}
+	i, ok := fs.v2folded[string(appendV2Fold(fb[:0], key))]
+	return ok && i < 0
 }
 
 // plainKey reports, for a key at data[ks:ke] with an escape (esc) or a
