@@ -72,8 +72,8 @@ import (
 //     field by V2's fold (FoldedKey, see lookupV2), listed before what its
 //     value holds, as the trial check lists it (see foldedFirst; past
 //     MaxIssues, in a call that does not fail, the pass declines it); a
-//     fold two case:ignore fields of one
-//     struct share the pass declines, and that struct's unknown keys;
+//     key of the fold two case:ignore fields of one struct share the pass
+//     declines (see sharedFold);
 //   - arguments that are JSON but not an object (NotAnObject);
 //   - arguments that are not JSON (InvalidJSON), met before anything the
 //     pass declines: the one issue, at the first byte that makes the text
@@ -735,8 +735,7 @@ func (c *checker) textVerdict(kind Code, start int, esc, hi bool) Code {
 // lookupV2 returns the field the key (its text) binds by V2's case:ignore
 // folding, as V2 binds a name no field has exactly: the one case:ignore
 // field whose name folds alike (a fold two fields share is left out, and
-// the pass declines their struct's unknown keys: fieldSet.foldsMore), and
-// true; or -1.
+// the pass declines a key of it: sharedFold), and true; or -1.
 func (fs *fieldSet) lookupV2(key []byte) (int, bool) {
 	if fs.v2folded == nil {
 		return -1, false
