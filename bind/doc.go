@@ -261,9 +261,10 @@
 // (any) and []byte (base64 in a string, or a list of bytes, null in it
 // left zero; text that is not base64 InvalidValue at the argument's
 // value, as its error names no path) as decode.go reads them (see
-// segtypes.go); a map whose key type is of a string kind with methods
-// (see textkeys.go): as a string where the binder calls none of them on a
-// key, and by the key type's UnmarshalText where it has one, which the
+// segtypes.go); a map whose key type is of a string kind with methods,
+// or of any kind with UnmarshalText (see textkeys.go): as a string where
+// the binder calls none of them on a key, and by the key type's
+// UnmarshalText where it has one, which the
 // pass calls as both do, on a fresh key, the name's text unquoted, under
 // recovery (the method failing, V2 stops at the key, InvalidKey at it, the
 // path to its member; segmentio returns the method's error, which names
@@ -321,8 +322,7 @@
 // SegmentIO a method's error holding an UnmarshalTypeError, which
 // segmentio turns into a syntax error; under V2 a key type with UnmarshalJSON or
 // UnmarshalJSONFrom, which V2 calls on the name; a map a validate
-// constraint watches; and every key type of another kind that decodes
-// itself), under SegmentIO a call that reads an empty interface of a name
+// constraint watches), under SegmentIO a call that reads an empty interface of a name
 // of its own and repeats a struct's key (segmentio decodes the repeat into
 // what the key before left, and fails on such an interface holding a
 // value but a pointer, where any's it replaces), a ,string field of

@@ -380,6 +380,9 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 		default:
 			return c.fail("the binder cannot decode an object into %v: its key type %v is not a string, an integer, or a type with an UnmarshalText method", t, kt)
 		}
+		if n.tkey {
+			n.key = kString // the method reads the key's text, whatever the key type's kind
+		}
 		c.path = append(c.path, "[]")
 		e, err := c.node(t.Elem(), false)
 		c.path = c.path[:len(c.path)-1]

@@ -290,8 +290,8 @@ func v2CaseIgnored(t reflect.Type) map[string][]int {
 // segRules),
 // byte slices (base64, each binder its own), maps but those of plain
 // string keys (each binder's rules read those of integer keys, and of
-// keys of a string kind with methods: see v2Rules, segRules and
-// textkeys.go), interfaces but empty ones, uintptr (each binder's rules
+// keys of a string kind with methods or of any kind with UnmarshalText:
+// see v2Rules, segRules and textkeys.go), interfaces but empty ones, uintptr (each binder's rules
 // read it as a uint64: see v2Rules and segRules), and kinds no binder
 // reads.
 func provedKind(t reflect.Type) bool {

@@ -10,9 +10,10 @@ import (
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
-// Map keys of a string kind with methods, in the proving pass of V2 and
-// SegmentIO. Both binders read such a key as a plain string unless a
-// decoding method of its type's says otherwise, and by its UnmarshalText
+// Map keys of a string kind with methods, and of any kind with
+// UnmarshalText, in the proving pass of V2 and SegmentIO. Both binders
+// read a key of a string kind as a plain string unless a decoding method
+// of its type's says otherwise, and a key of any kind by its UnmarshalText
 // where it has one (V2's arshal_default.go and arshal_methods.go, its
 // method arshaler called on the key's name; segmentio's constructMapCodec
 // and decodeTextUnmarshaler): on a fresh zero key, the name's text
@@ -47,9 +48,8 @@ import (
 // The pass declines, under segmentio, a method's error
 // holding an *json.UnmarshalTypeError (segmentio turns one into a syntax
 // error, and the trial check follows the Field of one wrapped); a key of
-// a map a validate constraint watches; and every key type of
-// another kind, or that V2 reads by UnmarshalJSON or UnmarshalJSONFrom
-// (which it calls on keys too).
+// a map a validate constraint watches; and every key type that V2 reads
+// by UnmarshalJSON or UnmarshalJSONFrom (which it calls on keys too).
 
 var (
 	goStringer  = reflect.TypeFor[fmt.Stringer]()
@@ -60,7 +60,7 @@ var (
 // v2MapKeys is V2's rules.mapKeys: a key type of a string kind V2 reads
 // as a string (no decoding method) or by its UnmarshalText alone.
 func v2MapKeys(kt reflect.Type) bool {
-	return kt.Kind() == reflect.String && !implementsAnyOf(kt, v2T().jsonUnmarshalers)
+	return (kt.Kind() == reflect.String || textKeyType(kt)) && !implementsAnyOf(kt, v2T().jsonUnmarshalers)
 }
 
 // segMapKeys is SegmentIO's rules.mapKeys: a key type of a string kind
@@ -70,7 +70,7 @@ func v2MapKeys(kt reflect.Type) bool {
 // segmentio's error path names by fmt.Sprint of the Go key, and so does
 // the trial check's (pathKey, keyName).
 func segMapKeys(kt reflect.Type) bool {
-	return kt.Kind() == reflect.String && segMapKey(kt)
+	return (kt.Kind() == reflect.String || textKeyType(kt)) && segMapKey(kt)
 }
 
 // formats reports whether fmt prints a value of key type kt by a method

@@ -194,8 +194,13 @@ var textKeyRows = []struct {
 	// any other; segmentio turns it into a syntax error.
 	{`{"mu":{"ok":1}}`, "", ""},
 	{`{"mu":{"bad":1}}`, "invalid_key .bad", "declines"},
-	// A key type of another kind.
-	{`{"mi":{"a":1}}`, "declines", "declines"},
+	// A key type of another kind: its method reads the text all the same.
+	{`{"mi":{"a":1}}`, "", ""},
+	{`{"mi":{"a":1,"b":2}}`, "invalid_value ", "duplicate_key .b"}, // one Go key: len("a") == len("b")
+	{`{"mi":{"a":1,"a":2}}`, "invalid_value ", "duplicate_key .a"},
+	{`{"mi":{"7":"x"}}`, "wrong_type .7", "wrong_type .7"},
+	{`{"mi":{"a":null,"bb":1}}`, "null_for_value .a", "null_for_value .a"},
+	{`{"mi":{"a":{"k":1}}}`, "wrong_type .a", "wrong_type .a"},
 }
 
 // TestTextKeys_HeldToTheBinder: for every row, on each binder, the one
