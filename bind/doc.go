@@ -264,7 +264,8 @@
 // segtypes.go); a map whose key type is of a string kind with methods,
 // or of any kind with UnmarshalText (see textkeys.go): as a string where
 // the binder calls none of them on a key, and by the key type's
-// UnmarshalText where it has one, which the
+// UnmarshalText where it has one (under V2, by its UnmarshalJSON first,
+// on the name's token), which the
 // pass calls as both do, on a fresh key, the name's text unquoted, under
 // recovery (the method failing, V2 stops at the key, InvalidKey at it, the
 // path to its member; segmentio returns the method's error, which names
@@ -320,7 +321,7 @@
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of string keys and integer keys (of keys of a string kind, under
 // SegmentIO a method's error holding an UnmarshalTypeError, which
-// segmentio turns into a syntax error; under V2 a key type with UnmarshalJSON or
+// segmentio turns into a syntax error; under V2 a key type with
 // UnmarshalJSONFrom, which V2 calls on the name; a map a validate
 // constraint watches), under SegmentIO a call that reads an empty interface of a name
 // of its own and repeats a struct's key (segmentio decodes the repeat into

@@ -187,6 +187,7 @@ type node struct {
 	bytes  bool         // kSlice: element kind uint8, so a string is base64
 	key    nodeKind     // kMap: kString, kInt or kUint
 	tkey   bool         // kMap of kString keys the key type's UnmarshalText reads each of: in a proving pass (see textKey), or a kTrial's walk (see textMap)
+	jkey   bool         // a tkey map whose key type's UnmarshalJSON reads each key's token (V2; see v2JSONKeyType)
 	fields *fieldSet    // kStruct
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
@@ -356,6 +357,10 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 		n.kind = kMap
 		kt := t.Key()
 		switch {
+		case c.rules.prove && c.rules.v2Keys && v2JSONKeyType(kt):
+			// V2 reads each key by the key type's UnmarshalJSON, which
+			// the pass calls as V2 does (v2MapKeys lets the map through).
+			n.tkey, n.jkey = true, true
 		case c.rules.prove && textKeyType(kt):
 			// The key type's UnmarshalText reads each key, which the pass
 			// calls as the binder does (the rules' declines let the map

@@ -160,16 +160,17 @@ type selfArgs struct {
 	} `json:"qn"`
 	// Maps whose key type decodes itself, or is of a string kind with
 	// methods (see textKeyRows).
-	MK map[probe.Color]int  `json:"mk"`
-	MA map[probe.Color]any  `json:"ma"`
-	MV map[textValKey]int   `json:"mv"`
-	MF map[textFoldKey]int  `json:"mf"`
-	MS map[textShownKey]int `json:"ms"`
-	MJ map[textJSONKey]int  `json:"mj"`
-	MT map[textNamedKey]int `json:"mt"`
-	MI map[textIntKey]int   `json:"mi"`
-	MU map[textTypedKey]int `json:"mu"`
-	MD map[textDotKey]int   `json:"md"`
+	MK map[probe.Color]int    `json:"mk"`
+	MA map[probe.Color]any    `json:"ma"`
+	MV map[textValKey]int     `json:"mv"`
+	MF map[textFoldKey]int    `json:"mf"`
+	MS map[textShownKey]int   `json:"ms"`
+	MJ map[textJSONKey]int    `json:"mj"`
+	MT map[textNamedKey]int   `json:"mt"`
+	MI map[textIntKey]int     `json:"mi"`
+	MU map[textTypedKey]int   `json:"mu"`
+	MD map[textDotKey]int     `json:"md"`
+	MG map[textJSONBadKey]int `json:"mg"`
 }
 
 // selfCalls are calls of selfArgs: clean, with losses, and failing, each

@@ -49,7 +49,9 @@ import (
 // holding an *json.UnmarshalTypeError (segmentio turns one into a syntax
 // error, and the trial check follows the Field of one wrapped); a key of
 // a map a validate constraint watches; and every key type that V2 reads
-// by UnmarshalJSON or UnmarshalJSONFrom (which it calls on keys too).
+// by UnmarshalJSONFrom (which it calls on keys too). A key type V2 reads
+// by UnmarshalJSON (v2JSONKeyType) the pass reads under V2 as one read by
+// UnmarshalText, the method called on the name's token as sent.
 
 var (
 	goStringer  = reflect.TypeFor[fmt.Stringer]()
@@ -60,7 +62,17 @@ var (
 // v2MapKeys is V2's rules.mapKeys: a key type of a string kind V2 reads
 // as a string (no decoding method) or by its UnmarshalText alone.
 func v2MapKeys(kt reflect.Type) bool {
-	return (kt.Kind() == reflect.String || textKeyType(kt)) && !implementsAnyOf(kt, v2T().jsonUnmarshalers)
+	return (kt.Kind() == reflect.String || textKeyType(kt)) && !implementsAnyOf(kt, v2T().jsonUnmarshalers) || v2JSONKeyType(kt)
+}
+
+// v2JSONKeyType reports a map key type V2 reads by its UnmarshalJSON,
+// called on the name's token as sent, quotes and escapes and all
+// (arshal_methods.go): it has one (V2 calls it before UnmarshalText), and
+// no UnmarshalJSONFrom, which V2 would call instead (the pass declines
+// that).
+func v2JSONKeyType(kt reflect.Type) bool {
+	jt := v2T().jsonUnmarshalers // UnmarshalerFrom, Unmarshaler
+	return implementsAnyOf(kt, jt[1:]) && !implementsAnyOf(kt, jt[:1])
 }
 
 // segMapKeys is SegmentIO's rules.mapKeys: a key type of a string kind
@@ -107,7 +119,11 @@ func (c *checker) textKey(n *node, ks, ke int, esc, hi bool, mk *methodKeys) (ok
 	}
 	work(ke - ks)
 	kt := n.typ.Key()
-	key, panicked, err := unmarshalKey(kt, text)
+	unmarshal := unmarshalKey
+	if n.jkey {
+		text, unmarshal = c.data[ks:ke], unmarshalJSONKey // the name's token (V2)
+	}
+	key, panicked, err := unmarshal(kt, text)
 	if panicked == nil && err == nil {
 		return true, mk.addValue(key) // the binder's map tells keys by the Go key read
 	}
@@ -229,6 +245,16 @@ func unmarshalKey(kt reflect.Type, text []byte) (key reflect.Value, panicked any
 	p := reflect.New(kt)
 	u := p.Interface().(encoding.TextUnmarshaler)
 	panicked, err = contain.Run(func() error { return u.UnmarshalText(in) })
+	return p.Elem(), panicked, err
+}
+
+// unmarshalJSONKey is unmarshalKey for a key type V2 reads by its
+// UnmarshalJSON (v2JSONKeyType), on the name's token.
+func unmarshalJSONKey(kt reflect.Type, token []byte) (key reflect.Value, panicked any, err error) {
+	in := append([]byte(nil), token...)
+	p := reflect.New(kt)
+	u := p.Interface().(json.Unmarshaler)
+	panicked, err = contain.Run(func() error { return u.UnmarshalJSON(in) })
 	return p.Elem(), panicked, err
 }
 

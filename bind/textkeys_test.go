@@ -67,6 +67,22 @@ func (k *textJSONKey) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// textJSONBadKey is textJSONKey whose UnmarshalJSON fails on the token
+// "red" and panics on "boom" (keysKept's and checkProven's own decodes
+// run the binder bare: no row sends it).
+type textJSONBadKey string
+
+func (k *textJSONBadKey) UnmarshalJSON(b []byte) error {
+	switch string(b) {
+	case `"red"`:
+		return errors.New("no red key")
+	case `"boom"`:
+		panic("boom key")
+	}
+	*k = textJSONBadKey(b)
+	return nil
+}
+
 // textNamedKey has a method no binder reads a key by.
 type textNamedKey string
 
@@ -182,10 +198,18 @@ var textKeyRows = []struct {
 	{`{"md":{"a":1,"b":"x"}}`, "wrong_type .b", "wrong_type .b"},
 	{`{"md":{"a":{"k":1},"a.k":"x"}}`, "wrong_type .a", "wrong_type .a"},
 	{`{"md":{"b.k":1,"b":"x"}}`, "wrong_type .b", "wrong_type .b"},
-	// UnmarshalJSON: V2 calls it on the name; segmentio reads a string.
-	{`{"mj":{"a":1}}`, "declines", ""},
-	{`{"mj":{"a":"x","b":1}}`, "declines", "wrong_type .a"},
-	{`{"mj":{"a":1,"a":2}}`, "declines", "duplicate_key .a"},
+	// UnmarshalJSON: V2 calls it on the name's token, quotes and all
+	// (and fails on a name repeated first); segmentio reads a string.
+	{`{"mj":{"a":1}}`, "", ""},
+	{`{"mj":{"a":"x","b":1}}`, "wrong_type .a", "wrong_type .a"},
+	{`{"mj":{"a":1,"a":2}}`, "invalid_value ", "duplicate_key .a"},
+	{`{"mj":{"a":1,"\u0061":2}}`, "invalid_value ", "duplicate_key .a"}, // V2's name is its text: a repeat
+	{`{"mj":{"a":1,"b":{"k":null}}}`, "wrong_type .b", "wrong_type .b"},
+	{`{"mg":{"teal":1}}`, "", ""},
+	{`{"mg":{"red":1}}`, "invalid_key .red", ""},
+	{`{"mg":{"teal":1,"red":"x"}}`, "invalid_key .red", "wrong_type .red"},
+	{`{"i":"x","mg":{"red":1}}`, "wrong_type ; invalid_key .red", "wrong_type "},
+	{`{"mg":{"red":1},"mg":{"teal":1}}`, "invalid_key .red; invalid_value ", "duplicate_key "},
 	// A method no binder reads a key by: a string key.
 	{`{"mt":{"a":1,"b":2}}`, "", ""},
 	{`{"mt":{"a":1,"a":2}}`, "invalid_value ", "duplicate_key .a"},
@@ -307,7 +331,7 @@ func FuzzTextKeys_NothingLost(f *testing.F) {
 		}
 		plans[b] = plan
 	}
-	maps := []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi", "md"}
+	maps := []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi", "md", "mj", "mg"}
 	keys := []string{`"a"`, `"A"`, `"b"`, `""`, `"teal"`, `"te\u0061l"`, `"amber"`, `"bb"`, `"\u0041"`, `"bad"`, `"red"`}
 	values := []string{`1`, `2`, `"x"`, `null`, `[1]`, `{"a":1,"a":2}`, `1.5`, `9007199254740993`}
 	f.Fuzz(func(t *testing.T, shape []byte) {
@@ -341,7 +365,7 @@ func keysKept(t *testing.T, plan *bind.Plan, args []byte) {
 		return
 	}
 	issues := plan.Check(args, nil)
-	for _, name := range []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi", "md"} {
+	for _, name := range []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi", "md", "mj", "mg"} {
 		param := slices.IndexFunc(plan.Params(), func(p bind.Param) bool { return p.Name == name })
 		m := v.Elem().FieldByName(strings.ToUpper(name))
 		lost := sentMembers(t, args, name) - m.Len()
