@@ -167,7 +167,9 @@ func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 // paired with the escape after it with U+FFFD, then binds the key by the
 // text: the pass reads the key by the same text (lookupKey, repeatedKey),
 // where it binds no field of a struct (UnknownArgument, UnknownField), in
-// a map of string keys or in any (ReplacedText, at the key), in a map of
+// a map of string keys or in any (ReplacedText, at the key; where the key
+// type's UnmarshalText reads it, the method gets the replaced text: see
+// textKey), in a map of
 // integer keys (segKey: decodeFromString fails on the text, as U+FFFD is
 // no digit nor space, InvalidValue at the argument's value), and in an
 // object segmentio reads no key of (dropped, or of the wrong kind:
@@ -176,8 +178,7 @@ func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 // the first member of that text, the one failed on (one before it is a
 // repeat, and a call that fails with a repeat the pass declines). It
 // declines a key a field binds by its replaced text (the trial check
-// lists a ReplacedText for it), a key of a map whose key type reads it by
-// its UnmarshalText (textKey reads the text as sent); and,
+// lists a ReplacedText for it); and,
 // where the value under a key of a map or any holds an issue, a call
 // segmentio reads (lossFirst: the trial check lists the key's
 // ReplacedText before the value's issues, the pass after them).
@@ -191,8 +192,6 @@ func (c *checker) segKeyText(n *node, ks, ke int, esc, hi bool) bool {
 	case n.kind == kStruct:
 		i, _ := n.fields.lookupKey(c.data[ks:ke], esc, hi)
 		return i < 0
-	case n.tkey:
-		return false // segmentio hands the replaced text to the key's UnmarshalText (see textKey)
 	}
-	return true // a map, any, or an object of the wrong kind
+	return true // a map (its key type's UnmarshalText handed the replaced text: textKey), any, or an object of the wrong kind
 }

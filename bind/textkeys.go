@@ -34,8 +34,10 @@ import (
 //   - the name repeats one of its object's (its text, unquoted): V2 fails
 //     on the name before it calls the method (v2Repeat); segmentio calls
 //     it, and keeps the last value (DuplicateKey). A key of invalid text
-//     V2 fails on as it reads the name (v2KeyText), and segmentio's
-//     replaced text the pass declines (plainKey).
+//     V2 fails on as it reads the name (v2KeyText); segmentio replaces
+//     it (each invalid byte and lone surrogate escape with U+FFFD), hands
+//     the method the replaced text, and the key's ReplacedText is listed
+//     at it (segKeyText).
 //   - the method reads the name into a Go key read before (a value
 //     receiver's leaves every key zero, a method may fold case): the
 //     binder's map tells keys by the Go key, so V2 fails on the second
@@ -114,8 +116,8 @@ func (c *checker) textKey(n *node, ks, ke int, esc, hi bool, mk *methodKeys) (ok
 	}
 	var buf [64]byte
 	text := c.data[ks+1 : ke-1]
-	if esc {
-		text, _ = jsonlex.Unquote(buf[:0], c.data[ks:ke])
+	if esc || hi {
+		text, _ = jsonlex.Unquote(buf[:0], c.data[ks:ke]) // segmentio's replaced text too (segKeyText)
 	}
 	work(ke - ks)
 	kt := n.typ.Key()

@@ -163,9 +163,12 @@ var textKeyRows = []struct {
 	{`{"mk":{"red":1},"mk":{"teal":1}}`, "invalid_key .red; invalid_value ", "declines"},
 	{`{"mk":{"teal":1},"mk":{"red":1}}`, "invalid_key .red; invalid_value ", "declines"},
 	// Text that is not UTF-8 in a key: V2 fails on the name; segmentio
-	// replaces it, which the pass declines.
-	{`{"mk":{"\ud800":1}}`, "invalid_value ", "declines"},
-	{"{\"mk\":{\"te\xffl\":1}}", "invalid_value ", "declines"},
+	// replaces it, and hands the method the replaced text.
+	{`{"mk":{"\ud800":1}}`, "invalid_value ", "invalid_value "},
+	{`{"mi":{"\ud800":1}}`, "invalid_value ", "replaced_text [\"\ufffd\"]"},
+	{`{"mi":{"abc":1,"\ud800":2}}`, "invalid_value ", "replaced_text [\"\ufffd\"]; duplicate_key [\"\ufffd\"]"}, // segmentio: one Go key, len 3
+	{`{"mi":{"\ud800":null}}`, "invalid_value ", "declines"},                                                    // segmentio: the trial check lists the key's loss first
+	{"{\"mk\":{\"te\xffl\":1}}", "invalid_value ", "invalid_value "},
 	// Not JSON after a key the method fails on.
 	{`{"mk":{"red":1`, "invalid_json ", "invalid_json "},
 	{`{"mk":{"red":1,}}`, "invalid_json ", "invalid_json "},
@@ -332,7 +335,7 @@ func FuzzTextKeys_NothingLost(f *testing.F) {
 		plans[b] = plan
 	}
 	maps := []string{"mk", "ma", "mv", "mf", "ms", "mt", "mu", "mi", "md", "mj", "mg"}
-	keys := []string{`"a"`, `"A"`, `"b"`, `""`, `"teal"`, `"te\u0061l"`, `"amber"`, `"bb"`, `"\u0041"`, `"bad"`, `"red"`}
+	keys := []string{`"a"`, `"A"`, `"b"`, `""`, `"teal"`, `"te\u0061l"`, `"amber"`, `"bb"`, `"\u0041"`, `"bad"`, `"red"`, `"\ud800"`, "\"a\xff\"", `"abc"`}
 	values := []string{`1`, `2`, `"x"`, `null`, `[1]`, `{"a":1,"a":2}`, `1.5`, `9007199254740993`}
 	f.Fuzz(func(t *testing.T, shape []byte) {
 		if len(shape) == 0 || len(shape) > 64 {
