@@ -231,16 +231,16 @@ func (c *checker) anyLoss(keyLoss, repeat Code, ks, ke int) bool {
 	if !c.value(anyNode) {
 		return false // its key judged before the value (boundAgain)
 	}
-	if repeat == DuplicateKey && c.prove && !c.repeatKey(found) {
-		return c.decline()
+	if keyLoss != "" && c.prove && c.found != found {
+		c.lossFirst = true // the trial check lists the key's loss first (see segKeyText)
+	}
+	if repeat == DuplicateKey && c.prove && !c.repeatKey(found) && c.keyFirst(DuplicateKey, anyNode, found, ks, ke, vs) {
+		repeat = dupListed // the trial check lists the key's loss first
 	}
 	if keyLoss != "" {
-		if c.prove && c.found != found {
-			c.lossFirst = true // the trial check lists the key's loss first (see segKeyText)
-		}
 		c.issue(keyLoss, &node{typ: stringType}, ks, ke)
 	}
-	if repeat != "" {
+	if repeat != "" && repeat != dupListed {
 		c.keyIssue(repeat, anyNode.typ, ks, ke, vs)
 	}
 	return true

@@ -658,8 +658,8 @@ func (c *checker) object(n *node, root bool) bool {
 			if lossy && keyLoss2 == DuplicateKey && root && c.dupDropped {
 				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)
 			}
-			if lossy && keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) {
-				return c.decline()
+			if lossy && keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) && c.keyFirst(DuplicateKey, child, found, ks, ke, vs) {
+				keyLoss2 = dupListed // the trial check lists the key's loss first
 			}
 			if lossy && keyLoss2 == DuplicateKey && n.kind == kStruct {
 				c.fieldDups = true
@@ -680,7 +680,7 @@ func (c *checker) object(n *node, root bool) bool {
 			if lossy {
 				for _, k := range [2]Code{keyLoss, keyLoss2} {
 					switch k {
-					case "", foldListed:
+					case "", foldListed, dupListed:
 					case UnknownField:
 						c.keyIssue(k, n.typ, ks, ke, vs)
 					case ReplacedText:

@@ -198,7 +198,7 @@
 // byte where nothing before it fails, whatever fails after it: V2 stops
 // at the key) and a string value's invalid UTF-8 or lone surrogate
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
-// call that does not fail, its value holding no issue), a string value it
+// call that does not fail, listed before its value's issues), a string value it
 // replaces text of
 // (ReplacedText), a fixed-size array sent another length (ArrayLength;
 // under SegmentIO, which fails on [] for an array of one element or more,

@@ -191,7 +191,7 @@ var textKeyRows = []struct {
 	{`{"mf":{"a":1,"a":2,"A":3}}`, "invalid_value ", "duplicate_key .a; duplicate_key .A"},
 	{`{"mf":{"A":1,"a":2}}`, "invalid_value ", "duplicate_key .a"},
 	{`{"mf":{"a":1},"mf":{"A":2}}`, "invalid_value ", "duplicate_key "},
-	{`{"n":{"i":1},"mf":{"Q":1,"q":null}}`, "invalid_value ", "declines"}, // a repeated key whose value holds a loss
+	{`{"n":{"i":1},"mf":{"Q":1,"q":null}}`, "invalid_value ", "duplicate_key .q; null_for_value .q"}, // a repeated key whose value holds a loss: the key's listed first
 	// A key type of a String method: segmentio's path names the key by
 	// it, and so does the trial check.
 	{`{"ms":{"a":1}}`, "", ""},

@@ -428,7 +428,8 @@ func (c *checker) models(kind Code) bool {
 // repeatKey checks, for the native verdict, a repeated key whose value
 // the pass has just read, found the count of issues before it: the
 // trial check lists a key's loss before what the walk of its value finds,
-// the pass after, so the two agree when the value held none. It notes the
+// so where the value held some, the caller lists the key's first
+// (keyFirst); it reports whether the value held none. It notes the
 // repeat: segmentio decodes a repeated key's value into what the one
 // before left, so a call that fails may fail only on the pair, which the
 // pass declines (see native).
