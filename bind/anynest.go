@@ -161,16 +161,14 @@ member: // c.pos is at a member's key in object l
 		return c.decline()
 	}
 	c.steps.set(step{ks, ke}) // an interface's keys, empty or dotted, the trial check's path follows (see pathKey)
-	if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok && !c.keyCut() {
-		return false
+	if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
+		var no fieldBits
+		return c.keyCut(in, false, false, in == nil && names, &no, &l.keys, l.start, ks, ke, esc, hi)
 	}
 	if in == nil {
 		// V2 reads a dropped object for repeated names, and fails on one.
 		if names && !l.keys.takeFirst(ks) && c.repeatedKey(&l.keys, kString, ks, ke, !esc && !hi) && !c.v2Repeat(nil, l.start, ks, ke) {
 			return c.decline()
-		}
-		if !ok {
-			return false // keyCut's: the key judged, its value cut
 		}
 	} else {
 		keyLoss, repeat = "", ""
@@ -179,9 +177,6 @@ member: // c.pos is at a member's key in object l
 		}
 		if !l.keys.takeFirst(ks) && c.repeatedKey(&l.keys, kString, ks, ke, !esc && !hi) {
 			repeat = c.boundAgain(in, false, l.start, ks, ke)
-		}
-		if !ok {
-			return false // keyCut's: the key judged, its value cut
 		}
 		if keyLoss != "" || repeat != "" {
 			if !c.anyLoss(keyLoss, repeat, ks, ke) {

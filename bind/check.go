@@ -556,11 +556,8 @@ func (c *checker) object(n *node, root bool) bool {
 					c.pathKey(&odd, ks, ke, esc, keyKind)
 				}
 			}
-			cut := false // no colon follows the key: under V2, judged all the same (keyCut)
 			if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
-				if cut = c.keyCut(); !cut {
-					return false
-				}
+				return c.keyCut(n, root, wrong, dropRepeats, &fields, &keys, start, ks, ke, esc, hi)
 			}
 			vs := c.pos
 			if dropRepeats && c.repeatedKey(&keys, kString, ks, ke, !esc && !hi) && !c.v2Repeat(n, start, ks, ke) {
@@ -572,9 +569,6 @@ func (c *checker) object(n *node, root bool) bool {
 				switch n.kind {
 				case kStruct:
 					i, folded := n.fields.lookupKey(c.data[ks:ke], esc, hi)
-					if i < 0 && n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi) {
-						return c.decline() // a key two of V2's case:ignore fields fold to
-					}
 					if root && !c.topKey(ks, ke, i, esc, hi) {
 						return false
 					}
@@ -592,6 +586,8 @@ func (c *checker) object(n *node, root bool) bool {
 						if fields.add(i) {
 							keyLoss2 = c.boundAgain(n, root, start, ks, ke)
 						}
+					case n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi):
+						return c.decline() // a key two of V2's case:ignore fields fold to
 					case root:
 						c.unknownArg(ks, ke)
 						c.v2.dropKs = ks
@@ -642,7 +638,7 @@ func (c *checker) object(n *node, root bool) bool {
 			if root {
 				c.argNode = child
 			}
-			if cut || !c.value(child) {
+			if !c.value(child) {
 				return false // under V2, its key judged before the value (v2First)
 			}
 			if ci >= 0 {

@@ -382,13 +382,52 @@ func (c *checker) nameCut(decoded bool) bool {
 	return false
 }
 
-// keyCut is Check's failure on an object's key not followed by a colon.
+// keyCut is Check's failure on the key data[ks:ke] (esc, hi: the lexer's
+// facts of it) of the object at data[start], read into position n
+// (wrong: of another kind; dropRepeats: one V2 reads for repeated names,
+// but does not bind), not followed by a colon; fields and keys are what
+// the object's members bound and held before it (root: the arguments').
 // V2 fails on a name that repeats one of its object's as it reads the
-// name, before the colon: under V2's pass, keyCut reports true, and the
-// key is judged as one followed by its value (v2First), its value cut.
-func (c *checker) keyCut() bool {
+// name, before the colon: under V2's pass the key is judged as object
+// judges one followed by its value (v2First), apart from object's loop,
+// so that a call with its colons pays nothing for it.
+func (c *checker) keyCut(n *node, root, wrong, dropRepeats bool, fields *fieldBits, keys *keySet, start, ks, ke int, esc, hi bool) bool {
 	c.fail(c.pos)
-	return c.prove && c.dupDropped
+	if !c.prove || !c.dupDropped {
+		return false
+	}
+	plain := !esc && !hi
+	switch {
+	case dropRepeats:
+		if c.repeatedKey(keys, kString, ks, ke, plain) && !c.v2Repeat(n, start, ks, ke) {
+			return c.decline()
+		}
+	case wrong || n == nil:
+	case n.kind == kStruct:
+		i, _ := n.fields.lookupKey(c.data[ks:ke], esc, hi)
+		switch {
+		case i >= 0:
+			if fields.add(i) {
+				c.boundAgain(n, root, start, ks, ke)
+			}
+		case n.fields.foldsMore && n.fields.sharedFold(c.data[ks:ke], esc, hi):
+			return c.decline()
+		case root:
+			if !c.topKey(ks, ke, i, esc, hi) {
+				return false
+			}
+			c.v2Dropped(ks, ke)
+		default:
+			c.unknownName(n, keys, start, ks, ke)
+		}
+	case n.kind == kAny || n.kind == kMap && n.key == kString && !n.tkey:
+		if c.repeatedKey(keys, kString, ks, ke, plain) {
+			c.boundAgain(n, false, start, ks, ke)
+		}
+	default:
+		return c.decline() // a map of keys V2 reads otherwise: the trial check decides
+	}
+	return false
 }
 
 // prove reports whether the pass of p proves the call clean: its verdict
