@@ -162,8 +162,7 @@ member: // c.pos is at a member's key in object l
 	}
 	c.steps.set(step{ks, ke}) // an interface's keys, empty or dotted, the trial check's path follows (see pathKey)
 	if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
-		var no fieldBits
-		return c.keyCut(in, false, false, in == nil && names, &no, &l.keys, l.start, ks, ke, esc, hi)
+		return c.keyCut(in, false, false, in == nil && names, nil, &l.keys, l.start, ks, ke, esc, hi) // no struct's: no fields
 	}
 	if in == nil {
 		// V2 reads a dropped object for repeated names, and fails on one.

@@ -80,9 +80,7 @@ func (c *checker) v2Closed(n *node, start int) {
 		is.Type = n.typ
 	}
 	if !c.v2.text {
-		var buf [64]byte
-		name, _ := jsonlex.Unquote(buf[:0], c.data[c.v2.ks:c.v2.ke])
-		is.Err = decoders.V2.DuplicateError(string(name))
+		is.Err = c.v2DupError(c.v2.ks, c.v2.ke)
 	}
 	c.issues = append(c.issues, is)
 }
@@ -128,8 +126,14 @@ func (c *checker) v2FirstErr() error {
 	if c.v2.firstKe == 0 {
 		return nil
 	}
+	return c.v2DupError(c.v2.firstKs, c.v2.firstKe)
+}
+
+// v2DupError is the error V2 fails with on the name of the key at
+// data[ks:ke] repeated.
+func (c *checker) v2DupError(ks, ke int) error {
 	var buf [64]byte
-	name, _ := jsonlex.Unquote(buf[:0], c.data[c.v2.firstKs:c.v2.firstKe])
+	name, _ := jsonlex.Unquote(buf[:0], c.data[ks:ke])
 	return decoders.V2.DuplicateError(string(name))
 }
 

@@ -224,7 +224,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		}
 	}
 	if c.bad && c.deep && !c.declined {
-		return c.tooDeep(issues)
+		return c.tooDeep(issues, c.badAt)
 	}
 	if c.bad && c.self.composite {
 		// V2 reads the names inside an object or array it hands a type's
@@ -270,12 +270,13 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	return c.tally.omitted(c.issues), true
 }
 
-// tooDeep is the verdict of a call nested past the binder's limit, which
-// the pass met before anything it declines: as the trial check's, the one
-// TooDeep issue, in the argument whose value holds it (at the value's
-// start) or in none (at the bracket), no path, and no member.
-func (c *checker) tooDeep(issues []Issue) ([]Issue, bool) {
-	is := Issue{Kind: TooDeep, Param: c.param, Start: c.badAt, End: c.badAt, Err: c.v2FirstErr()}
+// tooDeep is the verdict of a call nested past the binder's limit at
+// data[at], which the pass met before anything it declines: as the trial
+// check's, the one TooDeep issue, in the argument whose value holds it
+// (at the value's start) or in none (at the bracket), no path, and no
+// member.
+func (c *checker) tooDeep(issues []Issue, at int) ([]Issue, bool) {
+	is := Issue{Kind: TooDeep, Param: c.param, Start: at, End: at, Err: c.v2FirstErr()}
 	if c.param >= 0 {
 		is.Start = c.argAt
 	}
@@ -346,14 +347,9 @@ func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
 	c.members = bindcap.Members{}
 	if p.rules.textDepth {
 		if at := jsonlex.DeepAt(c.data, p.rules.depth); at >= 0 {
-			// Past the failure (the pass met no such nesting before it):
-			// in the argument whose value the failure cut, which holds
-			// the bracket, at its value; else in none, at the bracket.
-			is := Issue{Kind: TooDeep, Param: -1, Start: at, End: at}
-			if c.param >= 0 {
-				is.Param, is.Start = c.param, c.argAt
-			}
-			return append(issues, is), true
+			// Past the failure (the pass met no such nesting before it),
+			// in the argument whose value the failure cut, if any.
+			return c.tooDeep(issues, at)
 		}
 	}
 	return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.badAt, End: c.badAt, Err: c.v2FirstErr()}), true
