@@ -588,6 +588,14 @@ func (c *checker) object(n *node, root bool) bool {
 						}
 					case n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi):
 						return c.decline() // a key two of V2's case:ignore fields fold to
+					case root && c.top.alias: // bound to its parameter, as its name is (see bindAlias)
+						i = c.top.param
+						child = n.fields.nodes[i]
+						c.param, c.argAt = i, c.pos
+						c.steps.arg = step{ks, ke}
+						if fields.add(i) {
+							keyLoss2 = c.boundAgain(n, root, start, ks, ke)
+						}
 					case root:
 						c.unknownArg(ks, ke)
 						c.v2.dropKs = ks

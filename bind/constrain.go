@@ -78,7 +78,7 @@ type consState struct {
 func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys) ([]Issue, bindcap.Members) {
 	var c checker
 	c.record = true
-	c.top.policy = top
+	c.top.policy, c.top.root, c.top.aliases = top, p.root, len(top.Aliases) > 0
 	if cs != nil && !cs.Decode && len(cs.Params) == len(p.params) {
 		c.cons.tool = cs
 	}
@@ -91,7 +91,7 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 			}
 		}
 		if c.top.stopped {
-			return issues, c.members // at an alias (TopKeys.StopAtAlias)
+			return issues, c.members // at an alias it does not bind (TopKeys.BindAliases)
 		}
 		ms := new(bindcap.Members) // the trial check allocates anyway
 		issues = p.check(args, p.required, p.nested, issues, ms)

@@ -53,8 +53,8 @@ func (c *checker) droppedRun(n *node) (more, read bool) {
 		if i, _ := n.fields.lookupKey(raw, false, false); i >= 0 {
 			return true, read
 		}
-		if c.record && len(c.top.policy.Aliases) > 0 && !c.members.Aliased && c.top.policy.Alias(raw, false) {
-			return true, read // topKey notes it, or stops at it
+		if c.top.aliases && (c.top.policy.BindAliases || !c.members.Aliased) && c.top.policy.Alias(raw, false) {
+			return true, read // topKey notes it, binds it or stops at it
 		}
 		var ve int
 		switch jsonlex.KindAt(d, vs) {

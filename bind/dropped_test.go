@@ -41,7 +41,7 @@ var droppedPolicies = []bindcap.TopKeys{
 	bindcap.NewTopKeys(nil, map[string]string{"h": "hours"}),
 	func() bindcap.TopKeys {
 		k := bindcap.NewTopKeys([]string{"x2"}, map[string]string{"h": "hours", "zy": "name"})
-		k.StopAtAlias = true
+		k.BindAliases = true
 		return k
 	}(),
 }

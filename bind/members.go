@@ -36,6 +36,8 @@ func (c *checker) member(ks, ke, vs int, folded bool) {
 	how := bindcap.Unbound
 	switch {
 	case c.param < 0:
+	case c.top.alias: // bindAlias's, for this member
+		how = bindcap.Alias
 	case folded:
 		how = bindcap.Folded
 	default:

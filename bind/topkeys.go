@@ -2,6 +2,7 @@ package bind
 
 import (
 	"hash/maphash"
+	"strings"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
@@ -20,38 +21,78 @@ import (
 // topState is the checker's state of the top-level keys: the tool's policy
 // on them (from checkConstrained), and of the key just read, whether it
 // repeats an unknown key sent before, whether it is plain (no escape, no
-// byte past ASCII) and whether it holds an escape.
+// byte past ASCII), whether it holds an escape and whether it is an alias
+// bound to its parameter (TopKeys.BindAliases).
 type topState struct {
 	policy  bindcap.TopKeys
 	repeat  bool
 	plain   bool
 	escaped bool
-	stopped bool // the pass stopped at an alias (TopKeys.StopAtAlias)
+	alias   bool // bound to parameter param (see bindAlias)
+	aliases bool // the policy has aliases, for a check that records its members
+	stopped bool // the pass stopped at an alias it does not bind (TopKeys.BindAliases)
+	param   int
+	root    *node // the arguments' struct
 }
 
 // topObj is the key table's object of the unknown top-level keys.
 const topObj = 0
 
 // topKey notes the top-level key data[ks:ke] (esc: with escapes; hi: with
-// a byte past ASCII), which binds parameter i (below 0: none): an alias among the keys, and each
-// unknown key, counted once as sent unless exempt, for a check that
-// records its members; for V2's pass, whether an unknown key repeats one
-// sent before. It reports false when the pass stops at the key, an alias
-// (TopKeys.StopAtAlias).
+// a byte past ASCII), which binds parameter i (below 0: none): an alias
+// among the keys, which, under TopKeys.BindAliases, the pass binds (see
+// bindAlias), and each unknown key, counted once as sent unless exempt,
+// for a check that records its members; for V2's pass, whether an unknown
+// key repeats one sent before. It reports false when the pass stops at
+// the key, an alias it does not bind.
 func (c *checker) topKey(ks, ke, i int, esc, hi bool) bool {
 	raw := c.data[ks:ke]
-	c.top.repeat, c.top.plain, c.top.escaped = false, !esc && !hi, esc
-	if c.record && len(c.top.policy.Aliases) > 0 && !c.members.Aliased && c.top.policy.Alias(raw, esc) {
+	c.top.repeat, c.top.plain, c.top.escaped, c.top.alias = false, !esc && !hi, esc, false
+	if c.top.aliases && (c.top.policy.BindAliases || !c.members.Aliased) && c.top.policy.Alias(raw, esc) {
 		c.members.Aliased = true
-		if c.top.policy.StopAtAlias {
-			c.top.stopped, c.declined = true, true // a proving pass declines, and no trial check runs
-			return c.fail(ks)
+		if c.top.policy.BindAliases {
+			return c.bindAlias(ks, raw, esc || hi || i >= 0)
 		}
 	}
 	if i < 0 && (c.record || c.dupDropped) {
 		c.countUnknown(ks, ke, raw, esc)
 	}
 	return true
+}
+
+// bindAlias binds the alias raw = data[ks:ke] (as sent, quoted; odd: with
+// an escape or a byte past ASCII, or a key that binds a parameter itself
+// by the binder's folding), for TopKeys.BindAliases, to the parameter of
+// the arguments' struct (c.top.root) that its parameter's name binds as
+// renaming writes it: quoted, with no escape, as json.Marshal writes a
+// name of ASCII holding no " \ < > & nor a control character. The key is
+// then read as the renamed call's is, as that parameter's (c.top.alias,
+// c.top.param, until the next key). An odd key, or a name renaming writes
+// otherwise, stops the pass, which reports false.
+func (c *checker) bindAlias(ks int, raw []byte, odd bool) bool {
+	if i := c.aliasParam(raw, odd); i >= 0 {
+		c.top.alias, c.top.param, c.members.AliasBound = true, i, true
+		return true
+	}
+	c.top.stopped, c.declined, c.members.AliasBound = true, true, false // a proving pass declines, and no trial check runs
+	return c.fail(ks)
+}
+
+// aliasParam returns the parameter bindAlias binds the alias raw to, or -1.
+func (c *checker) aliasParam(raw []byte, odd bool) int {
+	name := c.top.policy.Aliases[string(raw[1:len(raw)-1])]
+	var buf [66]byte
+	if odd || c.top.root == nil || len(name) > len(buf)-2 {
+		return -1
+	}
+	q := append(append(append(buf[:0], '"'), name...), '"')
+	if end, f, ok := jsonlex.String(q, 0); !ok || end != len(q) || f != 0 || strings.ContainsAny(name, "<>&") {
+		return -1 // json.Marshal escapes it, or it is past ASCII
+	}
+	if i, folded := c.top.root.fields.lookupKey(q, false, false); i >= 0 && !folded {
+		return i
+	}
+	return -1
 }
 
 // countUnknown is topKey's count of the unknown top-level key

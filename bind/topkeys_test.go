@@ -127,3 +127,58 @@ func firstUnknown(n int, f func(i int) string, top bindcap.TopKeys) string {
 	}
 	return ""
 }
+
+// TestCheckConstrained_BindsAliases: under TopKeys.BindAliases the pass
+// reads an alias sent plain as its parameter's name, for every binder
+// whose pass reads the call: the verdict of the call renamed, the member
+// bound (How Alias); an alias escaped, or one of a parameter whose name
+// renaming would escape, stops the pass with no verdict.
+func TestCheckConstrained_BindsAliases(t *testing.T) {
+	top := bindcap.NewTopKeys(nil, map[string]string{"nm": "name", "lim": "limit", "odd": "a<b"})
+	top.BindAliases = true
+	type oddArgs struct {
+		Name  string `json:"name"`
+		Limit int    `json:"limit"`
+		Odd   int    `json:"a<b"`
+	}
+	for _, b := range []Binder{Std, V2, SegmentIO} {
+		plan, err := b.Compile(reflect.TypeFor[oddArgs]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			sent, renamed string
+		}{
+			{`{"nm":"x","limit":1,"a<b":2}`, `{"name":"x","limit":1,"a<b":2}`},
+			{`{"nm":"x","lim":"y","a<b":2}`, `{"name":"x","limit":"y","a<b":2}`},
+			{`{"nm":"x","name":"y","a<b":2,"limit":0}`, `{"name":"x","name":"y","a<b":2,"limit":0}`},
+			{`{"lim":1.5,"nm":7,"a<b":2}`, `{"limit":1.5,"name":7,"a<b":2}`},
+		} {
+			is, ms := checkConstrained(plan, []byte(tc.sent), nil, nil, top)
+			want, _ := checkConstrained(plan, []byte(tc.renamed), nil, nil, bindcap.TopKeys{})
+			if !ms.AliasBound || !ms.Object || fmt.Sprint(kindParams(is)) != fmt.Sprint(kindParams(want)) {
+				t.Errorf("%s %s: bound %v, %v; renamed: %v", b.Name(), tc.sent, ms.AliasBound, kindParams(is), kindParams(want))
+			}
+			m := ms.At(0)
+			alias := tc.sent[m.Key.Start+1 : m.Key.End-1]
+			if m.How != bindcap.Alias || m.Binds() < 0 || plan.Params()[m.Binds()].Name != top.Aliases[alias] {
+				t.Errorf("%s %s: first member %+v, want %s's, bound as an alias", b.Name(), tc.sent, m, top.Aliases[alias])
+			}
+		}
+		for _, sent := range []string{`{"n\u006d":"x","limit":1,"a<b":2}`, `{"limit":1,"odd":2,"name":"x"}`} {
+			is, ms := checkConstrained(plan, []byte(sent), nil, nil, top)
+			if ms.AliasBound || !ms.Aliased || ms.Object || len(is) != 0 {
+				t.Errorf("%s %s: %v, bound %v aliased %v object %v; want the pass stopped", b.Name(), sent, kindParams(is), ms.AliasBound, ms.Aliased, ms.Object)
+			}
+		}
+	}
+}
+
+// kindParams is each issue's kind and parameter.
+func kindParams(issues []Issue) []string {
+	var out []string
+	for _, is := range issues {
+		out = append(out, fmt.Sprintf("%s@%d", is.Kind, is.Param))
+	}
+	return out
+}

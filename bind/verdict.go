@@ -280,7 +280,7 @@ func (c *checker) tooDeep(issues []Issue, at int) ([]Issue, bool) {
 	if c.param >= 0 {
 		is.Start = c.argAt
 	}
-	c.members = bindcap.Members{}
+	c.members = bindcap.Members{AliasBound: c.members.AliasBound} // the verdict is not the renamed call's: refuse reads it again
 	return append(issues, is), true
 }
 
@@ -344,7 +344,7 @@ func (c *checker) listRepeats() {
 // cut or whose colon is missing (keyCut) too, and an array or object
 // where V2 wants a name, which it reads whole (nameCut).
 func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
-	c.members = bindcap.Members{}
+	c.members = bindcap.Members{AliasBound: c.members.AliasBound} // as tooDeep's
 	if p.rules.textDepth {
 		if at := jsonlex.DeepAt(c.data, p.rules.depth); at >= 0 {
 			// Past the failure (the pass met no such nesting before it),
@@ -409,10 +409,16 @@ func (c *checker) keyCut(n *node, root, wrong, dropRepeats bool, fields *fieldBi
 		case n.fields.foldsMore && n.fields.sharedFold(c.data[ks:ke], esc, hi):
 			return c.decline()
 		case root:
-			if !c.topKey(ks, ke, i, esc, hi) {
+			switch {
+			case !c.topKey(ks, ke, i, esc, hi):
 				return false
+			case c.top.alias: // an alias bound (TopKeys.BindAliases)
+				if fields.add(c.top.param) {
+					c.boundAgain(n, root, start, ks, ke)
+				}
+			default:
+				c.v2Dropped(ks, ke)
 			}
-			c.v2Dropped(ks, ke)
 		default:
 			c.unknownName(n, keys, start, ks, ke)
 		}

@@ -74,33 +74,18 @@ func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.
 	})
 }
 
-// renameClean renames the aliases of tool t in args, a call that uses
-// one, when the renaming leaves no member out (no parameter is sent under
-// two names), and checks the renamed text: the verdict Decide gives the
-// call, read once as renamed, with the members read by the lexer to
-// rename it. It reports false, and Decide reads the call as sent first,
-// when args are not one object to their end, when a member is left out
-// (whether the binder reads it is the pass's to say), or when the renamed
-// text is broken (the call's own verdict is reported).
-func renameClean(t *typereg.Tool, args []byte) ([]byte, []bind.Issue, bindcap.Members, bool) {
-	plan := t.Plan()
-	ms := deepMembers(args, nil)
-	if !ms.Object {
-		return nil, nil, ms, false
+// renameBound renames the aliases of tool t in args, a call whose pass
+// bound them and found no issue (its members ms: bindcap.Members.AliasBound),
+// and reports whether the call, so renamed, goes on: no parameter sent
+// under two names, and the compiled constraints kept.
+func renameBound(t *typereg.Tool, args []byte, ms *bindcap.Members) ([]byte, bool) {
+	if hasConstraints(t) && !ms.Held {
+		if ps, ok := compiledProblems(t, args, ms, nil); !ok || len(ps) > 0 {
+			return nil, false
+		}
 	}
-	// The pass found the alias: the renaming need not look for one. (Of
-	// what Counted vouches for, only Aliased is read before the renamed
-	// text is checked.)
-	ms.Counted, ms.Aliased = true, true
-	renamed, cs, _ := renameAliases(args, &ms, plan, recPolicy(t).Aliases, nil)
-	if cs != nil {
-		return nil, nil, ms, false
-	}
-	issues, rms := checkConstrained(plan, renamed, nil, compiledOf(t), topKeysOf(t))
-	if broken(issues) {
-		return nil, nil, ms, false
-	}
-	return renamed, issues, rms, true
+	renamed, cs, _ := renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, nil)
+	return renamed, cs == nil
 }
 
 // renameAliases rewrites the top-level keys of args (its members ms, as

@@ -1,6 +1,8 @@
 package refuse
 
 import (
+	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/constraint"
 	"reflect"
 	"strings"
 	"testing"
@@ -21,20 +23,39 @@ type aliasOnceArgs struct {
 	Limit  int            `json:"limit"`
 }
 
+// aliasOptArgs are aliasOnceArgs with every parameter optional, and a
+// nested struct, so that many more calls are clean.
+type aliasOptArgs struct {
+	Counts map[string]int `json:"counts,omitempty"`
+	Name   *string        `json:"name,omitempty" validate:"omitempty,max=8"`
+	Limit  int            `json:"limit,omitempty" validate:"omitempty,min=1"`
+	Inner  *struct {
+		X int    `json:"x"`
+		Y string `json:"y,omitempty"`
+	} `json:"inner,omitempty"`
+}
+
 // aliasOnceTools returns, per binder and mode, the tool "t" with aliases
-// "tallies" and "cnt" for counts and "nm" for name.
+// "tallies" and "cnt" for counts and "nm" for name, of aliasOnceArgs and
+// (named "opt/...") of aliasOptArgs, whose "in" is an alias of inner too.
 func aliasOnceTools(tb testing.TB) map[string]*typereg.Tool {
 	tools := map[string]*typereg.Tool{}
 	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		for _, mode := range []typereg.Mode{typereg.Reject, typereg.Warn} {
+			aliases := []typereg.Option{typereg.WithMode(mode),
+				typereg.WithAlias("tallies", "counts"), typereg.WithAlias("cnt", "counts"), typereg.WithAlias("nm", "name")}
 			reg := typereg.New(typereg.WithBinder(b))
-			err := typereg.Register[aliasOnceArgs](reg, "t", typereg.WithMode(mode),
-				typereg.WithAlias("tallies", "counts"), typereg.WithAlias("cnt", "counts"), typereg.WithAlias("nm", "name"))
-			if err != nil {
+			if err := typereg.Register[aliasOnceArgs](reg, "t", aliases...); err != nil {
 				tb.Fatal(err)
 			}
 			t, _ := reg.Tool("t")
 			tools[b.Name()+"/"+mode.String()] = t
+			reg = typereg.New(typereg.WithBinder(b))
+			if err := typereg.Register[aliasOptArgs](reg, "t", append(aliases, typereg.WithAlias("in", "inner"))...); err != nil {
+				tb.Fatal(err)
+			}
+			t, _ = reg.Tool("t")
+			tools["opt/"+b.Name()+"/"+mode.String()] = t
 		}
 	}
 	return tools
@@ -98,7 +119,7 @@ func TestDecide_AliasReadOnce_SameDecision(t *testing.T) {
 // FuzzDecide_AliasReadOnce_SameDecision is
 // TestDecide_AliasReadOnce_SameDecision on any text.
 func FuzzDecide_AliasReadOnce_SameDecision(f *testing.F) {
-	for _, c := range aliasOnceCalls {
+	for _, c := range append(aliasOnceCalls, aliasBoundCalls...) {
 		if len(c) < 1000 {
 			f.Add([]byte(c))
 		}
@@ -107,4 +128,46 @@ func FuzzDecide_AliasReadOnce_SameDecision(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args []byte) {
 		decisionsAgree(t, tools, args)
 	})
+}
+
+// aliasBoundCalls are clean calls of every tool of aliasOnceTools that send
+// an alias plain.
+var aliasBoundCalls = []string{
+	`{"tallies":{"a":1},"name":"x","limit":1}`,
+	`{"limit":2,"nm":"abc","counts":{}}`,
+	`  {"tallies" : { "a" : 1 } , "limit" : 3 ,"nm" :"" }  `,
+	`{"cnt":{"b":2},"nm":"ok","limit":1}`,
+	`{"nm":"","tallies":{"x":-1,"y":2},"limit":1}`,
+	`{"nm":"12345678","cnt":{},"limit":7}`,
+}
+
+// TestDecide_AliasBoundInThePass: a clean call that sends an alias plain
+// is read once: the pass binds the alias to its parameter, as the renamed
+// call reads it, and the call is renamed from the members it recorded.
+// The decision is the one of reading it as sent, renaming it and reading
+// it again.
+func TestDecide_AliasBoundInThePass(t *testing.T) {
+	tools := aliasOnceTools(t)
+	inner := checkConstrained
+	defer func() { checkConstrained = inner }()
+	passes := 0
+	checkConstrained = func(p *bind.Plan, args []byte, is []bind.Issue, cs *constraint.Tool, top bindcap.TopKeys) ([]bind.Issue, bindcap.Members) {
+		passes++
+		return inner(p, args, is, cs, top)
+	}
+	for _, c := range aliasBoundCalls {
+		for name, tool := range tools {
+			passes = 0
+			once := decideStruct(tool, []byte(c), true)
+			if passes != 1 {
+				t.Errorf("%s: %q: read %d times, want once", name, c, passes)
+			}
+			if once.Refusal != nil || once.Warnings != nil {
+				t.Errorf("%s: %q: %v %v, want a clean call", name, c, once.Refusal, once.Warnings)
+			}
+			if twice := decideStruct(tool, []byte(c), false); !reflect.DeepEqual(once, twice) {
+				t.Errorf("%s: %q:\nread once:  %+v %+v %q\nread twice: %+v %+v %q", name, c, once.Refusal, once.Warnings, once.Args, twice.Refusal, twice.Warnings, twice.Args)
+			}
+		}
+	}
 }

@@ -64,14 +64,15 @@ type Decision struct {
 // issues, the members of the top-level object it read (each key, its
 // value, the parameter it binds and how), and every later step reads them,
 // not the bytes: the compiled validate tags are checked in that pass, as
-// it reads each value, and their verdicts come with the members; an alias is found among their keys, a key the binder folds
-// beside the parameter's own name from their bindings, and a refusal
-// quotes values from their spans. The text is read again only when it
-// changes: renamed, when it uses an alias (the pass stops at the first
-// alias, the lexer reads the members to rename them, and the renamed text
-// is checked: once, unless renaming leaves a member out, when the call is
-// checked as sent first); reduced to the member the binder keeps, on an
-// alias conflict.
+// it reads each value, and their verdicts come with the members; the pass
+// binds an alias sent plain to its parameter, read as the call renamed
+// would be, a key the binder folds beside the parameter's own name is
+// found from their bindings, and a refusal quotes values from their
+// spans. A call that uses aliases and passes is renamed from its members,
+// not read again. The text is read again only when the pass finds
+// anything in a call that uses an alias, or the alias is sent escaped (as
+// sent, then renamed and checked as renamed), and on an alias conflict
+// (reduced to the member the binder keeps).
 //
 // Decide is safe for concurrent use. Under Std it allocates nothing for a
 // call that passes without warnings and uses no alias, whether the tool
@@ -95,29 +96,32 @@ func Decide(reg *typereg.Registry, tool string, args json.RawMessage) Decision {
 }
 
 // decideStruct is Decide for tool t, recorded from a Go struct, under a
-// policy that checks. A call that uses an alias is read once, as renamed,
-// where renaming leaves no member out (once; renameClean); otherwise, and
-// always when once is false (the tests' reference), it is read as sent,
-// then renamed and read again.
+// policy that checks. A call that sends its aliases plain is read once:
+// the pass binds each to its parameter (bindcap.TopKeys.BindAliases) and,
+// where it finds nothing, the call is renamed from the members it read.
+// Any other call that uses an alias, and every one when once is false
+// (the tests' reference), is read as sent, then renamed and read again.
 func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 	pol := recPolicy(t)
 	plan := t.Plan()
 	top := topKeysOf(t)
-	top.StopAtAlias = once && len(pol.Aliases) > 0
+	top.BindAliases = once && len(pol.Aliases) > 0
 	issues, ms := checkConstrained(plan, args, nil, compiledOf(t), top)
+	if top.BindAliases && (ms.Aliased || ms.AliasBound) {
+		if ms.AliasBound && ms.Object && len(issues) == 0 {
+			if renamed, ok := renameBound(t, args, &ms); ok {
+				return Decision{Args: renamed} // the call goes on, renamed
+			}
+		}
+		// The pass found something in the call as renamed, or stopped at
+		// an alias it does not bind: the verdict is the one of the call
+		// as sent, then renamed (the binder may fail on the call as sent
+		// where it reads the renamed one: V2 on an alias sent twice).
+		issues, ms = checkConstrained(plan, args, nil, compiledOf(t), topKeysOf(t))
+	}
 	checked := args
 	var conflicts []aliasConflict
-	renamedOnce := false
-	if top.StopAtAlias && ms.Aliased {
-		// The pass stopped at an alias: the call is read as renamed, once,
-		// where renaming leaves no member out; else as below.
-		if renamed, ris, rms, ok := renameClean(t, args); ok {
-			checked, issues, ms, renamedOnce = renamed, ris, rms, true
-		} else {
-			issues, ms = checkConstrained(plan, args, nil, compiledOf(t), topKeysOf(t))
-		}
-	}
-	if !renamedOnce && len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
+	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
 		// Renamed only when an alias is used, and checked as renamed;
 		// should the renamed text be broken, the call's own is reported.
 		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {

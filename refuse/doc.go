@@ -69,12 +69,15 @@
 //
 // Decide reads the call's bytes once, in the plan's Check, which hands
 // back with the issues the members of the top-level object (each key's and
-// value's span, the parameter the key binds, exactly or by folding case).
-// The constraints, the aliases (a member's key in the tool's alias map),
-// an argument sent under its name and a key the binder folds to it, the
-// unknown keys past bind's cap, and the values a refusal quotes are all
-// read from those members. The text is read again only when it changes: a
-// call that uses an alias is renamed and checked once more. What is read
+// value's span, the parameter the key binds, exactly, by folding case or
+// as an alias). The constraints, the aliases (the pass binds an alias sent
+// plain to its parameter, as the renamed call is read), an argument sent
+// under its name and a key the binder folds to it, the unknown keys past
+// bind's cap, and the values a refusal quotes are all read from those
+// members; a clean call that uses aliases is renamed from them. The text
+// is read again only where the pass finds anything in a call that uses an
+// alias, or meets one sent escaped (checked as sent, then renamed and
+// checked once more), and on an alias conflict. What is read
 // inside one value (the element a dive breaks) is read with the module's
 // one lexer, and so are the members past the first 1,024 of a call that
 // has that many (only a call with issues, or an open tool's, has: a clean

@@ -129,6 +129,20 @@ var growthShapes = []struct {
 	{"nested slices, wrong-typed elements", func(k int) string {
 		return `{"grid":` + arrays(4, rep(`"x"`, 100*k, ",")) + `}`
 	}},
+	// "m" and "t" are aliases of meta and tags: bound in the pass where
+	// sent plain, read as sent then renamed where the pass finds anything.
+	{"wide under an alias", func(k int) string {
+		return `{"t":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":"v"` }) + `},"limit":1}`
+	}},
+	{"wide under an alias, many losses", func(k int) string {
+		return `{"m":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":` + rounds }) + `}}`
+	}},
+	{"wide under an escaped alias, many failures", func(k int) string {
+		return `{"\u0074":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":1` }) + `}}`
+	}},
+	{"many aliases and their parameter", func(k int) string {
+		return `{` + rep(`"m":{"a":[1]},"t":{"b":"c"},"meta":{}`, 30*k, ",") + `}`
+	}},
 	{"deep x wide x many, with every kind of problem", func(k int) string {
 		level := seq(2*k, func(i int) string { return `"a` + strconv.Itoa(i) + `":` + rounds })
 		return `{"limit":11,"u":1,"node":{"kids":[` + rep(`{"v":1.5}`, 10*k, ",") + `]},"any":` +
@@ -210,7 +224,8 @@ func TestDecide_CostGrowsLinearly(t *testing.T) {
 	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		for mi, mode := range modes {
 			reg := typereg.New(typereg.WithBinder(b))
-			if err := typereg.Register[growthArgs](reg, "growth", mode.opts...); err != nil {
+			opts := append([]typereg.Option{typereg.WithAlias("m", "meta"), typereg.WithAlias("t", "tags")}, mode.opts...)
+			if err := typereg.Register[growthArgs](reg, "growth", opts...); err != nil {
 				t.Fatal(err)
 			}
 			for si, sh := range growthShapes {

@@ -17,6 +17,7 @@ const (
 	Unbound How = iota // the key binds no parameter
 	Exact              // the key is the parameter's name
 	Folded             // the key binds it only by the binder's case folding
+	Alias              // the key is an alias of the parameter, bound as its name (TopKeys.BindAliases)
 )
 
 // A Member is one member of a call's top-level object, as the binder
@@ -73,6 +74,11 @@ type Members struct {
 	// Aliased reports that a top-level key is one of the aliases.
 	Counted bool
 	Aliased bool
+	// AliasBound reports that the pass bound every alias it met to its
+	// parameter (TopKeys.BindAliases): the verdict is the one of the call
+	// renamed, each alias to its parameter's name, with the members' spans
+	// in the call as sent.
+	AliasBound bool
 	// Held reports that the walk judged the call whole against the
 	// tool's compiled constraints and found them kept (see
 	// CheckConstrained): every top-level value it held to its

@@ -11,12 +11,17 @@ import "github.com/bindguard/bindguard/internal/jsonlex"
 type TopKeys struct {
 	Exempt  []string
 	Aliases map[string]string
-	// StopAtAlias: the pass stops at the first alias among the keys, with
-	// Members.Aliased and no verdict (the issues as passed in, the
-	// members read before it, Object false): the call is to be renamed
-	// and read as renamed, so what the pass would find in the call as
-	// sent is not needed.
-	StopAtAlias bool
+	// BindAliases: the pass binds each alias it meets to the alias's
+	// parameter and reads its value as the call renamed to the
+	// parameter's name would be read (Members.AliasBound, the member's
+	// How Alias): a call that uses an alias is then read once. An alias
+	// it cannot bind so, one whose key holds an escape or a byte past
+	// ASCII, or whose parameter's name would be written otherwise than as
+	// it is (quoted, with no escape), stops the pass, with Members.Aliased
+	// and no verdict (the issues as passed in, the members read before
+	// it, Object false): the call is to be renamed and read as renamed.
+	// The members' spans are the call's as sent, not as renamed.
+	BindAliases bool
 	// longestExempt and longestAlias are the longest exempt key and
 	// alias, in bytes: an escaped key whose text is longer is neither,
 	// and is not unquoted.
