@@ -77,15 +77,51 @@ func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.
 // renameBound renames the aliases of tool t in args, a call whose pass
 // bound them and found no issue (its members ms: bindcap.Members.AliasBound),
 // and reports whether the call, so renamed, goes on: no parameter sent
-// under two names, and the compiled constraints kept.
+// under two names, and the compiled constraints kept. The renamed text
+// is renameAliases's (each member as key:value, the alias's key its
+// parameter's name, which the pass bound only where it is written as it
+// is), built from the members in one allocation.
 func renameBound(t *typereg.Tool, args []byte, ms *bindcap.Members) ([]byte, bool) {
 	if hasConstraints(t) && !ms.Held {
 		if ps, ok := compiledProblems(t, args, ms, nil); !ok || len(ps) > 0 {
 			return nil, false
 		}
 	}
-	renamed, cs, _ := renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, nil)
-	return renamed, cs == nil
+	aliases := recPolicy(t).Aliases
+	if ms.Cut {
+		renamed, cs, _ := renameAliases(args, ms, t.Plan(), aliases, nil)
+		return renamed, cs == nil
+	}
+	// keyOf is the key member m is written under.
+	keyOf := func(m *bindcap.Member) (name string, raw []byte) {
+		raw = args[m.Key.Start:m.Key.End]
+		if m.How == bindcap.Alias {
+			return aliases[string(raw[1:len(raw)-1])], nil // sent plain: bindAlias
+		}
+		return "", raw
+	}
+	size := 2
+	for i := range ms.Len() {
+		m := ms.At(i)
+		name, raw := keyOf(m)
+		size += len(name) + len(raw) + 2 + 1 + m.Value.End - m.Value.Start // quotes or raw, colon, comma
+	}
+	out := make([]byte, 0, size)
+	out = append(out, '{')
+	for i := range ms.Len() {
+		m := ms.At(i)
+		if i > 0 {
+			out = append(out, ',')
+		}
+		if name, raw := keyOf(m); raw == nil {
+			out = append(append(append(out, '"'), name...), '"')
+		} else {
+			out = append(out, raw...)
+		}
+		out = append(out, ':')
+		out = append(out, args[m.Value.Start:m.Value.End]...)
+	}
+	return append(out, '}'), true
 }
 
 // renameAliases rewrites the top-level keys of args (its members ms, as

@@ -143,9 +143,9 @@ var aliasBoundCalls = []string{
 
 // TestDecide_AliasBoundInThePass: a clean call that sends an alias plain
 // is read once: the pass binds the alias to its parameter, as the renamed
-// call reads it, and the call is renamed from the members it recorded.
-// The decision is the one of reading it as sent, renaming it and reading
-// it again.
+// call reads it, and the call is renamed from the members it recorded,
+// allocating the renamed arguments and nothing else. The decision is the
+// one of reading it as sent, renaming it and reading it again.
 func TestDecide_AliasBoundInThePass(t *testing.T) {
 	tools := aliasOnceTools(t)
 	inner := checkConstrained
@@ -164,6 +164,10 @@ func TestDecide_AliasBoundInThePass(t *testing.T) {
 			}
 			if once.Refusal != nil || once.Warnings != nil {
 				t.Errorf("%s: %q: %v %v, want a clean call", name, c, once.Refusal, once.Warnings)
+			}
+			args := []byte(c)
+			if n := testing.AllocsPerRun(10, func() { decideStruct(tool, args, true) }); n > 1 {
+				t.Errorf("%s: %q: %v allocations, want 1 at most (the renamed arguments)", name, c, n)
 			}
 			if twice := decideStruct(tool, []byte(c), false); !reflect.DeepEqual(once, twice) {
 				t.Errorf("%s: %q:\nread once:  %+v %+v %q\nread twice: %+v %+v %q", name, c, once.Refusal, once.Warnings, once.Args, twice.Refusal, twice.Warnings, twice.Args)

@@ -75,7 +75,8 @@ type Decision struct {
 // (reduced to the member the binder keeps).
 //
 // Decide is safe for concurrent use. Under Std it allocates nothing for a
-// call that passes without warnings and uses no alias, whether the tool
+// call that passes without warnings and uses no alias (one that sends its
+// aliases plain allocates its renamed Args, once), whether the tool
 // has validate tags or not; a tag not compiled, or an argument the
 // compiled checks cannot judge from its text (an escaped string, a silent
 // loss), is decoded and held to the validator, which allocates. The
