@@ -202,8 +202,9 @@ type checker struct {
 	rootSeen  fieldBits       // the parameters the top-level object names
 	nested    map[*node][]int // per struct node, the fields an object must name (see Plan.WithRequired)
 
-	record  bool            // record the top-level members in members (see checkMembers)
-	members bindcap.Members // held in place: the checker does not escape, a pointer from it would
+	record     bool            // record the top-level members in members (see checkMembers)
+	poolIssues bool            // a long list of issues takes a pooled buffer, which the caller hands back (see roomForIssue)
+	members    bindcap.Members // held in place: the checker does not escape, a pointer from it would
 
 	// keys holds, for the objects of maps and of empty interfaces being
 	// read, the keys each has held so far (see keySet); keyN are in use.
@@ -249,7 +250,11 @@ func (c *checker) admit(kind Code, param int) bool {
 		}
 		c.found++
 	}
-	return c.tally.admit(c.issues[c.n0:], kind, param)
+	if !c.tally.admit(c.issues[c.n0:], kind, param) {
+		return false
+	}
+	c.roomForIssue()
+	return true
 }
 
 // decline ends a proving pass that meets what it does not model.

@@ -71,13 +71,22 @@ type consState struct {
 // (bindcap.Members.Counted). A pass that does not walk the values (a trial
 // check, a reader) leaves the members NotJudged.
 //
-// It is checkMembers when cs is nil (or not compiled whole), and is the
-// one a caller on the hot path calls: the members are returned by value
+// It is checkMembers when cs is nil (or not compiled whole), but for the
+// pooled room below, and is the one a caller on the hot path calls: the members are returned by value
 // (a pointer through the door would move them to the heap), and each
 // layer between the walk and the caller would copy them once more.
+//
+// A long list of issues takes pooled room (see roomForIssue), which the
+// caller hands back (bindcap.ReleaseIssues).
 func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys) ([]Issue, bindcap.Members) {
+	return checkWith(p, args, issues, cs, top, true)
+}
+
+// checkWith is checkConstrained, the list of issues in pooled room only
+// where pool is set.
+func checkWith(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys, pool bool) ([]Issue, bindcap.Members) {
 	var c checker
-	c.record = true
+	c.record, c.poolIssues = true, pool
 	c.top.policy, c.top.root, c.top.aliases = top, p.root, len(top.Aliases) > 0
 	if cs != nil && !cs.Decode && len(cs.Params) == len(p.params) {
 		c.cons.tool = cs
@@ -87,9 +96,10 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 			if verdict, ok := p.native(&c, args, issues); ok {
 				c.members.Counted = c.members.Object // every top-level key was read by topKey
 				c.members.Held = c.consHeld()
-				return verdict, c.members // the one pass, by the binder's own rules
+				return c.verdict(verdict), c.members // the one pass, by the binder's own rules
 			}
 		}
+		c.verdict(nil) // the pass's list: the trial check lists anew
 		if c.top.stopped {
 			return issues, c.members // at an alias it does not bind (TopKeys.BindAliases)
 		}
@@ -102,7 +112,23 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 	}
 	c.members.Counted = c.members.Object
 	c.members.Held = c.consHeld()
-	return issues, c.members
+	return c.verdict(issues), c.members
+}
+
+// verdict returns out, the list of issues the check returns, having
+// handed back the pooled room the checker's own list took (see
+// roomForIssue) where out is not that list: a verdict built anew (text
+// that is not JSON, nesting too deep, a trial check's) leaves it behind.
+func (c *checker) verdict(out []Issue) []Issue {
+	if cap(c.issues) == issueBufCap && !sameArray(out, c.issues) {
+		releaseIssues(c.issues)
+	}
+	return out
+}
+
+// sameArray reports whether a and b are slices of one array, at its end.
+func sameArray(a, b []Issue) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:cap(a)][cap(a)-1] == &b[:cap(b)][cap(b)-1]
 }
 
 // consHeld reports whether the walk, read to the end of the top-level

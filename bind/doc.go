@@ -405,10 +405,12 @@
 // path short: a pointer is never cut to name another place. A path to an
 // argument's own value allocates nothing (it keeps the key as the
 // arguments hold it); one inside it allocates once. Memory is
-// bounded by the input too: besides the issues, Std's checker allocates
-// only for the keys of maps' and interfaces' objects (a map of its own for
-// an object past 16 keys, and 8 bytes a key past the 48 the objects open
-// at once hold in the checker).
+// bounded by the input too: besides the issues (in refuse's check, past
+// 64 of them, room taken whole from a pool for every class's MaxIssues,
+// which refuse hands back), Std's checker allocates only for the keys of
+// maps' and interfaces' objects (a map of its own for an object past 16
+// keys, and 8 bytes a key past the 48 the objects open at once hold in
+// the checker).
 //
 // A call V2's or SegmentIO's pass gives the verdict of (a clean one, or a
 // refused one of the classes it models: a million-digit number for an int,

@@ -20,7 +20,7 @@ func init() {
 // allocates nothing more than Check for the first 16 members, and at most
 // six times past them, whatever the call's size.
 func checkMembers(p *Plan, args []byte, issues []Issue) ([]Issue, bindcap.Members) {
-	return checkConstrained(p, args, issues, nil, bindcap.TopKeys{})
+	return checkWith(p, args, issues, nil, bindcap.TopKeys{}, false) // its callers keep the list
 }
 
 // member records the top-level member the checker has just read: its key

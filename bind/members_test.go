@@ -137,8 +137,10 @@ func TestCheckMembers_CleanCallAllocatesNothing(t *testing.T) {
 
 // TestCheckMembers_ManyKeysCostABoundedRecord: a call of 1k, 10k and 100k
 // top-level keys records its first bindcap.MaxMembers members and says it
-// was cut, on every binder; under Std, in at most six allocations past
-// Check's own and 96 KB, whatever its size.
+// was cut, on every binder; under Std, in at most two allocations past
+// Check's own (the pooled room for the members past the first few, see
+// bindcap.Members.Release, six before it was pooled) and 96 KB, whatever
+// its size.
 func TestCheckMembers_ManyKeysCostABoundedRecord(t *testing.T) {
 	shapes := map[string]func(i int) string{
 		"unknown keys":   func(i int) string { return `"u` + strconv.Itoa(i) + `":1` },
@@ -186,7 +188,7 @@ func TestCheckMembers_ManyKeysCostABoundedRecord(t *testing.T) {
 				}
 				ca := testing.AllocsPerRun(2, func() { plan.Check(args, nil) })
 				ma := testing.AllocsPerRun(2, func() { checkMembers(plan, args, nil) })
-				if extra := 6.0; ma > ca+extra {
+				if extra := 2.0; ma > ca+extra { // the pooled room, not handed back here, and the pool's own table after a garbage collection
 					t.Errorf("%s %s, %d keys: %v allocations, Check alone %v", b.Name(), name, n, ma, ca)
 				}
 				if b != Std {

@@ -630,33 +630,22 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 			}
 		}
 	case k == jsonlex.KindObject:
-		var later []candidate // the matches after the first
-		var firstEnd int
-		for more {
+		// The members are read to the object's end, marking the matches
+		// (a bit a member, from the second match on); where there are
+		// two or more, they are read again to decode each match but the
+		// last in turn. A key sent a million times costs no candidate
+		// list, and no key is read twice but the one returned (its path
+		// tokens: a key type's method runs once more, on it alone).
+		var last candidate // the last match
+		var marks []uint64 // bit m: member m matches
+		matches, first := 0, 0
+		for m := 0; more; m++ {
 			tok, _, v, isKey := jsonlex.Key(data, i)
 			work(v - i)
 			if !isKey {
 				break
 			}
-			raw := data[tok.Start:tok.End]
-			var key []byte
-			switch intKey {
-			case keyByText:
-				key = keyText(nil, raw)
-			case keyByMethod:
-				if kv, read := methodKey(kt, raw); read {
-					if name, ok := keyName(kv); ok {
-						key = []byte(name) // the Go key, as fmt.Sprint writes it
-					}
-				}
-			default:
-				key = keyIdentity(nil, raw, intKey) // the integer read, as fmt.Sprint writes it
-			}
-			n := 1
-			if dotted {
-				n = bytes.Count(key, []byte(".")) + 1
-			}
-			match := key != nil && n <= len(path) && string(key) == strings.Join(path[:n], ".")
+			n, match := pathMatch(data[tok.Start:tok.End], path, dotted, intKey, kt)
 			if match && !ok {
 				cs, ks, ke, used, ok = v, tok.Start, tok.End, n, true
 				if !j.affords(0) {
@@ -667,33 +656,71 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 			if ok && !j.charge(end-v) {
 				return cs, ks, ke, used, ok // past the budget: the first
 			}
-			switch {
-			case match && v == cs:
-				firstEnd = end
-			case match:
-				later = append(later, candidate{v, end, tok.Start, tok.End, n})
+			if match {
+				if matches++; matches == 1 {
+					first = m
+				} else {
+					for len(marks) <= m/64 {
+						marks = append(marks, 0)
+					}
+					marks[first/64] |= 1 << (first % 64)
+					marks[m/64] |= 1 << (m % 64)
+				}
+				last = candidate{v, end, tok.Start, tok.End, n}
 			}
 			if i, more, open = jsonlex.Next(data, end, jsonlex.KindObject); !open {
 				break
 			}
 		}
-		if len(later) == 0 {
+		if matches < 2 {
 			return
 		}
-		all := append([]candidate{{cs, firstEnd, ks, ke, used}}, later...)
-		for _, c := range all[:len(all)-1] {
-			failed, known := j.fails(data[c.vs:c.ve])
-			if !known {
-				return cs, ks, ke, used, ok // past the budget: the first
+		i, more, _ = jsonlex.Open(data, s)
+		for m, judged := 0, 0; more && judged < matches-1; m++ {
+			tok, _, v, _ := jsonlex.Key(data, i)
+			work(v - i)
+			end, _, _ := scanValue(data, v, 0, 0)
+			if marks[m/64]&(1<<(m%64)) != 0 {
+				judged++
+				failed, known := j.fails(data[v:end])
+				if !known {
+					return cs, ks, ke, used, ok // past the budget: the first
+				}
+				if failed {
+					n, _ := pathMatch(data[tok.Start:tok.End], path, dotted, intKey, kt)
+					return v, tok.Start, tok.End, n, true
+				}
 			}
-			if failed {
-				return c.vs, c.ks, c.ke, c.used, true
-			}
+			i, more, _ = jsonlex.Next(data, end, jsonlex.KindObject)
 		}
-		c := all[len(all)-1] // the others read: the binder failed on it
-		return c.vs, c.ks, c.ke, c.used, true
+		return last.vs, last.ks, last.ke, last.used, true // the others read: the binder failed on it
 	}
 	return
+}
+
+// pathMatch reports whether path names the member of key raw (quoted),
+// and how many of path's tokens the key takes (a dotted path's key may
+// hold dots): intKey says how the path names a member (see pathKey), kt
+// is the map's key type for keyByMethod.
+func pathMatch(raw []byte, path []string, dotted bool, intKey lossKey, kt reflect.Type) (n int, match bool) {
+	var key []byte
+	switch intKey {
+	case keyByText:
+		key = keyText(nil, raw)
+	case keyByMethod:
+		if kv, read := methodKey(kt, raw); read {
+			if name, ok := keyName(kv); ok {
+				key = []byte(name) // the Go key, as fmt.Sprint writes it
+			}
+		}
+	default:
+		key = keyIdentity(nil, raw, intKey) // the integer read, as fmt.Sprint writes it
+	}
+	n = 1
+	if dotted {
+		n = bytes.Count(key, []byte(".")) + 1
+	}
+	return n, key != nil && n <= len(path) && string(key) == strings.Join(path[:n], ".")
 }
 
 // A candidate is a member a path names: its value's span, its key's, and

@@ -20,6 +20,10 @@ const maxCompiled = 256
 // key read against the tool's exempt keys and aliases (topKeysOf).
 var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool, bindcap.TopKeys) ([]bind.Issue, bindcap.Members))
 
+// releaseIssues hands back the issues a checkConstrained returned, once
+// the decision is made (see bindcap.ReleaseIssues).
+var releaseIssues = bindcap.ReleaseIssues.(func([]bind.Issue))
+
 // topKeysOf returns what the pass is told of tool t's top-level keys:
 // its exempt keys and aliases, so that its verdict counts the unknown
 // keys and finds an alias (bindcap.Members.Counted).

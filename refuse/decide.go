@@ -111,6 +111,7 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 	if top.BindAliases && (ms.Aliased || ms.AliasBound) {
 		if ms.AliasBound && ms.Object && len(issues) == 0 {
 			if renamed, ok := renameBound(t, args, &ms); ok {
+				ms.Release()
 				return Decision{Args: renamed} // the call goes on, renamed
 			}
 		}
@@ -118,6 +119,7 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		// an alias it does not bind: the verdict is the one of the call
 		// as sent, then renamed (the binder may fail on the call as sent
 		// where it reads the renamed one: V2 on an alias sent twice).
+		spent(issues, &ms)
 		issues, ms = checkConstrained(plan, args, nil, compiledOf(t), topKeysOf(t))
 	}
 	checked := args
@@ -127,31 +129,48 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		// should the renamed text be broken, the call's own is reported.
 		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
 			if ris, rms := checkConstrained(plan, renamed, nil, compiledOf(t), topKeysOf(t)); !broken(ris) {
+				spent(issues, &ms)
 				checked, conflicts, issues, ms = renamed, cs, ris, rms
+			} else {
+				spent(ris, &rms)
 			}
 		}
 	}
 	if len(conflicts) == 0 && len(issues) == 0 {
 		if !hasConstraints(t) || ms.Held {
+			ms.Release()
 			return Decision{Args: checked} // no tags, or the walk found them kept
 		}
 		if ps, ok := compiledProblems(t, checked, &ms, nil); ok && len(ps) == 0 {
+			ms.Release()
 			return Decision{Args: checked} // the compiled constraints hold
 		}
 	}
 	// Past here the call allocates anyway: the members go to the heap
 	// here, so that the clean call's stay on the stack.
 	heap := new(bindcap.Members)
-	*heap = ms
+	*heap = ms // sharing ms's room
 	if !ms.Object && hasConstraints(t) && len(issues) > 0 && issues[len(issues)-1].Kind == bind.TooDeep {
 		*heap = deepMembers(checked, plan) // Check stopped at the nesting
+		ms.Release()
 	}
 	if canon, cs := foldConflicts(t, checked, heap, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
+		spent(issues, heap)
 		issues, *heap = checkConstrained(plan, checked, nil, compiledOf(t), topKeysOf(t))
 	}
 	d := decider{t: t, args: checked, sent: args, ms: heap, warn: pol.Mode == typereg.Warn}
-	return d.decide(issues, conflicts)
+	dec := d.decide(issues, conflicts)
+	spent(issues, heap) // the decision holds neither: its problems are words
+	return dec
+}
+
+// spent hands back the pooled room a verdict took (a flood of issues or
+// of members takes it; see bindcap.ReleaseIssues and Members.Release)
+// once nothing reads the verdict again.
+func spent(issues []bind.Issue, ms *bindcap.Members) {
+	releaseIssues(issues)
+	ms.Release()
 }
 
 // Refuse decides whether a call of tool with args may go on to the handler.

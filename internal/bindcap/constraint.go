@@ -35,3 +35,10 @@ type Breach struct {
 	At     jsonlex.Span // the value that breaks them
 	Path   jsonpath.Path
 }
+
+// ReleaseIssues hands back to bind the list of issues a CheckConstrained
+// returned, once the caller is done with it and holds no part of it: a
+// func([]bind.Issue), set by package bind. A long list (a flood of
+// issues) is a pooled buffer, which the next check reuses; any other is
+// left as it is.
+var ReleaseIssues any

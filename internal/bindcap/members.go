@@ -1,6 +1,9 @@
 package bindcap
 
-import "github.com/bindguard/bindguard/internal/jsonlex"
+import (
+	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/pool"
+)
 
 // CheckMembers is bind's Plan.Check that also returns the top-level
 // members it read: a func(*bind.Plan, []byte, []bind.Issue)
@@ -50,8 +53,8 @@ const MaxMembers = 1024
 
 // Members are the members of a call's top-level object, in the order
 // sent, as one Check read them: the first fixedMembers in place, the rest
-// up to MaxMembers doubling (at most six allocations, 80 KB, whatever the
-// call's size).
+// up to MaxMembers in room taken whole from a pool (memberBufs), at most
+// one allocation whatever the call's size.
 type Members struct {
 	// Object reports that the arguments are an object read to its closing
 	// brace: the list holds every member of it, up to MaxMembers.
@@ -105,23 +108,51 @@ func (ms *Members) At(i int) *Member {
 	return &ms.more[i-fixedMembers]
 }
 
-// Add appends m, or cuts the list past MaxMembers.
+// Add appends m, or cuts the list past MaxMembers. Small enough to be
+// inlined in the walk: the members past the first few are addMore's.
 func (ms *Members) Add(m Member) {
-	switch {
-	case ms.n < fixedMembers:
+	if ms.n < fixedMembers {
 		ms.fixed[ms.n] = m
-	case ms.n >= MaxMembers:
+		ms.n++
+		return
+	}
+	ms.addMore(m)
+}
+
+func (ms *Members) addMore(m Member) {
+	if ms.n >= MaxMembers {
 		ms.Cut = true
 		return
-	default:
-		if len(ms.more) == cap(ms.more) {
-			grown := make([]Member, len(ms.more), min(2*ms.n, MaxMembers)-fixedMembers)
-			copy(grown, ms.more)
-			ms.more = grown
-		}
-		ms.more = append(ms.more, m)
 	}
+	if ms.more == nil {
+		ms.more = memberBufs.Get()[:0]
+	}
+	ms.more = append(ms.more, m)
 	ms.n++
+}
+
+// memberBufs pools the room for the members past the first fixedMembers,
+// all MaxMembers of them at once (40 KB): a call of that many members is
+// one with issues (a flood of unknown or repeated keys), and a list grown
+// by doubling cost it six allocations, twice its size, each call.
+// Release hands the room back.
+var memberBufs pool.Pool[[MaxMembers - fixedMembers]Member]
+
+// Release hands back the room of the members past the first
+// fixedMembers, if ms took it: neither ms nor any copy of it (a copy
+// shares the room) is read after. Members hold no pointer, so the room is
+// not cleared.
+func (ms *Members) Release() {
+	if ms.more != nil {
+		ms.release()
+	}
+}
+
+func (ms *Members) release() {
+	if cap(ms.more) == MaxMembers-fixedMembers {
+		memberBufs.Put((*[MaxMembers - fixedMembers]Member)(ms.more[:MaxMembers-fixedMembers]))
+	}
+	ms.more, ms.n = nil, 0
 }
 
 // Find returns the index of the member whose key or value holds offset
