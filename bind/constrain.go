@@ -71,22 +71,17 @@ type consState struct {
 // (bindcap.Members.Counted). A pass that does not walk the values (a trial
 // check, a reader) leaves the members NotJudged.
 //
-// It is checkMembers when cs is nil (or not compiled whole), but for the
-// pooled room below, and is the one a caller on the hot path calls: the members are returned by value
+// It is checkMembers when cs is nil (or not compiled whole), and is the
+// one a caller on the hot path calls: the members are returned by value
 // (a pointer through the door would move them to the heap), and each
 // layer between the walk and the caller would copy them once more.
 //
-// A long list of issues takes pooled room (see roomForIssue), which the
-// caller hands back (bindcap.ReleaseIssues).
+// A long list of issues takes pooled room (see roomForIssue), and so do
+// many members: the caller hands them back (bindcap.ReleaseIssues,
+// bindcap.Members.Release).
 func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys) ([]Issue, bindcap.Members) {
-	return checkWith(p, args, issues, cs, top, true)
-}
-
-// checkWith is checkConstrained, the list of issues in pooled room only
-// where pool is set.
-func checkWith(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys, pool bool) ([]Issue, bindcap.Members) {
 	var c checker
-	c.record, c.poolIssues = true, pool
+	c.record, c.poolIssues = true, true
 	c.top.policy, c.top.root, c.top.aliases = top, p.root, len(top.Aliases) > 0
 	if cs != nil && !cs.Decode && len(cs.Params) == len(p.params) {
 		c.cons.tool = cs

@@ -17,10 +17,12 @@ func init() {
 
 // checkMembers is p.Check(args, issues), with the members of the
 // top-level object it read (the first bindcap.MaxMembers). For Std it
-// allocates nothing more than Check for the first 16 members, and at most
-// six times past them, whatever the call's size.
+// allocates nothing more than Check for the first 16 members; past them,
+// and past 64 issues, the members and the issues take room whole from a
+// pool, which a caller hands back (bindcap.ReleaseIssues,
+// bindcap.Members.Release), whatever the call's size.
 func checkMembers(p *Plan, args []byte, issues []Issue) ([]Issue, bindcap.Members) {
-	return checkWith(p, args, issues, nil, bindcap.TopKeys{}, false) // its callers keep the list
+	return checkConstrained(p, args, issues, nil, bindcap.TopKeys{})
 }
 
 // member records the top-level member the checker has just read: its key
