@@ -331,7 +331,12 @@ func (c *checker) consJudged() bindcap.Judged {
 	c.cons.broke = true
 	switch v, at, path := c.consValue(); v {
 	case constraint.Fail:
-		c.members.Breaches = append(c.members.Breaches, bindcap.Breach{Member: c.members.Len(), At: at, Path: path})
+		// Past MaxMembers a member is not recorded (Cut), and neither is
+		// its breach: a key sent a million times breaking its tags costs
+		// at most MaxMembers breaches.
+		if n := c.members.Len(); n < bindcap.MaxMembers {
+			c.members.Breaches = append(c.members.Breaches, bindcap.Breach{Member: n, At: at, Path: path})
+		}
 		return bindcap.Breaks
 	}
 	return bindcap.Undecided

@@ -66,7 +66,8 @@ type Members struct {
 	Cut bool
 	// Breaches are the members' values that break their compiled
 	// constraints, as the walk found them (see CheckConstrained), in the
-	// order sent; allocated only when one does.
+	// order sent, of the members the list holds (at most MaxMembers);
+	// allocated only when one does.
 	Breaches []Breach
 	// Counted reports that the pass read every top-level key against the
 	// tool's TopKeys (see CheckConstrained): Unknown, FirstUnknown and
