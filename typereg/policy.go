@@ -207,8 +207,12 @@ func WithJSONSchemaGo() Option {
 // WithBinder sets the binder the server decodes arguments with, which the
 // guard mirrors. The default is bind.Std. A server that reads arguments
 // its own way gives that reading, through bind.Reader (or a profile built
-// on it, such as gosdk.InputPath). Registry only.
+// on it, such as gosdk.InputPath). Registry only. A nil binder is an
+// error, which Register reports (a registry is never left without one).
 func WithBinder(b bind.Binder) Option {
+	if b == nil {
+		return Option{name: "WithBinder", err: errors.New("typereg: WithBinder(nil): a registry mirrors a binder (bind.Std, jsonv2.Binder, segmentio.Binder, bind.Reader)")}
+	}
 	return Option{name: "WithBinder", reg: func(r *Registry) { r.binder = b }}
 }
 

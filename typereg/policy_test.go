@@ -115,6 +115,22 @@ func TestRegister_EnvironmentModeEmptyIsUnsetAndNothingIsTrimmed(t *testing.T) {
 	}
 }
 
+// TestRegister_NilBinderIsAnError: a registry given no binder
+// (WithBinder(nil)) says so at Register and RegisterSchema, rather than
+// panicking there (it did, on the nil binder's Compile).
+func TestRegister_NilBinderIsAnError(t *testing.T) {
+	reg := typereg.New(typereg.WithBinder(nil))
+	if err := typereg.Register[aliased](reg, "t"); err == nil || !strings.Contains(err.Error(), "WithBinder(nil)") {
+		t.Errorf("Register: err = %v, want WithBinder(nil) named", err)
+	}
+	if err := reg.RegisterSchema("s", json.RawMessage(`{"type":"object"}`)); err == nil || !strings.Contains(err.Error(), "WithBinder(nil)") {
+		t.Errorf("RegisterSchema: err = %v, want WithBinder(nil) named", err)
+	}
+	if err := typereg.Register[aliased](typereg.New(), "t", typereg.WithBinder(nil)); err == nil {
+		t.Errorf("Register(..., WithBinder(nil)): no error")
+	}
+}
+
 func TestRegister_FailsOnOptionsInTheWrongPlace(t *testing.T) {
 	if err := typereg.Register[aliased](typereg.New(typereg.WithOpen()), "t"); err == nil || !strings.Contains(err.Error(), "WithOpen configures a tool") {
 		t.Errorf("New(WithOpen()): Register err = %v, want WithOpen named as a tool option", err)
