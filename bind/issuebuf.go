@@ -6,9 +6,10 @@ import (
 )
 
 // Issue buffers: a check that lists many issues (a flood of unknown keys
-// lists MaxIssues of them, 120 KB; one of each class four times that) would grow its list by doubling, ten
-// allocations and twice the list's size in bytes, each call, for a
-// refusal that quotes a hundred of them. In refuse's check
+// lists MaxIssues of them, 120 KB; a flood of every class four times
+// that) would grow its list by doubling, ten allocations and twice the
+// list's size in bytes, each call, for a refusal that quotes a hundred of
+// them. In refuse's check
 // (checkConstrained, whose caller hands the list back), past issueBufMin
 // issues the checker moves its list to a buffer of issueBufCap from a
 // pool instead (admit, before the issue it admits is appended), and
