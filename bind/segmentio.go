@@ -483,6 +483,22 @@ func (m *segMirror) custom(t reflect.Type) bool { return segCustom(t) }
 
 func (m *segMirror) byteArrayText() bool { return false }
 
+func (m *segMirror) repeatField(st reflect.Type, key string) (reflect.Type, bool, bool) {
+	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
+	i, ok := segIndex(fields)[key]
+	if !ok {
+		return nil, false, false
+	}
+	t := fields[i].typ
+	for t.Kind() == reflect.Pointer && !segCustom(t) {
+		t = t.Elem()
+	}
+	if segCustom(t) || t.Kind() > reflect.Float64 && t.Kind() != reflect.String || t.Kind() == reflect.Invalid {
+		return nil, false, false // a composite, or a type of its own methods: decoded into what the value before left
+	}
+	return fields[i].typ, fields[i].stringify, true
+}
+
 func (m *segMirror) field(st reflect.Type, key string) reflect.Type {
 	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
 	if i, ok := segIndex(fields)[key]; ok {

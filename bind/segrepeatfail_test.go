@@ -86,3 +86,70 @@ func failureOf(t *testing.T, plan *bind.Plan, args string) bind.Issue {
 	}
 	return fails[0]
 }
+
+type repeatLeaf struct {
+	V int   `json:"v"`
+	P *int8 `json:"p"`
+	Q int   `json:"q,string"`
+	B bool  `json:"b"`
+}
+
+type repeatArgs struct {
+	E int        `json:"e"`
+	N repeatLeaf `json:"n"`
+}
+
+// segStructRepeatRows are calls the one pass declines (a key sent again
+// in a call segmentio fails on: "e") whose argument n fails at a scalar
+// field of a struct sent more than once. segmentio decodes the field's
+// values in turn and stops at the first that fails, which the check
+// names (it named the first value the key had, with the kind read from
+// that value's text: 128, "too large", where segmentio failed on 1.0).
+var segStructRepeatRows = []struct {
+	n, alone, offending string
+}{
+	{`{"v":128,"v":1.0}`, `{"v":1.0}`, `1.0`},
+	{`{"v":1.0,"v":128}`, `{"v":1.0}`, `1.0`},
+	{`{"v":1,"v":"x","v":2.5}`, `{"v":"x"}`, `"x"`},
+	{`{"p":1,"p":null,"p":300}`, `{"p":300}`, `300`},
+	// segmentio's error for a ,string field names no path: the argument.
+	{`{"q":"1","q":"x"}`, `{"q":"x"}`, `{"q":"1","q":"x"}`},
+	{`{"b":true,"v":2,"b":1}`, `{"b":1}`, `1`},
+}
+
+// TestSegmentio_StructFieldSentAgain: the check places the failure of
+// each row's n at the value segmentio failed on, of the kind that value
+// has alone, and segmentio's own error quotes that value (where it names
+// one).
+func TestSegmentio_StructFieldSentAgain(t *testing.T) {
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[repeatArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range segStructRepeatRows {
+		args := `{"e":"x","e":1,"n":` + row.n + `}`
+		if _, _, ok := bind.NativeVerdict(plan, []byte(args)); ok {
+			t.Fatalf("%s: the pass decides it: the row tests nothing of the trial check", args)
+		}
+		var got *bind.Issue
+		issues := plan.Check([]byte(args), nil)
+		for i, is := range issues {
+			if is.Param == 1 && is.Kind.Class() == bind.BinderFailure {
+				got = &issues[i]
+			}
+		}
+		want := failureOf(t, plan, `{"n":`+row.alone+`}`)
+		switch {
+		case got == nil:
+			t.Errorf("%s: no failure in n: %v", args, issues)
+		case args[got.Start:got.End] != row.offending || got.Kind != want.Kind:
+			t.Errorf("%s: the check says %s at %q; want %s at %q", args, got.Kind, args[got.Start:got.End], want.Kind, row.offending)
+		}
+		serr := segmentio.Binder.Unmarshal([]byte(`{"n":`+row.n+`}`), new(repeatArgs))
+		if serr == nil {
+			t.Errorf("%s: segmentio reads it", row.n)
+		} else if msg := serr.Error(); row.offending != row.n && !strings.Contains(msg, " "+row.offending+" ") && !strings.Contains(msg, `"`+strings.ReplaceAll(row.offending, `"`, `\"`)) {
+			t.Errorf("%s: segmentio says %v, which does not quote %s", row.n, serr, row.offending)
+		}
+	}
+}

@@ -67,6 +67,13 @@ type trialHooks interface {
 	// field returns the type of the field of struct type st that the
 	// binder binds key to, or nil.
 	field(st reflect.Type, key string) reflect.Type
+	// repeatField returns, where the binder reads a key of struct type st
+	// sent again as it reads it sent once (a fresh value of the field's
+	// type: a scalar, or a pointer to one, with no method of its own),
+	// the field key binds and whether it is a ,string field; ok false
+	// otherwise. The judge of a failure's path decodes each value of such
+	// a key alone (see failsAlone).
+	repeatField(st reflect.Type, key string) (t reflect.Type, quoted, ok bool)
 }
 
 // A failure is where a trial decode failed, as the binder's error says.
@@ -348,23 +355,41 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 // of their values into a fresh element, so of two members the path names
 // alike (a key sent again, two keys a key type's method reads alike, a
 // key holding a dot), the first that fails alone is the one the binder
-// failed on. It is nil for another path, or an object read into a struct
-// (segmentio decodes a repeated field into what the earlier value left:
-// see segMirror.whole).
-func (p *trialPlan) failsAlone(base reflect.Type, dotted bool) func([]byte) bool {
+// failed on. For an object read into a struct, whose repeated field
+// segmentio decodes into what the earlier value left (see
+// segMirror.whole), it is so only where path is the field's own key and
+// the field a scalar (repeatField: a value reads the same into what
+// another left), such as an int sent 128, then 1.0, where segmentio fails
+// on the second (the first match, 128, was named before, "too large").
+// It is nil for another path, or another struct's object.
+func (p *trialPlan) failsAlone(base reflect.Type, dotted bool, path []string) func([]byte) bool {
 	if !dotted || base == nil {
 		return nil
 	}
 	var elem reflect.Type
+	quoted := false
 	switch base.Kind() {
 	case reflect.Map:
 		elem = base.Elem()
 	case reflect.Interface:
 		elem = goAny
+	case reflect.Struct:
+		// A key of a struct's object sent again is decoded into what the
+		// value before it left, so its value alone tells whether it
+		// fails only where that makes no difference: at the path's last
+		// key (every match then takes one token), bound to a field of a
+		// scalar type (repeatField). Elsewhere the first match stands.
+		var ok bool
+		if len(path) != 1 {
+			return nil
+		}
+		if elem, quoted, ok = p.hooks.repeatField(base, path[0]); !ok {
+			return nil
+		}
 	default:
 		return nil
 	}
-	w := wrapper(elem, false)
+	w := wrapper(elem, quoted)
 	return func(v []byte) bool {
 		return trialDecode(p.binder, v, reflect.New(w).Interface(), elem) != nil
 	}
@@ -412,7 +437,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base != nil && base.Kind() == reflect.Map {
 			kt = base.Key()
 		}
-		jd.decode = p.failsAlone(base, f.dotted)
+		jd.decode = p.failsAlone(base, f.dotted, rest)
 		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted), kt, &jd)
 		if !ok {
 			break
@@ -463,7 +488,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base.Kind() == reflect.Map {
 			kt = base.Key()
 		}
-		jd.decode = p.failsAlone(base, true)
+		jd.decode = p.failsAlone(base, true, []string{""})
 		cs, cks, cke, _, ok := child(args, s, []string{""}, true, pathKey(base, true), kt, &jd)
 		if !ok {
 			break
@@ -605,7 +630,8 @@ func reads(t reflect.Type, j jsonlex.Kind, byteArrays bool) bool {
 // Where a key is sent again, or two keys are read alike, or a key holds a
 // dot, more than one member may match. With a judge (j), the member is the
 // first whose value fails decoded alone (the binder stops at the first
-// failure, and reads each value of a map alone): child reads the rest of
+// failure, and reads each value of a map, and of a struct's scalar
+// field, as it reads it alone): child reads the rest of
 // the object for other matches, and decodes the ones before the last,
 // each charged to the judge's budget; past the budget, or with no judge,
 // it is the first that matches.
@@ -729,8 +755,10 @@ type candidate struct{ vs, ve, ks, ke, used int }
 
 // A judge tells which of the members a failure's path names the binder
 // failed on (see child), for one failure: decode says whether a value
-// read into the object's element type fails alone, or is nil where the
-// first must do (an object read into a struct, a path not segmentio's);
+// read into the object's element type (a struct's field, where a value
+// sent again reads as sent once: see failsAlone) fails alone, or is nil
+// where the first must do (any other object read into a struct, a path
+// not segmentio's);
 // budget is the bytes it may still read and decode past a first match,
 // linear in the argument's size, so following a path stays linear
 // however many of its keys repeat.

@@ -363,6 +363,12 @@ func (m *v2Mirror) custom(t reflect.Type) bool { return v2Custom(t) }
 
 func (m *v2Mirror) byteArrayText() bool { return true }
 
+// repeatField: V2 fails on a key sent again in one object, so a failure
+// path never needs to tell two of its values apart.
+func (m *v2Mirror) repeatField(reflect.Type, string) (reflect.Type, bool, bool) {
+	return nil, false, false
+}
+
 func (m *v2Mirror) field(st reflect.Type, key string) reflect.Type {
 	fs := v2StructFields(st)
 	for _, f := range fs.flattened {
