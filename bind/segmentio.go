@@ -486,17 +486,55 @@ func (m *segMirror) byteArrayText() bool { return false }
 func (m *segMirror) repeatField(st reflect.Type, key string) (reflect.Type, bool, bool) {
 	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
 	i, ok := segIndex(fields)[key]
-	if !ok {
+	if !ok || !segFresh(fields[i].typ, map[reflect.Type]bool{}) {
 		return nil, false, false
 	}
-	t := fields[i].typ
-	for t.Kind() == reflect.Pointer && !segCustom(t) {
-		t = t.Elem()
-	}
-	if segCustom(t) || t.Kind() > reflect.Float64 && t.Kind() != reflect.String || t.Kind() == reflect.Invalid {
-		return nil, false, false // a composite, or a type of its own methods: decoded into what the value before left
+	for _, f := range fields {
+		if strings.Contains(f.name, ".") {
+			return nil, false, false // a key holding a dot may bind a field: a member may take more than one of a path's tokens
+		}
 	}
 	return fields[i].typ, fields[i].stringify, true
+}
+
+// segFresh reports whether segmentio reads a value of type t into what
+// an earlier value left as it reads it into a fresh one, as far as where
+// it fails goes: scalars are overwritten, lists and maps read element by
+// element, structs field by field, an any replaced. A named or non-empty
+// interface (segmentio fails on one that holds a value: see namedany.go)
+// and a type of its own methods (which may read what it holds) are not.
+// seen breaks a recursive type's cycle.
+func segFresh(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if seen[t] {
+		return true
+	}
+	seen[t] = true
+	switch t {
+	case goAny, goNumber, goBytes, goDuration, goTime, goRawMessage:
+		return true
+	}
+	if segCustom(t) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return true
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return segFresh(t.Elem(), seen)
+	case reflect.Map:
+		return !segCustom(t.Key()) && segFresh(t.Elem(), seen)
+	case reflect.Struct:
+		for _, f := range segStructFields(t, map[reflect.Type]*segStruct{}).fields {
+			if !segFresh(f.typ, seen) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 func (m *segMirror) field(st reflect.Type, key string) reflect.Type {

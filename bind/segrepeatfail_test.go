@@ -92,6 +92,11 @@ type repeatLeaf struct {
 	P *int8 `json:"p"`
 	Q int   `json:"q,string"`
 	B bool  `json:"b"`
+	S []int `json:"s"`
+	W struct {
+		X int            `json:"x"`
+		M map[string]int `json:"m"`
+	} `json:"w"`
 }
 
 type repeatArgs struct {
@@ -100,8 +105,8 @@ type repeatArgs struct {
 }
 
 // segStructRepeatRows are calls the one pass declines (a key sent again
-// in a call segmentio fails on: "e") whose argument n fails at a scalar
-// field of a struct sent more than once. segmentio decodes the field's
+// in a call segmentio fails on: "e") whose argument n fails in a field
+// of a struct sent more than once. segmentio decodes the field's
 // values in turn and stops at the first that fails, which the check
 // names (it named the first value the key had, with the kind read from
 // that value's text: 128, "too large", where segmentio failed on 1.0).
@@ -115,6 +120,15 @@ var segStructRepeatRows = []struct {
 	// segmentio's error for a ,string field names no path: the argument.
 	{`{"q":"1","q":"x"}`, `{"q":"x"}`, `{"q":"1","q":"x"}`},
 	{`{"b":true,"v":2,"b":1}`, `{"b":1}`, `1`},
+	// Lists, structs and maps read element by element, field by field:
+	// where segmentio fails in a value sent again does not depend on what
+	// the value before left.
+	{`{"s":[1],"s":["x"]}`, `{"s":["x"]}`, `"x"`},
+	{`{"s":[1,2,3],"s":[4,"x"]}`, `{"s":[4,"x"]}`, `"x"`},
+	{`{"w":{"x":1},"w":{"x":"y"}}`, `{"w":{"x":"y"}}`, `"y"`},
+	{`{"w":{"m":{"a":1}},"w":{"x":2,"m":{"a":"z"}}}`, `{"w":{"m":{"a":"z"}}}`, `"z"`},
+	// A key holding a dot binds no field: segmentio drops it.
+	{`{"s":[1],"s.0":"x","s":["y"]}`, `{"s":["y"]}`, `"y"`},
 }
 
 // TestSegmentio_StructFieldSentAgain: the check places the failure of

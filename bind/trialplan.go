@@ -67,12 +67,14 @@ type trialHooks interface {
 	// field returns the type of the field of struct type st that the
 	// binder binds key to, or nil.
 	field(st reflect.Type, key string) reflect.Type
-	// repeatField returns, where the binder reads a key of struct type st
-	// sent again as it reads it sent once (a fresh value of the field's
-	// type: a scalar, or a pointer to one, with no method of its own),
-	// the field key binds and whether it is a ,string field; ok false
-	// otherwise. The judge of a failure's path decodes each value of such
-	// a key alone (see failsAlone).
+	// repeatField returns, where the binder fails on a key of struct type
+	// st sent again as it fails on its value sent once (the field's type
+	// reads into what an earlier value left as into a fresh one: no
+	// interface of a name, no method of its own; and no field's name holds
+	// a dot, so that only a key of one token binds a field), the field key
+	// binds and whether it is a ,string field; ok false otherwise. The
+	// judge of a failure's path decodes each value of such a key alone
+	// (see failsAlone).
 	repeatField(st reflect.Type, key string) (t reflect.Type, quoted, ok bool)
 }
 
@@ -357,11 +359,11 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 // key holding a dot), the first that fails alone is the one the binder
 // failed on. For an object read into a struct, whose repeated field
 // segmentio decodes into what the earlier value left (see
-// segMirror.whole), it is so only where path is the field's own key and
-// the field a scalar (repeatField: a value reads the same into what
-// another left), such as an int sent 128, then 1.0, where segmentio fails
-// on the second (the first match, 128, was named before, "too large").
-// It is nil for another path, or another struct's object.
+// segMirror.whole), it is so where that makes no difference to where it
+// fails (repeatField: no interface of a name, no method of its own), as
+// for an int sent 128, then 1.0, where segmentio fails on the second (the
+// first match, 128, was named before, "too large"). It is nil for another
+// path, or another struct's object.
 func (p *trialPlan) failsAlone(base reflect.Type, dotted bool, path []string) func([]byte) bool {
 	if !dotted || base == nil {
 		return nil
@@ -376,13 +378,11 @@ func (p *trialPlan) failsAlone(base reflect.Type, dotted bool, path []string) fu
 	case reflect.Struct:
 		// A key of a struct's object sent again is decoded into what the
 		// value before it left, so its value alone tells whether it
-		// fails only where that makes no difference: at the path's last
-		// key (every match then takes one token), bound to a field of a
-		// scalar type (repeatField). Elsewhere the first match stands.
+		// fails only where that makes no difference (repeatField), and
+		// only a member of one token's key binds the field (the judge's
+		// single; child passes over the others). Elsewhere the first
+		// match stands.
 		var ok bool
-		if len(path) != 1 {
-			return nil
-		}
 		if elem, quoted, ok = p.hooks.repeatField(base, path[0]); !ok {
 			return nil
 		}
@@ -438,6 +438,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 			kt = base.Key()
 		}
 		jd.decode = p.failsAlone(base, f.dotted, rest)
+		jd.single = jd.decode != nil && base.Kind() == reflect.Struct
 		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted), kt, &jd)
 		if !ok {
 			break
@@ -488,7 +489,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base.Kind() == reflect.Map {
 			kt = base.Key()
 		}
-		jd.decode = p.failsAlone(base, true, []string{""})
+		jd.decode, jd.single = p.failsAlone(base, true, []string{""}), false
 		cs, cks, cke, _, ok := child(args, s, []string{""}, true, pathKey(base, true), kt, &jd)
 		if !ok {
 			break
@@ -672,6 +673,7 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 				break
 			}
 			n, match := pathMatch(data[tok.Start:tok.End], path, dotted, intKey, kt)
+			match = match && (j == nil || !j.single || n == 1)
 			if match && !ok {
 				cs, ks, ke, used, ok = v, tok.Start, tok.End, n, true
 				if !j.affords(0) {
@@ -765,6 +767,10 @@ type candidate struct{ vs, ve, ks, ke, used int }
 type judge struct {
 	decode func([]byte) bool
 	budget int
+	// single: the object is a struct's, whose fields' names hold no dot
+	// (see failsAlone): a member whose key takes more than one of the
+	// path's tokens binds no field, and is no match.
+	single bool
 }
 
 // affords reports whether the judge may read n more bytes.
