@@ -74,7 +74,7 @@ type trialHooks interface {
 	// a dot, so that only a key of one token binds a field), the field key
 	// binds and whether it is a ,string field; ok false otherwise. The
 	// judge of a failure's path decodes each value of such a key alone
-	// (see failsAlone).
+	// (see judgeFor).
 	repeatField(st reflect.Type, key string) (t reflect.Type, quoted, ok bool)
 }
 
@@ -351,22 +351,23 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 	}
 }
 
-// failsAlone is, for a failure's dotted path (segmentio's) through an
-// object read into base, a map or an empty interface, whether a value of
-// it fails decoded alone into the element's type: the binder reads each
-// of their values into a fresh element, so of two members the path names
-// alike (a key sent again, two keys a key type's method reads alike, a
-// key holding a dot), the first that fails alone is the one the binder
-// failed on. For an object read into a struct, whose repeated field
+// judgeFor sets j's decode to, for a failure's dotted path (segmentio's)
+// through an object read into base, a map or an empty interface, whether
+// a value of it fails decoded alone into the element's type: the binder
+// reads each of their values into a fresh element, so of two members the
+// path names alike (a key sent again, two keys a key type's method reads
+// alike, a key holding a dot), the first that fails alone is the one the
+// binder failed on. For an object read into a struct, whose repeated field
 // segmentio decodes into what the earlier value left (see
 // segMirror.whole), it is so where that makes no difference to where it
 // fails (repeatField: no interface of a name, no method of its own), as
 // for an int sent 128, then 1.0, where segmentio fails on the second (the
-// first match, 128, was named before, "too large"). It is nil for another
-// path, or another struct's object.
-func (p *trialPlan) failsAlone(base reflect.Type, dotted bool, path []string) func([]byte) bool {
+// first match, 128, was named before, "too large"), and sets j.single.
+// decode is nil for another path, or another struct's object.
+func (p *trialPlan) judgeFor(j *judge, base reflect.Type, dotted bool, path []string) {
+	j.decode, j.single = nil, false
 	if !dotted || base == nil {
-		return nil
+		return
 	}
 	var elem reflect.Type
 	quoted := false
@@ -379,18 +380,19 @@ func (p *trialPlan) failsAlone(base reflect.Type, dotted bool, path []string) fu
 		// A key of a struct's object sent again is decoded into what the
 		// value before it left, so its value alone tells whether it
 		// fails only where that makes no difference (repeatField), and
-		// only a member of one token's key binds the field (the judge's
-		// single; child passes over the others). Elsewhere the first
+		// only a member of one token's key binds the field (j.single:
+		// child passes over the others). Elsewhere the first
 		// match stands.
 		var ok bool
 		if elem, quoted, ok = p.hooks.repeatField(base, path[0]); !ok {
-			return nil
+			return
 		}
+		j.single = true
 	default:
-		return nil
+		return
 	}
 	w := wrapper(elem, quoted)
-	return func(v []byte) bool {
+	j.decode = func(v []byte) bool {
 		return trialDecode(p.binder, v, reflect.New(w).Interface(), elem) != nil
 	}
 }
@@ -437,8 +439,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base != nil && base.Kind() == reflect.Map {
 			kt = base.Key()
 		}
-		jd.decode = p.failsAlone(base, f.dotted, rest)
-		jd.single = jd.decode != nil && base.Kind() == reflect.Struct
+		p.judgeFor(&jd, base, f.dotted, rest)
 		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted), kt, &jd)
 		if !ok {
 			break
@@ -489,7 +490,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base.Kind() == reflect.Map {
 			kt = base.Key()
 		}
-		jd.decode, jd.single = p.failsAlone(base, true, []string{""}), false
+		p.judgeFor(&jd, base, true, []string{""})
 		cs, cks, cke, _, ok := child(args, s, []string{""}, true, pathKey(base, true), kt, &jd)
 		if !ok {
 			break
@@ -631,8 +632,8 @@ func reads(t reflect.Type, j jsonlex.Kind, byteArrays bool) bool {
 // Where a key is sent again, or two keys are read alike, or a key holds a
 // dot, more than one member may match. With a judge (j), the member is the
 // first whose value fails decoded alone (the binder stops at the first
-// failure, and reads each value of a map, and of a struct's scalar
-// field, as it reads it alone): child reads the rest of
+// failure, and reads each value of a map, and of a struct's field of a
+// type repeatField takes, as it reads it alone): child reads the rest of
 // the object for other matches, and decodes the ones before the last,
 // each charged to the judge's budget; past the budget, or with no judge,
 // it is the first that matches.
@@ -758,7 +759,7 @@ type candidate struct{ vs, ve, ks, ke, used int }
 // A judge tells which of the members a failure's path names the binder
 // failed on (see child), for one failure: decode says whether a value
 // read into the object's element type (a struct's field, where a value
-// sent again reads as sent once: see failsAlone) fails alone, or is nil
+// sent again reads as sent once: see judgeFor) fails alone, or is nil
 // where the first must do (any other object read into a struct, a path
 // not segmentio's);
 // budget is the bytes it may still read and decode past a first match,
@@ -768,7 +769,7 @@ type judge struct {
 	decode func([]byte) bool
 	budget int
 	// single: the object is a struct's, whose fields' names hold no dot
-	// (see failsAlone): a member whose key takes more than one of the
+	// (see judgeFor): a member whose key takes more than one of the
 	// path's tokens binds no field, and is no match.
 	single bool
 }

@@ -545,7 +545,7 @@ func (c *checker) plainDropped(vs int) bool {
 // prependField drops, as the pass places the failure; in a struct's it
 // takes the first (segmentio decodes a repeated field into what the one
 // before left) but at a field whose type fails there as it fails alone
-// (failsAlone), so there where the pass would place the failure depends
+// (judgeFor), so there where the pass would place the failure depends
 // on every member before it, which it does not model. odd is the
 // object's note for its member before. A map's keys (keyKind kString,
 // kSegInt, kSegUint) and an interface's are never noted.
