@@ -176,6 +176,7 @@ type checker struct {
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
 	dups       bool     // a repeated key was found
 	fieldDups  bool     // a struct's key was repeated (segmentio decodes the later value into what the earlier left)
+	staleDups  bool     // a struct's key was repeated whose failure the pass may place otherwise than segmentio (see fieldAgain)
 	namedAny   bool     // an empty interface of a name of its own was read (segmentio: see namedany.go)
 	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
 	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
@@ -589,7 +590,7 @@ func (c *checker) object(n *node, root bool) bool {
 							keyLoss = FoldedKey
 						}
 						if fields.add(i) {
-							keyLoss2 = c.boundAgain(n, root, start, ks, ke)
+							keyLoss2 = c.fieldAgain(n, root, i, start, ks, ke)
 						}
 					case n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi):
 						return c.decline() // a key two of V2's case:ignore fields fold to
@@ -599,7 +600,7 @@ func (c *checker) object(n *node, root bool) bool {
 						c.param, c.argAt = i, c.pos
 						c.steps.arg = step{ks, ke}
 						if fields.add(i) {
-							keyLoss2 = c.boundAgain(n, root, start, ks, ke)
+							keyLoss2 = c.fieldAgain(n, root, i, start, ks, ke)
 						}
 					case root:
 						c.unknownArg(ks, ke)

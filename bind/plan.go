@@ -485,6 +485,10 @@ type fieldSet struct {
 	// names tells most keys no field takes before the lookup (see
 	// nameFilter).
 	names nameFilter
+	// stale marks, under segmentio, the fields whose value sent again may
+	// fail otherwise than alone, or whose failure the trial check may
+	// place at another member (see rules.freshRepeat); nil for none.
+	stale []bool
 }
 
 // slot returns where the name key starts its probes in a table of
@@ -523,6 +527,16 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		fs.folded = make(map[string]int, len(params))
 	}
 	fs.foldsMore = c.rules.foldsMore != nil && c.rules.foldsMore(t)
+	if c.rules.freshRepeat != nil {
+		for i, p := range params {
+			if !c.rules.freshRepeat(t, p.Name) {
+				if fs.stale == nil {
+					fs.stale = make([]bool, len(params))
+				}
+				fs.stale[i] = true
+			}
+		}
+	}
 	if c.rules.v2Folds != nil {
 		fs.v2folded = c.rules.v2Folds(t)
 		for f := range fs.v2folded {

@@ -76,6 +76,12 @@ type rules struct {
 	// json.RawMessage and a []byte as segmentio does, which the pass reads
 	// (see segQuotedNode and segTypeNode; otherwise it declines them).
 	segReads bool
+	// freshRepeat reports, for segmentio, whether struct type st's
+	// field of name name, sent again, fails where its value alone does,
+	// as the trial check judges it (segRepeatFresh); a call that fails
+	// with a field sent again of which it does not, the pass declines
+	// (see fieldAgain).
+	freshRepeat func(st reflect.Type, name string) bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.
 	fold bool
@@ -223,6 +229,7 @@ var segRules = &rules{
 	wrapsInts:   true,
 	dottedPaths: true,
 	segReads:    true,
+	freshRepeat: segRepeatFresh,
 	depth:       segProveDepth,
 	textDepth:   true,
 	custom:      segCustom,

@@ -483,18 +483,24 @@ func (m *segMirror) custom(t reflect.Type) bool { return segCustom(t) }
 
 func (m *segMirror) byteArrayText() bool { return false }
 
-func (m *segMirror) repeatField(st reflect.Type, key string) (reflect.Type, bool, bool) {
+func (m *segMirror) repeatFields(st reflect.Type) func(string) (reflect.Type, bool, bool, bool) {
 	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
-	i, ok := segIndex(fields)[key]
-	if !ok || !segFresh(fields[i].typ, map[reflect.Type]bool{}) {
-		return nil, false, false
-	}
-	for _, f := range fields {
-		if strings.Contains(f.name, ".") {
-			return nil, false, false // a key holding a dot may bind a field: a member may take more than one of a path's tokens
+	idx := segIndex(fields)
+	return func(key string) (reflect.Type, bool, bool, bool) {
+		i, ok := idx[key]
+		if !ok {
+			return nil, false, false, false
 		}
+		return fields[i].typ, fields[i].stringify, segFresh(fields[i].typ, map[reflect.Type]bool{}), true
 	}
-	return fields[i].typ, fields[i].stringify, true
+}
+
+// segRepeatFresh reports whether struct type st's field of name name is
+// one the judge of a failure's path tells apart sent again (see
+// repeatFields): its type is segFresh.
+func segRepeatFresh(st reflect.Type, name string) bool {
+	_, _, fresh, _ := new(segMirror).repeatFields(st)(name)
+	return fresh
 }
 
 // segFresh reports whether segmentio reads a value of type t into what

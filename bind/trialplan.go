@@ -67,15 +67,16 @@ type trialHooks interface {
 	// field returns the type of the field of struct type st that the
 	// binder binds key to, or nil.
 	field(st reflect.Type, key string) reflect.Type
-	// repeatField returns, where the binder fails on a key of struct type
-	// st sent again as it fails on its value sent once (the field's type
-	// reads into what an earlier value left as into a fresh one: no
-	// interface of a name, no method of its own; and no field's name holds
-	// a dot, so that only a key of one token binds a field), the field key
-	// binds and whether it is a ,string field; ok false otherwise. The
-	// judge of a failure's path decodes each value of such a key alone
-	// (see judgeFor).
-	repeatField(st reflect.Type, key string) (t reflect.Type, quoted, ok bool)
+	// repeatFields returns, for an object read into struct type st, the
+	// field a key binds (only a key of a field's exact name: the binder
+	// drops any other), whether it is a ,string field, and whether the
+	// binder fails on a value of it sent again as on that value alone
+	// (fresh: the field's type reads into what an earlier value left as
+	// into a fresh one: no interface of a name, no method of its own);
+	// ok false for a key that binds none. nil where a failure's path
+	// never names two members of one struct's object (V2 fails on a key
+	// sent again). The judge of a failure's path reads it (see judgeFor).
+	repeatFields(st reflect.Type) func(key string) (t reflect.Type, quoted, fresh, ok bool)
 }
 
 // A failure is where a trial decode failed, as the binder's error says.
@@ -351,49 +352,52 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 	}
 }
 
-// judgeFor sets j's decode to, for a failure's dotted path (segmentio's)
-// through an object read into base, a map or an empty interface, whether
-// a value of it fails decoded alone into the element's type: the binder
-// reads each of their values into a fresh element, so of two members the
-// path names alike (a key sent again, two keys a key type's method reads
-// alike, a key holding a dot), the first that fails alone is the one the
-// binder failed on. For an object read into a struct, whose repeated field
-// segmentio decodes into what the earlier value left (see
-// segMirror.whole), it is so where that makes no difference to where it
-// fails (repeatField: no interface of a name, no method of its own), as
-// for an int sent 128, then 1.0, where segmentio fails on the second (the
-// first match, 128, was named before, "too large"), and sets j.single.
-// decode is nil for another path, or another struct's object.
-func (p *trialPlan) judgeFor(j *judge, base reflect.Type, dotted bool, path []string) {
-	j.decode, j.single = nil, false
+// judgeFor sets j, for a failure's dotted path (segmentio's) through an
+// object read into base, a map, an empty interface or a struct: the
+// binder reads each value of a map or an empty interface into a fresh
+// element, so of two members the path names alike (a key sent again, two
+// keys a key type's method reads alike, a key holding a dot), the first
+// whose value fails decoded alone into the element's type is the one the
+// binder failed on. In an object read into a struct, only a member whose
+// key is a field's name is a match (j.field: segmentio drops the others,
+// a key holding a dot too unless a field's name does); the struct's
+// field sent again is decoded into what the value before it left (see
+// segMirror.whole), which fails where its value alone does but for a
+// field of a type repeatFields does not call fresh, whose members the
+// judge does not tell apart (the first stands). So for an int sent 128,
+// then 1.0, segmentio fails on the second, and the judge names it (the
+// first match, 128, was named before, "too large"). j is zero for
+// another path, or another base.
+func (p *trialPlan) judgeFor(j *judge, base reflect.Type, dotted bool) {
+	j.decode, j.field = nil, nil
 	if !dotted || base == nil {
 		return
 	}
-	var elem reflect.Type
-	quoted := false
+	decodeAs := func(t reflect.Type, quoted bool, v []byte) bool {
+		return trialDecode(p.binder, v, reflect.New(wrapper(t, quoted)).Interface(), t) != nil
+	}
 	switch base.Kind() {
 	case reflect.Map:
-		elem = base.Elem()
+		elem := base.Elem()
+		j.decode = func(_, v []byte) (bool, bool) { return decodeAs(elem, false, v), true }
 	case reflect.Interface:
-		elem = goAny
+		j.decode = func(_, v []byte) (bool, bool) { return decodeAs(goAny, false, v), true }
 	case reflect.Struct:
-		// A key of a struct's object sent again is decoded into what the
-		// value before it left, so its value alone tells whether it
-		// fails only where that makes no difference (repeatField), and
-		// only a member of one token's key binds the field (j.single:
-		// child passes over the others). Elsewhere the first
-		// match stands.
-		var ok bool
-		if elem, quoted, ok = p.hooks.repeatField(base, path[0]); !ok {
+		look := p.hooks.repeatFields(base)
+		if look == nil {
 			return
 		}
-		j.single = true
-	default:
-		return
-	}
-	w := wrapper(elem, quoted)
-	j.decode = func(v []byte) bool {
-		return trialDecode(p.binder, v, reflect.New(w).Interface(), elem) != nil
+		j.field = func(key []byte) bool {
+			_, _, _, ok := look(string(key))
+			return ok
+		}
+		j.decode = func(key, v []byte) (bool, bool) {
+			t, quoted, fresh, ok := look(string(key))
+			if !ok || !fresh {
+				return false, false
+			}
+			return decodeAs(t, quoted, v), true
+		}
 	}
 }
 
@@ -439,7 +443,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base != nil && base.Kind() == reflect.Map {
 			kt = base.Key()
 		}
-		p.judgeFor(&jd, base, f.dotted, rest)
+		p.judgeFor(&jd, base, f.dotted)
 		cs, cks, cke, used, ok := child(args, s, rest, f.dotted, pathKey(base, f.dotted), kt, &jd)
 		if !ok {
 			break
@@ -490,13 +494,13 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		if base.Kind() == reflect.Map {
 			kt = base.Key()
 		}
-		p.judgeFor(&jd, base, true, []string{""})
+		p.judgeFor(&jd, base, true)
 		cs, cks, cke, _, ok := child(args, s, []string{""}, true, pathKey(base, true), kt, &jd)
 		if !ok {
 			break
 		}
 		ce, _, _ := scanValue(args, cs, 0, 0)
-		if failed, known := jd.fails(args[cs:ce]); !failed || !known {
+		if failed, known := jd.fails(nil, args[cs:ce]); !failed || !known {
 			break
 		}
 		holder, t = base, base
@@ -673,8 +677,8 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 			if !isKey {
 				break
 			}
-			n, match := pathMatch(data[tok.Start:tok.End], path, dotted, intKey, kt)
-			match = match && (j == nil || !j.single || n == 1)
+			n, key, match := pathMatch(data[tok.Start:tok.End], path, dotted, intKey, kt)
+			match = match && (j == nil || j.field == nil || j.field(key))
 			if match && !ok {
 				cs, ks, ke, used, ok = v, tok.Start, tok.End, n, true
 				if !j.affords(0) {
@@ -711,12 +715,12 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 			end, _, _ := scanValue(data, v, 0, 0)
 			if marks[m/64]&(1<<(m%64)) != 0 {
 				judged++
-				failed, known := j.fails(data[v:end])
+				n, key, _ := pathMatch(data[tok.Start:tok.End], path, dotted, intKey, kt)
+				failed, known := j.fails(key, data[v:end])
 				if !known {
-					return cs, ks, ke, used, ok // past the budget: the first
+					return cs, ks, ke, used, ok // past the budget, or not told apart: the first
 				}
 				if failed {
-					n, _ := pathMatch(data[tok.Start:tok.End], path, dotted, intKey, kt)
 					return v, tok.Start, tok.End, n, true
 				}
 			}
@@ -729,10 +733,9 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 
 // pathMatch reports whether path names the member of key raw (quoted),
 // and how many of path's tokens the key takes (a dotted path's key may
-// hold dots): intKey says how the path names a member (see pathKey), kt
-// is the map's key type for keyByMethod.
-func pathMatch(raw []byte, path []string, dotted bool, intKey lossKey, kt reflect.Type) (n int, match bool) {
-	var key []byte
+// hold dots), with the key as the path names it: intKey says how (see
+// pathKey), kt is the map's key type for keyByMethod.
+func pathMatch(raw []byte, path []string, dotted bool, intKey lossKey, kt reflect.Type) (n int, key []byte, match bool) {
 	switch intKey {
 	case keyByText:
 		key = keyText(nil, raw)
@@ -749,7 +752,7 @@ func pathMatch(raw []byte, path []string, dotted bool, intKey lossKey, kt reflec
 	if dotted {
 		n = bytes.Count(key, []byte(".")) + 1
 	}
-	return n, key != nil && n <= len(path) && string(key) == strings.Join(path[:n], ".")
+	return n, key, key != nil && n <= len(path) && string(key) == strings.Join(path[:n], ".")
 }
 
 // A candidate is a member a path names: its value's span, its key's, and
@@ -766,12 +769,11 @@ type candidate struct{ vs, ve, ks, ke, used int }
 // linear in the argument's size, so following a path stays linear
 // however many of its keys repeat.
 type judge struct {
-	decode func([]byte) bool
+	decode func(key, value []byte) (failed, known bool)
 	budget int
-	// single: the object is a struct's, whose fields' names hold no dot
-	// (see judgeFor): a member whose key takes more than one of the
-	// path's tokens binds no field, and is no match.
-	single bool
+	// field: the object is a struct's (see judgeFor), and only a member
+	// whose key (its text) it reports binds a field is a match.
+	field func(key []byte) bool
 }
 
 // affords reports whether the judge may read n more bytes.
@@ -791,13 +793,14 @@ func (j *judge) charge(n int) bool {
 	return true
 }
 
-// fails decodes value alone into the element type: whether it fails, and
-// whether the budget afforded telling.
-func (j *judge) fails(value []byte) (failed, known bool) {
+// fails decodes value, of the member of key key (its text), alone into
+// the element type: whether it fails, and whether the budget afforded
+// telling and the judge tells it.
+func (j *judge) fails(key, value []byte) (failed, known bool) {
 	if !j.charge(len(value)) {
 		return false, false
 	}
-	return j.decode(value), true
+	return j.decode(key, value)
 }
 
 // pathKey is how a binder's error path names a member of the object

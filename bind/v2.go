@@ -363,10 +363,10 @@ func (m *v2Mirror) custom(t reflect.Type) bool { return v2Custom(t) }
 
 func (m *v2Mirror) byteArrayText() bool { return true }
 
-// repeatField: V2 fails on a key sent again in one object, so a failure
+// repeatFields: V2 fails on a key sent again in one object, so a failure
 // path never needs to tell two of its values apart.
-func (m *v2Mirror) repeatField(reflect.Type, string) (reflect.Type, bool, bool) {
-	return nil, false, false
+func (m *v2Mirror) repeatFields(reflect.Type) func(string) (reflect.Type, bool, bool, bool) {
+	return nil
 }
 
 func (m *v2Mirror) field(st reflect.Type, key string) reflect.Type {

@@ -175,6 +175,17 @@ func (c *checker) boundAgain(n *node, root bool, start, ks, ke int) Code {
 	return ""
 }
 
+// fieldAgain is boundAgain for field i of struct n, bound again: under
+// segmentio it notes a field whose value sent again may fail otherwise
+// than alone, or whose failure the trial check may place at another
+// member (fieldSet.stale), where the pass declines a call that fails.
+func (c *checker) fieldAgain(n *node, root bool, i, start, ks, ke int) Code {
+	if n.fields.stale != nil && n.fields.stale[i] {
+		c.staleDups = true
+	}
+	return c.boundAgain(n, root, start, ks, ke)
+}
+
 // unknownName is the issue of the key data[ks:ke] of the object at
 // data[start], read into struct n, that binds no field: UnknownField;
 // under V2's pass, a name sent before in the object V2 fails on

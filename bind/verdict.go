@@ -55,9 +55,15 @@ import (
 //     no field takes (UnknownField, with a plain value as for UnknownArgument,
 //     no two case:ignore fields of the struct folding alike);
 //   - under segmentio, a key repeated in one object (DuplicateKey, the
-//     last value kept), where its value holds no issue (the trial check
-//     lists the key's first) and the call does not fail (segmentio
-//     decodes a repeat into what the value before left).
+//     last value kept, in a call that does not fail), where its value
+//     holds no issue (the trial check lists the key's first); in a call
+//     that fails, each argument's first failure, in whichever value of
+//     the key it lies: segmentio reads a map's and an any's values into a
+//     fresh element, and a struct's field sent again into what the value
+//     before left, which fails where that value alone would, but for a
+//     field of a type segFresh does not take (a named interface, a type
+//     of its own methods, a map whose key type has them), which the pass
+//     declines in a call that fails (see fieldAgain).
 //   - under V2, a top-level key repeated (a parameter bound again, a
 //     dropped name sent again), which V2 fails on: after the members'
 //     failures and unknown keys, each name repeated once, InvalidValue
@@ -237,7 +243,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		return p.notJSON(c, issues)
 	}
 	fails := c.failed || c.segPrint.hidden
-	if c.bad || c.declined || fails && c.dups || !fails && c.lossFirst || c.dups && c.self.met || c.fieldDups && c.namedAny {
+	if c.bad || c.declined || fails && c.staleDups || !fails && c.lossFirst || c.dups && c.self.met || c.fieldDups && c.namedAny {
 		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
 	badKey := c.v2BadKeyFails()
@@ -471,9 +477,9 @@ func (c *checker) models(kind Code) bool {
 // trial check lists a key's loss before what the walk of its value finds,
 // so where the value held some, the caller lists the key's first
 // (keyFirst); it reports whether the value held none. It notes the
-// repeat: segmentio decodes a repeated key's value into what the one
-// before left, so a call that fails may fail only on the pair, which the
-// pass declines (see native).
+// repeat: segmentio decodes a repeated field's value into what the one
+// before left, so where a type's own methods read that (see native), a
+// call may fail only on the pair.
 func (c *checker) repeatKey(found int) bool {
 	c.dups = true
 	return c.found == found
