@@ -174,7 +174,6 @@ type checker struct {
 	failed     bool     // a failure is listed or counted: the binder fails
 	found      int      // the issues a proving pass found so far, listed or counted
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
-	dups       bool     // a repeated key was found
 	fieldDups  bool     // a struct's key was repeated (segmentio decodes the later value into what the earlier left)
 	staleDups  bool     // a struct's key was repeated whose failure the pass may place otherwise than segmentio (see fieldAgain)
 	namedAny   bool     // an empty interface of a name of its own was read (segmentio: see namedany.go)

@@ -486,8 +486,7 @@ type fieldSet struct {
 	// nameFilter).
 	names nameFilter
 	// stale marks, under segmentio, the fields whose value sent again may
-	// fail otherwise than alone, or whose failure the trial check may
-	// place at another member (see rules.freshRepeat); nil for none.
+	// fail otherwise than alone (see rules.freshRepeat); nil for none.
 	stale []bool
 }
 

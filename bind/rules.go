@@ -78,9 +78,9 @@ type rules struct {
 	segReads bool
 	// freshRepeat reports, for segmentio, whether struct type st's
 	// field of name name, sent again, fails where its value alone does,
-	// as the trial check judges it (segRepeatFresh); a call that fails
-	// with a field sent again of which it does not, the pass declines
-	// (see fieldAgain).
+	// as the trial check judges it (segRepeatFresh); a call with a field
+	// sent again of which it does not, the pass declines (see
+	// fieldAgain).
 	freshRepeat func(st reflect.Type, name string) bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.

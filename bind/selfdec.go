@@ -148,11 +148,11 @@ func (c *checker) selfValue(n *node) bool {
 }
 
 // selfMemo is what a proving pass holds of the self-decoding values it
-// decoded: whether it met one (under segmentio, which decodes a repeated
-// key's value into what the one before left, a call with a repeated key
-// and such a value the pass declines: see native), and the last one
-// decoded, so that a value sent again, as a repeated key's, is decoded
-// once (as the trial check decodes each distinct value once).
+// decoded: whether it met one, and the last one decoded, so that a value
+// sent again, as a repeated key's, is decoded once (as the trial check
+// decodes each distinct value once). (Under segmentio, which decodes a
+// repeated field's value into what the one before left, a call with a
+// field of such a type sent again the pass declines: see fieldAgain.)
 type selfMemo struct {
 	met        bool
 	composite  bool // V2's pass decoded an object or array alone (see native)

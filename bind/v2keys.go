@@ -177,8 +177,7 @@ func (c *checker) boundAgain(n *node, root bool, start, ks, ke int) Code {
 
 // fieldAgain is boundAgain for field i of struct n, bound again: under
 // segmentio it notes a field whose value sent again may fail otherwise
-// than alone, or whose failure the trial check may place at another
-// member (fieldSet.stale), where the pass declines a call that fails.
+// than alone (fieldSet.stale): the pass declines the call (see native).
 func (c *checker) fieldAgain(n *node, root bool, i, start, ks, ke int) Code {
 	if n.fields.stale != nil && n.fields.stale[i] {
 		c.staleDups = true

@@ -62,8 +62,9 @@ import (
 //     fresh element, and a struct's field sent again into what the value
 //     before left, which fails where that value alone would, but for a
 //     field of a type segFresh does not take (a named interface, a type
-//     of its own methods, a map whose key type has them), which the pass
-//     declines in a call that fails (see fieldAgain).
+//     of its own methods, a list or a struct of them), whose value sent
+//     again may fail only after the one before, or not, which the pass
+//     declines (see fieldAgain).
 //   - under V2, a top-level key repeated (a parameter bound again, a
 //     dropped name sent again), which V2 fails on: after the members'
 //     failures and unknown keys, each name repeated once, InvalidValue
@@ -243,7 +244,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		return p.notJSON(c, issues)
 	}
 	fails := c.failed || c.segPrint.hidden
-	if c.bad || c.declined || fails && c.staleDups || !fails && c.lossFirst || c.dups && c.self.met || c.fieldDups && c.namedAny {
+	if c.bad || c.declined || c.staleDups || !fails && c.lossFirst || c.fieldDups && c.namedAny {
 		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
 	badKey := c.v2BadKeyFails()
@@ -476,12 +477,8 @@ func (c *checker) models(kind Code) bool {
 // the pass has just read, found the count of issues before it: the
 // trial check lists a key's loss before what the walk of its value finds,
 // so where the value held some, the caller lists the key's first
-// (keyFirst); it reports whether the value held none. It notes the
-// repeat: segmentio decodes a repeated field's value into what the one
-// before left, so where a type's own methods read that (see native), a
-// call may fail only on the pair.
+// (keyFirst); it reports whether the value held none.
 func (c *checker) repeatKey(found int) bool {
-	c.dups = true
 	return c.found == found
 }
 
