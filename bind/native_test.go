@@ -827,3 +827,26 @@ func FuzzNativeValues(f *testing.F) {
 		}
 	})
 }
+
+// TestNative_RepeatBesideSelfDecoding: under segmentio, a key sent again
+// in a call that also holds values of types that decode themselves is the
+// pass's to decide, failing or not, where the field sent again is of a
+// type segmentio reads into what the value before left as into a fresh
+// one (a time.Time too, which its method overwrites whole); the verdict
+// is the trial check's.
+func TestNative_RepeatBesideSelfDecoding(t *testing.T) {
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[selfArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		`{"i":1,"i":2,"t":"2024-01-02T03:04:05Z","c":"red"}`,
+		`{"f":1,"s":"a","s":"b"}`,
+		`{"c":"teal","i":1,"i":"x"}`,
+		`{"t":"2024-01-02T03:04:05Z","t":"2025-01-02T03:04:05Z"}`,
+		`{"t":"2024-01-02T03:04:05Z","t":"not a time"}`,
+		`{"mc":{"a":"red"},"mc":{"b":"teal"},"ly":[{}]}`,
+	} {
+		decidedProven(t, plan, []byte(args))
+	}
+}

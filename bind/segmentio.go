@@ -505,9 +505,9 @@ func segRepeatFresh(st reflect.Type, name string) bool {
 
 // segFresh reports whether segmentio reads a value of type t into what
 // an earlier value left as it reads it into a fresh one, as far as where
-// it fails goes: scalars are overwritten, lists and maps read element by
-// element (a map's keys and values each into a fresh one: decodeMap),
-// structs field by field, an any replaced. A named or non-empty
+// it fails goes: scalars are overwritten, lists read element by element,
+// a map's keys and values each into a fresh one (decodeMap), structs
+// field by field, an any replaced. A named or non-empty
 // interface (segmentio fails on one that holds a value: see namedany.go)
 // and a type of its own methods (which may read what it holds) are not.
 // seen breaks a recursive type's cycle.
@@ -532,7 +532,7 @@ func segFresh(t reflect.Type, seen map[reflect.Type]bool) bool {
 	case reflect.Pointer, reflect.Slice, reflect.Array:
 		return segFresh(t.Elem(), seen)
 	case reflect.Map:
-		return segFresh(t.Elem(), seen) // decodeMap reads each key into a fresh one too
+		return true // decodeMap reads each key and value into a fresh one
 	case reflect.Struct:
 		for _, f := range segStructFields(t, map[reflect.Type]*segStruct{}).fields {
 			if !segFresh(f.typ, seen) {
