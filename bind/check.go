@@ -961,12 +961,15 @@ func (t *keyTable) add(c *checker, obj uint32, h uint64, key []byte, at int, kin
 }
 
 // byText adds to object to the text of each key of object from, but the
-// key at data[skip] (see droppedRepeat).
+// key at data[skip] and keys of text V2 fails on, which are no names (see
+// droppedRepeat, v2Dropped).
 func (t *keyTable) byText(c *checker, from, to uint32, skip int) {
 	slots := t.slots // add may grow the table: those it adds are to's
 	for i := range slots {
 		if s := slots[i]; s.gen == t.gen && s.obj == from && s.at != skip {
-			c.addText(to, s.at, strEnd(c.data, s.at))
+			if end := strEnd(c.data, s.at); !replaces(c.data[s.at:end]) {
+				c.addText(to, s.at, end)
+			}
 		}
 	}
 }

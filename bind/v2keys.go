@@ -41,7 +41,6 @@ type v2Keys struct {
 	badKs      int  // the top-level key whose text V2 fails on (0: none)
 	badAt      int  // the first invalid byte in it
 	badFirst   bool // nothing failed before that key: V2's error is the key's
-	hiDropped  bool // a top-level key of valid text past ASCII or with an escape was dropped
 	textKeys   bool // a top-level key with an escape was dropped: dropped keys are told by their text (see droppedRepeat)
 
 	repeats v2Repeats // the repeated top-level names (see nameRepeated)
@@ -140,8 +139,14 @@ func (c *checker) v2DupError(ks, ke int) error {
 // v2Dropped judges, for V2's pass, the top-level key data[ks:ke] that
 // binds no parameter, as V2 reads it, before its value: whether it
 // repeats a key sent before (c.top.repeat; see droppedRepeat), which V2
-// fails on as it reads the name (unknownKey lists it).
+// fails on as it reads the name (unknownKey lists it). A key of text V2
+// fails on (see v2KeyText) is no name: it repeats none, nor does a later
+// key repeat it (textKeys holds no such key's text: see byText).
 func (c *checker) v2Dropped(ks, ke int) {
+	if !c.top.plain && replaces(c.data[ks:ke]) {
+		c.top.repeat = false
+		return
+	}
 	if c.top.repeat = c.droppedRepeat(ks, ke); c.top.repeat {
 		c.v2First(ks, ke)
 	}
@@ -379,13 +384,15 @@ func (c *checker) v2KeyText(n *node, root bool, start, ks, ke int, f jsonlex.Str
 	at := ks + jsonlex.ReplacedAt(c.data[ks:ke], f)
 	switch {
 	case root:
-		if c.v2.badKs != 0 || c.foldsMore || c.v2.hiDropped {
-			return false // the trial check tells repeated keys by their replaced text
+		if c.foldsMore {
+			return false
 		}
 		if i, _ := n.fields.lookup(c.data[ks:ke], f&jsonlex.Escaped != 0); i >= 0 {
 			return false // a field named with U+FFFD
 		}
-		c.v2.badKs, c.v2.badAt, c.v2.badFirst = ks, at, !c.failed
+		if c.v2.badKs == 0 { // V2 stops at the first
+			c.v2.badKs, c.v2.badAt, c.v2.badFirst = ks, at, !c.failed
+		}
 		return true
 	case c.v2.skim > 0:
 		return true // V2 failed at the first token of the value holding it

@@ -1,8 +1,13 @@
 package bind_test
 
 import (
+	"reflect"
 	"strconv"
 	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
 // v2KeyTextVerdicts are calls with keys V2 fails on (invalid UTF-8, a
@@ -21,6 +26,64 @@ var v2KeyTextVerdicts = []v2Row{
 	{1, "{\"\xff\":1,\"i\":\"x\"}"},
 	{1, `{"i":1,"\ud800":1,"zz":{"a":"\ud800"}}`},
 	{0, `{"count":1,"\ud800":1,"count":2}`},
+	{0, "{\"\xff\":1,\"\xef\xbf\xbd\":2}"},
+	{0, "{\"\xef\xbf\xbd\":1,\"count\":\"x\",\"\xff\":2}"},
+	{0, "{\"\xff\":1,\"\xfe\":2}"},
+	{0, "{\"\xff\":1,\"\xff\":2,\"count\":\"x\"}"},
+	{0, `{"\ud800":1,"\udc00":2,"\ud800":3}`},
+	{1, "{\"\xc3\xa9\":1,\"\xff\":2,\"\xc3\xa9\":3}"},
+	{0, `{"\ud800":1,"\ufffd":2}`},
+	{0, "{\"\xff\":1,\"\\ufffd\":2,\"\xef\xbf\xbd\":3}"},
+	{0, "{\"\xff\":1,\"\\u0041\":2,\"\\ufffd\":3}"},
+	{0, "{\"\xff\":1,\"\\u0041\":2,\"\xff\":3,\"A\":4}"},
+}
+
+// TestV2KeyText_NoRepeatOfInvalidText: V2 fails on a top-level key of
+// invalid text as it reads it, so no such key is a name, nor repeats
+// one: the check lists V2's error at the first key's first invalid
+// byte, and no repeated name but a real one. (The trial check told
+// repeats by the text replaced, and named "\xff" then "\xfe" a repeated
+// name, which V2 never reads.)
+func TestV2KeyText_NoRepeatOfInvalidText(t *testing.T) {
+	plan, err := jsonv2.Binder.Compile(nativeFixed[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args    string
+		at      int // V2's error
+		repeats int // real repeated names
+	}{
+		{"{\"\xff\":1,\"\xfe\":2}", 2, 0},
+		{"{\"\xff\":1,\"\xef\xbf\xbd\":2}", 2, 0},
+		{"{\"\xef\xbf\xbd\":1,\"\xff\":2}", 10, 0},
+		{`{"\ud800":1,"\ufffd":2}`, 2, 0},
+		{"{\"\xff\":1,\"\\ufffd\":2,\"\xef\xbf\xbd\":3}", 2, 1},
+		{"{\"\xff\":1,\"\\u0041\":2,\"\\ufffd\":3}", 2, 0},
+		{"{\"\xff\":1,\"\\u0041\":2,\"\xff\":3,\"A\":4}", 2, 1},
+		{"{\"\xff\":1,\"\xff\":2}", 2, 0},
+		{`{"\ud800":1,"\udc00":2,"\ud800":3}`, 2, 0},
+		{"{\"\xc3\xa9\":1,\"\xff\":2,\"\xc3\xa9\":3}", 9, 1},
+	} {
+		args := []byte(tc.args)
+		if err := plan.Binder().Unmarshal(args, reflect.New(plan.Type()).Interface()); err == nil {
+			t.Fatalf("%q: V2 reads it", args)
+		}
+		for _, check := range []func([]byte, []bind.Issue) []bind.Issue{plan.Check, trialCheckOf(plan)} {
+			issues := check(args, nil)
+			repeats, first := 0, -1
+			for _, is := range issues {
+				if _, _, dup := bindcap.DuplicateName(plan.Binder(), is.Err); dup {
+					repeats++
+				} else if is.Kind == bind.InvalidJSON && first < 0 {
+					first = is.Start
+				}
+			}
+			if repeats != tc.repeats || first != tc.at {
+				t.Errorf("%q: %d repeated names, V2's error at %d; want %d, at %d: %s", args, repeats, first, tc.repeats, tc.at, brief(issues))
+			}
+		}
+	}
 }
 
 // TestV2KeyText_Verdicts: V2's one pass gives the verdict of each call,

@@ -106,8 +106,8 @@ import (
 //     dropped at the top level; see v2DroppedText). In a key, segmentio
 //     binds the replaced text (see segKeyText: the pass declines a field
 //     it binds, and a loss under it); V2 fails on it as on a repeated name (see
-//     v2KeyText), and the pass declines a second such key at the top
-//     level, which the trial check may tell a repeat of the first.
+//     v2KeyText), at the top level on the first such key, which is no
+//     name: no key repeats it, nor does it repeat one (see v2Dropped).
 //
 //   - under segmentio, a fixed-size array sent more elements (dropped) or
 //     fewer (left zero) than it has, but none (ArrayLength); [] for an
@@ -501,12 +501,6 @@ func (c *checker) firstFailure() bool {
 // sharedFold; V2 fails on one sent twice), and must drop its value
 // without a failure the pass does not read for.
 func (c *checker) unknownKey(ks, ke, vs int) bool {
-	if c.dupDropped && !c.top.plain && c.v2.badKs != ks {
-		if c.v2.badKs != 0 {
-			return false // the trial check tells a key of invalid text by its text replaced, which this one's may be
-		}
-		c.v2.hiDropped = true
-	}
 	if c.dupDropped && c.top.repeat { // judged before the value (v2Dropped)
 		c.nameRepeated(ks, ke) // V2 fails on the repeated name
 	}
