@@ -225,11 +225,11 @@ func (c *checker) anyLoss(keyLoss, repeat Code, ks, ke int) bool {
 	if !c.value(anyNode) {
 		return false // its key judged before the value (boundAgain)
 	}
-	if keyLoss != "" && c.prove && c.found != found {
-		c.lossFirst = true // the trial check lists the key's loss first (see segKeyText)
-	}
-	if repeat == DuplicateKey && c.prove && !c.repeatKey(found) && c.keyFirst(DuplicateKey, anyNode, found, ks, ke, vs) {
+	if repeat == DuplicateKey && c.prove && !c.repeatKey(found) && c.keyFirst(DuplicateKey, anyNode.typ, found, ks, ke, vs) {
 		repeat = dupListed // the trial check lists the key's loss first
+	}
+	if keyLoss != "" && c.prove && c.found != found && c.keyFirst(keyLoss, stringType, found, ks, ke, vs) {
+		keyLoss = "" // the trial check lists the key's text replaced first, then its repeat (see segKeyText)
 	}
 	if keyLoss != "" {
 		c.issue(keyLoss, &node{typ: stringType}, ks, ke)

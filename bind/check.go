@@ -327,6 +327,15 @@ func (c *checker) missingFields(n *node, fields *fieldBits, start int) {
 	}
 }
 
+// replacedKeyType is the Go type of a key of an object read into n whose
+// text the binder replaces (ReplacedText): the map's key type, or string.
+func replacedKeyType(n *node) reflect.Type {
+	if n.kind == kMap {
+		return n.typ.Key()
+	}
+	return stringType
+}
+
 // keyIssue records an issue with the key at data[ks:ke], whose value
 // starts at vs: its path leads to that value.
 func (c *checker) keyIssue(kind Code, typ reflect.Type, ks, ke, vs int) {
@@ -661,14 +670,14 @@ func (c *checker) object(n *node, root bool) bool {
 			if lossy && keyLoss == FoldedKey && c.prove && c.found != found {
 				keyLoss = c.foldedFirst(child, found, ks, ke, vs) // the trial check lists the key's loss first
 			}
-			if lossy && keyLoss == ReplacedText && c.prove && c.found != found {
-				c.lossFirst = true // the trial check lists the key's loss first (see segKeyText)
-			}
 			if lossy && keyLoss2 == DuplicateKey && root && c.dupDropped {
 				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)
 			}
-			if lossy && keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) && c.keyFirst(DuplicateKey, child, found, ks, ke, vs) {
+			if lossy && keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) && c.keyFirst(DuplicateKey, childType(child), found, ks, ke, vs) {
 				keyLoss2 = dupListed // the trial check lists the key's loss first
+			}
+			if lossy && keyLoss == ReplacedText && c.prove && c.found != found && c.keyFirst(ReplacedText, replacedKeyType(n), found, ks, ke, vs) {
+				keyLoss = replacedListed // the trial check lists the key's text replaced first, then its repeat (see segKeyText)
 			}
 			if lossy && keyLoss2 == DuplicateKey && n.kind == kStruct {
 				c.fieldDups = true
@@ -689,15 +698,11 @@ func (c *checker) object(n *node, root bool) bool {
 			if lossy {
 				for _, k := range [2]Code{keyLoss, keyLoss2} {
 					switch k {
-					case "", foldListed, dupListed:
+					case "", foldListed, dupListed, replacedListed:
 					case UnknownField:
 						c.keyIssue(k, n.typ, ks, ke, vs)
 					case ReplacedText:
-						kt := stringType
-						if n.kind == kMap {
-							kt = n.typ.Key()
-						}
-						c.issue(k, &node{typ: kt}, ks, ke)
+						c.issue(k, &node{typ: replacedKeyType(n)}, ks, ke)
 					default:
 						var vt reflect.Type
 						if child != nil {

@@ -175,13 +175,11 @@ func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 // object segmentio reads no key of (dropped, or of the wrong kind:
 // parseValue checks a key's syntax only). A failure below such a key
 // segmentio's path names by the text, and the trial check follows it to
-// the first member of that text, the one failed on (one before it is a
-// repeat, and a call that fails with a repeat the pass declines). It
-// declines a key a field binds by its replaced text (the trial check
-// lists a ReplacedText for it); and,
-// where the value under a key of a map or any holds an issue, a call
-// segmentio reads (lossFirst: the trial check lists the key's
-// ReplacedText before the value's issues, the pass after them).
+// the first member of that text whose value fails alone, the one failed
+// on (see judgeFor). It declines a key a field binds by its replaced text (the
+// trial check lists a ReplacedText for it). Where the value under a key
+// of a map or any holds an issue, the key's ReplacedText is listed before
+// the value's issues, as the trial check lists it (keyFirst).
 func (c *checker) segKeyText(n *node, ks, ke int, esc, hi bool) bool {
 	if !c.replaces {
 		return false

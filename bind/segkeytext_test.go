@@ -35,14 +35,20 @@ var segReplacedKeys = []struct {
 	{6, "{\"mi\":{\"\xff\":1}}", []bind.Code{bind.InvalidValue}},
 	{6, `{"mi":{"1":"a","1\ud800":"b"}}`, []bind.Code{bind.InvalidValue}},
 	{6, `{"s":"x","mi":{"\udc00 ":"b"}}`, []bind.Code{bind.InvalidValue}},
+	// A loss under the key: the key's is listed first, then its repeat's,
+	// as the trial check lists them.
+	{1, "{\"a\":{\"\xff\":[{\"\\ud800\":null}]}}", []bind.Code{kReplaced, kReplaced}},
+	{1, "{\"m\":{\"\xff\":9007199254740993}}", []bind.Code{kReplaced, bind.RoundedNumber}},
+	{1, "{\"a\":{\"\xff\":1,\"\xfe\":[{\"\\ud800\":1}]}}", []bind.Code{kReplaced, kReplaced, kDup, kReplaced}},
+	{1, "{\"m\":{\"\xff\":1,\"\xfe\":9007199254740993}}", []bind.Code{kReplaced, kReplaced, kDup, bind.RoundedNumber}},
+	{1, "{\"a\":{\"k\":1,\"\xff\":{\"\xfe\":{\"\\ud800\":[9007199254740993]}}}}", []bind.Code{kReplaced, kReplaced, kReplaced, bind.RoundedNumber}},
 }
 
 // TestSegmentIO_ReplacedKeys: a key whose text segmentio replaces is the
 // one pass's verdict, the trial check's (and the binder fails exactly when
 // the verdict holds a failure: checkProven), where it binds no field, or
-// keys a map (string keys or integer) or any with no loss under it (nativeDeclines
-// holds those the pass declines): two keys of one replaced text are a
-// repeat.
+// keys a map (string keys or integer) or any, with a loss under it or
+// not: two keys of one replaced text are a repeat.
 func TestSegmentIO_ReplacedKeys(t *testing.T) {
 	for _, tc := range segReplacedKeys {
 		plan, err := segmentio.Binder.Compile(nativeFixed[tc.fixed])

@@ -435,21 +435,21 @@ func (c *checker) v2BadKeyIssue() {
 // key's loss before what its value holds, so the loss goes in before
 // those, and it returns foldListed (see keyFirst).
 func (c *checker) foldedFirst(child *node, found, ks, ke, vs int) Code {
-	if !c.keyFirst(FoldedKey, child, found, ks, ke, vs) {
+	if !c.keyFirst(FoldedKey, childType(child), found, ks, ke, vs) {
 		return FoldedKey
 	}
 	return foldListed
 }
 
 // keyFirst lists, for a proving pass, the loss k of the key data[ks:ke]
-// (its value at vs read into position child) whose value held issues,
-// found the count of issues before it, before those, as the trial check
-// lists a key's loss, and reports true. Where the tally has begun to
+// (of Go type typ, its value at vs) whose value held issues, found the
+// count of issues before it, before those, as the trial check lists a
+// key's loss, and reports true. Where the tally has begun to
 // count issues instead of listing them (which of them it lists then
 // depends on the order), it lists nothing, notes the order (lossFirst:
 // the pass declines a call that does not fail), and reports false: the
 // loop lists the loss.
-func (c *checker) keyFirst(k Code, child *node, found, ks, ke, vs int) bool {
+func (c *checker) keyFirst(k Code, typ reflect.Type, found, ks, ke, vs int) bool {
 	n := c.found - found // the value's issues, each listed while the tally has counted none
 	if c.tally.built || n > len(c.issues)-c.n0 {
 		c.lossFirst = true
@@ -457,7 +457,7 @@ func (c *checker) keyFirst(k Code, child *node, found, ks, ke, vs int) bool {
 	}
 	at := len(c.issues) - n
 	l := len(c.issues)
-	c.keyIssue(k, childType(child), ks, ke, vs)
+	c.keyIssue(k, typ, ks, ke, vs)
 	if len(c.issues) == l+1 {
 		is := c.issues[l]
 		copy(c.issues[at+1:], c.issues[at:l])
@@ -467,11 +467,12 @@ func (c *checker) keyFirst(k Code, child *node, found, ks, ke, vs int) bool {
 }
 
 // foldListed stands for FoldedKey once foldedFirst has listed it: the
-// member is still bound by a fold. dupListed stands for DuplicateKey once
-// keyFirst has listed it.
+// member is still bound by a fold. dupListed and replacedListed stand for
+// DuplicateKey and ReplacedText once keyFirst has listed them.
 const (
-	foldListed Code = "folded_key (listed)"
-	dupListed  Code = "duplicate_key (listed)"
+	foldListed     Code = "folded_key (listed)"
+	dupListed      Code = "duplicate_key (listed)"
+	replacedListed Code = "replaced_text (listed)"
 )
 
 // childType is the Go type of position n, nil for none.

@@ -105,7 +105,7 @@ import (
 //     an argument; InvalidJSON at the first invalid byte in a value
 //     dropped at the top level; see v2DroppedText). In a key, segmentio
 //     binds the replaced text (see segKeyText: the pass declines a field
-//     it binds, and a loss under it); V2 fails on it as on a repeated name (see
+//     it binds); V2 fails on it as on a repeated name (see
 //     v2KeyText), at the top level on the first such key, which is no
 //     name: no key repeats it, nor does it repeat one (see v2Dropped).
 //
