@@ -174,9 +174,7 @@ type checker struct {
 	failed     bool     // a failure is listed or counted: the binder fails
 	found      int      // the issues a proving pass found so far, listed or counted
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
-	fieldDups  bool     // a struct's key was repeated (segmentio decodes the later value into what the earlier left)
 	staleDups  bool     // a struct's key was repeated whose failure the pass may place otherwise than segmentio (see fieldAgain)
-	namedAny   bool     // an empty interface of a name of its own was read (segmentio: see namedany.go)
 	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
 	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
@@ -435,10 +433,6 @@ func (c *checker) value(n *node) bool {
 			n = nil
 		case kOwn:
 			return c.own(n, k)
-		case kAny:
-			if c.prove && c.dupLoss && n.typ != goAny {
-				c.namedAny = true // segmentio decodes a repeated field into it as a type of its own (see namedany.go)
-			}
 		}
 	}
 	switch k {
@@ -678,9 +672,6 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if lossy && keyLoss == ReplacedText && c.prove && c.found != found && c.keyFirst(ReplacedText, replacedKeyType(n), found, ks, ke, vs) {
 				keyLoss = replacedListed // the trial check lists the key's text replaced first, then its repeat (see segKeyText)
-			}
-			if lossy && keyLoss2 == DuplicateKey && n.kind == kStruct {
-				c.fieldDups = true
 			}
 			if root && c.prove && c.param < 0 && !c.unknownKey(ks, ke, vs) {
 				return c.decline()

@@ -11,8 +11,8 @@ package bind
 // pass (lossAt). But segmentio decodes a key repeated into the value the
 // key before left, and fails on a named one holding a value but a
 // pointer (an UnmarshalTypeError, where any's value is replaced): the pass
-// declines a call that meets one and repeats a struct's key, a field that
-// may hold one (a map's values it decodes into fresh ones).
+// declines a call that repeats a struct's field that may hold one (see
+// segFresh, fieldAgain; a map's values it decodes into fresh ones).
 
 // lossAt is the position a proving pass reports issue kind of a value read
 // into n at: any's for a loss in an empty interface's own value, named or

@@ -154,3 +154,22 @@ func namedValue(v namedAnyArgs, key string) any {
 	}
 	return v.SA.V
 }
+
+// TestNamedAny_RepeatBeside: under segmentio, a call that meets a named
+// empty interface and sends another key again is the pass's to decide, as
+// the trial check decides it: only a field that may hold one, sent again,
+// is decoded into what the value before left (nativeDeclines holds one).
+func TestNamedAny_RepeatBeside(t *testing.T) {
+	plan, err := segmentio.Binder.Compile(nativeFixed[6])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		`{"na":null,"s":1,"s":""}`,
+		`{"na":1,"s":"a","s":"b"}`,
+		`{"na":{"a":1},"mc":{"a":"x","a":"y"}}`,
+		`{"s":"a","na":[1,{"b":2}],"s":"b","q":"x"}`,
+	} {
+		decidedProven(t, plan, []byte(args))
+	}
+}

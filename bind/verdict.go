@@ -244,7 +244,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		return p.notJSON(c, issues)
 	}
 	fails := c.failed || c.segPrint.hidden
-	if c.bad || c.declined || c.staleDups || !fails && c.lossFirst || c.fieldDups && c.namedAny {
+	if c.bad || c.declined || c.staleDups || !fails && c.lossFirst {
 		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
 	}
 	badKey := c.v2BadKeyFails()
