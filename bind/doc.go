@@ -193,12 +193,15 @@
 // the path to that object, V2's error naming the name; InvalidJSON at
 // the name inside a dropped value; none inside a value of the wrong kind
 // V2 fails on at its first token), a key of invalid UTF-8 or a lone
-// surrogate (listed as a repeated name, but naming none; the first at the
-// top level an unknown key, and V2's InvalidJSON at its first invalid
-// byte where nothing before it fails, whatever fails after it: V2 stops
-// at the key) and a string value's invalid UTF-8 or lone surrogate
+// surrogate (listed as a repeated name, but naming none; at the top level
+// an unknown key, no name nor a repeat of one, and V2's InvalidJSON at
+// the first such key's first invalid byte where nothing before it fails,
+// whatever fails after it: V2 stops at the key) and a string value's invalid UTF-8 or lone surrogate
 // (InvalidValue at the string: V2 fails on it), under SegmentIO a repeated key (DuplicateKey, in a
-// call that does not fail, listed before its value's issues), a string value it
+// call that does not fail, listed before its value's issues; in one that
+// fails, its values' failure where it lies: segmentio reads each into what
+// the one before left, which fails as alone but for the fields below), a
+// string value it
 // replaces text of
 // (ReplacedText), a fixed-size array sent another length (ArrayLength;
 // under SegmentIO, which fails on [] for an array of one element or more,
@@ -302,8 +305,7 @@
 // says for the parameter's type. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (a second top-level key of invalid text, under V2,
-// which fails on it, ArrayLength, a failure below a key of a struct's
+// every other issue (ArrayLength under V2, a failure below a key of a struct's
 // object segmentio's dotted error path loses: empty or holding a dot), and
 // everything its
 // rules do not model exactly for that binder: under SegmentIO a key
@@ -311,11 +313,8 @@
 // U+FFFD for the invalid bytes and lone surrogates, as the pass reads it
 // where it binds no field, in a map of string keys or any, ReplacedText,
 // in a map of integer keys, InvalidValue as for any key not an integer,
-// and in a value segmentio skips) where a field binds that text, or where
-// the value under it holds a loss (the trial check lists the key's
-// first); under V2 an escape or a byte past ASCII in a valid top-level
-// key it drops beside a key of invalid text, which the trial check tells
-// a repeat of by its text replaced; under SegmentIO an escaped key above
+// and in a value segmentio skips, with the key's loss listed before what
+// the value holds) where a field binds that text; under SegmentIO an escaped key above
 // a failure; a key two of V2's case:ignore fields fold alike may bind,
 // text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
@@ -323,16 +322,16 @@
 // SegmentIO a method's error holding an UnmarshalTypeError, which
 // segmentio turns into a syntax error; under V2 a key type with
 // UnmarshalJSONFrom, which V2 calls on the name; a map a validate
-// constraint watches), under SegmentIO a call that reads an empty interface of a name
-// of its own and repeats a struct's key (segmentio decodes the repeat into
-// what the key before left, and fails on such an interface holding a
-// value but a pointer, where any's it replaces), a ,string field of
+// constraint watches), under SegmentIO a call that sends again a struct's
+// field of a type that may hold an empty interface of a name of its own
+// or a value that decodes itself (segmentio decodes the repeat into what
+// the value before left: it fails on such an interface holding a value
+// but a pointer, where any's it replaces, and a stateful method may fail
+// only on the pair; see segFresh), a ,string field of
 // under SegmentIO one of a type that decodes itself whose text holds a
 // control character (its codec's parseString reads it or not by the
 // call's bytes), under V2 one of a json.Number or a
-// jsontext.Value, a call with a repeated key and a value that decodes
-// itself under SegmentIO (which decodes a repeat into what the value
-// before left, so a stateful method may fail only on the pair), a format: field (but, under
+// jsontext.Value, a format: field (but, under
 // GOEXPERIMENT=jsonv2, where the standard library's v2 reads it natively:
 // a []byte or [N]byte in base64, base64url, base32, base32hex, base16 or
 // hex, a [N]byte as an array, a float with nonfinite, which the pass
