@@ -160,7 +160,7 @@ member: // c.pos is at a member's key in object l
 	if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(in, false, l.start, ks, ke, f) && !c.segKeyText(in, ks, ke, esc, hi) {
 		return c.decline()
 	}
-	c.steps.set(step{ks, ke}) // an interface's keys, empty or dotted, the trial check's path follows (see pathKey)
+	c.steps.set(step{ks, ke}) // an interface's keys, empty or dotted, the trial check's path follows (see judgeFor)
 	if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
 		return c.keyCut(in, false, false, in == nil && names, nil, &l.keys, l.start, ks, ke, esc, hi) // no struct's: no fields
 	}

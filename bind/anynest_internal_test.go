@@ -284,21 +284,3 @@ func TestCheck_AnyNestFrames(t *testing.T) {
 		}
 	}
 }
-
-// TestDotted: dotted's word test is IndexByte's answer for every short
-// run, whatever follows it (a dot past ke is not the key's), and for long
-// ones and runs at the text's end.
-func TestDotted(t *testing.T) {
-	r := rand.New(rand.NewSource(3))
-	for range 20000 {
-		data := make([]byte, r.Intn(24))
-		for i := range data {
-			data[i] = "a.\x00\xff/-"[r.Intn(6)]
-		}
-		ks := r.Intn(len(data) + 1)
-		ke := ks + r.Intn(len(data)-ks+1)
-		if got, want := dotted(data, ks, ke), strings.IndexByte(string(data[ks:ke]), '.') >= 0; got != want {
-			t.Fatalf("dotted(%q, %d, %d) = %v", data, ks, ke, got)
-		}
-	}
-}

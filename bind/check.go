@@ -187,11 +187,8 @@ type checker struct {
 	arrays     bool     // a fixed-size array sent another length is a loss (segmentio)
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
 	top        topState // the top-level keys that bind no parameter (see topKey)
-	// dottedPaths: the binder's errors give a dotted path (segmentio),
-	// which loses keys that are empty or hold a dot; oddKeys counts the
-	// open objects whose member being read has one.
+	// dottedPaths: the binder's errors give a dotted path (segmentio).
 	dottedPaths bool
-	oddKeys     int
 
 	n0    int   // len(issues) at the start: the issues before are the caller's
 	tally tally // which issues are listed, and the count of the rest
@@ -280,11 +277,6 @@ func (c *checker) issue(kind Code, n *node, start, end int) {
 // position n, with a count.
 func (c *checker) issueN(kind Code, n *node, start, end, count int) {
 	if c.prove && kind.Class() == BinderFailure {
-		if c.oddKeys > 0 {
-			c.declined = true // the trial check's path stops short of it
-			c.fail(c.pos)
-			return
-		}
 		if !c.firstFailure() {
 			return // the binder stops at an argument's first failure
 		}
@@ -526,7 +518,6 @@ func (c *checker) object(n *node, root bool) bool {
 	}
 	keys := keySet{base: c.keyN}
 	var mkeys methodKeys // the Go keys a key type's UnmarshalText read (see textKey, textMap)
-	odd := false         // the member being read has a key a dotted path loses (see pathKey)
 	var outer step       // what this object's step displaces (see pathStack)
 	if !root {
 		outer = c.steps.push(step{})
@@ -560,9 +551,6 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			if !root {
 				c.steps.set(step{ks, ke})
-				if c.dottedPaths {
-					c.pathKey(&odd, ks, ke, esc, keyKind)
-				}
 			}
 			if c.pos, ok = jsonlex.Colon(c.data, c.pos); !ok {
 				return c.keyCut(n, root, wrong, dropRepeats, &fields, &keys, start, ks, ke, esc, hi)
@@ -718,9 +706,6 @@ func (c *checker) object(n *node, root bool) bool {
 		}
 	}
 	c.keyN = keys.base
-	if odd {
-		c.oddKeys--
-	}
 	if root {
 		c.rootSeen = fields
 		c.members.Object = c.record

@@ -305,17 +305,15 @@
 // says for the parameter's type. Like the trial
 // check it lists, when the binder fails, each argument's first failure
 // only, and no loss; when it does not, the unknown keys first. It declines
-// every other issue (ArrayLength under V2, a failure below a key of a struct's
-// object segmentio's dotted error path loses: empty or holding a dot), and
-// everything its
+// every other issue (ArrayLength under V2), and everything its
 // rules do not model exactly for that binder: under SegmentIO a key
 // whose text is not valid UTF-8 (which segmentio binds by its text with
 // U+FFFD for the invalid bytes and lone surrogates, as the pass reads it
 // where it binds no field, in a map of string keys or any, ReplacedText,
 // in a map of integer keys, InvalidValue as for any key not an integer,
 // and in a value segmentio skips, with the key's loss listed before what
-// the value holds) where a field binds that text; under SegmentIO an escaped key above
-// a failure; a key two of V2's case:ignore fields fold alike may bind,
+// the value holds) where a field binds that text; a key two of V2's
+// case:ignore fields fold alike may bind,
 // text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of string keys and integer keys (of keys of a string kind, under

@@ -47,7 +47,7 @@ var nativeTypes = append(append([]reflect.Type{}, shapeTypes...),
 	reflect.TypeFor[[]any](), reflect.TypeFor[time.Duration](), reflect.TypeFor[uintptr](), reflect.TypeFor[namedAny](),
 	reflect.TypeFor[segQuotedInner](), reflect.TypeFor[json.Number](), reflect.TypeFor[[]byte](), reflect.TypeFor[map[int64]int](),
 	reflect.TypeFor[selfTyped](), reflect.TypeFor[selfValueRecv](), reflect.TypeFor[selfSpaced](), reflect.TypeFor[selfNested](),
-	reflect.TypeFor[nmSpan](), // a field's name holding a dot
+	reflect.TypeFor[nmSpan](), reflect.TypeFor[nmOdd](), // a field's name holding a dot
 )
 
 // nativeOptions are the tag options a native shape's field carries.

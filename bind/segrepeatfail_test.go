@@ -59,6 +59,52 @@ var segRepeatFailRows = []struct {
 	{reflect.TypeFor[nmArgs](), `{"span":{"a":1,"a.b":"x"}}`, `{"span":{"a.b":"x"}}`, `"x"`},
 	{reflect.TypeFor[nmArgs](), `{"by_key":{"k":{"a.b":2,"a":[1],"a.b":[2]}}}`, `{"by_key":{"k":{"a.b":[2]}}}`, `[2]`},
 	{reflect.TypeFor[nmArgs](), `{"spans":[{"a.b":{},"a.b":1}]}`, `{"spans":[{"a.b":{}}]}`, `{}`},
+	// Field "a" decodes itself (segmentio decodes it sent again into what
+	// the value before left): sent once, it fails as alone.
+	{reflect.TypeFor[nmOddArgs](), `{"o":{"a":1,"a.b":"x"}}`, `{"o":{"a.b":"x"}}`, `"x"`},
+	{reflect.TypeFor[nmOddArgs](), `{"o":{"a.b":2,"a":{},"a.b":"x"}}`, `{"o":{"a.b":"x"}}`, `"x"`},
+}
+
+// nmOdd is a struct of a field whose name holds a dot beside one whose
+// type decodes itself, of the name the dot cuts the first's at.
+type nmOdd struct {
+	A  selfTyped `json:"a"`
+	AB int       `json:"a.b"`
+}
+
+type nmOddArgs struct {
+	O nmOdd `json:"o"`
+}
+
+// TestSegmentio_DottedFieldNames: the one pass decides a call that fails
+// below a key of a struct's object that holds a dot (a field's name) or an
+// escape, as the trial check tells the members segmentio's dotted path
+// names apart (it declined them all); one that sends again a field of a
+// type that decodes itself it declines.
+func TestSegmentio_DottedFieldNames(t *testing.T) {
+	for _, tc := range []struct {
+		typ     reflect.Type
+		args    string
+		decides bool
+	}{
+		{reflect.TypeFor[nmArgs](), `{"span":{"a.b":"x"}}`, true},
+		{reflect.TypeFor[nmArgs](), `{"spans":[{"from":1},{"a.b":1.5}]}`, true},
+		{reflect.TypeFor[nmArgs](), `{"by_key":{"k":{"a.b":[1]}}}`, true},
+		{reflect.TypeFor[nmArgs](), `{"span":{"a\u002eb":"x"}}`, true},
+		{reflect.TypeFor[nmArgs](), `{"span":{"\u0066rom":"x"}}`, true},
+		{reflect.TypeFor[nmArgs](), `{"span":{"a":{"b":1},"a.b":"x"}}`, true},
+		{reflect.TypeFor[nmOddArgs](), `{"o":{"a":1,"a.b":"x"}}`, true},
+		{reflect.TypeFor[nmOddArgs](), `{"o":{"a":1,"a":2,"a.b":"x"}}`, false},
+	} {
+		plan, err := segmentio.Binder.Compile(tc.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkProven(t, plan, []byte(tc.args))
+		if _, _, ok := bind.NativeVerdict(plan, []byte(tc.args)); ok != tc.decides {
+			t.Errorf("%s: the pass decides it: %v, want %v", tc.args, ok, tc.decides)
+		}
+	}
 }
 
 // TestSegmentio_FailureAfterRepeatedKey: the check, and the trial check

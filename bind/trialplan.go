@@ -360,11 +360,12 @@ func (p *trialPlan) losses(w *lossWalk, ms []member) {
 // whose value fails decoded alone into the element's type is the one the
 // binder failed on. In an object read into a struct, only a member whose
 // key is a field's name is a match (j.field: segmentio drops the others,
-// a key holding a dot too unless a field's name does); the struct's
-// field sent again is decoded into what the value before it left (see
-// segMirror.whole), which fails where its value alone does but for a
-// field of a type repeatFields does not call fresh, whose members the
-// judge does not tell apart (the first stands). So for an int sent 128,
+// a key holding a dot too unless a field's name does); a field sent once
+// fails as its value alone, and one sent again is decoded into what the
+// value before it left (see segMirror.whole), which fails where its
+// value alone does but for a field of a type repeatFields does not call
+// fresh, whose members the judge does not tell apart (the first stands;
+// the pass declines such a call: see fieldAgain). So for an int sent 128,
 // then 1.0, segmentio fails on the second, and the judge names it (the
 // first match, 128, was named before, "too large"). j is zero for
 // another path, or another base.
@@ -379,9 +380,9 @@ func (p *trialPlan) judgeFor(j *judge, base reflect.Type, dotted bool) {
 	switch base.Kind() {
 	case reflect.Map:
 		elem := base.Elem()
-		j.decode = func(_, v []byte) (bool, bool) { return decodeAs(elem, false, v), true }
+		j.decode = func(_, v []byte, _ bool) (bool, bool) { return decodeAs(elem, false, v), true }
 	case reflect.Interface:
-		j.decode = func(_, v []byte) (bool, bool) { return decodeAs(goAny, false, v), true }
+		j.decode = func(_, v []byte, _ bool) (bool, bool) { return decodeAs(goAny, false, v), true }
 	case reflect.Struct:
 		look := p.hooks.repeatFields(base)
 		if look == nil {
@@ -391,9 +392,9 @@ func (p *trialPlan) judgeFor(j *judge, base reflect.Type, dotted bool) {
 			_, _, _, ok := look(string(key))
 			return ok
 		}
-		j.decode = func(key, v []byte) (bool, bool) {
+		j.decode = func(key, v []byte, again bool) (bool, bool) {
 			t, quoted, fresh, ok := look(string(key))
-			if !ok || !fresh {
+			if !ok || again && !fresh {
 				return false, false
 			}
 			return decodeAs(t, quoted, v), true
@@ -500,7 +501,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 			break
 		}
 		ce, _, _ := scanValue(args, cs, 0, 0)
-		if failed, known := jd.fails(nil, args[cs:ce]); !failed || !known {
+		if failed, known := jd.fails(nil, args[cs:ce], false); !failed || !known {
 			break
 		}
 		holder, t = base, base
@@ -709,6 +710,7 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 			return
 		}
 		i, more, _ = jsonlex.Open(data, s)
+		var sent map[string]bool // the matches' keys judged: a member of one binds the field again
 		for m, judged := 0, 0; more && judged < matches-1; m++ {
 			tok, _, v, _ := jsonlex.Key(data, i)
 			work(v - i)
@@ -716,7 +718,12 @@ func child(data []byte, s int, path []string, dotted bool, intKey lossKey, kt re
 			if marks[m/64]&(1<<(m%64)) != 0 {
 				judged++
 				n, key, _ := pathMatch(data[tok.Start:tok.End], path, dotted, intKey, kt)
-				failed, known := j.fails(key, data[v:end])
+				if sent == nil {
+					sent = map[string]bool{}
+				}
+				again := sent[string(key)]
+				sent[string(key)] = true
+				failed, known := j.fails(key, data[v:end], again)
 				if !known {
 					return cs, ks, ke, used, ok // past the budget, or not told apart: the first
 				}
@@ -769,7 +776,7 @@ type candidate struct{ vs, ve, ks, ke, used int }
 // linear in the argument's size, so following a path stays linear
 // however many of its keys repeat.
 type judge struct {
-	decode func(key, value []byte) (failed, known bool)
+	decode func(key, value []byte, again bool) (failed, known bool)
 	budget int
 	// field: the object is a struct's (see judgeFor), and only a member
 	// whose key (its text) it reports binds a field is a match.
@@ -793,14 +800,15 @@ func (j *judge) charge(n int) bool {
 	return true
 }
 
-// fails decodes value, of the member of key key (its text), alone into
-// the element type: whether it fails, and whether the budget afforded
-// telling and the judge tells it.
-func (j *judge) fails(key, value []byte) (failed, known bool) {
+// fails decodes value, of the member of key key (its text; again: a
+// member of that key came before it), alone into the element type:
+// whether it fails, and whether the budget afforded telling and the
+// judge tells it.
+func (j *judge) fails(key, value []byte, again bool) (failed, known bool) {
 	if !j.charge(len(value)) {
 		return false, false
 	}
-	return j.decode(key, value)
+	return j.decode(key, value, again)
 }
 
 // pathKey is how a binder's error path names a member of the object

@@ -1,9 +1,7 @@
 package bind
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/binary"
 	"reflect"
 	"slices"
 	"time"
@@ -93,8 +91,11 @@ import (
 //     tooDeep; its error as for text that is not JSON);
 //   - keys with escapes or bytes past ASCII, which both binders bind by
 //     their text, where that text is valid UTF-8 (see plainKey; under V2
-//     but a dropped one, under segmentio but where a failure lies below
-//     an escaped key, whose dotted path may lose it).
+//     but a dropped one). A failure below a key of any text segmentio's
+//     dotted path names as the trial check follows it (judgeFor): a key
+//     of a struct's object binds a field by its whole text, a dot in it
+//     or not, and the members it names alike are told apart by the first
+//     whose value fails alone.
 //
 //   - a string value with invalid UTF-8 or a lone surrogate escape, read
 //     into a position: segmentio replaces the text with U+FFFD
@@ -530,52 +531,6 @@ func (c *checker) plainDropped(vs int) bool {
 	}
 	return true
 }
-
-// pathKey notes, for a binder whose errors give a dotted path, whether
-// the key at data[ks:ke] of the member a struct's object reads now is one
-// such a path loses (empty, or holding a dot, or an escape, which may
-// stand for one: esc): a failure below it the pass declines. The trial
-// check follows segmentio's dotted path (child) by member order, a key
-// with n dots taking n+1 of its tokens; in an object read into a map or
-// an empty interface it tells the members the path names alike by the
-// one whose value fails alone, and follows a path's last empty key, which
-// prependField drops, as the pass places the failure; in a struct's it
-// takes the first (segmentio decodes a repeated field into what the one
-// before left) but at a field whose type fails there as it fails alone
-// (judgeFor), so there where the pass would place the failure depends
-// on every member before it, which it does not model. odd is the
-// object's note for its member before. A map's keys (keyKind kString,
-// kSegInt, kSegUint) and an interface's are never noted.
-func (c *checker) pathKey(odd *bool, ks, ke int, esc bool, keyKind nodeKind) {
-	now := keyKind == 0 && (ke-ks == 2 || esc || dotted(c.data, ks, ke)) // esc: its text may hold a dot
-	if now != *odd {
-		*odd = now
-		if now {
-			c.oddKeys++
-		} else {
-			c.oddKeys--
-		}
-	}
-}
-
-// dotted reports whether data[ks:ke] holds a dot. A short run (most keys)
-// is read as one word where eight bytes remain, which costs less than
-// IndexByte's call: its bytes that are a dot are the zero bytes of the
-// word xor dots, which the word test marks exactly up to the first (a
-// mark past it is past ke, or above a zero byte below ke: the answer
-// stands).
-func dotted(data []byte, ks, ke int) bool {
-	if n := uint(ke - ks); n <= 8 && ks+8 <= len(data) {
-		x := binary.LittleEndian.Uint64(data[ks:]) ^ 0x2e2e2e2e2e2e2e2e
-		return (x-0x0101010101010101)&^x&0x8080808080808080&lowBytes[n] != 0
-	}
-	return dottedLong(data[ks:ke])
-}
-
-func dottedLong(key []byte) bool { return bytes.IndexByte(key, '.') >= 0 }
-
-// lowBytes[n] marks a word's low n bytes.
-var lowBytes = [9]uint64{0, 0xff, 0xffff, 0xffffff, 0xffffffff, 0xff_ffffffff, 0xffff_ffffffff, 0xffffff_ffffffff, 0xffffffff_ffffffff}
 
 // droppedRepeat reports whether the dropped top-level key just read,
 // data[ks:ke], was sent before, as V2 tells it (and the trial check): by
