@@ -607,6 +607,9 @@ func (c *checker) object(n *node, root bool) bool {
 					if badKey && c.dupDropped {
 						c.v2.failing = true // V2 fails on the key before its value
 					}
+					if badKey && c.v2Keys {
+						child = nil // V2 skips the value, validating its text and names alone (see v2Key)
+					}
 					if keyKind == kString && (esc || hi) && !c.textKeys && replacedText(c.data[ks:ke], esc, hi) {
 						keyLoss = ReplacedText // V2 fails on the key instead (see v2KeyText)
 					}
@@ -670,7 +673,7 @@ func (c *checker) object(n *node, root bool) bool {
 			// Recorded once the value is read, so the path to it is whole.
 			if badKey && !c.jsonKeys { // segKey listed segmentio's failure
 				if c.v2Keys && c.found != found {
-					return c.decline() // V2 skips the value of a key it fails on (see v2Key)
+					return c.decline() // V2 fails on a name repeated or text invalid in the value it skips (see v2Key)
 				}
 				c.issue(InvalidKey, &node{typ: n.typ.Key()}, ks, ke)
 			}

@@ -234,7 +234,8 @@
 // under ,string (makeUintArshaler reads both), and a map of integer or
 // uintptr keys (V2 reads a
 // key as a ,string integer; on any other it fails, InvalidKey at the key,
-// and skips the value: where the value holds an issue the pass declines),
+// and skips the value, validating it: where the value repeats a name or
+// holds invalid text the pass declines),
 // and under SegmentIO a map of integer
 // keys (segmentio reads a key as a ,string integer: "null", or a JSON
 // integer in range, no '+', no leading zero, space after it, 20 digits or

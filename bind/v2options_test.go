@@ -143,6 +143,11 @@ var v2OptVerdicts = []struct {
 	{`{"mi":{"1":5}}`, []bind.Code{kWrong}, ""},
 	{`{"mi":{"1":"a","x":"b"},"mu":{"1":"x"}}`, []bind.Code{bind.InvalidKey, kWrong}, ""},
 	{`{"mi":{"x":"a","2":5}}`, []bind.Code{bind.InvalidKey}, ""},
+	// V2 skips the value of a key it fails on, validating its text and
+	// names alone: no issue of its own.
+	{`{"mi":{"x":5}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mi":{"x":{"a":[1,2,{"b":null}]}}}`, []bind.Code{bind.InvalidKey}, ""},
+	{`{"mi":{"1":"a","x":[true,"\u00e9"]},"mu":{"x":9007199254740993}}`, []bind.Code{bind.InvalidKey, bind.InvalidKey}, ""},
 }
 
 // TestNative_V2Options: the pass gives the verdict of each row under V2,

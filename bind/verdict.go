@@ -167,7 +167,9 @@ import (
 //     for an array),
 //     json.Number (a string type to go-json-experiment), jsontext.Value,
 //     a map of integer keys (a key as a ,string integer, InvalidKey at
-//     any other, see v2Key, where its value holds no issue: V2 skips it);
+//     any other, see v2Key; V2 skips its value, which the pass reads as a
+//     dropped one, declining where it repeats a name or holds invalid
+//     text);
 //     under GOEXPERIMENT=jsonv2, the format: options the standard
 //     library's v2 reads natively for bytes (base64, base64url, base32,
 //     base32hex, base16, hex; array for a [N]byte) and floats
