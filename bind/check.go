@@ -187,8 +187,6 @@ type checker struct {
 	arrays     bool     // a fixed-size array sent another length is a loss (segmentio)
 	dupDropped bool     // the binder fails on a dropped top-level key sent twice (V2)
 	top        topState // the top-level keys that bind no parameter (see topKey)
-	// dottedPaths: the binder's errors give a dotted path (segmentio).
-	dottedPaths bool
 
 	n0    int   // len(issues) at the start: the issues before are the caller's
 	tally tally // which issues are listed, and the count of the rest

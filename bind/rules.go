@@ -69,9 +69,6 @@ type rules struct {
 	// of a ,string integer, and fails on any other (see v2Key), which the
 	// pass reads.
 	v2Keys bool
-	// dottedPaths: the binder's errors locate a failure by a dotted path
-	// of keys (segmentio), which the trial check follows.
-	dottedPaths bool
 	// segReads: the binder reads a ,string field, a json.Number, a
 	// json.RawMessage and a []byte as segmentio does, which the pass reads
 	// (see segQuotedNode and segTypeNode; otherwise it declines them).
@@ -227,7 +224,6 @@ var segRules = &rules{
 	durations:   true,
 	jsonKeys:    true,
 	wrapsInts:   true,
-	dottedPaths: true,
 	segReads:    true,
 	freshRepeat: segRepeatFresh,
 	depth:       segProveDepth,

@@ -214,7 +214,7 @@ func durationText(s []byte, esc bool) bool {
 func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
 	c.prove, c.depthLimit = true, p.rules.depth
-	c.foldsMore, c.dupDropped, c.dottedPaths = p.root.fields.foldsMore, p.rules.dupDropped, p.rules.dottedPaths
+	c.foldsMore, c.dupDropped = p.root.fields.foldsMore, p.rules.dupDropped
 	c.dupLoss, c.wrapsInts, c.textKeys = p.rules.dupLoss, p.rules.wrapsInts, p.rules.textKeys
 	c.replaces, c.arrays, c.durations = p.rules.replaces, p.rules.arrays, p.rules.durations
 	c.jsonKeys = p.rules.jsonKeys
