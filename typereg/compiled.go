@@ -98,7 +98,7 @@ func compileTagsIn(levels []level, t reflect.Type, seen *compileState) (*constra
 		default:
 			return nil, false
 		}
-		if reflect.PointerTo(t.Key()).Implements(textUnmarshalerType) {
+		if decodesItselfType(t.Key()) {
 			return nil, false // two texts may read as one key
 		}
 		n.Kind = constraint.Map

@@ -101,6 +101,7 @@ var (
 	numberType          = reflect.TypeFor[json.Number]()
 	unmarshalerType     = reflect.TypeFor[json.Unmarshaler]()
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	errorType           = reflect.TypeFor[error]()
 	oneofSplit          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`'[^']*'|\S+`) }) // the validator's own split of oneof values
 )
 
@@ -313,7 +314,7 @@ func kindOf(t reflect.Type) string {
 	switch {
 	case t == timeType, t == durationType, t == numberType:
 		return ""
-	case reflect.PointerTo(t).Implements(unmarshalerType), reflect.PointerTo(t).Implements(textUnmarshalerType):
+	case decodesItselfType(t):
 		return ""
 	}
 	switch t.Kind() {
@@ -352,6 +353,9 @@ func translate(levels []level, t reflect.Type, s *jsonschema.Schema, defs jsonsc
 		return fmt.Errorf("the schema has no place for the constraint on %v", t)
 	}
 	if kind == "" && (len(lv.rules) > 0 || len(levels) > 1 || (lv.required && !pointer && !nullableKind(t))) {
+		if decodesItselfType(t) && t != timeType {
+			return fmt.Errorf("the registry does not publish constraints on %v, which decodes itself (UnmarshalJSON, UnmarshalJSONFrom or UnmarshalText): its rules would hold on what its method reads, not on the text sent", t)
+		}
 		return fmt.Errorf("the registry does not publish constraints on %v", t)
 	}
 	frag := &jsonschema.Schema{}

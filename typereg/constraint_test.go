@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/invopop/jsonschema"
 
 	"github.com/bindguard/bindguard/typereg"
@@ -231,6 +232,12 @@ func TestConstraint_RegistrationFails(t *testing.T) {
 		{"a struct", registerErr[struct {
 			X plain `json:"x" validate:"required"`
 		}](), `does not publish constraints on typereg_test.plain`},
+		{"a type that decodes itself (its method may read \"A\" as \"a\")", registerErr[struct {
+			X selfLower `json:"x" validate:"oneof=a b"`
+		}](), `does not publish constraints on typereg_test.selfLower, which decodes itself`},
+		{"a type V2 reads by UnmarshalJSONFrom", registerErr[struct {
+			X v2Lower `json:"x" validate:"oneof=a b"`
+		}](), `does not publish constraints on typereg_test.v2Lower, which decodes itself`},
 		{"a fixed-size array", registerErr[struct {
 			X [3]int `json:"x" validate:"dive,min=1"`
 		}](), `does not publish constraints on [3]int`},
@@ -400,4 +407,24 @@ func TestConstraint_Unconstrained(t *testing.T) {
 	if p, _ := tl.Param("y"); p.Validate != "" {
 		t.Errorf(`Validate = %q for validate:"-"`, p.Validate)
 	}
+}
+
+// selfLower and v2Lower are strings their methods read lowercased: a
+// constraint on the text sent would refuse "A" where the decoded "a"
+// keeps it.
+type selfLower string
+
+func (l *selfLower) UnmarshalJSON(b []byte) error {
+	var s string
+	err := json.Unmarshal(b, &s)
+	*l = selfLower(strings.ToLower(s))
+	return err
+}
+
+type v2Lower string
+
+func (l *v2Lower) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	tok, err := dec.ReadToken()
+	*l = v2Lower(strings.ToLower(tok.String()))
+	return err
 }

@@ -99,7 +99,10 @@
 // tag the validator would panic on (a bound that is not a number, oneof on
 // a float, min on a bool), for constraints on a type the registry does not
 // translate (a struct, a fixed-size array, time.Time, time.Duration,
-// json.Number, []byte, an interface, a type that decodes itself), for
+// json.Number, []byte, an interface, a type that decodes itself: one with
+// UnmarshalJSON, UnmarshalText or V2's UnmarshalJSONFrom, whose method
+// may read "A" as "a", so that its rules hold on what the method reads,
+// not on the text sent), for
 // validate tags that are not on a parameter and that the registry does not
 // compile (on an embedded struct, on a field promoted through an embedded
 // pointer, on a field the binder does not bind, on a field of a struct

@@ -58,7 +58,7 @@ type nestedField struct {
 // omitzero, a struct that decodes itself.
 func nestedFields(t reflect.Type) ([]nestedField, error) {
 	if decodesItselfType(t) {
-		return nil, fmt.Errorf("%v decodes itself (UnmarshalJSON or UnmarshalText), so its fields' values are its own", t)
+		return nil, fmt.Errorf("%v decodes itself (UnmarshalJSON, UnmarshalJSONFrom or UnmarshalText), so its fields' values are its own", t)
 	}
 	var out []nestedField
 	for i := range t.NumField() {
@@ -95,9 +95,21 @@ func nestedFields(t reflect.Type) ([]nestedField, error) {
 	return out, nil
 }
 
+// decodesItselfType reports whether a binder may read a value of type t
+// by a method of t's own, so that its compiled checks cannot judge the
+// text sent (the method may read "A" as "a"): encoding/json's
+// UnmarshalJSON, UnmarshalText, and V2's UnmarshalJSONFrom (go-json-
+// experiment's and the standard library's v2, each of its own jsontext,
+// so told by the method's name; encoding/json under GOEXPERIMENT=jsonv2
+// calls it too). A value of such a type is decoded and held to the
+// validator itself.
 func decodesItselfType(t reflect.Type) bool {
 	pt := reflect.PointerTo(t)
-	return pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType)
+	if pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType) {
+		return true
+	}
+	m, ok := pt.MethodByName("UnmarshalJSONFrom")
+	return ok && m.Type.NumIn() == 2 && m.Type.NumOut() == 1 && m.Type.Out(0) == errorType
 }
 
 // compileStruct compiles the checks of nested struct type t, whose value
