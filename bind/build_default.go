@@ -80,3 +80,8 @@ func stdCaseStrict(reflect.StructTag) bool { return false }
 // stdTagUnsupported: encoding/json on its own reads no option the mirror
 // does not follow.
 func stdTagUnsupported(reflect.StructTag) string { return "" }
+
+// stdReadsFrom reports whether encoding/json reads a value through pt by
+// V2's UnmarshalJSONFrom: never in this build, where it is its own
+// decoder (see decodesItself).
+func stdReadsFrom(reflect.Type) bool { return false }

@@ -3,6 +3,7 @@
 package bind
 
 import (
+	jsonv2std "encoding/json/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -136,4 +137,15 @@ func stdTagUnsupported(tag reflect.StructTag) string {
 		return "under GOEXPERIMENT=jsonv2 encoding/json reads its format: tag option as encoding/json/v2 does, which the guard's mirror of encoding/json does not follow"
 	}
 	return ""
+}
+
+// unmarshalerFromType is encoding/json/v2's UnmarshalerFrom.
+var unmarshalerFromType = reflect.TypeFor[jsonv2std.UnmarshalerFrom]()
+
+// stdReadsFrom reports whether encoding/json reads a value through pt by
+// v2's UnmarshalJSONFrom: in this build, where it is encoding/json/v2
+// under its legacy options, it does (see decodesItself), but json.Number's
+// own, which Std's rules for it read as that method does.
+func stdReadsFrom(pt reflect.Type) bool {
+	return pt.Elem() != numberType && pt.Implements(unmarshalerFromType)
 }

@@ -204,14 +204,16 @@ var (
 	rawMessageType      = reflect.TypeFor[json.RawMessage]()
 )
 
-// decodesItself reports whether values of t are read by a method of their
-// own rather than by the binder's rules for t's kind.
+// decodesItself reports whether encoding/json reads values of t by a
+// method of their own rather than by its rules for t's kind: UnmarshalJSON,
+// UnmarshalText, and under GOEXPERIMENT=jsonv2, where it is built on
+// encoding/json/v2, v2's UnmarshalJSONFrom (stdReadsFrom).
 func decodesItself(t reflect.Type) bool {
 	if t.Kind() == reflect.Pointer {
 		return false // a pointer's element decides; null is the pointer's
 	}
 	pt := reflect.PointerTo(t)
-	return pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType)
+	return pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType) || stdReadsFrom(pt)
 }
 
 // A FieldError reports a parameter the binder cannot decode into.
@@ -238,7 +240,7 @@ func compile(b Binder, t reflect.Type) (*Plan, error) {
 		return nil, fmt.Errorf("bind: tool parameters must be a struct type, not %v", t)
 	}
 	if decodesItself(t) {
-		return nil, fmt.Errorf("bind: %v decodes itself (it has an UnmarshalJSON or UnmarshalText method), so its parameters cannot be recorded", t)
+		return nil, fmt.Errorf("bind: %v decodes itself (it has an UnmarshalJSON, UnmarshalJSONFrom or UnmarshalText method), so its parameters cannot be recorded", t)
 	}
 	root, err := compileNodes(b, stdRules, t)
 	if err != nil {

@@ -4,7 +4,8 @@ import "errors"
 
 // selfFrom is read by V2 through its UnmarshalJSONFrom, with this
 // build's jsontext (jsontextDecoder): a number, or it fails (segmentio
-// and Std see no method of theirs, and read it as the struct it is).
+// sees no method of its own, and reads it as the struct it is; so does
+// Std, but under GOEXPERIMENT=jsonv2, where encoding/json is v2's).
 type selfFrom struct{ Raw string }
 
 func (s *selfFrom) UnmarshalJSONFrom(dec *jsontextDecoder) error {

@@ -462,14 +462,6 @@ func selfDecodes(t reflect.Type) bool {
 // UnmarshalJSONFrom; its pass decodes the value alone, as the trial check
 // does, and gives the trial check's verdict.
 func TestSelfDecoding_UnmarshalJSONFrom(t *testing.T) {
-	type fromArgs struct {
-		F selfFrom   `json:"f"`
-		L []selfFrom `json:"l"`
-		N struct {
-			F selfFrom `json:"f"`
-		} `json:"n"`
-		I int `json:"i"`
-	}
 	plan, err := jsonv2.Binder.Compile(reflect.TypeFor[fromArgs]())
 	if err != nil {
 		t.Fatal(err)
@@ -480,6 +472,30 @@ func TestSelfDecoding_UnmarshalJSONFrom(t *testing.T) {
 			trial, _ := bind.TrialVerdict(plan, []byte(args))
 			t.Errorf("%.80q: the pass declines; the trial check says %s", args, brief(trial))
 		}
+	}
+}
+
+// fromArgs holds selfFrom values at every depth.
+type fromArgs struct {
+	F selfFrom   `json:"f"`
+	L []selfFrom `json:"l"`
+	N struct {
+		F selfFrom `json:"f"`
+	} `json:"n"`
+	I int `json:"i"`
+}
+
+// TestStd_UnmarshalJSONFrom: encoding/json reads selfFrom as the struct
+// it is, but under GOEXPERIMENT=jsonv2, where it is built on v2 and reads
+// it by its UnmarshalJSONFrom; Std's check agrees with it in both builds.
+// (Under the experiment it refused {"f":1}, which encoding/json reads.)
+func TestStd_UnmarshalJSONFrom(t *testing.T) {
+	plan, err := bind.Std.Compile(reflect.TypeFor[fromArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`{"f":1}`, `{"f":"x"}`, `{"f":{"Raw":"x"}}`, `{"l":[1,2]}`, `{"l":[1,"x"]}`, `{"n":{"f":[1]}}`, `{"n":{"f":3}}`, `{"i":"x","f":1}`} {
+		checkAgainstStd(t, plan, []byte(args))
 	}
 }
 
