@@ -123,3 +123,32 @@ func pointerTokens(p string) []string {
 	}
 	return toks
 }
+
+// FuzzStd_NativeShapes: over FuzzNative's shapes and calls, and
+// fromArgs (selfFrom at every depth: V2's UnmarshalJSONFrom, which
+// encoding/json calls too under GOEXPERIMENT=jsonv2), Std's check fails
+// exactly where encoding/json does (checkAgainstStd): the native
+// vocabulary (types that decode themselves, named interfaces, fields
+// whose names hold a dot, every tag option) read by Std's rules, in both
+// builds.
+func FuzzStd_NativeShapes(f *testing.F) {
+	fixed := append(slices.Clip(nativeFixed), reflect.TypeFor[fromArgs]())
+	for i := range fixed {
+		f.Add([]byte{byte(i)}, []byte(`{"i":"x","n":1,"f":1}`))
+	}
+	f.Add([]byte{byte(len(fixed) - 1)}, []byte(`{"l":[1,2],"n":{"f":3}}`))
+	f.Fuzz(func(t *testing.T, shape, args []byte) {
+		typ := nativeShapeOf(shape)
+		if len(shape) == 1 {
+			typ = fixed[int(shape[0])%len(fixed)]
+		}
+		if typ == nil {
+			return
+		}
+		plan, err := bind.Std.Compile(typ)
+		if err != nil {
+			return // a type encoding/json does not read
+		}
+		checkAgainstStd(t, plan, args)
+	})
+}
