@@ -488,7 +488,7 @@ type fieldSet struct {
 	// nameFilter).
 	names nameFilter
 	// stale marks, under segmentio, the fields whose value sent again may
-	// fail otherwise than alone (see rules.freshRepeat); nil for none.
+	// fail otherwise than alone (see rules.repeatFields); nil for none.
 	stale []bool
 }
 
@@ -528,9 +528,10 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		fs.folded = make(map[string]int, len(params))
 	}
 	fs.foldsMore = c.rules.foldsMore != nil && c.rules.foldsMore(t)
-	if c.rules.freshRepeat != nil {
+	if c.rules.repeatFields != nil {
+		look := c.rules.repeatFields(t) // the struct's fields read once
 		for i, p := range params {
-			if !c.rules.freshRepeat(t, p.Name) {
+			if _, _, fresh, _ := look(p.Name); !fresh {
 				if fs.stale == nil {
 					fs.stale = make([]bool, len(params))
 				}

@@ -73,12 +73,11 @@ type rules struct {
 	// json.RawMessage and a []byte as segmentio does, which the pass reads
 	// (see segQuotedNode and segTypeNode; otherwise it declines them).
 	segReads bool
-	// freshRepeat reports, for segmentio, whether struct type st's
-	// field of name name, sent again, fails where its value alone does,
-	// as the trial check judges it (segRepeatFresh); a call with a field
-	// sent again of which it does not, the pass declines (see
-	// fieldAgain).
-	freshRepeat func(st reflect.Type, name string) bool
+	// repeatFields is, for segmentio, the trial check's reading of struct
+	// type st's fields (segMirror.repeatFields): a field sent again that
+	// it does not call fresh (its value fails otherwise than alone) makes
+	// the pass decline the call (see fieldSet.stale, fieldAgain).
+	repeatFields func(st reflect.Type) func(key string) (t reflect.Type, quoted, fresh, ok bool)
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.
 	fold bool
@@ -217,19 +216,19 @@ var v2Rules = &rules{
 // segRules are SegmentIO's, from its field set (segStructFields), exact
 // names only (go-sdk sets DontMatchCaseInsensitiveStructFields).
 var segRules = &rules{
-	prove:       true,
-	dupLoss:     true,
-	replaces:    true,
-	arrays:      true,
-	durations:   true,
-	jsonKeys:    true,
-	wrapsInts:   true,
-	segReads:    true,
-	freshRepeat: segRepeatFresh,
-	depth:       segProveDepth,
-	textDepth:   true,
-	custom:      segCustom,
-	self:        segSelf,
+	prove:        true,
+	dupLoss:      true,
+	replaces:     true,
+	arrays:       true,
+	durations:    true,
+	jsonKeys:     true,
+	wrapsInts:    true,
+	segReads:     true,
+	repeatFields: new(segMirror).repeatFields,
+	depth:        segProveDepth,
+	textDepth:    true,
+	custom:       segCustom,
+	self:         segSelf,
 	declines: func(t reflect.Type) bool {
 		switch t {
 		case goNumber, goRawMessage, goBytes:

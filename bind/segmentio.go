@@ -495,14 +495,6 @@ func (m *segMirror) repeatFields(st reflect.Type) func(string) (reflect.Type, bo
 	}
 }
 
-// segRepeatFresh reports whether struct type st's field of name name is
-// one the judge of a failure's path tells apart sent again (see
-// repeatFields): its type is segFresh.
-func segRepeatFresh(st reflect.Type, name string) bool {
-	_, _, fresh, _ := new(segMirror).repeatFields(st)(name)
-	return fresh
-}
-
 // segFresh reports whether segmentio reads a value of type t into what
 // an earlier value left as it reads it into a fresh one, as far as where
 // it fails goes: scalars are overwritten, lists read element by element,
