@@ -45,10 +45,11 @@ func (c *checker) member(ks, ke, vs int, folded bool) {
 	default:
 		how = bindcap.Exact
 	}
-	c.members.Add(bindcap.Member{
-		Key: jsonlex.Span{Start: ks, End: ke}, Value: jsonlex.Span{Start: vs, End: c.pos},
-		Param: int32(c.param), How: how, Judged: judged,
-	})
+	if m := c.members.Next(); m != nil { // in place: see Members.Next
+		m.Key.Start, m.Key.End = ks, ke
+		m.Value.Start, m.Value.End = vs, c.pos
+		m.Param, m.How, m.Judged = int32(c.param), how, judged
+	}
 }
 
 // addMembers records the members ms of the object args, each read by a

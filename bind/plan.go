@@ -470,12 +470,15 @@ type fieldSet struct {
 	// maxFold is the longest name in folded, in bytes: a key folded
 	// longer binds by no fold, and is not folded further.
 	maxFold int
-	// slots is exact as an open-addressing table (see slot): index+1 of
-	// the field whose name a key's slot, or a later one in its run, holds;
-	// 0 for none. Fixed at compile time, so a key's probes are bounded by
-	// the plan, not the input.
-	slots []int32
+	// slots is exact as an open-addressing table (see find): each holds
+	// a field's name and index+1, 0 for none, at the slot its name hashes
+	// to or a later one in its run. Fixed at compile time, so a key's
+	// probes are bounded by the plan, not the input. full: the slots are
+	// by every byte of a name (slot), since the few bytes quickSlot reads
+	// made runs too long for these names.
+	slots []fieldSlot
 	shift uint8
+	full  bool
 	// foldsMore: a key no field names exactly may still bind one, by the
 	// binder's own folding (V2's case:ignore), which the proving pass does
 	// not model (see rules.foldsMore).
@@ -492,6 +495,31 @@ type fieldSet struct {
 	stale []bool
 }
 
+// A fieldSlot is one slot of a field set's table: the name of the field
+// whose index is i-1, or none for i 0.
+type fieldSlot struct {
+	name string
+	i    int32
+}
+
+// maxQuickRun is the longest run of filled slots a table by quickSlot may
+// have: names that make a longer one (alike in length and in the bytes
+// it reads) take a table by slot.
+const maxQuickRun = 8
+
+// quickSlot returns where the name key starts its probes in a table of
+// 1<<(32-shift) slots: a hash of its length and its first, middle and
+// last bytes, a few instructions where slot costs a multiply a byte.
+// Names seldom agree in all four; a plan whose names do is built by slot
+// instead (see fieldSet.full).
+func quickSlot(key []byte, shift uint8) uint32 {
+	v := uint32(len(key))
+	if n := len(key); n > 0 {
+		v |= uint32(key[0])<<8 | uint32(key[n/2])<<16 | uint32(key[n-1])<<24
+	}
+	return (v * 0x9e3779b1) >> shift
+}
+
 // slot returns where the name key starts its probes in a table of
 // 1<<(32-shift) slots: its FNV-1a hash (every byte, so that names alike
 // but for a few bytes still spread), mixed.
@@ -505,16 +533,68 @@ func slot(key []byte, shift uint8) uint32 {
 
 // find returns the index of the field named key exactly, or -1.
 func (fs *fieldSet) find(key []byte) int {
+	var h uint32
+	if fs.full {
+		h = slot(key, fs.shift)
+	} else {
+		h = quickSlot(key, fs.shift)
+	}
 	mask := uint32(len(fs.slots) - 1)
-	for h := slot(key, fs.shift); ; h = (h + 1) & mask {
-		s := fs.slots[h]
-		if s == 0 {
+	for ; ; h = (h + 1) & mask {
+		s := &fs.slots[h]
+		if s.i == 0 {
 			return -1
 		}
-		if fs.params[s-1].Name == string(key) {
-			return int(s - 1)
+		if s.name == string(key) {
+			return int(s.i - 1)
 		}
 	}
+}
+
+// fillSlots builds fs's table of its exact names: by quickSlot, unless
+// that makes a run longer than maxQuickRun, then by slot.
+func (fs *fieldSet) fillSlots() {
+	bits := uint8(2) // four slots a field at least: short runs
+	for 1<<bits < 4*len(fs.exact) {
+		bits++
+	}
+	fs.shift = 32 - bits
+	if fs.fillSlotsBy(false); fs.longestRun() > maxQuickRun {
+		fs.fillSlotsBy(true)
+	}
+}
+
+// fillSlotsBy builds fs's table by slot if full, else by quickSlot.
+func (fs *fieldSet) fillSlotsBy(full bool) {
+	fs.slots, fs.full = make([]fieldSlot, 1<<(32-fs.shift)), full
+	mask := uint32(len(fs.slots) - 1)
+	for name, i := range fs.exact {
+		var h uint32
+		if full {
+			h = slot([]byte(name), fs.shift)
+		} else {
+			h = quickSlot([]byte(name), fs.shift)
+		}
+		for fs.slots[h].i != 0 {
+			h = (h + 1) & mask
+		}
+		fs.slots[h] = fieldSlot{name: name, i: int32(i + 1)}
+	}
+}
+
+// longestRun returns the longest run of filled slots in fs's table, which
+// wraps around: the most probes a key makes.
+func (fs *fieldSet) longestRun() int {
+	run, longest := 0, 0
+	for k := range 2 * len(fs.slots) {
+		if fs.slots[k%len(fs.slots)].i == 0 {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	return min(longest, len(fs.slots))
 }
 
 func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
@@ -585,18 +665,6 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 			fs.maxFold = max(fs.maxFold, len(f))
 		}
 	}
-	bits := uint8(2) // four slots a field at least: short runs
-	for 1<<bits < 4*len(fs.exact) {
-		bits++
-	}
-	fs.slots, fs.shift = make([]int32, 1<<bits), 32-bits
-	mask := uint32(len(fs.slots) - 1)
-	for name, i := range fs.exact {
-		h := slot([]byte(name), fs.shift)
-		for fs.slots[h] != 0 {
-			h = (h + 1) & mask
-		}
-		fs.slots[h] = int32(i + 1)
-	}
+	fs.fillSlots()
 	return fs, nil
 }
