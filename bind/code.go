@@ -48,6 +48,12 @@ const (
 	// failure the binder's error lies in, with Err holding
 	// jsontext.ErrDuplicateName, which refuse publishes as DuplicateName.
 	DuplicateName Code = "duplicate_name"
+	// AmbiguousArgument: a top-level key that names no parameter exactly
+	// and that the binder matches, ignoring case, to two or more (V2's
+	// case:ignore fields whose names fold alike), and fails on
+	// (go-json-experiment; the standard library's v2 binds the first).
+	// The issue spans the key, in no argument.
+	AmbiguousArgument Code = "ambiguous_argument"
 )
 
 // The tool's policy: what the binder reads, but the tool may refuse.
@@ -131,7 +137,7 @@ const (
 func (c Code) Class() Class {
 	switch c {
 	case InvalidJSON, NotAnObject, UnknownTool, WrongType, NotWholeNumber, TooLarge, TooSmall, NotOneOf,
-		InvalidKey, TooDeep, InvalidValue, DuplicateName:
+		InvalidKey, TooDeep, InvalidValue, DuplicateName, AmbiguousArgument:
 		return BinderFailure
 	case UnknownArgument, UnknownField, MissingArgument, MissingField, AliasConflict, Constraint:
 		return PolicyProblem

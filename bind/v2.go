@@ -252,8 +252,8 @@ func (m *v2Mirror) offset(err error) int {
 
 // keyIssues reports what V2 fails on in the set of keys: a key that binds
 // a field an earlier key bound, a dropped key repeated, a key that fits two
-// case:ignore fields. V2 reports the first two as syntax errors (duplicate
-// object member names).
+// case:ignore fields (AmbiguousArgument). V2 reports the first two as
+// syntax errors (duplicate object member names).
 func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue)) {
 	at := m.offset(err) // where V2 stopped, when on a key
 	// Each repeated name (and each ambiguous key) is one issue, however
@@ -280,8 +280,9 @@ func (m *v2Mirror) keyIssues(args []byte, ms []member, err error, add func(Issue
 			n = ambiguous[key] // every occurrence fails: the first is the one
 		}
 		if n == 1 {
-			is := Issue{Kind: InvalidJSON, Param: -1, Start: mb.ks, End: mb.ks}
+			is := Issue{Kind: AmbiguousArgument, Param: -1, Start: mb.ks, End: mb.ke}
 			if mb.param != ambiguousKey {
+				is.Kind = InvalidJSON
 				// A repeated name: the issue spans the key and carries
 				// V2's jsontext.ErrDuplicateName, so that it can be told
 				// from text that is not JSON; a key that binds a

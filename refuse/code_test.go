@@ -19,7 +19,7 @@ func TestCode_IsBindsCodeWithTheSameWireNames(t *testing.T) {
 		refuse.UnknownArgument: "unknown_argument", refuse.WrongType: "wrong_type", c: "not_whole_number",
 		refuse.TooLarge: "too_large", refuse.TooSmall: "too_small", refuse.NotOneOf: "not_one_of",
 		refuse.InvalidKey: "invalid_key", refuse.TooDeep: "too_deep", refuse.InvalidValue: "invalid_value",
-		refuse.DuplicateName: "duplicate_name", refuse.UnknownField: "unknown_field",
+		refuse.DuplicateName: "duplicate_name", refuse.AmbiguousArgument: "ambiguous_argument", refuse.UnknownField: "unknown_field",
 		refuse.MissingArgument: "missing_argument", refuse.MissingField: "missing_field",
 		refuse.AliasConflict: "alias_conflict", refuse.Constraint: "constraint", refuse.NullForValue: "null_for_value",
 		refuse.FoldedKey: "folded_key", refuse.DuplicateKey: "duplicate_key", refuse.ArrayLength: "array_length",

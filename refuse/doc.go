@@ -104,7 +104,10 @@
 // A key sent more than once in one object is a silent loss (DuplicateKey)
 // under a binder that reads the last value; under jsonv2.Binder, which refuses
 // it, it is DuplicateName: one problem per repeated key, naming the key and
-// the argument it binds or lies in, never text "not valid JSON".
+// the argument it binds or lies in, never text "not valid JSON". So is a
+// key jsonv2.Binder refuses because it fits two case:ignore parameters
+// whose names fold alike and names neither exactly: AmbiguousArgument,
+// naming the key as sent.
 //
 // Sent quotes the argument's value as sent, and, when the problem lies
 // inside it, Element the offending value there (at Path), never another

@@ -29,6 +29,9 @@ func v2Registry(t testing.TB, opts ...typereg.Option) *typereg.Registry {
 	if err := typereg.Register[v2Args](reg, "v2_tool"); err != nil {
 		t.Fatal(err)
 	}
+	if err := typereg.Register[v2Folds](reg, "v2_folds"); err != nil {
+		t.Fatal(err)
+	}
 	return reg
 }
 

@@ -78,6 +78,7 @@ func decodeGeneric(t *testing.T, s string) any {
 var keyCodes = map[refuse.Code]bool{
 	refuse.UnknownArgument: true, refuse.FoldedKey: true, refuse.DuplicateKey: true,
 	refuse.UnknownField: true, refuse.InvalidKey: true, refuse.DuplicateName: true,
+	refuse.AmbiguousArgument: true,
 }
 
 // checkPointer checks what a problem's Pointer promises in the document

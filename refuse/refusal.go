@@ -54,6 +54,13 @@ const (
 	// problem per repeated key, however often it repeats. A binder that
 	// reads the last value instead reports DuplicateKey, a silent loss.
 	DuplicateName = bind.DuplicateName
+	// AmbiguousArgument: a key that names no parameter exactly and that
+	// the binder matches, ignoring case, to two or more, and refuses
+	// (jsonv2.Binder, with two case:ignore fields whose names fold
+	// alike). Argument and Sent name the key as sent, as for
+	// UnknownArgument; the refusal's accepted parameters list the names
+	// to send instead.
+	AmbiguousArgument = bind.AmbiguousArgument
 
 	// Policy problems (see Decide): refused under Reject, warnings under
 	// Warn.
@@ -350,6 +357,8 @@ func (p Problem) sentence(tool string) string {
 			return s + "; did you mean '" + p.DidYouMean + "'?"
 		}
 		return s + "."
+	case AmbiguousArgument:
+		return "Argument '" + p.Argument + "' for tool '" + tool + "' names no parameter exactly, and matches more than one when case is ignored, which the tool refuses: send one parameter's name exactly."
 	case UnknownArgument:
 		s := "Argument '" + p.Argument + "' is not a parameter of tool '" + tool + "'"
 		if p.DidYouMean != "" {

@@ -118,15 +118,7 @@ func (b *problems) unknownKey(start, end int) {
 		return
 	}
 	raw := b.args[start:end]
-	buf := appendSent(b.scratch[:0], raw)
-	sent := len(buf)
-	arg := [2]int{0, sent} // quoteKey's text: the key's text, not cut, without its quotes
-	if body, ok := jsonlex.Quoted(raw); ok {
-		if cut, _ := jsonlex.CutWritten(body, maxSent); cut == len(body) {
-			arg = [2]int{1, sent - 1}
-		}
-	}
-	buf, _ = jsonpath.ArgPath(raw).AppendPointer(buf)
+	buf, arg, sent := b.keyWords(raw)
 	p := Problem{Code: UnknownArgument, Argument: view(buf[arg[0]:arg[1]]), Sent: view(buf[:sent]), Pointer: view(buf[sent:])}
 	if b.keys.n <= maxSuggestions {
 		p.DidYouMean = closestKey(raw, b.acceptedNames())
@@ -146,6 +138,33 @@ func (b *problems) unknownKey(start, end int) {
 	text := string(buf)
 	p.Argument, p.Sent, p.Pointer = text[arg[0]:arg[1]], text[:sent], text[sent:]
 	b.put(p, n, js)
+}
+
+// keyWords writes, in b.scratch, what names the top-level key raw in a
+// problem: buf[:sent] is the key as sent, quoted (Sent), buf[sent:] its
+// JSON Pointer, and buf[arg[0]:arg[1]] the key's text without its quotes
+// where it is not cut, else the quoted text (Argument).
+func (b *problems) keyWords(raw []byte) (buf []byte, arg [2]int, sent int) {
+	buf = appendSent(b.scratch[:0], raw)
+	sent = len(buf)
+	arg = [2]int{0, sent} // quoteKey's text: the key's text, not cut, without its quotes
+	if body, ok := jsonlex.Quoted(raw); ok {
+		if cut, _ := jsonlex.CutWritten(body, maxSent); cut == len(body) {
+			arg = [2]int{1, sent - 1}
+		}
+	}
+	buf, _ = jsonpath.ArgPath(raw).AppendPointer(buf)
+	return buf, arg, sent
+}
+
+// ambiguousKey words a top-level key the binder matches, ignoring case,
+// to two or more parameters and fails on (AmbiguousArgument), named as an
+// unknown key is. It is no unknown key: the keys met (b.keys) are those,
+// which countPast counts from.
+func (b *problems) ambiguousKey(start, end int) {
+	buf, arg, sent := b.keyWords(b.args[start:end])
+	text := string(buf)
+	b.add(Problem{Code: AmbiguousArgument, Argument: text[arg[0]:arg[1]], Sent: text[:sent], Pointer: text[sent:]})
 }
 
 // view is the text of b, read before b changes (to measure a problem not
@@ -249,6 +268,8 @@ func (b *problems) issues(issues []bind.Issue) {
 			b.add(p)
 		case NotAnObject:
 			b.add(Problem{Code: NotAnObject, Takes: "a JSON object", Sent: quoteSent(args[is.Start:is.End])})
+		case AmbiguousArgument:
+			b.ambiguousKey(is.Start, is.End)
 		case UnknownArgument:
 			switch {
 			case b.counted: // counted by countPast
