@@ -275,15 +275,20 @@ var segRules = &rules{
 // v2CaseIgnored lists the case:ignore fields of struct type t (indexes
 // into its flattened fields, the plan's order) by their names folded as
 // V2 folds them: as V2's lookupByFoldedName and matchFoldedName find them
-// for a name no field has exactly.
+// for a name no field has exactly. Under GOEXPERIMENT=jsonv2 each name
+// keeps the one field the standard library's v2 binds it to
+// (v2FoldFirst), so no fold is shared; go-json-experiment fails on a key
+// of a fold two fields share.
 func v2CaseIgnored(t reflect.Type) map[string][]int {
 	folds := map[string][]int{}
-	for i, f := range v2StructFields(t).flattened {
+	fields := v2StructFields(t).flattened
+	for i, f := range fields {
 		if f.casing == caseIgnore {
 			k := string(v2Fold([]byte(f.name)))
 			folds[k] = append(folds[k], i)
 		}
 	}
+	v2FoldFirst(folds, fields) // the one the standard library's v2 binds, under GOEXPERIMENT=jsonv2
 	return folds
 }
 
