@@ -557,12 +557,18 @@ func (c *checker) object(n *node, root bool) bool {
 			if dropRepeats && c.repeatedKey(&keys, kString, ks, ke, !esc && !hi) && !c.v2Repeat(n, start, ks, ke) {
 				return c.decline() // V2 fails on the repeated name (see v2Repeat)
 			}
-			badKey := false
-			var keyLoss, keyLoss2 Code // found on the key, recorded once the value is read
+			badKey, amb := false, false // amb: a top-level key V2 fails on as ambiguous (see ambiguousArg)
+			var keyLoss, keyLoss2 Code  // found on the key, recorded once the value is read
 			if !wrong && n != nil {
 				switch n.kind {
 				case kStruct:
 					i, folded := n.fields.lookupKey(c.data[ks:ke], esc, hi)
+					if i < 0 && n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi) {
+						if !root {
+							return c.decline() // a key two of V2's case:ignore fields fold to, inside an argument
+						}
+						amb, i = true, ambiguousKey
+					}
 					if root && !c.topKey(ks, ke, i, esc, hi) {
 						return false
 					}
@@ -580,8 +586,11 @@ func (c *checker) object(n *node, root bool) bool {
 						if fields.add(i) {
 							keyLoss2 = c.fieldAgain(n, root, i, start, ks, ke)
 						}
-					case n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi):
-						return c.decline() // a key two of V2's case:ignore fields fold to
+					case amb && c.top.alias:
+						return c.decline() // an alias the renamed call sends as its parameter's name
+					case amb:
+						c.ambiguousArg(ks, ke)
+						c.v2.dropKs = 0 // its value is no dropped member's: V2 never reads it
 					case root && c.top.alias: // bound to its parameter, as its name is (see bindAlias)
 						i = c.top.param
 						child = n.fields.nodes[i]
@@ -646,6 +655,9 @@ func (c *checker) object(n *node, root bool) bool {
 			if !c.value(child) {
 				return false // under V2, its key judged before the value (v2First)
 			}
+			if amb && c.found != found {
+				return c.decline() // V2 fails on the key, and reads no further: the trial check judges the value's text alone
+			}
 			if ci >= 0 {
 				c.consAfter(ci)
 			}
@@ -662,7 +674,7 @@ func (c *checker) object(n *node, root bool) bool {
 			if lossy && keyLoss == ReplacedText && c.prove && c.found != found && c.keyFirst(ReplacedText, replacedKeyType(n), found, ks, ke, vs) {
 				keyLoss = replacedListed // the trial check lists the key's text replaced first, then its repeat (see segKeyText)
 			}
-			if root && c.prove && c.param < 0 && !c.unknownKey(ks, ke, vs) {
+			if root && c.prove && c.param < 0 && !amb && !c.unknownKey(ks, ke, vs) {
 				return c.decline()
 			}
 			if lossy && keyLoss == UnknownField && c.prove && !c.unknownField(n, &keys, ks, ke, vs) {
@@ -693,6 +705,9 @@ func (c *checker) object(n *node, root bool) bool {
 				}
 			}
 			if root {
+				if amb {
+					c.param = ambiguousKey // the member binds none, and V2 fails on it
+				}
 				if c.record {
 					c.member(ks, ke, vs, keyLoss == FoldedKey || keyLoss == foldListed)
 				}

@@ -183,8 +183,12 @@
 // name should be whole before it fails; under SegmentIO, TooDeep where
 // the text nests past go-sdk's limit after the error, as go-sdk refuses
 // it first), under V2 a key bound to a case:ignore
-// field by V2's fold (FoldedKey, before what its value holds; a fold two
-// case:ignore fields share it declines), and
+// field by V2's fold (FoldedKey, before what its value holds; a key of a
+// fold two case:ignore fields share, which go-json-experiment fails on, an
+// AmbiguousArgument spanning it, in no argument, once per text, after the
+// members' issues, its value never read, and the pass declines such a key
+// inside an argument; under GOEXPERIMENT=jsonv2, whose v2 binds the first
+// of them, a FoldedKey), and
 // under V2 a top-level key repeated (V2 fails on the name: InvalidValue
 // in its argument, or InvalidJSON for a dropped one, each name once,
 // after the members' issues, with V2's ErrDuplicateName, as the trial
@@ -313,8 +317,8 @@
 // where it binds no field, in a map of string keys or any, ReplacedText,
 // in a map of integer keys, InvalidValue as for any key not an integer,
 // and in a value segmentio skips, with the key's loss listed before what
-// the value holds) where a field binds that text; a key two of V2's
-// case:ignore fields fold alike may bind,
+// the value holds) where a field binds that text; a key inside an
+// argument that two of V2's case:ignore fields fold alike may bind,
 // text
 // the binder replaces or fails on, a slice of a named byte type under V2, a map
 // but of string keys and integer keys (of keys of a string kind, under

@@ -35,6 +35,10 @@ type growthArgs struct {
 	Name string            `json:"name"`
 	Tags map[string]string `json:"tags"`
 	Lows map[lowKey]any    `json:"lows"`
+	// Two case:ignore fields V2 folds alike: a key "USERID" fits both, and
+	// go-json-experiment fails on it (AmbiguousArgument).
+	UserID  int `json:"user_id,case:ignore"`
+	UserId2 int `json:"userId,case:ignore"`
 }
 
 // lowKey is a map key its UnmarshalText folds to lower case: "a" and "A"
@@ -140,6 +144,14 @@ var growthShapes = []growthShape{
 	{name: "nested slices, wrong-typed elements", args: func(k int) string {
 		return `{"grid":` + arrays(4, rep(`"x"`, 100*k, ",")) + `}`
 	}},
+	{name: "ambiguous keys, each text once", args: func(k int) string {
+		// "user" and "id" around i's bits as '-' and '_': V2 folds each to
+		// "userid", and no two are alike as sent.
+		return `{` + seq(100*k, func(i int) string {
+			return `"user` + strings.NewReplacer("0", "-", "1", "_").Replace(strconv.FormatInt(int64(i), 2)) + `ID":1`
+		}) + `}`
+	}},
+	{name: "one ambiguous key, sent again", args: func(k int) string { return `{` + rep(`"USERID":{"a":1,"a":2}`, 100*k, ",") + `}` }},
 	{name: "deep x wide x many", args: func(k int) string {
 		level := seq(2*k, func(i int) string { return `"a` + strconv.Itoa(i) + `":` + rounds })
 		return `{"any":` + strings.Repeat(`{`+level+`,"z":`, 12+k) + arrays(1, rep(rounds, 10*k, ",")) + strings.Repeat("}", 12+k) + `}`

@@ -39,7 +39,8 @@ type topState struct {
 const topObj = 0
 
 // topKey notes the top-level key data[ks:ke] (esc: with escapes; hi: with
-// a byte past ASCII), which binds parameter i (below 0: none): an alias
+// a byte past ASCII), which binds parameter i (-1: none; ambiguousKey:
+// none, and V2 fails on it): an alias
 // among the keys, which, under TopKeys.BindAliases, the pass binds (see
 // bindAlias), and each unknown key, counted once as sent unless exempt,
 // for a check that records its members; for V2's pass, whether an unknown
@@ -54,7 +55,7 @@ func (c *checker) topKey(ks, ke, i int, esc, hi bool) bool {
 			return c.bindAlias(ks, raw, esc || hi || i >= 0)
 		}
 	}
-	if i < 0 && (c.record || c.dupDropped) {
+	if i == -1 && (c.record || c.dupDropped) { // not an ambiguous key (ambiguousKey): V2 fails on it
 		c.countUnknown(ks, ke, raw, esc)
 	}
 	return true

@@ -35,10 +35,11 @@ type foldsShared struct {
 
 // v2SharedFolds are calls of structs where two case:ignore fields fold
 // alike ("a_b" and "A-B" to "AB"): a key that folds to that name V2 fails
-// on as ambiguous (go-json-experiment), which the pass declines (decides
-// false), or binds to the first (GOEXPERIMENT=jsonv2), which the pass
-// binds too; every other key binds as it would in another struct, or
-// none, and the pass decides the call.
+// on as ambiguous (go-json-experiment), which the pass lists at the top
+// level (AmbiguousArgument, V2 reading none of its value) and declines
+// inside an argument (decides false), or binds to the first
+// (GOEXPERIMENT=jsonv2), which the pass binds too; every other key binds
+// as it would in another struct, or none, and the pass decides the call.
 var v2SharedFolds = []struct {
 	args    string
 	decides bool
@@ -53,9 +54,20 @@ var v2SharedFolds = []struct {
 	{`{"z\u007a":1,"a_b":"x"}`, true},
 	{`{"in":{"zz":1,"a_b":2},"ins":[{"zz":{"k":1,"k":2}},{"C":1}],"x":1}`, true},
 	{`{"in":{"zz":1,"zz":`, true},
-	{`{"AB":1}`, false},
-	{`{"a-b":1}`, false},
-	{`{"zz":1,"ab":2}`, false},
+	{`{"AB":1}`, true},
+	{`{"a-b":1}`, true},
+	{`{"zz":1,"ab":2}`, true},
+	{`{"AB":1,"AB":2}`, true},
+	{`{"A\u0042":1,"AB":2,"ab":3}`, true},
+	{`{"AB":1,"ab":2,"c":"x"}`, true},
+	{`{"c":1,"c":2,"AB":1}`, true},
+	{`{"zz":1,"zz":2,"AB":1}`, true},
+	{`{"AB":null,"id":null}`, true},
+	{`{"zz":1,"AB":{"x":1,"x":2},"q":{"y":1,"y":2}}`, true},
+	{"{\"zz\":1,\"AB\":\"\xff\",\"c\":\"\xff\"}", true},
+	{`{"AB":1,"zz":"\u00ff","zz":2}`, true},
+	{`{"AB":[1,}`, true},
+	{`{"AB":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`, true},
 	{`{"in":{"A_b":1}}`, false},
 	{`{"ins":[{},{"\u0061b":1}]}`, false},
 }

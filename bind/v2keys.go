@@ -225,12 +225,33 @@ type v2Repeats struct {
 // whose repeat is listed, topText and topTextRepeats the objects of
 // topObj's and topRepeats' keys by their text (see droppedRepeat): no map
 // or interface object takes them (they count up from 1, and a call holds
-// fewer than 2^32-3 objects).
+// fewer than 2^32-4 objects; topAmbiguous is the fourth).
 const (
 	topRepeats     = ^uint32(0)
 	topText        = ^uint32(1)
 	topTextRepeats = ^uint32(2)
 )
+
+// topAmbiguous is the key table's object of the texts of the ambiguous
+// top-level keys listed (see ambiguousArg).
+const topAmbiguous = ^uint32(3)
+
+// ambiguousArg notes, under go-json-experiment's V2, the top-level key at
+// data[ks:ke] that names no parameter exactly and that V2 folds
+// (case:ignore) to the names of two or more: V2 fails on it as it reads
+// the name (errAmbiguousName), and reads no further. The trial check
+// lists it as it lists a repeated name, after the members' issues
+// (keyIssues): an AmbiguousArgument spanning the key, in no argument,
+// once per text however often it is sent.
+func (c *checker) ambiguousArg(ks, ke int) {
+	if c.keyTab == nil {
+		c.keyTab = getKeyTable()
+	}
+	if !c.addText(topAmbiguous, ks, ke) {
+		c.addRepeat(Issue{Kind: AmbiguousArgument, Param: -1, Start: ks, End: ke})
+	}
+	c.failed = true
+}
 
 // repeatedAgain reports whether the top-level name at data[ks:ke], which
 // repeats one (a parameter's, c.param, or a dropped key's), had its
