@@ -35,12 +35,11 @@ type nestVerdict struct {
 
 func nestCheck(p *Plan, args []byte) nestVerdict {
 	var v nestVerdict
-	v.issues, v.members = checkConstrained(p, args, nil, nil, bindcap.TopKeys{})
+	v.issues, v.members = checkConstrainedV(p, args, nil, nil, bindcap.TopKeys{})
 	if p.root != nil && p.check != nil {
 		c := new(checker)
-		c.record = true
+		c.record, c.members = true, &v.nativeMs
 		v.native, v.decides = p.native(c, args, nil)
-		v.nativeMs = c.members
 	}
 	return v
 }

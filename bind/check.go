@@ -123,7 +123,7 @@ func (p *Plan) checkStd(c *checker, args []byte, issues []Issue) []Issue {
 	n0 := len(issues)
 	c.run(p.root)
 	c.keysDone()
-	if c.bad {
+	if c.bad && c.record {
 		c.members.Object = false
 	}
 	switch {
@@ -195,9 +195,9 @@ type checker struct {
 	rootSeen  fieldBits       // the parameters the top-level object names
 	nested    map[*node][]int // per struct node, the fields an object must name (see Plan.WithRequired)
 
-	record     bool            // record the top-level members in members (see checkMembers)
-	poolIssues bool            // a long list of issues takes a pooled buffer, which the caller hands back (see roomForIssue)
-	members    bindcap.Members // held in place: the checker does not escape, a pointer from it would
+	record     bool             // record the top-level members in members (see checkMembers)
+	poolIssues bool             // a long list of issues takes a pooled buffer, which the caller hands back (see roomForIssue)
+	members    *bindcap.Members // the caller's (see checkConstrained), where record; nil where not
 
 	// keys holds, for the objects of maps and of empty interfaces being
 	// read, the keys each has held so far (see keySet); keyN are in use.
@@ -724,7 +724,9 @@ func (c *checker) object(n *node, root bool) bool {
 	c.keyN = keys.base
 	if root {
 		c.rootSeen = fields
-		c.members.Object = c.record
+		if c.record {
+			c.members.Object = true
+		}
 	} else {
 		c.steps.pop(outer)
 		if !wrong && n != nil && n.kind == kStruct && c.nested != nil {

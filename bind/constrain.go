@@ -72,16 +72,17 @@ type consState struct {
 // check, a reader) leaves the members NotJudged.
 //
 // It is checkMembers when cs is nil (or not compiled whole), and is the
-// one a caller on the hot path calls: the members are returned by value
-// (a pointer through the door would move them to the heap), and each
-// layer between the walk and the caller would copy them once more.
+// one a caller on the hot path calls, with ms from bindcap.GetMembers:
+// the members are recorded in ms, which must be empty, in place (returned
+// by value, they were copied at each layer between the walk and the
+// caller).
 //
 // A long list of issues takes pooled room (see roomForIssue), and so do
 // many members: the caller hands them back (bindcap.ReleaseIssues,
-// bindcap.Members.Release).
-func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys) ([]Issue, bindcap.Members) {
+// bindcap.PutMembers).
+func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys, ms *bindcap.Members) []Issue {
 	var c checker
-	c.record, c.poolIssues = true, true
+	c.members, c.record, c.poolIssues = ms, true, true
 	c.top.policy, c.top.root, c.top.aliases = top, p.root, len(top.Aliases) > 0
 	if cs != nil && !cs.Decode && len(cs.Params) == len(p.params) {
 		c.cons.tool = cs
@@ -89,25 +90,25 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 	if p.check != nil {
 		if p.root != nil {
 			if verdict, ok := p.native(&c, args, issues); ok {
-				c.members.Counted = c.members.Object // every top-level key was read by topKey
-				c.members.Held = c.consHeld()
-				return c.verdict(verdict), c.members // the one pass, by the binder's own rules
+				ms.Counted = ms.Object // every top-level key was read by topKey
+				ms.Held = c.consHeld()
+				return c.verdict(verdict) // the one pass, by the binder's own rules
 			}
 		}
 		c.verdict(nil) // the pass's list: the trial check lists anew
 		if c.top.stopped {
-			return issues, c.members // at an alias it does not bind (TopKeys.BindAliases)
+			return issues // at an alias it does not bind (TopKeys.BindAliases)
 		}
-		ms := new(bindcap.Members) // the trial check allocates anyway
-		issues = p.check(args, p.required, p.nested, issues, ms)
-		return issues, *ms
+		ms.Release()
+		*ms = bindcap.Members{} // the trial check records them anew
+		return p.check(args, p.required, p.nested, issues, ms)
 	}
 	if out := p.checkStd(&c, args, issues); !c.top.stopped {
 		issues = out
 	}
-	c.members.Counted = c.members.Object
-	c.members.Held = c.consHeld()
-	return c.verdict(issues), c.members
+	ms.Counted = ms.Object
+	ms.Held = c.consHeld()
+	return c.verdict(issues)
 }
 
 // verdict returns out, the list of issues the check returns, having

@@ -48,10 +48,10 @@ var droppedPolicies = []bindcap.TopKeys{
 
 // checkBothWays is checkConstrained on args with droppedRun and without.
 func checkBothWays(p *Plan, args []byte, top bindcap.TopKeys) (fast, slow []Issue, fastMs, slowMs bindcap.Members) {
-	fast, fastMs = checkConstrained(p, args, nil, nil, top)
+	fast, fastMs = checkConstrainedV(p, args, nil, nil, top)
 	slowDrops = true
 	defer func() { slowDrops = false }()
-	slow, slowMs = checkConstrained(p, args, nil, nil, top)
+	slow, slowMs = checkConstrainedV(p, args, nil, nil, top)
 	return fast, slow, fastMs, slowMs
 }
 

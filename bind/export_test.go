@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"github.com/bindguard/bindguard/internal/constraint"
 	"sync/atomic"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
@@ -34,9 +35,9 @@ func NativeVerdict(p *Plan, args []byte) (issues []Issue, ms bindcap.Members, ok
 		return nil, ms, false
 	}
 	c := new(checker)
-	c.record = true
+	c.record, c.members = true, &ms
 	issues, ok = p.native(c, args, nil)
-	return issues, c.members, ok
+	return issues, ms, ok
 }
 
 // TrialVerdict is TrialCheck with the members the trial check read.
@@ -44,4 +45,12 @@ func TrialVerdict(p *Plan, args []byte) ([]Issue, bindcap.Members) {
 	ms := new(bindcap.Members)
 	issues := p.check(args, p.required, p.nested, nil, ms)
 	return issues, *ms
+}
+
+// checkConstrainedV is checkConstrained with its members returned by
+// value, for the tests.
+func checkConstrainedV(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys) ([]Issue, bindcap.Members) {
+	var ms bindcap.Members
+	issues = checkConstrained(p, args, issues, cs, top, &ms)
+	return issues, ms
 }

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"reflect"
 	"strings"
 	"testing"
@@ -25,7 +26,7 @@ func TestFirstKey_OneKeyObjectsHoldNoKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		var c checker
-		c.record = true
+		c.record, c.members = true, new(bindcap.Members)
 		args := nest(900, `{}`)
 		if p.check != nil {
 			if is, ok := p.native(&c, args, nil); !ok || len(is) != 0 {

@@ -22,7 +22,12 @@ func init() {
 // pool, which a caller hands back (bindcap.ReleaseIssues,
 // bindcap.Members.Release), whatever the call's size.
 func checkMembers(p *Plan, args []byte, issues []Issue) ([]Issue, bindcap.Members) {
-	return checkConstrained(p, args, issues, nil, bindcap.TopKeys{})
+	ms := bindcap.GetMembers() // on the heap anyway: the walk's pointers leak
+	issues = checkConstrained(p, args, issues, nil, bindcap.TopKeys{}, ms)
+	out := *ms // with the room it took, which the caller hands back
+	*ms = bindcap.Members{}
+	bindcap.PutMembers(ms)
+	return issues, out
 }
 
 // member records the top-level member the checker has just read: its key

@@ -89,7 +89,7 @@ func TestCheckConstrained_CountsTheUnknownKeys(t *testing.T) {
 				for _, n := range sizes {
 					args := topCall(n, sh.member)
 					before := WorkDone()
-					_, ms := checkConstrained(p, args, nil, nil, top)
+					_, ms := checkConstrainedV(p, args, nil, nil, top)
 					works = append(works, WorkDone()-before)
 					if !ms.Counted || ms.Unknown != sh.unknown(n) || ms.Aliased != sh.aliased {
 						t.Fatalf("%d members: counted %v, %d unknown keys, aliased %v; want %d, %v", n, ms.Counted, ms.Unknown, ms.Aliased, sh.unknown(n), sh.aliased)
@@ -99,7 +99,11 @@ func TestCheckConstrained_CountsTheUnknownKeys(t *testing.T) {
 					}
 					// 20 runs: a pooled table a GC took costs one run one allocation more,
 					// which the mean (AllocsPerRun truncates) does not show.
-					allocs = append(allocs, testing.AllocsPerRun(20, func() { checkConstrained(p, args, nil, nil, top) }))
+					allocs = append(allocs, testing.AllocsPerRun(20, func() {
+						ms := bindcap.GetMembers()
+						checkConstrained(p, args, nil, nil, top, ms)
+						bindcap.PutMembers(ms)
+					}))
 				}
 				t.Logf("allocations %v, work %v", allocs, works)
 				for i := 1; i < len(sizes); i++ {
@@ -154,8 +158,8 @@ func TestCheckConstrained_BindsAliases(t *testing.T) {
 			{`{"nm":"x","name":"y","a<b":2,"limit":0}`, `{"name":"x","name":"y","a<b":2,"limit":0}`},
 			{`{"lim":1.5,"nm":7,"a<b":2}`, `{"limit":1.5,"name":7,"a<b":2}`},
 		} {
-			is, ms := checkConstrained(plan, []byte(tc.sent), nil, nil, top)
-			want, _ := checkConstrained(plan, []byte(tc.renamed), nil, nil, bindcap.TopKeys{})
+			is, ms := checkConstrainedV(plan, []byte(tc.sent), nil, nil, top)
+			want, _ := checkConstrainedV(plan, []byte(tc.renamed), nil, nil, bindcap.TopKeys{})
 			if !ms.AliasBound || !ms.Object || fmt.Sprint(kindParams(is)) != fmt.Sprint(kindParams(want)) {
 				t.Errorf("%s %s: bound %v, %v; renamed: %v", b.Name(), tc.sent, ms.AliasBound, kindParams(is), kindParams(want))
 			}
@@ -166,7 +170,7 @@ func TestCheckConstrained_BindsAliases(t *testing.T) {
 			}
 		}
 		for _, sent := range []string{`{"n\u006d":"x","limit":1,"a<b":2}`, `{"limit":1,"odd":2,"name":"x"}`} {
-			is, ms := checkConstrained(plan, []byte(sent), nil, nil, top)
+			is, ms := checkConstrainedV(plan, []byte(sent), nil, nil, top)
 			if ms.AliasBound || !ms.Aliased || ms.Object || len(is) != 0 {
 				t.Errorf("%s %s: %v, bound %v aliased %v object %v; want the pass stopped", b.Name(), sent, kindParams(is), ms.AliasBound, ms.Aliased, ms.Object)
 			}

@@ -290,8 +290,19 @@ func (c *checker) tooDeep(issues []Issue, at int) ([]Issue, bool) {
 	if c.param >= 0 {
 		is.Start = c.argAt
 	}
-	c.members = bindcap.Members{AliasBound: c.members.AliasBound} // the verdict is not the renamed call's: refuse reads it again
+	c.clearMembers() // the verdict is not the renamed call's: refuse reads it again
 	return append(issues, is), true
+}
+
+// clearMembers leaves the members recorded none, but for AliasBound, and
+// hands back the room they took.
+func (c *checker) clearMembers() {
+	if !c.record {
+		return
+	}
+	ab := c.members.AliasBound
+	c.members.Release()
+	*c.members = bindcap.Members{AliasBound: ab}
 }
 
 // nameRepeated notes, under V2, the top-level key at data[ks:ke] that
@@ -354,7 +365,7 @@ func (c *checker) listRepeats() {
 // cut or whose colon is missing (keyCut) too, and an array or object
 // where V2 wants a name, which it reads whole (nameCut).
 func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
-	c.members = bindcap.Members{AliasBound: c.members.AliasBound} // as tooDeep's
+	c.clearMembers() // as tooDeep's
 	if p.rules.textDepth {
 		if at := jsonlex.DeepAt(c.data, p.rules.depth); at >= 0 {
 			// Past the failure (the pass met no such nesting before it),

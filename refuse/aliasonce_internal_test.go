@@ -151,9 +151,9 @@ func TestDecide_AliasBoundInThePass(t *testing.T) {
 	inner := checkConstrained
 	defer func() { checkConstrained = inner }()
 	passes := 0
-	checkConstrained = func(p *bind.Plan, args []byte, is []bind.Issue, cs *constraint.Tool, top bindcap.TopKeys) ([]bind.Issue, bindcap.Members) {
+	checkConstrained = func(p *bind.Plan, args []byte, is []bind.Issue, cs *constraint.Tool, top bindcap.TopKeys, ms *bindcap.Members) []bind.Issue {
 		passes++
-		return inner(p, args, is, cs, top)
+		return inner(p, args, is, cs, top, ms)
 	}
 	for _, c := range aliasBoundCalls {
 		for name, tool := range tools {

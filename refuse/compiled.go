@@ -18,7 +18,7 @@ const maxCompiled = 256
 // validate tags cs (nil: none), with its verdict (bindcap.Member.Judged)
 // and the breaches found (see bindcap.CheckConstrained), each top-level
 // key read against the tool's exempt keys and aliases (topKeysOf).
-var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool, bindcap.TopKeys) ([]bind.Issue, bindcap.Members))
+var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool, bindcap.TopKeys, *bindcap.Members) []bind.Issue)
 
 // releaseIssues hands back the issues a checkConstrained returned, once
 // the decision is made (see bindcap.ReleaseIssues).
@@ -31,9 +31,6 @@ func topKeysOf(t *typereg.Tool) bindcap.TopKeys {
 	pol := recPolicy(t)
 	return bindcap.NewTopKeys(pol.Exempt, pol.Aliases)
 }
-
-// (Decide calls it directly: a layer between would copy the members,
-// returned by value, once more.)
 
 // compiledOf returns tool t's compiled tags, nil for a tool without tags.
 func compiledOf(t *typereg.Tool) *constraint.Tool {

@@ -148,8 +148,10 @@ func compiledCalls(n int, seed uint32) [][]byte {
 // reports whether the call was held.
 func heldAgrees(t *testing.T, binder string, tool *typereg.Tool, args []byte) bool {
 	t.Helper()
-	issues, ms := checkConstrained(tool.Plan(), args, nil, compiledOf(tool), topKeysOf(tool))
-	ps, ok := compiledProblems(tool, args, &ms, issues)
+	ms := bindcap.GetMembers()
+	defer bindcap.PutMembers(ms)
+	issues := checkConstrained(tool.Plan(), args, nil, compiledOf(tool), topKeysOf(tool), ms)
+	ps, ok := compiledProblems(tool, args, ms, issues)
 	clean := len(issues) == 0 && ok && len(ps) == 0
 	if ms.Held && len(issues) == 0 && !clean {
 		t.Fatalf("%s %s: held in the walk, but compiledProblems finds %+v (judged: %v)", binder, args, ps, ok)

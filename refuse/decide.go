@@ -107,11 +107,12 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 	plan := t.Plan()
 	top := topKeysOf(t)
 	top.BindAliases = once && len(pol.Aliases) > 0
-	issues, ms := checkConstrained(plan, args, nil, compiledOf(t), top)
+	ms := bindcap.GetMembers() // each verdict's members, pooled: spent hands them back
+	issues := checkConstrained(plan, args, nil, compiledOf(t), top, ms)
 	if top.BindAliases && (ms.Aliased || ms.AliasBound) {
 		if ms.AliasBound && ms.Object && len(issues) == 0 {
-			if renamed, ok := renameBound(t, args, &ms); ok {
-				ms.Release()
+			if renamed, ok := renameBound(t, args, ms); ok {
+				spent(issues, ms)
 				return Decision{Args: renamed} // the call goes on, renamed
 			}
 		}
@@ -119,49 +120,49 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		// an alias it does not bind: the verdict is the one of the call
 		// as sent, then renamed (the binder may fail on the call as sent
 		// where it reads the renamed one: V2 on an alias sent twice).
-		spent(issues, &ms)
-		issues, ms = checkConstrained(plan, args, nil, compiledOf(t), topKeysOf(t))
+		spent(issues, ms)
+		ms = bindcap.GetMembers()
+		issues = checkConstrained(plan, args, nil, compiledOf(t), topKeysOf(t), ms)
 	}
 	checked := args
 	var conflicts []aliasConflict
-	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, &ms, plan, pol.Aliases) {
+	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, ms, plan, pol.Aliases) {
 		// Renamed only when an alias is used, and checked as renamed;
 		// should the renamed text be broken, the call's own is reported.
-		if renamed, cs, ok := renameFor(t, args, &ms, issues); ok {
-			if ris, rms := checkConstrained(plan, renamed, nil, compiledOf(t), topKeysOf(t)); !broken(ris) {
-				spent(issues, &ms)
+		if renamed, cs, ok := renameFor(t, args, ms, issues); ok {
+			rms := bindcap.GetMembers()
+			if ris := checkConstrained(plan, renamed, nil, compiledOf(t), topKeysOf(t), rms); !broken(ris) {
+				spent(issues, ms)
 				checked, conflicts, issues, ms = renamed, cs, ris, rms
 			} else {
-				spent(ris, &rms)
+				spent(ris, rms)
 			}
 		}
 	}
 	if len(conflicts) == 0 && len(issues) == 0 {
 		if !hasConstraints(t) || ms.Held {
-			ms.Release()
+			spent(issues, ms)
 			return Decision{Args: checked} // no tags, or the walk found them kept
 		}
-		if ps, ok := compiledProblems(t, checked, &ms, nil); ok && len(ps) == 0 {
-			ms.Release()
+		if ps, ok := compiledProblems(t, checked, ms, nil); ok && len(ps) == 0 {
+			spent(issues, ms)
 			return Decision{Args: checked} // the compiled constraints hold
 		}
 	}
-	// Past here the call allocates anyway: the members go to the heap
-	// here, so that the clean call's stay on the stack.
-	heap := new(bindcap.Members)
-	*heap = ms // sharing ms's room
 	if !ms.Object && hasConstraints(t) && len(issues) > 0 && issues[len(issues)-1].Kind == bind.TooDeep {
-		*heap = deepMembers(checked, plan) // Check stopped at the nesting
+		deep := deepMembers(checked, plan) // Check stopped at the nesting
 		ms.Release()
+		*ms = deep
 	}
-	if canon, cs := foldConflicts(t, checked, heap, issues); cs != nil {
+	if canon, cs := foldConflicts(t, checked, ms, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
-		spent(issues, heap)
-		issues, *heap = checkConstrained(plan, checked, nil, compiledOf(t), topKeysOf(t))
+		spent(issues, ms)
+		ms = bindcap.GetMembers()
+		issues = checkConstrained(plan, checked, nil, compiledOf(t), topKeysOf(t), ms)
 	}
-	d := decider{t: t, args: checked, sent: args, ms: heap, warn: pol.Mode == typereg.Warn}
+	d := decider{t: t, args: checked, sent: args, ms: ms, warn: pol.Mode == typereg.Warn}
 	dec := d.decide(issues, conflicts)
-	spent(issues, heap) // the decision holds neither: its problems are words
+	spent(issues, ms) // the decision holds neither: its problems are words
 	return dec
 }
 
@@ -170,7 +171,7 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 // once nothing reads the verdict again.
 func spent(issues []bind.Issue, ms *bindcap.Members) {
 	releaseIssues(issues)
-	ms.Release()
+	bindcap.PutMembers(ms)
 }
 
 // Refuse decides whether a call of tool with args may go on to the handler.

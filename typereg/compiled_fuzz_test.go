@@ -276,7 +276,7 @@ func checkCompiled(t *testing.T, s *source) (judged int) {
 	return judged
 }
 
-var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool, bindcap.TopKeys) ([]bind.Issue, bindcap.Members))
+var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool, bindcap.TopKeys, *bindcap.Members) []bind.Issue)
 
 // walkedCheck holds the checker's walk, which checks the compiled tags as
 // it reads each value (bindcap.CheckConstrained), to the validator and to
@@ -286,7 +286,9 @@ var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind
 // it (a proving pass that declines leaves it to Check).
 func walkedCheck(t *testing.T, b bind.Binder, tool *Tool, data []byte, value jsonlex.Span, j int, verdict constraint.Verdict, at jsonlex.Span, failed bool) {
 	t.Helper()
-	_, ms := checkConstrained(tool.Plan(), data, nil, tool.checks, bindcap.TopKeys{})
+	ms := bindcap.GetMembers()
+	defer bindcap.PutMembers(ms)
+	checkConstrained(tool.Plan(), data, nil, tool.checks, bindcap.TopKeys{}, ms)
 	for k := range ms.Len() {
 		m := ms.At(k)
 		if m.Value != value {

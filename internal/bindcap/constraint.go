@@ -9,7 +9,9 @@ import (
 // bound to a parameter to that parameter's compiled validate tags as it
 // reads the value, and reads every top-level key against the tool's
 // TopKeys (Members.Counted): a func(*bind.Plan, []byte, []bind.Issue,
-// *constraint.Tool, TopKeys) ([]bind.Issue, Members), set by package bind. Each
+// *constraint.Tool, TopKeys, *Members) []bind.Issue, set by package bind,
+// that records the members in the last argument, an empty Members
+// (GetMembers). Each
 // member's Judged says what the walk found, and Members.Breaches where a
 // value breaks its tags, so that refuse reads the verdict and never the
 // values again. A pass that does not walk the values itself (a trial
