@@ -27,10 +27,7 @@ var releaseIssues = bindcap.ReleaseIssues.(func([]bind.Issue))
 // topKeysOf returns what the pass is told of tool t's top-level keys:
 // its exempt keys and aliases, so that its verdict counts the unknown
 // keys and finds an alias (bindcap.Members.Counted).
-func topKeysOf(t *typereg.Tool) bindcap.TopKeys {
-	pol := recPolicy(t)
-	return bindcap.NewTopKeys(pol.Exempt, pol.Aliases)
-}
+func topKeysOf(t *typereg.Tool) bindcap.TopKeys { return recTopKeys(t) }
 
 // compiledOf returns tool t's compiled tags, nil for a tool without tags.
 func compiledOf(t *typereg.Tool) *constraint.Tool {

@@ -1,6 +1,7 @@
 package refuse
 
 import (
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/bindguard/bindguard/internal/toolrec"
 	"github.com/bindguard/bindguard/typereg"
@@ -12,6 +13,7 @@ import (
 var (
 	recParams    = toolrec.Params.(func(*typereg.Tool) []typereg.Param)
 	recPolicy    = toolrec.Policy.(func(*typereg.Tool) *typereg.Policy)
+	recTopKeys   = toolrec.TopKeys.(func(*typereg.Tool) bindcap.TopKeys)
 	recSchema    = toolrec.Schema.(func(*typereg.Tool) *jsonschema.Schema)
 	recPublished = toolrec.Published.(func(*typereg.Tool) *schemacheck.Schema)
 	paramSchema  = toolrec.ParamSchema.(func(*typereg.Param) *jsonschema.Schema)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/bindguard/bindguard/internal/toolrec"
 	"github.com/invopop/jsonschema"
@@ -19,6 +20,7 @@ func init() {
 	toolrec.Published = func(t *Tool) *schemacheck.Schema { return t.published }
 	toolrec.ParamSchema = func(p *Param) *jsonschema.Schema { return p.schema }
 	toolrec.ParamIndex = func(p *Param) []int { return p.index }
+	toolrec.TopKeys = func(t *Tool) bindcap.TopKeys { return t.top }
 }
 
 // clone returns p with its slices and map copied.

@@ -78,6 +78,7 @@ type Tool struct {
 	constrained bool                // a parameter has a validate tag
 	checks      *constraint.Tool    // the validate tags compiled, nil when none
 	published   *schemacheck.Schema // a tool recorded from its published schema (RegisterSchema)
+	top         bindcap.TopKeys     // a struct tool's: what the pass is told of the top-level keys, the policy's exempt keys and aliases
 }
 
 // Name returns the tool's name, as callers send it.
@@ -236,6 +237,7 @@ func (r *Registry) register(name string, t reflect.Type, opts []Option) error {
 		schema.AdditionalProperties = nil
 	}
 	tool := &Tool{name: name, typ: t, schema: schema, policy: policy}
+	tool.top = bindcap.NewTopKeys(tool.policy.Exempt, tool.policy.Aliases)
 	for _, bp := range plan.Params() {
 		ps, _ := schema.Properties.Get(bp.Name)
 		tool.params = append(tool.params, Param{

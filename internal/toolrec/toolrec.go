@@ -31,3 +31,8 @@ var ParamIndex any
 // ParamSchema is a func(*typereg.Param) *jsonschema.Schema: the
 // parameter's property in the published schema.
 var ParamSchema any
+
+// TopKeys is a func(*typereg.Tool) bindcap.TopKeys: what the pass is told
+// of the tool's top-level keys (its policy's exempt keys and aliases),
+// built once at registration.
+var TopKeys any
