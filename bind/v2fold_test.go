@@ -2,6 +2,7 @@ package bind_test
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,4 +97,49 @@ func TestV2SharedFolds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestV2SharedFolds_PastTheCap: past MaxIssues, the ambiguous keys and the
+// dropped keys' repeats the pass only counts are counted each as its own
+// kind, in the order the trial check meets them (the pass counted every
+// one as a repeat's InvalidJSON: "omitted of ambiguous_argument n1,
+// omitted of invalid_json n1", where the trial check says "omitted of
+// ambiguous_argument n2").
+func TestV2SharedFolds_PastTheCap(t *testing.T) {
+	plan, err := jsonv2.Binder.Compile(reflect.TypeFor[nativeFolds]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// "a", i's bits as '-' and '_', "b": V2 folds each to "ab", and no
+	// two are alike as sent.
+	ambiguous := func(i int) string {
+		return `"a` + strings.NewReplacer("0", "-", "1", "_").Replace(strconv.FormatInt(int64(i)+2, 2)) + `b":1`
+	}
+	twice := func(i int) string { k := `"k` + strconv.Itoa(i) + `"`; return k + `:1,` + k + `:2` }
+	calls := map[string]string{
+		"1,002 ambiguous texts":                         `{` + seqOf(1002, ambiguous) + `}`,
+		"1,000 dropped keys twice, two ambiguous":       `{` + seqOf(1000, twice) + `,"AB":1,"ab":1}`,
+		"1,002 dropped keys twice, one ambiguous":       `{` + seqOf(1002, twice) + `,"AB":1}`,
+		"one ambiguous, 1,002 dropped keys twice":       `{"AB":1,` + seqOf(1002, twice) + `}`,
+		"500 ambiguous texts, 600 dropped keys twice":   `{` + seqOf(500, ambiguous) + `,` + seqOf(600, twice) + `}`,
+		"past the cap, a repeat, then an ambiguous key": `{` + seqOf(1001, twice) + `,"x":1,"x":2,"AB":1,"y":1,"y":2}`,
+		"past the cap, an ambiguous key, then a repeat": `{` + seqOf(1001, twice) + `,"AB":1,"x":1,"x":2,"ab":1}`,
+	}
+	for name, args := range calls {
+		t.Run(name, func(t *testing.T) {
+			if v2AmbiguousFails {
+				decidedProven(t, plan, []byte(args))
+			} else {
+				checkProven(t, plan, []byte(args))
+			}
+		})
+	}
+}
+
+func seqOf(n int, f func(i int) string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = f(i)
+	}
+	return strings.Join(parts, ",")
 }

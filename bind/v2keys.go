@@ -216,9 +216,14 @@ func (c *checker) unknownName(n *node, keys *keySet, start, ks, ke int) Code {
 type v2Repeats struct {
 	params      fieldBits // the parameters whose repeat is listed
 	paramsInit  bool
-	dropped     int // the dropped keys' repeats held
+	dropped     int // the dropped keys' repeats held, and the ambiguous keys (ambiguousArg)
 	moreRepeats int // the dropped keys' repeats past those, counted only
-	buf         *[]Issue
+	// moreAmbiguous counts the ambiguous keys past them, counted only
+	// (an AmbiguousArgument each); ambiguousFirst, that the first issue
+	// counted only was one, which the tally counts first.
+	moreAmbiguous  int
+	ambiguousFirst bool
+	buf            *[]Issue
 }
 
 // topRepeats is the key table's object of the dropped top-level keys
@@ -285,7 +290,12 @@ func (c *checker) addRepeat(is Issue) {
 	r := &c.v2.repeats
 	if is.Param < 0 {
 		if r.dropped > MaxIssues {
-			r.moreRepeats++
+			if is.Kind == AmbiguousArgument {
+				r.ambiguousFirst = r.ambiguousFirst || r.moreRepeats == 0 && r.moreAmbiguous == 0
+				r.moreAmbiguous++
+			} else {
+				r.moreRepeats++
+			}
 			return
 		}
 		r.dropped++

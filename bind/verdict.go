@@ -343,8 +343,18 @@ func (c *checker) listRepeats() {
 			c.issues = append(c.issues, r)
 		}
 	}
-	for range c.v2.repeats.moreRepeats { // past what it may list: counted
-		c.tally.admit(c.issues[c.n0:], InvalidJSON, -1)
+	r := &c.v2.repeats
+	more := [2]struct {
+		kind Code
+		n    int
+	}{{InvalidJSON, r.moreRepeats}, {AmbiguousArgument, r.moreAmbiguous}}
+	if r.ambiguousFirst {
+		more[0], more[1] = more[1], more[0]
+	}
+	for _, m := range more { // past what it may list: counted, each kind as the trial check first meets it
+		for range m.n {
+			c.tally.admit(c.issues[c.n0:], m.kind, -1)
+		}
 	}
 	c.repeatsDone()
 }
