@@ -289,6 +289,9 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			constraint = constraintProblems(t, args, ms, issues)
 			refuses = refuses || len(constraint) > 0 && !d.warn
 		}
+		if fails {
+			ms.Release() // the members kept: past 16, pooled room
+		}
 	}
 	b := newProblems(t, d.args)
 	b.ms = d.ms
