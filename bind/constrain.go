@@ -99,8 +99,7 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 		if c.top.stopped {
 			return issues // at an alias it does not bind (TopKeys.BindAliases)
 		}
-		ms.Release()
-		*ms = bindcap.Members{} // the trial check records them anew
+		ms.Reset() // the trial check records them anew
 		return p.check(args, p.required, p.nested, issues, ms)
 	}
 	if out := p.checkStd(&c, args, issues); !c.top.stopped {

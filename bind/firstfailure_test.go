@@ -69,10 +69,7 @@ func fuzzFirstFailure(f *testing.F, b bind.Binder, at func(err error, args []byt
 	// Field "a" of nmSpan (a field's name holds a dot), sent again.
 	f.Add([]byte{2, 2, 0, byte(slices.Index(nativeTypes, reflect.TypeFor[nmSpan]())), 0, 0}, []byte(`{"a":{"from":1,"from":"x"}}`))
 	f.Fuzz(func(t *testing.T, shape, args []byte) {
-		typ := nativeShapeOf(shape)
-		if len(shape) == 1 {
-			typ = nativeFixed[int(shape[0])%len(nativeFixed)]
-		}
+		typ := fuzzShape(shape, nativeFixed)
 		if typ == nil || !json.Valid(args) {
 			return // text that is not JSON: its verdict is the text's
 		}
@@ -138,10 +135,7 @@ func FuzzStd_NativeShapes(f *testing.F) {
 	}
 	f.Add([]byte{byte(len(fixed) - 1)}, []byte(`{"l":[1,2],"n":{"f":3}}`))
 	f.Fuzz(func(t *testing.T, shape, args []byte) {
-		typ := nativeShapeOf(shape)
-		if len(shape) == 1 {
-			typ = fixed[int(shape[0])%len(fixed)]
-		}
+		typ := fuzzShape(shape, fixed)
 		if typ == nil {
 			return
 		}

@@ -53,6 +53,15 @@ var nativeTypes = append(append([]reflect.Type{}, shapeTypes...),
 // nativeOptions are the tag options a native shape's field carries.
 var nativeOptions = []string{"", "", ",omitempty", ",string", ",case:ignore", ",omitzero", ",case:strict", ",format:RFC3339"}
 
+// fuzzShape is the type a fuzz input's shape bytes name: one byte picks
+// a type of fixed, more build one (nativeShapeOf); nil for none.
+func fuzzShape(shape []byte, fixed []reflect.Type) reflect.Type {
+	if len(shape) == 1 {
+		return fixed[int(shape[0])%len(fixed)]
+	}
+	return nativeShapeOf(shape)
+}
+
 // nativeShapeOf builds a struct type from shape as shapeOf does, with the
 // native vocabulary, options and, by the first byte, an embedded struct.
 func nativeShapeOf(shape []byte) reflect.Type {
@@ -303,10 +312,7 @@ func FuzzNative(f *testing.F) {
 		f.Add([]byte{byte(s.fixed)}, []byte(s.args))
 	}
 	f.Fuzz(func(t *testing.T, shape, args []byte) {
-		typ := nativeShapeOf(shape)
-		if len(shape) == 1 {
-			typ = nativeFixed[int(shape[0])%len(nativeFixed)]
-		}
+		typ := fuzzShape(shape, nativeFixed)
 		if typ == nil {
 			return
 		}
@@ -797,10 +803,7 @@ func FuzzNativeValues(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, shape, choices []byte) {
-		typ := nativeShapeOf(shape)
-		if len(shape) == 1 {
-			typ = nativeFixed[int(shape[0])%len(nativeFixed)]
-		}
+		typ := fuzzShape(shape, nativeFixed)
 		if typ == nil {
 			return
 		}

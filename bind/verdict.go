@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/decoders"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
@@ -301,8 +300,8 @@ func (c *checker) clearMembers() {
 		return
 	}
 	ab := c.members.AliasBound
-	c.members.Release()
-	*c.members = bindcap.Members{AliasBound: ab}
+	c.members.Reset()
+	c.members.AliasBound = ab
 }
 
 // nameRepeated notes, under V2, the top-level key at data[ks:ke] that

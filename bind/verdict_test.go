@@ -338,10 +338,7 @@ func TestNative_VerdictSweep(t *testing.T) {
 	for range n {
 		shape := make([]byte, 1+r.Intn(12))
 		r.Read(shape)
-		typ := nativeShapeOf(shape)
-		if len(shape) == 1 {
-			typ = nativeFixed[int(shape[0])%len(nativeFixed)]
-		}
+		typ := fuzzShape(shape, nativeFixed)
 		if typ == nil {
 			continue
 		}
