@@ -54,6 +54,12 @@ const (
 	// (go-json-experiment; the standard library's v2 binds the first).
 	// The issue spans the key, in no argument.
 	AmbiguousArgument Code = "ambiguous_argument"
+	// AmbiguousField: a key inside an argument that names no field of the
+	// struct its object is read into exactly and that the binder matches,
+	// ignoring case, to two or more, and fails on (as AmbiguousArgument,
+	// one level down). The issue spans the key, as UnknownField's does,
+	// and Type is the struct.
+	AmbiguousField Code = "ambiguous_field"
 )
 
 // The tool's policy: what the binder reads, but the tool may refuse.
@@ -137,7 +143,7 @@ const (
 func (c Code) Class() Class {
 	switch c {
 	case InvalidJSON, NotAnObject, UnknownTool, WrongType, NotWholeNumber, TooLarge, TooSmall, NotOneOf,
-		InvalidKey, TooDeep, InvalidValue, DuplicateName, AmbiguousArgument:
+		InvalidKey, TooDeep, InvalidValue, DuplicateName, AmbiguousArgument, AmbiguousField:
 		return BinderFailure
 	case UnknownArgument, UnknownField, MissingArgument, MissingField, AliasConflict, Constraint:
 		return PolicyProblem

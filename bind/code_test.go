@@ -31,6 +31,7 @@ func TestCode_ClassIsStatedForEveryCode(t *testing.T) {
 		{bind.InvalidValue, "invalid_value", bind.BinderFailure},
 		{bind.DuplicateName, "duplicate_name", bind.BinderFailure},
 		{bind.AmbiguousArgument, "ambiguous_argument", bind.BinderFailure},
+		{bind.AmbiguousField, "ambiguous_field", bind.BinderFailure},
 		{bind.UnknownArgument, "unknown_argument", bind.PolicyProblem},
 		{bind.UnknownField, "unknown_field", bind.PolicyProblem},
 		{bind.MissingArgument, "missing_argument", bind.PolicyProblem},

@@ -186,9 +186,10 @@
 // field by V2's fold (FoldedKey, before what its value holds; a key of a
 // fold two case:ignore fields share, which go-json-experiment fails on, an
 // AmbiguousArgument spanning it, in no argument, once per text, after the
-// members' issues, its value never read, and the pass declines such a key
-// inside an argument; under GOEXPERIMENT=jsonv2, whose v2 binds the first
-// of them, a FoldedKey), and
+// members' issues, its value never read; inside an argument, the
+// argument's AmbiguousField spanning the key, from V2's own error, which
+// the pass declines to give; under GOEXPERIMENT=jsonv2, whose v2 binds the
+// first of them, a FoldedKey), and
 // under V2 a top-level key repeated (V2 fails on the name: InvalidValue
 // in its argument, or InvalidJSON for a dropped one, each name once,
 // after the members' issues, with V2's ErrDuplicateName, as the trial

@@ -432,7 +432,8 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 	var holder reflect.Type // the type of the container the element is in
 	path := pathStack{arg: step{m.ks, m.ke}}
 	jd := judge{budget: 2*(len(args)-m.vs) + 4096} // see judge
-	for rest := f.path; len(rest) > 0; {
+	rest := f.path
+	for len(rest) > 0 {
 		base := t
 		for base != nil && base.Kind() == reflect.Pointer && !p.hooks.custom(base) {
 			base = base.Elem()
@@ -514,6 +515,13 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 	e, _, _ := scanValue(args, s, 0, 0)
 	is := Issue{Kind: f.kind, Param: m.param, Start: s, End: e, Path: path.path(args, ""), Err: err}
 	quoted := param.Quoted && s == m.vs
+	if f.kind == AmbiguousField {
+		if len(rest) == 0 && ks >= 0 && holder != nil && holder.Kind() == reflect.Struct {
+			is.Start, is.End, is.Type = ks, ke, holder // the key, in the struct its object is read into
+			return is
+		}
+		is.Kind = InvalidValue // a path not followed to the key: the value that holds it
+	}
 	if off := m.vs + f.at - len(trialPrefix); f.at >= 0 && ks >= 0 && off == ks && holder != nil && holder.Kind() == reflect.Map {
 		// The failure is the member's key: the map's key type does not read it.
 		is.Kind, is.Start, is.End, t = InvalidKey, ks, ke, holder.Key()

@@ -323,6 +323,8 @@ func (m *v2Mirror) explain(err error) failure {
 	}
 	f := failure{path: pointerPath(e.Pointer), at: int(e.Offset)}
 	switch {
+	case e.Ambiguous: // the path ends at the key (see trialPlan.issue)
+		f.kind = AmbiguousField
 	case e.Kind: // a JSON kind the Go type does not read
 		f.kind = WrongType
 	case e.Number:

@@ -16,6 +16,7 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	bindjsonv2 "github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
+	"github.com/bindguard/bindguard/internal/decoders"
 	"github.com/bindguard/bindguard/internal/probe"
 )
 
@@ -238,6 +239,52 @@ func TestV2_AmbiguousKeyIsOneIssue(t *testing.T) {
 		// The first field in breadth-first order takes it, by a fold
 		// (TestV2_AmbiguousFoldIsLost).
 		t.Errorf("{\"foo-bar\":1}: issues %+v, want one FoldedKey loss into the first field", issues)
+	}
+}
+
+// V2AmbiguousNested holds V2Ambiguous, whose two case:ignore fields V2
+// folds alike, inside an argument, a list and a map.
+type V2AmbiguousNested struct {
+	In   V2Ambiguous            `json:"in"`
+	List []V2Ambiguous          `json:"list"`
+	Map  map[string]V2Ambiguous `json:"map"`
+}
+
+// TestV2_AmbiguousFieldSpansTheKey: inside an argument, a key that fits
+// two case:ignore fields, which go-json-experiment fails on, is the
+// argument's AmbiguousField issue spanning the key, its path leading to
+// the key's member, its Type the struct (it was an InvalidValue spanning
+// the key's value, which refuse worded as a value the argument's type
+// does not read). Under GOEXPERIMENT=jsonv2 the first field takes it.
+func TestV2_AmbiguousFieldSpansTheKey(t *testing.T) {
+	plan, err := bindjsonv2.Binder.Compile(reflect.TypeFor[V2AmbiguousNested]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ args, key, path, pointer string }{
+		{`{"in":{"foo-bar":{"x":[1]}}}`, `"foo-bar"`, `["foo-bar"]`, "/in/foo-bar"},
+		{`{"list":[{"foo_bar":1},{"foo_bar":1,"FOOBAR":2,"fooBAR":3}]}`, `"FOOBAR"`, "[1].FOOBAR", "/list/1/FOOBAR"},
+		{`{"map":{"k":{"f\u006fobar":2}}}`, `"f\u006fobar"`, ".k.foobar", "/map/k/foobar"},
+	} {
+		issues := checkAgainst(t, plan, []byte(tc.args))
+		if !v2AmbiguousFails {
+			continue
+		}
+		if len(issues) != 1 {
+			t.Errorf("%s: issues %+v, want one", tc.args, issues)
+			continue
+		}
+		is := issues[0]
+		berr := bindjsonv2.Binder.Unmarshal([]byte(tc.args), new(V2AmbiguousNested))
+		if e, ok := decoders.V2.ReadError(berr); !ok || int(e.Offset) != is.Start {
+			t.Errorf("%s: the issue starts at %d, V2 failed at %d: %v", tc.args, is.Start, e.Offset, berr)
+		}
+		if is.Kind != bind.AmbiguousField || tc.args[is.Start:is.End] != tc.key || is.Type != reflect.TypeFor[V2Ambiguous]() ||
+			is.Path.String() != tc.path || is.Path.Pointer() != tc.pointer {
+			t.Errorf("%s: %s spanning %s at %s (%s), type %v; want %s spanning %s at %s (%s), type V2Ambiguous",
+				tc.args, is.Kind, tc.args[is.Start:is.End], is.Path.String(), is.Path.Pointer(), is.Type,
+				bind.AmbiguousField, tc.key, tc.path, tc.pointer)
+		}
 	}
 }
 

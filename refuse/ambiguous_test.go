@@ -78,6 +78,91 @@ func TestRefuse_V2AmbiguousArgument(t *testing.T) {
 	}
 }
 
+// v2FoldsNested holds v2FoldsInner, whose two case:ignore fields V2
+// folds alike ("ab"), in an object, a list and a map's values: a key
+// inside them that names neither exactly but folds to both is ambiguous.
+type v2FoldsNested struct {
+	In   v2FoldsInner            `json:"in,omitempty"`
+	List []v2FoldsInner          `json:"list,omitempty"`
+	Map  map[string]v2FoldsInner `json:"map,omitempty"`
+	N    int                     `json:"n,omitempty"`
+}
+
+type v2FoldsInner struct {
+	A int    `json:"a_b,case:ignore,omitempty"`
+	B int    `json:"A-B,case:ignore,omitempty"`
+	C string `json:"c,omitempty"`
+}
+
+// TestRefuse_V2AmbiguousField: inside an argument, a key V2 matches to two
+// fields by case:ignore is refused as that, naming the key as an unknown
+// field is named, at its path, once per argument (V2 stops at the first),
+// never as a value the argument's type does not read. Before the code,
+// every row was an invalid_value quoting the key's value ("with 2 at
+// in.ab"), which does not say the key is the fault.
+func TestRefuse_V2AmbiguousField(t *testing.T) {
+	reg := v2Registry(t)
+	ambiguous := refuse.AmbiguousField
+	in := "an object with fields a_b, A-B, c"
+	for _, tc := range []struct {
+		args string
+		want []refuse.Problem
+		text string
+	}{
+		{
+			args: `{"in":{"ab":2}}`,
+			want: []refuse.Problem{{Argument: "in", Path: ".ab", Pointer: "/in/ab", Code: ambiguous, Takes: in, Sent: `{"ab":2}`, Element: `"ab"`}},
+			text: `Argument 'in' for tool 'v2_folds_nested' takes an object with fields a_b, A-B, c, and the call sent {"ab":2}, with the key "ab" at in.ab, which names no field there exactly, and matches more than one when case is ignored, which the tool refuses: send one field's name exactly.`,
+		},
+		{
+			args: `{"in":{"c":"x","AB":{"deep":[1,2]},"ab":3},"n":1}`, // the first; V2 reads no further
+			want: []refuse.Problem{{Argument: "in", Path: ".AB", Pointer: "/in/AB", Code: ambiguous, Takes: in, Sent: `{"c":"x","AB":{"deep":[1,2]},"ab":3}`, Element: `"AB"`}},
+		},
+		{
+			args: `{"list":[{"a_b":1},{"c":"","a-b":1}],"map":{"k":{"A_B":1}},"n":"x"}`,
+			want: []refuse.Problem{
+				{Argument: "list", Path: `[1]["a-b"]`, Pointer: "/list/1/a-b", Code: ambiguous, Takes: "a list (a JSON array) of objects with fields a_b, A-B, c", Sent: `[{"a_b":1},{"c":"","a-b":1}]`, Element: `"a-b"`},
+				{Argument: "map", Path: ".k.A_B", Pointer: "/map/k/A_B", Code: ambiguous, Takes: "an object whose values are objects with fields a_b, A-B, c", Sent: `{"k":{"A_B":1}}`, Element: `"A_B"`},
+				{Argument: "n", Pointer: "/n", Code: refuse.WrongType, Takes: "a whole number", Sent: `"x"`},
+			},
+		},
+		{
+			args: `{"in":{"c":1,"ab":2}}`, // a failure before it is the one V2 reports
+			want: []refuse.Problem{{Argument: "in", Path: ".c", Pointer: "/in/c", Code: refuse.WrongType, Takes: in, Sent: `{"c":1,"ab":2}`, Element: "1"}},
+		},
+		{
+			args: `{"in":{"a\u005fb":1,"A-B":2}}`, // escaped, and exact: bound
+		},
+	} {
+		r := refuse.Refuse(reg, "v2_folds_nested", []byte(tc.args))
+		if jsonv2Build {
+			if r != nil && hasCode(r, ambiguous) {
+				t.Errorf("%s: under GOEXPERIMENT=jsonv2 the key binds the first field, but: %v", tc.args, r)
+			}
+			continue
+		}
+		if tc.want == nil {
+			if r != nil {
+				t.Errorf("%s: refused:\n%s", tc.args, r)
+			}
+			continue
+		}
+		if r == nil {
+			t.Errorf("%s: not refused", tc.args)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, r.Problems); diff != "" {
+			t.Errorf("%s: problems (-want +got):\n%s\n%s", tc.args, diff, r)
+		}
+		for _, p := range r.Problems {
+			checkPointer(t, tc.args, tc.args, p)
+		}
+		if tc.text != "" && !strings.Contains(r.Error(), tc.text) {
+			t.Errorf("%s: the refusal does not say %q:\n%s", tc.args, tc.text, r)
+		}
+	}
+}
+
 func hasCode(r *refuse.Refusal, c refuse.Code) bool {
 	for _, p := range r.Problems {
 		if p.Code == c {

@@ -22,6 +22,10 @@ var update = flag.Bool("update", false, "rewrite docs/refusals.md from the catal
 // That build checks so, and keeps the file's section.
 const ambiguousTitle = "A key that fits two parameters when case is ignored, under jsonv2.Binder"
 
+// ambiguousFieldTitle is the same inside an argument, refused in the
+// default build only, as ambiguousTitle is.
+const ambiguousFieldTitle = "A key inside an argument that fits two fields when case is ignored, under jsonv2.Binder"
+
 // catalogue is one call per wording a refusal can take. TestCatalogue
 // renders them into docs/refusals.md and fails when the file differs, so
 // the documented wordings are the real ones.
@@ -98,6 +102,7 @@ var catalogue = []struct {
 	{"A key sent twice inside an argument, under jsonv2.Binder", "v2_tool", `{"hours_back":1,"nested":{"A":1,"A":2}}`},
 	{"A key that is no parameter sent twice, under jsonv2.Binder", "v2_tool", `{"hours_back":1,"x":1,"x":2}`},
 	{ambiguousTitle, "v2_folds", `{"USERID":7}`},
+	{ambiguousFieldTitle, "v2_folds_nested", `{"in":{"AB":3}}`},
 	{"Arguments a server's own reader refuses only together (bind.Reader)", "reader_tool", `{"owner":"o","page":500}`},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
@@ -115,8 +120,9 @@ refuse/policy_test.go (aliased, the tool statsArgs with aliases), the
 probe tool registered Strict (strict), whose silent losses are refusals, the
 same under segmentio.Binder (seg_strict), and
 refuse/duplicate_name_test.go (v2_tool, read by jsonv2.Binder),
-refuse/ambiguous_test.go (v2_folds, the same; the standard library's v2,
-under GOEXPERIMENT=jsonv2, binds the key its section refuses) and
+refuse/ambiguous_test.go (v2_folds and v2_folds_nested, the same; the
+standard library's v2, under GOEXPERIMENT=jsonv2, binds the keys their
+sections refuse) and
 refuse/reader_test.go (reader_tool, read by a server's own bind.Reader). A
 warning (docs/policies.md) says the same sentences, under a line saying the
 call went on. This
@@ -185,7 +191,7 @@ func TestCatalogue(t *testing.T) {
 			rg = segStrict
 		}
 		r := refuse.Refuse(rg, c.tool, json.RawMessage(c.args))
-		if c.title == ambiguousTitle && jsonv2Build {
+		if (c.title == ambiguousTitle || c.title == ambiguousFieldTitle) && jsonv2Build {
 			if r != nil {
 				t.Errorf("%s: %s %s was refused under GOEXPERIMENT=jsonv2, which binds the key:\n%s", c.title, c.tool, c.args, r)
 			}

@@ -107,7 +107,8 @@
 // the argument it binds or lies in, never text "not valid JSON". So is a
 // key jsonv2.Binder refuses because it fits two case:ignore parameters
 // whose names fold alike and names neither exactly: AmbiguousArgument,
-// naming the key as sent.
+// naming the key as sent, or, for such a key inside an argument,
+// AmbiguousField, naming the key at its path.
 //
 // Sent quotes the argument's value as sent, and, when the problem lies
 // inside it, Element the offending value there (at Path), never another

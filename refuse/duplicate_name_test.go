@@ -32,6 +32,9 @@ func v2Registry(t testing.TB, opts ...typereg.Option) *typereg.Registry {
 	if err := typereg.Register[v2Folds](reg, "v2_folds"); err != nil {
 		t.Fatal(err)
 	}
+	if err := typereg.Register[v2FoldsNested](reg, "v2_folds_nested"); err != nil {
+		t.Fatal(err)
+	}
 	return reg
 }
 

@@ -78,7 +78,7 @@ func decodeGeneric(t *testing.T, s string) any {
 var keyCodes = map[refuse.Code]bool{
 	refuse.UnknownArgument: true, refuse.FoldedKey: true, refuse.DuplicateKey: true,
 	refuse.UnknownField: true, refuse.InvalidKey: true, refuse.DuplicateName: true,
-	refuse.AmbiguousArgument: true,
+	refuse.AmbiguousArgument: true, refuse.AmbiguousField: true,
 }
 
 // checkPointer checks what a problem's Pointer promises in the document
@@ -119,7 +119,7 @@ func checkPointerIn(t *testing.T, name, args string, p refuse.Problem, strict bo
 		}
 	case keyCodes[p.Code]:
 		key := p.Sent
-		if p.Code == refuse.UnknownField || p.Code == refuse.InvalidKey || p.Code == refuse.DuplicateName && p.Element != "" {
+		if p.Code == refuse.UnknownField || p.Code == refuse.AmbiguousField || p.Code == refuse.InvalidKey || p.Code == refuse.DuplicateName && p.Element != "" {
 			key = p.Element
 		}
 		var k string

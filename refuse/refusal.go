@@ -61,6 +61,13 @@ const (
 	// UnknownArgument; the refusal's accepted parameters list the names
 	// to send instead.
 	AmbiguousArgument = bind.AmbiguousArgument
+	// AmbiguousField: the same, one level down: a key inside an argument
+	// that names no field of its object's struct exactly and that the
+	// binder matches, ignoring case, to two or more, and refuses. Element
+	// quotes the key, Path and Pointer lead to its member, Sent quotes the
+	// argument, as for UnknownField; the binder stops at the first such key
+	// (or other failure) in an argument, so there is one per argument.
+	AmbiguousField = bind.AmbiguousField
 
 	// Policy problems (see Decide): refused under Reject, warnings under
 	// Warn.
@@ -418,6 +425,8 @@ func (p Problem) sentence(tool string) string {
 		return arg + " has the key " + p.Sent + " at " + p.Argument + p.Path + ", the same key to the tool as one sent before it there; the tool reads only the last value."
 	case UnknownField:
 		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " at " + p.Argument + p.Path + ", which names no field there."
+	case AmbiguousField:
+		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " at " + p.Argument + p.Path + ", which names no field there exactly, and matches more than one when case is ignored, which the tool refuses: send one field's name exactly."
 	case MissingField:
 		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", without the required field " + p.Element + " at " + p.Argument + p.Path + "."
 	}

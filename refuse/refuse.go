@@ -366,7 +366,7 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 			pr.Becomes = foldedTo(b.t, is)
 		}
 		return pr
-	case bind.UnknownField:
+	case bind.UnknownField, bind.AmbiguousField:
 		pr.Element, pr.Sent = pr.Sent, quoteSent(b.memberValue(is.Start))
 		return pr
 	}

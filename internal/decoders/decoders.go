@@ -69,6 +69,10 @@ type V2Error struct {
 	// Number: a semantic error whose Err holds strconv.ErrSyntax or
 	// strconv.ErrRange, a number that does not fit.
 	Number bool
+	// Ambiguous: a semantic error whose Err is go-json-experiment's
+	// errAmbiguousName, an object member name that fits two or more
+	// case:ignore fields and none exactly; Pointer ends at the name.
+	Ambiguous bool
 }
 
 // A SegmentIODecoder is what bind asks of

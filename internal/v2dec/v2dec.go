@@ -60,14 +60,32 @@ func readError(err error) (decoders.V2Error, bool) {
 	}
 	if me, ok := contain.As[*jsonv2.SemanticError](err); ok {
 		return decoders.V2Error{
-			Offset:  me.ByteOffset,
-			Pointer: tokens(me.JSONPointer),
-			Kind:    me.Err == nil,
-			Number:  me.Err != nil && (contain.Is(me.Err, strconv.ErrSyntax) || contain.Is(me.Err, strconv.ErrRange)),
+			Offset:    me.ByteOffset,
+			Pointer:   tokens(me.JSONPointer),
+			Kind:      me.Err == nil,
+			Number:    me.Err != nil && (contain.Is(me.Err, strconv.ErrSyntax) || contain.Is(me.Err, strconv.ErrRange)),
+			Ambiguous: me.Err != nil && me.Err == errAmbiguousName,
 		}, true
 	}
 	return decoders.V2Error{}, false
 }
+
+// errAmbiguousName is go-json-experiment's own (unexported) error for an
+// object member name that fits two case:ignore fields and none exactly,
+// taken from the error V2 returns for one: compared by identity, so that
+// no message is read. It is nil where V2 binds such a name (the standard
+// library's v2, of which go-json-experiment is an alias under
+// GOEXPERIMENT=jsonv2, binds the first field).
+var errAmbiguousName = func() error {
+	var v struct {
+		A int `json:"a,case:ignore"`
+		B int `json:"A,case:ignore"`
+	}
+	if se, ok := jsonv2.Unmarshal([]byte(`{"_a":0}`), &v).(*jsonv2.SemanticError); ok {
+		return se.Err
+	}
+	return nil
+}()
 
 func tokens(p jsontext.Pointer) []string {
 	var out []string
