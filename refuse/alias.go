@@ -2,6 +2,7 @@ package refuse
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strconv"
 
@@ -306,17 +307,21 @@ func (b *problems) conflicts(cs []aliasConflict) {
 // foldConflicts finds, in a call the binder reads (issues has no failure),
 // each parameter bound by top-level members (ms, as Check read them) under
 // more than one key text: its name and a key the binder folds to it (HOURS
-// for hours), or two such keys. The binder keeps the last of them and the
-// call's text still holds the others, where a handler reading the
-// arguments as a map (mcp-go's GetArguments) or as raw JSON would find a
-// value the guard never checked. So the result keeps only the member the
-// binder keeps, renamed to the parameter's name, with the others left out,
-// and reports each such parameter as an alias conflict naming the value
-// kept. A call with no such parameter comes back as it is, with nil,
-// allocating nothing. Which key binds which parameter, and whether by
-// folding, is the plan's to say (encoding/json folds the case of any key,
-// V2 only keys of case:ignore fields, segmentio as go-sdk sets it none),
-// never derived here.
+// for hours), or two such keys. The call's text holds them under several
+// names, where a handler reading the arguments as a map (mcp-go's
+// GetArguments) or as raw JSON would not find the value the binder reads.
+// So the result names each such parameter once, by its name, with the
+// value the binder reads, and reports it as an alias conflict. The binder
+// reads each member into the same place in turn (see lastWins): where that
+// leaves the value of one member alone, the result keeps that one member,
+// and the conflict quotes it; elsewhere (a struct, a map, a list, a type's
+// own decoder: each value may merge into the one before) it keeps every
+// member, in order, each under the parameter's name, which the binder
+// reads as it read the call. A call with no such parameter comes back as
+// it is, with nil, allocating nothing. Which key binds which parameter,
+// and whether by folding, is the plan's to say (encoding/json folds the
+// case of any key, V2 only keys of case:ignore fields, and fails on a
+// second one, segmentio as go-sdk sets it none), never derived here.
 func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict) {
 	folded := false
 	for _, is := range issues {
@@ -330,7 +335,9 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 	}
 	type bound struct {
 		names nameSet
-		last  int // the member kept: the last bound to the parameter
+		last  int  // the last member bound to the parameter
+		value int  // the last one whose value is not null, or -1
+		all   bool // every member is kept (see lastWins)
 	}
 	params := map[int]*bound{}
 	var order []int
@@ -341,11 +348,14 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 		}
 		b := params[param]
 		if b == nil {
-			b = &bound{}
+			b = &bound{value: -1}
 			params[param] = b
 			order = append(order, param)
 		}
 		b.last = k
+		if args[m.Value.Start] != 'n' {
+			b.value = k
+		}
 		raw := args[m.Key.Start:m.Key.End]
 		text := raw[1 : len(raw)-1]
 		if slices.Contains(text, '\\') {
@@ -355,8 +365,17 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 	}
 	var conflicts []aliasConflict
 	for _, i := range order {
-		if b := params[i]; !b.names.texts {
+		b := params[i]
+		if !b.names.texts {
 			delete(params, i)
+			continue
+		}
+		one, nullKept := lastWins(recParams(t)[i].Type)
+		switch {
+		case !one:
+			b.all = true
+		case !nullKept && b.value >= 0:
+			b.last = b.value // null leaves the value before it
 		}
 	}
 	if len(params) == 0 {
@@ -368,8 +387,8 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 	for k, m := range eachMember(args, ms, t.Plan()) {
 		param := m.Binds()
 		b := params[param]
-		if param >= 0 && b != nil && k != b.last {
-			continue // a member the binder does not keep
+		if param >= 0 && b != nil && !b.all && k != b.last {
+			continue // a member whose value the binder does not keep
 		}
 		if len(out) > 1 {
 			out = append(out, ',')
@@ -378,7 +397,9 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 		if param >= 0 && b != nil {
 			name, _ := json.Marshal(recParams(t)[param].Name)
 			out = append(out, name...)
-			kept[param] = value
+			if !b.all {
+				kept[param] = value
+			}
 		} else {
 			out = append(out, args[m.Key.Start:m.Key.End]...)
 		}
@@ -391,4 +412,42 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 		}
 	}
 	return append(out, '}'), conflicts
+}
+
+// lastWins reports whether the binder (encoding/json: the only one whose
+// calls have fold conflicts) reads a value of type t sent under several
+// keys as the last of them alone: one true or false, number or string (a
+// null leaves the value before it, so the last that is not null: nullKept
+// false), an empty interface, or a pointer to one of them (null sets it
+// nil: nullKept true). A struct or a map reads each object's members into
+// the one before, a list each element into the one before it, and a type
+// with its own UnmarshalJSON or UnmarshalText does what it does: none of
+// them is the last value alone.
+func lastWins(t reflect.Type) (one, nullKept bool) {
+	for {
+		if ownDecoder(t) {
+			return false, false
+		}
+		if t.Kind() != reflect.Pointer {
+			break
+		}
+		t, nullKept = t.Elem(), true
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.String, reflect.Float32, reflect.Float64,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return true, nullKept
+	case reflect.Interface:
+		return t.NumMethod() == 0, true
+	}
+	return false, false
+}
+
+// ownDecoder reports whether t or *t has an UnmarshalJSON or an
+// UnmarshalText method.
+func ownDecoder(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return t.Implements(unmarshalerType) || pt.Implements(unmarshalerType) ||
+		t.Implements(textUnmarshalerType) || pt.Implements(textUnmarshalerType)
 }

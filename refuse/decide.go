@@ -23,10 +23,13 @@ type Decision struct {
 	// Args are the arguments to decode for the handler: the call's own,
 	// with each alias renamed to its parameter's name (and, when both were
 	// sent, the alias's member left out), and a parameter sent under its
-	// name and a key the binder folds to it reduced to the member the
-	// binder keeps, under its name (an AliasConflict). So every view of
-	// them (decoded, a map, the raw text) holds the values checked. They
-	// are the call's own bytes when the call uses no alias and no such key.
+	// name and a key the binder folds to it named by its name alone (an
+	// AliasConflict), with the value the binder reads from the call as
+	// sent: the one member it reads (a scalar's last that is not null), or,
+	// where values merge (a struct, a map, a list), each member in turn.
+	// So every view of them (decoded, a map, the raw text) holds values
+	// checked, and the decoded one is the call's. They are the call's own
+	// bytes when the call uses no alias and no such key.
 	Args json.RawMessage
 }
 
@@ -41,8 +44,8 @@ type Decision struct {
 //     inside a nested struct that names no field (UnknownField), unless
 //     the tool is open at every level (Policy.OpenNested);
 //   - a required parameter the call does not send (MissingArgument), all in
-//     one verdict, or sends as null where its type cannot hold null (the
-//     null the binder keeps);
+//     one verdict, or sends as nothing but null where its type cannot
+//     hold null;
 //   - an argument sent both under its name and under an alias
 //     (AliasConflict);
 //   - the tool's own constraints, from its validate tags (Constraint);
@@ -72,7 +75,7 @@ type Decision struct {
 // not read again. The text is read again only when the pass finds
 // anything in a call that uses an alias, or the alias is sent escaped (as
 // sent, then renamed and checked as renamed), and on an alias conflict
-// (reduced to the member the binder keeps).
+// (named once, with the value the binder reads: see foldConflicts).
 //
 // Decide is safe for concurrent use. Under Std it allocates nothing for a
 // call that passes without warnings and uses no alias (one that sends its
@@ -353,25 +356,29 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	return dec
 }
 
-// nullsMissing marks Missing each required parameter whose value, the one
-// the binder keeps (the last member bound to it), is a null its type
-// cannot hold: null does not count as sending it, and the published schema
-// refuses it too. The null's own issue becomes the Missing one, or, when
-// bind only counted it, one is added.
+// nullsMissing marks Missing each required parameter sent as nothing but
+// nulls its type cannot hold: null does not count as sending it, and the
+// published schema refuses it too. (The binder leaves such a parameter as
+// a null finds it: a value sent before the null, under the name or a key
+// it folds, is the one read, and the parameter was sent.) The last null's
+// own issue becomes the Missing one, or, when bind only counted it, one is
+// added.
 func (d *decider) nullsMissing(issues []bind.Issue) []bind.Issue {
 	t, plan := d.t, d.t.Plan()
-	last := make([]int, len(recParams(t))) // per parameter, where the value the binder keeps starts
+	last := make([]int, len(recParams(t))) // per parameter, where its last member's value starts
+	sent := make([]bool, len(last))        // per parameter, a member whose value is not null
 	for i := range last {
 		last[i] = -1
 	}
 	for _, m := range eachMember(d.args, d.ms, plan) {
 		if i := m.Binds(); i >= 0 && i < len(last) {
 			last[i] = m.Value.Start
+			sent[i] = sent[i] || d.args[m.Value.Start] != 'n'
 		}
 	}
 	for i, p := range recParams(t) {
 		at := last[i]
-		if !p.Required || at < 0 || d.args[at] != 'n' {
+		if !p.Required || at < 0 || sent[i] {
 			continue
 		}
 		j := slices.IndexFunc(issues, func(is bind.Issue) bool {

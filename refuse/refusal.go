@@ -159,8 +159,8 @@ type Problem struct {
 	DidYouMean string `json:"did_you_mean,omitempty"`
 	// Becomes is, for a silent loss, what the tool reads instead, quoted as
 	// Sent is (for FoldedKey, the parameter the key binds to; for
-	// AliasConflict, the value of the one member kept); empty when it
-	// cannot be shown.
+	// AliasConflict, the value of the one member kept, empty where the
+	// tool reads several merged); empty when it cannot be shown.
 	Becomes string `json:"becomes,omitempty"`
 }
 

@@ -27,9 +27,9 @@
 // other call through untouched. A call it lets through reaches the handler
 // with the decision's arguments: an alias renamed to its parameter's name
 // in RawArguments and in mcp-go's map of them (Arguments), and a parameter
-// sent under its name and a case variant reduced to the one member the
-// binder keeps, so that GetArguments and RequireInt read the value the
-// guard checked. The handlers
+// sent under its name and a case variant named once, with the value the
+// binder reads (see refuse.Decision), so that GetArguments and RequireInt
+// read the value the guard checked. The handlers
 // must decode RawArguments with the registry's binder into the registered
 // struct; mcp.NewTypedToolHandler and CallToolRequest.BindArguments do, for
 // a registry whose binder is bind.Std (encoding/json).

@@ -1,0 +1,184 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// foldArgs has a parameter of each way encoding/json reads a value sent
+// again into the place an earlier one filled: a scalar (null leaves the
+// value before it), a pointer and an empty interface (null clears them),
+// a struct, a pointer to one and a map (members merge), a list of structs
+// and a fixed array (element by element), and types that decode
+// themselves (a list that grows with every value; time.Time).
+type foldArgs struct {
+	N  int              `json:"n" validate:"max=10"`
+	S  string           `json:"s,omitempty"`
+	F  float64          `json:"f,omitempty"`
+	P  *int             `json:"p,omitempty"`
+	Y  any              `json:"y,omitempty"`
+	In foldInner        `json:"in"`
+	PI *foldInner       `json:"pi,omitempty"`
+	M  map[string]int   `json:"m,omitempty"`
+	L  []foldInner      `json:"l,omitempty"`
+	A  [2]int           `json:"a,omitempty"`
+	C  foldGrows        `json:"c,omitempty"`
+	T  time.Time        `json:"t,omitzero"`
+	MM map[string][]int `json:"mm,omitempty"`
+}
+
+type foldInner struct {
+	B int    `json:"b,omitempty"`
+	C string `json:"c,omitempty"`
+}
+
+// foldGrows appends every value it is given.
+type foldGrows []string
+
+func (g *foldGrows) UnmarshalJSON(b []byte) error {
+	*g = append(*g, string(b))
+	return nil
+}
+
+func foldRegistry(t testing.TB, mode typereg.Mode) *typereg.Registry {
+	t.Helper()
+	reg := typereg.New(typereg.WithMode(mode))
+	if err := typereg.Register[foldArgs](reg, "fold"); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// checkArgsReadAsSent decodes the call as sent and Decision.Args with
+// encoding/json, the binder of reg, and fails unless both read alike.
+func checkArgsReadAsSent(t *testing.T, args string, d refuse.Decision) {
+	t.Helper()
+	var sent, got foldArgs
+	serr := json.Unmarshal([]byte(args), &sent)
+	gerr := json.Unmarshal(d.Args, &got)
+	if serr != nil || gerr != nil {
+		t.Fatalf("%s: the binder fails on the call (%v) or on Args %s (%v), yet it went on", args, serr, d.Args, gerr)
+	}
+	if !reflect.DeepEqual(sent, got) {
+		t.Errorf("%s: Args %s read as\n\t%+v\nthe call as sent as\n\t%+v", args, d.Args, got, sent)
+	}
+}
+
+// TestDecide_FoldConflictArgsReadAsSent: a parameter sent under its name
+// and a key encoding/json folds to it goes on (under Warn) with Args the
+// binder reads as it reads the call sent, whatever the parameter's type;
+// the warning quotes the value read where it is one member's. Before,
+// Args kept the last member alone, which the binder does not read when
+// it is a null for a scalar (the value before it stays) or when values
+// merge: {"n":5,"N":null} went on as {"n":null}, read as 0, where the
+// binder reads 5; {"in":{"b":1},"IN":{"c":"x"}} as {"in":{"c":"x"}}, b
+// lost.
+func TestDecide_FoldConflictArgsReadAsSent(t *testing.T) {
+	reg := foldRegistry(t, typereg.Warn)
+	for _, tc := range []struct {
+		args    string
+		becomes string // the conflict's Becomes, "" when no one member's
+	}{
+		{`{"n":5,"N":null,"in":{}}`, "5"},
+		{`{"n":null,"N":7,"in":{}}`, "7"},
+		{`{"n":1,"N":2,"in":{}}`, "2"},
+		{`{"n":1,"s":"a","S":null,"in":{}}`, `"a"`},
+		{`{"n":1,"f":1.5,"F":null,"f":null,"in":{}}`, "1.5"},
+		{`{"n":1,"p":3,"P":null,"in":{}}`, "null"},
+		{`{"n":1,"y":{"x":1},"Y":{"y":2},"in":{}}`, `{"y":2}`},
+		{`{"n":1,"in":{"b":1},"IN":{"c":"x"}}`, ""},
+		{`{"n":1,"in":{"b":1},"In":null}`, ""},
+		{`{"n":1,"in":{},"pi":{"b":1},"PI":{"c":"x"}}`, ""},
+		{`{"n":1,"in":{},"pi":{"b":1},"Pi":null,"pI":{"c":"x"}}`, ""},
+		{`{"n":1,"in":{},"m":{"x":1},"M":{"y":2}}`, ""},
+		{`{"n":1,"in":{},"l":[{"b":1},{"b":2}],"L":[{"c":"x"}]}`, ""},
+		{`{"n":1,"in":{},"a":[1,2],"A":[3]}`, ""},
+		{`{"n":1,"in":{},"c":"x","C":"y"}`, ""},
+		{`{"n":1,"in":{},"t":"2024-01-01T00:00:00Z","T":null}`, ""},
+		{`{"n":1,"in":{},"mm":{"k":[1,2]},"MM":{"k":[3]}}`, ""},
+		{`{"n":1,"in":{"b":1},"IN":{"c":"x"},"in":{"c":"y"},"n":2}`, ""},
+	} {
+		d := refuse.Decide(reg, "fold", []byte(tc.args))
+		if d.Refusal != nil {
+			t.Errorf("%s: refused:\n%s", tc.args, d.Refusal)
+			continue
+		}
+		checkArgsReadAsSent(t, tc.args, d)
+		var conflict *refuse.Problem
+		if d.Warnings != nil {
+			for i, p := range d.Warnings.Problems {
+				switch p.Code {
+				case refuse.AliasConflict:
+					conflict = &d.Warnings.Problems[i]
+				case refuse.MissingArgument:
+					t.Errorf("%s: %+v", tc.args, p)
+				}
+			}
+		}
+		if conflict == nil {
+			t.Errorf("%s: no alias_conflict: %v", tc.args, d.Warnings)
+			continue
+		}
+		if conflict.Becomes != tc.becomes {
+			t.Errorf("%s: the conflict quotes %q as the value read, want %q", tc.args, conflict.Becomes, tc.becomes)
+		}
+		if tc.becomes == "" && strings.Contains(d.Warnings.String(), "dropped") {
+			t.Errorf("%s: the warning says values were dropped, where they merge:\n%s", tc.args, d.Warnings)
+		}
+	}
+}
+
+// TestDecide_NullAfterAValueIsNoMissingArgument: a required parameter
+// sent with a value, then null (a null its type cannot hold, which the
+// binder skips), was sent: under Reject the call is not refused as
+// missing it. Before, {"n":5,"N":null} was refused with missing_argument
+// ("sent null, which does not count as sending it"), and so was the same
+// key sent twice.
+func TestDecide_NullAfterAValueIsNoMissingArgument(t *testing.T) {
+	reg := foldRegistry(t, typereg.Reject)
+	for _, args := range []string{`{"n":5,"N":null,"in":{}}`, `{"n":5,"n":null,"in":{}}`, `{"n":5,"in":{"b":1},"in":null}`} {
+		d := refuse.Decide(reg, "fold", []byte(args))
+		for _, p := range problemsOf(d) {
+			if p.Code == refuse.MissingArgument {
+				t.Errorf("%s: %+v", args, p)
+			}
+		}
+	}
+	// Nothing but nulls is still missing.
+	d := refuse.Decide(reg, "fold", []byte(`{"n":null,"N":null,"in":{}}`))
+	if d.Refusal == nil || !hasCode(d.Refusal, refuse.MissingArgument) {
+		t.Errorf(`{"n":null,"N":null}: want missing_argument, got %v`, d.Refusal)
+	}
+}
+
+// FuzzDecide_ArgsReadAsSent: under encoding/json, every call that goes
+// on (under Warn) goes on with Args the binder reads exactly as it reads
+// the call sent, whatever keys repeat or fold, into every kind of
+// parameter.
+func FuzzDecide_ArgsReadAsSent(f *testing.F) {
+	reg := foldRegistry(f, typereg.Warn)
+	for _, s := range []string{
+		`{"n":5,"N":null,"in":{}}`, `{"in":{"b":1},"IN":{"c":"x"},"in":{"c":"y"}}`,
+		`{"pi":{"b":1},"Pi":null,"pI":{"c":"x"}}`, `{"m":{"x":1},"M":{"y":2}}`,
+		`{"l":[{"b":1},{"b":2}],"L":[{"c":"x"}]}`, `{"a":[1,2],"A":[3]}`, `{"c":"x","C":"y"}`,
+		`{"y":{"x":1},"Y":null}`, `{"mm":{"k":[1,2]},"MM":{"k":[3]},"mM":null}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		if !json.Valid(args) {
+			return
+		}
+		d := refuse.Decide(reg, "fold", args)
+		if d.Refusal != nil {
+			return
+		}
+		checkArgsReadAsSent(t, string(args), d)
+	})
+}
