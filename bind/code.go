@@ -98,8 +98,8 @@ const (
 	// ArrayLength: a fixed-size array sent more elements (dropped) or
 	// fewer (zero) than it has.
 	ArrayLength Code = "array_length"
-	// RoundedNumber: an integer a float position (float32, float64, any)
-	// cannot hold exactly.
+	// RoundedNumber: an integer, written with no fraction and no exponent,
+	// that a float position (float32, float64, any) cannot hold exactly.
 	RoundedNumber Code = "rounded_number"
 	// ReplacedText: text with invalid UTF-8 or a lone surrogate escape,
 	// which the binder replaces with U+FFFD.

@@ -106,8 +106,11 @@ const (
 	// ArrayLength: a fixed-size array sent more elements than it holds
 	// (the extra ones are dropped) or fewer (the rest stay zero).
 	ArrayLength = bind.ArrayLength
-	// RoundedNumber: an integer a float (float32, float64, or a number read
-	// into any) cannot hold exactly, so the binder rounds it.
+	// RoundedNumber: an integer, written with no fraction and no exponent,
+	// that a float (float32, float64, or a number read into any) cannot
+	// hold exactly, so the binder rounds it (9007199254740993 for a
+	// float64). A number written with a fraction or an exponent is taken
+	// as the caller's approximation, and not reported.
 	RoundedNumber = bind.RoundedNumber
 	// ReplacedText: text with invalid UTF-8 or a lone surrogate escape,
 	// which the binder replaces with U+FFFD.
