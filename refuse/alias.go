@@ -59,19 +59,26 @@ func (s *nameSet) add(raw []byte, text []byte) {
 // a key the server refuses), or when failures in no member were only
 // counted, it reports false, and args are to be checked as sent. So a
 // call goes on, under Warn, only when the binder reads every byte of it.
+//
+// The failures are read once, before the members: their offsets sorted,
+// each member left out looks for one within it by a binary search, so
+// that a call of many members and many issues costs in proportion to
+// them, not to their product.
 func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict, bool) {
-	return renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, func(m bindcap.Member) bool {
-		for _, is := range issues {
-			switch {
-			case is.Kind == bind.Omitted:
-				if is.Of.Class() == bind.BinderFailure && is.Param < 0 {
-					return false
-				}
-			case is.Kind.Class() == bind.BinderFailure && m.Key.Start <= is.Start && is.Start < m.Value.End:
-				return false
-			}
+	var fails []int  // where each failure starts
+	counted := false // failures in no member, only counted
+	for _, is := range issues {
+		switch {
+		case is.Kind == bind.Omitted:
+			counted = counted || is.Of.Class() == bind.BinderFailure && is.Param < 0
+		case is.Kind.Class() == bind.BinderFailure:
+			fails = append(fails, is.Start)
 		}
-		return true
+	}
+	slices.Sort(fails)
+	return renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, func(m bindcap.Member) bool {
+		i, _ := slices.BinarySearch(fails, m.Key.Start)
+		return !counted && (i == len(fails) || fails[i] >= m.Value.End)
 	})
 }
 
@@ -144,11 +151,16 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 		encoded[name], _ = json.Marshal(name)
 	}
 	// paramOf returns the key's text and the parameter it stands for, or
-	// "" when it stands for none with aliases.
+	// "" when it stands for none with aliases. An escaped key's text is
+	// written in scratch, which the next call overwrites: each caller is
+	// done with key before it calls again, so that a call of many escaped
+	// keys allocates no more than one.
+	var scratch []byte
 	paramOf := func(raw []byte) (key []byte, param string) {
 		key = raw[1 : len(raw)-1]
 		if slices.Contains(key, '\\') {
-			key = []byte(unquoteKey(raw))
+			scratch = appendKeyText(scratch[:0], raw)
+			key = scratch
 		}
 		if name, ok := aliases[string(key)]; ok { // a lookup of a converted slice allocates nothing
 			return key, name

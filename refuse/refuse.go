@@ -418,11 +418,17 @@ func syntaxSent(args []byte, at int) string {
 // encoding/json reads it: escapes undone, invalid UTF-8 and lone surrogates
 // replaced with U+FFFD. Text that is not a JSON string comes back as it is.
 func unquoteKey(raw []byte) string {
+	return string(appendKeyText(nil, raw))
+}
+
+// appendKeyText appends to dst the text of the key raw, as unquoteKey
+// returns it.
+func appendKeyText(dst, raw []byte) []byte {
 	if end, f, ok := jsonlex.String(raw, 0); ok && end == len(raw) && f&jsonlex.Escaped == 0 && (f&jsonlex.NonASCII == 0 || utf8.Valid(raw)) {
-		return string(raw[1 : len(raw)-1]) // its text is its bytes
+		return append(dst, raw[1:len(raw)-1]...) // its text is its bytes
 	}
-	if text, ok := jsonlex.Unquote(nil, raw); ok {
-		return string(text)
+	if text, ok := jsonlex.Unquote(dst, raw); ok {
+		return text
 	}
-	return string(raw)
+	return append(dst, raw...)
 }
