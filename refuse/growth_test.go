@@ -105,6 +105,12 @@ var growthShapes = []struct {
 		return `{` + seq(100*k, func(i int) string { return `"ints":[` + strconv.Itoa(i) + `,"x"]` }) + `}`
 	}},
 	{"repeated constrained key", func(k int) string { return `{` + rep(`"limit":11`, 100*k, ",") + `}` }},
+	// Numbers strconv fails on, each held to the compiled checks
+	// (constraint.Node.Number reads them without strconv's error: its
+	// own test holds that to no allocation at all).
+	{"repeated constrained key, a fraction and a number past int's range", func(k int) string {
+		return `{` + rep(`"limit":0.5,"limit":99999999999999999999`, 50*k, ",") + `}`
+	}},
 	{"long keys, deep, many losses", func(k int) string {
 		return `{"any":` + objects(13*k, strings.Repeat("k", 100), arrays(1, rep(rounds, 10*k, ","))) + `}`
 	}},

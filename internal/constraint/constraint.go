@@ -609,29 +609,117 @@ func cmpLen(r *Rule, count int64) bool {
 
 // Number holds the number literal lit to n, an Int, a Uint or a Float,
 // parsed as the binder parses it at the field's kind.
+//
+// strconv's errors (a fraction or an exponent for an integer, a number past
+// the type's range) are each a new value: a call of many such numbers would
+// allocate per number. So an integer is read here (wholeText), and a float
+// past its type's range by a whole decade is told from its digits
+// (floatPast) before ParseFloat is asked; only a float within the decade
+// of its type's largest allocates when ParseFloat fails.
 func (n *Node) Number(lit []byte) Verdict {
-	str := unsafeString(lit)
-	var (
-		iv  int64
-		uv  uint64
-		fv  float64
-		err error
-	)
-	switch n.Kind {
-	case Int:
-		iv, err = strconv.ParseInt(str, 10, 64)
-	case Uint:
-		uv, err = strconv.ParseUint(str, 10, 64)
-	default:
-		var ok bool
-		if fv, ok = shortFloat(lit, n.Bits); !ok {
-			fv, err = strconv.ParseFloat(str, n.Bits)
+	if n.Kind == Int || n.Kind == Uint {
+		neg, m, ok := wholeText(lit, n.Kind == Int)
+		if !ok {
+			return Unknown
+		}
+		return n.Whole(neg, m, lit)
+	}
+	fv, ok := shortFloat(lit, n.Bits)
+	if !ok {
+		if floatPast(lit, n.Bits) {
+			return Unknown // ParseFloat fails: ErrRange
+		}
+		var err error
+		if fv, err = strconv.ParseFloat(unsafeString(lit), n.Bits); err != nil {
+			return Unknown
 		}
 	}
-	if err != nil {
-		return Unknown
+	return n.numberValue(0, 0, fv)
+}
+
+// floatPast reports whether the JSON number lit is at least 10^309 in
+// magnitude (10^39 for a float32): past the float's largest value, so
+// that ParseFloat fails on it. It reads the digits and the exponent
+// alone; ok is false for anything else, which ParseFloat decides.
+func floatPast(lit []byte, bits int) bool {
+	limit := 309
+	if bits == 32 {
+		limit = 39
 	}
-	return n.numberValue(iv, uv, fv)
+	i := 0
+	if i < len(lit) && lit[i] == '-' {
+		i++
+	}
+	mag, seen, dot := 0, false, false // mag: the power of ten of the first digit not 0, past the point's
+	for ; i < len(lit); i++ {
+		c := lit[i]
+		switch {
+		case c == '.':
+			dot = true
+			continue
+		case c < '0' || c > '9':
+		case !seen && c == '0':
+			if dot {
+				mag--
+			}
+			continue
+		default:
+			if !seen {
+				seen = true
+				if dot {
+					mag--
+				}
+			} else if !dot {
+				mag++
+			}
+			continue
+		}
+		break
+	}
+	if !seen {
+		return false // zero
+	}
+	if i < len(lit) && (lit[i] == 'e' || lit[i] == 'E') {
+		i++
+		neg := false
+		if i < len(lit) && (lit[i] == '-' || lit[i] == '+') {
+			neg = lit[i] == '-'
+			i++
+		}
+		exp := 0
+		for ; i < len(lit) && '0' <= lit[i] && lit[i] <= '9'; i++ {
+			if exp < 1<<20 {
+				exp = exp*10 + int(lit[i]-'0')
+			}
+		}
+		if neg {
+			exp = -exp
+		}
+		mag += exp
+	}
+	return i == len(lit) && mag >= limit
+}
+
+// wholeText reads lit as strconv.ParseInt(lit, 10, 64) reads it (signed:
+// an optional sign, + or -) or ParseUint (no sign): then one or more
+// decimal digits, its magnitude m within a uint64. ok is false where they
+// fail, but for a magnitude past the type's own range, which Whole tells.
+func wholeText(lit []byte, signed bool) (neg bool, m uint64, ok bool) {
+	i := 0
+	if signed && len(lit) > 0 && (lit[0] == '-' || lit[0] == '+') {
+		neg, i = lit[0] == '-', 1
+	}
+	if i == len(lit) {
+		return false, 0, false
+	}
+	for ; i < len(lit); i++ {
+		c := lit[i]
+		if c < '0' || c > '9' || m > (math.MaxUint64-uint64(c-'0'))/10 {
+			return false, 0, false
+		}
+		m = m*10 + uint64(c-'0')
+	}
+	return neg, m, true
 }
 
 // float32Pow10 and float64Pow10 are the powers of ten each float holds
