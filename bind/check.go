@@ -405,6 +405,8 @@ func (c *checker) value(n *node) bool {
 				return true
 			}
 			switch {
+			case n.self&selfText != 0 && jsonlex.KindAt(c.data, start) == jsonlex.KindString && replaces(c.data[start:c.pos]):
+				c.issue(ReplacedText, n, start, c.pos) // UnmarshalText was handed U+FFFD (see stdReadsText)
 			case n.elem != nil && jsonlex.KindAt(c.data, start) == jsonlex.KindObject:
 				end := c.pos // the binder reads the map: walk it for its losses (see textMap)
 				c.pos = start

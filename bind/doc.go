@@ -101,7 +101,7 @@
 //     fraction or an exponent are not judged.
 //   - ReplacedText: text the binder reads as text (a string type, a string in
 //     an interface, a key of a map with string keys or of an interface's
-//     object) holding invalid UTF-8 or a \uD800-\uDFFF escape not part of a
+//     object, a string a type's UnmarshalText is handed) holding invalid UTF-8 or a \uD800-\uDFFF escape not part of a
 //     valid surrogate pair: the binder reads U+FFFD instead. Only strings
 //     with a byte past ASCII or an escape are looked at again.
 //   - WrappedNumber (SegmentIO only): a whole number past the range of a

@@ -194,7 +194,7 @@ type node struct {
 	dur    bool         // kInt: a time.Duration, read under rules.durations
 	own    ownKind      // kOwn: which rule
 	seg    nodeKind     // kDecline: a position segmentio reads by rules the pass ports (kSegQuoted, kSegNumber, kSegBytes; see segValue)
-	self   selfLoss     // kTrial in a proving pass: the losses of a value the binder reads (see selfNode)
+	self   selfLoss     // kTrial: the losses of a value the binder reads (in a proving pass, see selfNode; under Std, selfText alone)
 }
 
 var (
@@ -214,6 +214,15 @@ func decodesItself(t reflect.Type) bool {
 	}
 	pt := reflect.PointerTo(t)
 	return pt.Implements(unmarshalerType) || pt.Implements(textUnmarshalerType) || stdReadsFrom(pt)
+}
+
+// stdReadsText reports whether encoding/json reads a JSON string into a
+// value of type t (not a pointer) by t's UnmarshalText, which it hands the
+// string's text with invalid UTF-8 and lone surrogates replaced by U+FFFD:
+// *t has UnmarshalText, and no method encoding/json prefers to it.
+func stdReadsText(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	return pt.Implements(textUnmarshalerType) && !pt.Implements(unmarshalerType) && !stdReadsFrom(pt)
 }
 
 // A FieldError reports a parameter the binder cannot decode into.
@@ -310,6 +319,9 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 	if c.rules.custom(t) {
 		n.kind = kTrial
 		n.trial = wrapper(t, false)
+		if !c.rules.prove && stdReadsText(t) {
+			n.self |= selfText // see checker.value
+		}
 		return nil
 	}
 	switch t.Kind() {

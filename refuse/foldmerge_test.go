@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -181,4 +183,41 @@ func FuzzDecide_ArgsReadAsSent(f *testing.F) {
 		}
 		checkArgsReadAsSent(t, string(args), d)
 	})
+}
+
+// textOwn is read by its UnmarshalText, and renders as {}.
+type textOwn struct{ got string }
+
+func (s *textOwn) UnmarshalText(b []byte) error { s.got = string(b); return nil }
+
+type textOwnArgs struct {
+	T textOwn   `json:"t"`
+	L []textOwn `json:"l,omitempty"`
+}
+
+// TestDecide_ReplacedTextForATextMethod: a string with a lone surrogate
+// read by a type's UnmarshalText is a replaced_text warning, under
+// bind.Std as under segmentio, quoting the text the method was handed
+// (Std said nothing; segmentio's warning said the tool reads it "as {}",
+// the type's own rendering).
+func TestDecide_ReplacedTextForATextMethod(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, segmentio.Binder} {
+		reg := typereg.New(typereg.WithBinder(b), typereg.WithMode(typereg.Warn))
+		if err := typereg.Register[textOwnArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct{ args, becomes string }{
+			{`{"t":"a\ud800b"}`, "\"a\ufffdb\""},
+			{`{"t":"x","l":["ok","\udc00"]}`, "\"\ufffd\""},
+		} {
+			d := refuse.Decide(reg, "t", []byte(tc.args))
+			if d.Refusal != nil || d.Warnings == nil || len(d.Warnings.Problems) != 1 {
+				t.Errorf("%s: %s: %v %v", b.Name(), tc.args, d.Refusal, d.Warnings)
+				continue
+			}
+			if p := d.Warnings.Problems[0]; p.Code != refuse.ReplacedText || p.Becomes != tc.becomes {
+				t.Errorf("%s: %s: %+v, want replaced_text becoming %s", b.Name(), tc.args, p, tc.becomes)
+			}
+		}
+	}
 }

@@ -16,8 +16,19 @@ func becomes(v []byte, is bind.Issue) (s string) {
 	if is.Type == nil {
 		return ""
 	}
-	if is.Kind == bind.WrappedNumber {
+	switch is.Kind {
+	case bind.WrappedNumber:
 		return wrappedTo(v, is.Type)
+	case bind.ReplacedText:
+		// The text the binder reads, U+FFFD in place, whatever reads it
+		// (a string, a key, a type's UnmarshalText): the type's own
+		// rendering of what it made of it is not what the caller sent.
+		var text string
+		if json.Unmarshal(v, &text) != nil {
+			return ""
+		}
+		out, _ := json.Marshal(text)
+		return quoteSent(out)
 	}
 	defer func() {
 		if recover() != nil { // a type's own methods panicked
