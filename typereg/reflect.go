@@ -1,6 +1,7 @@
 package typereg
 
 import (
+	"net"
 	"reflect"
 	"slices"
 	"strconv"
@@ -114,6 +115,8 @@ func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
 	switch {
 	case t.Kind() == reflect.Uintptr:
 		return &jsonschema.Schema{Type: "integer"}
+	case readsTextOnly(t) && t != netIPType: // invopop's own for net.IP: a string, of a format
+		return &jsonschema.Schema{Type: "string"}
 	case t.Kind() == reflect.Struct && sr.inlinesCycle(t):
 		name := defName(t)
 		if name == "" {
@@ -127,6 +130,23 @@ func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
 		return &jsonschema.Schema{Ref: "#/$defs/" + name}
 	}
 	return nil
+}
+
+var netIPType = reflect.TypeFor[net.IP]()
+
+// readsTextOnly reports whether every binder reads a value of type t (not
+// a pointer) by its UnmarshalText alone: *t has UnmarshalText and neither
+// UnmarshalJSON nor V2's UnmarshalJSONFrom, which a binder would call
+// instead. Such a value is a JSON string (null leaves it as it is); every
+// binder fails on a number, true or false, an object or an array sent for
+// it, whatever t's kind or fields, which invopop would publish.
+func readsTextOnly(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	if !pt.Implements(textUnmarshalerType) || pt.Implements(unmarshalerType) {
+		return false
+	}
+	_, from := pt.MethodByName("UnmarshalJSONFrom")
+	return !from
 }
 
 // reflectExpanded is what invopop/jsonschema's Reflector with
