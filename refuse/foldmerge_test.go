@@ -221,3 +221,70 @@ func TestDecide_ReplacedTextForATextMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_RepeatedKeySaysWhatTheToolReads: a parameter sent more than
+// once under one key is a duplicate_key warning whose Becomes is the value
+// the binder reads where that is one member's (the last; for a scalar,
+// the last that is not null), checked against the binder's own decode,
+// under encoding/json and segmentio; where values merge, it quotes none
+// and says so. Before, every one said "the tool reads only the last
+// value", which {"n":5,"n":null} (read as 5) and two objects (merged)
+// belie.
+func TestDecide_RepeatedKeySaysWhatTheToolReads(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, segmentio.Binder} {
+		reg := typereg.New(typereg.WithBinder(b), typereg.WithMode(typereg.Warn))
+		if err := typereg.Register[foldArgs](reg, "fold"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			args, key, becomes string
+		}{
+			{`{"n":5,"n":null,"in":{}}`, "n", "5"},
+			{`{"n":5,"n":7,"in":{}}`, "n", "7"},
+			{`{"n":1,"s":"a","s":null,"s":null,"in":{}}`, "s", `"a"`},
+			{`{"n":1,"p":3,"p":null,"in":{}}`, "p", "null"},
+			{`{"n":1,"y":[1],"y":{"a":1},"in":{}}`, "y", `{"a":1}`},
+			{`{"n":1,"in":{"b":1},"in":{"c":"x"}}`, "in", ""},
+			{`{"n":1,"in":{},"m":{"x":1},"m":{"y":2}}`, "m", ""},
+		} {
+			d := refuse.Decide(reg, "fold", []byte(tc.args))
+			if d.Refusal != nil || d.Warnings == nil {
+				t.Errorf("%s: %s: %v", b.Name(), tc.args, d.Refusal)
+				continue
+			}
+			var dup *refuse.Problem
+			for i, p := range d.Warnings.Problems {
+				if p.Code == refuse.DuplicateKey && p.Argument == tc.key {
+					dup = &d.Warnings.Problems[i]
+				}
+			}
+			if dup == nil {
+				t.Errorf("%s: %s: no duplicate_key for %s: %v", b.Name(), tc.args, tc.key, d.Warnings)
+				continue
+			}
+			if dup.Becomes != tc.becomes {
+				t.Errorf("%s: %s: Becomes %q, want %q", b.Name(), tc.args, dup.Becomes, tc.becomes)
+			}
+			text := d.Warnings.String()
+			if strings.Contains(text, "the last value") {
+				t.Errorf("%s: %s: %s", b.Name(), tc.args, text)
+			}
+			if tc.becomes == "" {
+				continue
+			}
+			// What the binder reads is what Becomes quotes.
+			var sent, read foldArgs
+			if err := b.Unmarshal([]byte(tc.args), &sent); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.Unmarshal([]byte(`{"n":1,"in":{},"`+tc.key+`":`+tc.becomes+`}`), &read); err != nil {
+				t.Fatal(err)
+			}
+			field := map[string]func(a foldArgs) any{"n": func(a foldArgs) any { return a.N }, "s": func(a foldArgs) any { return a.S },
+				"p": func(a foldArgs) any { return a.P }, "y": func(a foldArgs) any { return a.Y }}[tc.key]
+			if !reflect.DeepEqual(field(sent), field(read)) {
+				t.Errorf("%s: %s: the binder reads %v, Becomes %s reads as %v", b.Name(), tc.args, field(sent), tc.becomes, field(read))
+			}
+		}
+	}
+}

@@ -420,8 +420,11 @@ func (p Problem) sentence(tool string) string {
 		}
 		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " more than once at " + p.Argument + p.Path + ", which the tool refuses: send each key once."
 	case DuplicateKey:
-		if p.Path == "" {
-			return arg + " was sent more than once, under the key " + p.Sent + "; the tool reads only the last value."
+		switch {
+		case p.Path == "" && p.Becomes != "":
+			return arg + " was sent more than once, under the key " + p.Sent + "; the tool reads only " + p.Becomes + "."
+		case p.Path == "":
+			return arg + " was sent more than once, under the key " + p.Sent + "; the tool reads each value over the one before: send it once."
 		}
 		// The key as sent may differ from the one before it (escaped, "01"
 		// for 1, a text the key type reads alike): say what the tool does.

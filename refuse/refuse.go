@@ -61,6 +61,46 @@ type problems struct {
 	rekeys    []rekey          // per parameter, where its pointers lead in the call (see rekey)
 	sent      []byte           // the call's own text, where b.args renames it, until rekeys are found
 	ms        *bindcap.Members // the members of args, as the plan read them; nil: read when needed
+	// reads is, per parameter, the value of the member the binder reads
+	// alone of those sent for it (see readOf); nil until asked.
+	reads [][]byte
+}
+
+// readOf returns the value the binder reads for parameter i, sent under
+// more than one member, where that is one member's value (see lastWins):
+// the last member, or the last that is not null where null leaves the
+// value before it. It is nil where values merge (a struct, a map, a list,
+// a type's own decoder). The members are read once, for every parameter.
+func (b *problems) readOf(i int) []byte {
+	if b.reads == nil {
+		params := recParams(b.t)
+		b.reads = make([][]byte, len(params))
+		if b.ms == nil {
+			b.ms = lexMembers(b.args)
+		}
+		for _, m := range eachMember(b.args, b.ms, b.t.Plan()) {
+			j := m.Binds()
+			if j < 0 || j >= len(params) {
+				continue
+			}
+			v := b.args[m.Value.Start:m.Value.End]
+			if one, nullKept := lastWins(params[j].Type); one && (nullKept || v[0] != 'n' || b.reads[j] == nil) {
+				b.reads[j] = v
+			}
+		}
+	}
+	if i < 0 || i >= len(b.reads) {
+		return nil
+	}
+	return b.reads[i]
+}
+
+// quoteSentOr is quoteSent of v, or "" for nil.
+func quoteSentOr(v []byte) string {
+	if v == nil {
+		return ""
+	}
+	return quoteSent(v)
 }
 
 func newProblems(t *typereg.Tool, args []byte) *problems {
@@ -362,8 +402,11 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 	case bind.FoldedKey, bind.DuplicateKey:
 		// The offending text is a key: Sent quotes it, as for an unknown
 		// argument.
-		if is.Kind == bind.FoldedKey {
+		switch {
+		case is.Kind == bind.FoldedKey:
 			pr.Becomes = foldedTo(b.t, is)
+		case pr.Path == "":
+			pr.Becomes = quoteSentOr(b.readOf(is.Param))
 		}
 		return pr
 	case bind.UnknownField, bind.AmbiguousField:
