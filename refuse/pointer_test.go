@@ -117,6 +117,12 @@ func checkPointerIn(t *testing.T, name, args string, p refuse.Problem, strict bo
 		if !without {
 			t.Errorf("%s: %s: the pointer %q leads to no object without %s", name, p.Code, p.Pointer, p.Element)
 		}
+	case p.Code == refuse.ReplacedText && decodesTo(quoted, last):
+		// Replaced text in a key: the pointer leads to its member, named
+		// by the key as the binder reads it.
+		if len(valuesAt(t, args, p.Pointer)) == 0 {
+			t.Errorf("%s: %s: the pointer %q leads to no member", name, p.Code, p.Pointer)
+		}
 	case keyCodes[p.Code]:
 		key := p.Sent
 		if p.Code == refuse.UnknownField || p.Code == refuse.AmbiguousField || p.Code == refuse.InvalidKey || p.Code == refuse.DuplicateName && p.Element != "" {
@@ -143,6 +149,12 @@ func checkPointerIn(t *testing.T, name, args string, p refuse.Problem, strict bo
 			t.Errorf("%s: %s: the pointer %q leads to %v, want the value quoted, %s", name, p.Code, p.Pointer, got, quoted)
 		}
 	}
+}
+
+// decodesTo reports whether the JSON string quoted reads as s.
+func decodesTo(quoted, s string) bool {
+	var got string
+	return json.Unmarshal([]byte(quoted), &got) == nil && got == s
 }
 
 type ptrItem struct {
@@ -282,6 +294,9 @@ var schemaPointerCalls = []struct {
 	{name: "unknown argument", args: `{"x/y~z":1}`},
 	{name: "argument's own value", args: `{"hours_back":500}`},
 	{name: "repeated key", args: `{"by_name":{"k":{"n":1},"k":{"n":2}}}`},
+	{name: "repeated top-level key", args: `{"hours_back":1,"hours_back":2}`},
+	{name: "repeated key in an argument's object", args: `{"a/b":{"k":1,"k":2}}`},
+	{name: "replaced key in an argument's object", args: `{"a/b":{"\ud800":1}}`},
 	{name: "rounded", args: `{"m~n":[9007199254740993]}`},
 	{name: "key of 41", args: `{"by_name":{"` + long41 + `":{"n":"x"}}}`, bounded: true},
 	{name: "deep, within the bound", args: `{"é":` + strings.Repeat(`{"me":`, 10) + `{"n":"x"}` + strings.Repeat(`}`, 11)},
@@ -314,6 +329,48 @@ func TestPointer_SchemaTool_ResolvesToTheValue(t *testing.T) {
 				checkPointer(t, name, c.args, p)
 			}
 		}
+	}
+}
+
+// TestPointer_SchemaTool_TopLevelKeys: a schema tool's problem with a
+// top-level key (sent twice; replaced text in a key the root's
+// additionalProperties reads) leads to the key's member, once: it led to
+// "/n/n", the key's path with the key added again.
+func TestPointer_SchemaTool_TopLevelKeys(t *testing.T) {
+	reg := typereg.New(typereg.WithStrict(true))
+	if err := reg.RegisterSchema("t", json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"}},"additionalProperties":{"type":"integer"}}`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ args, pointer string }{
+		{`{"n":1,"n":2}`, "/n"},
+		{`{"zz":1,"zz":2}`, "/zz"},
+		{`{"n":1,"\ud800":1}`, "/\ufffd"},
+	} {
+		ps := problemsOf(refuse.Decide(reg, "t", json.RawMessage(c.args)))
+		if len(ps) != 1 {
+			t.Errorf("%s: problems %+v, want one", c.args, ps)
+			continue
+		}
+		if want, _ := strconv.Unquote(`"` + c.pointer + `"`); ps[0].Pointer != want {
+			t.Errorf("%s: %s at %q, want %q", c.args, ps[0].Code, ps[0].Pointer, want)
+		}
+	}
+}
+
+// TestSchemaTool_ReplacedKeyInAnArgument_NamesTheKeyInTheValue: a key
+// with a lone surrogate inside an argument of a schema tool is worded as
+// a struct tool's is: the argument's value sent, the key at its path. It
+// quoted the key alone as what the call sent, with no path.
+func TestSchemaTool_ReplacedKeyInAnArgument_NamesTheKeyInTheValue(t *testing.T) {
+	reg := typereg.New(typereg.WithStrict(true))
+	if err := reg.RegisterSchema("t", json.RawMessage(ptrSchema)); err != nil {
+		t.Fatal(err)
+	}
+	ps := problemsOf(refuse.Decide(reg, "t", json.RawMessage(`{"a/b":{"\ud800":1}}`)))
+	want := refuse.Problem{Argument: "a/b", Path: "[\"\ufffd\"]", Pointer: "/a~1b/\ufffd", Code: refuse.ReplacedText,
+		Takes: ps[0].Takes, Sent: `{"\ud800":1}`, Element: `"\ud800"`, Becomes: "\"\ufffd\""}
+	if len(ps) != 1 || ps[0] != want {
+		t.Errorf("problems %+v, want %+v", ps, want)
 	}
 }
 

@@ -161,7 +161,11 @@ func (sw *schemaWords) add(b *problems, is schemacheck.Issue) {
 		pr = Problem{Argument: quoteKey(key), Takes: sw.takesKey(key)}
 	}
 	path := is.Path
-	if is.InKey {
+	// A key inside an argument's value lies past the argument's key; a
+	// top-level key (this member's, or one before it the member repeats)
+	// does not, and its path is its own already.
+	nestedKey := is.InKey && is.Start > is.KeyEnd
+	if nestedKey {
 		path = path.Key(args[is.Start:is.End]) // the pointer leads to the key's member
 	}
 	pr.Path, pr.Pointer, pr.Code = is.Path.String(), path.Pointer(), is.Code
@@ -210,7 +214,10 @@ func (sw *schemaWords) add(b *problems, is schemacheck.Issue) {
 			pr.Becomes = quoteSent(out)
 		}
 	}
-	if is.Path.Inside() {
+	if nestedKey {
+		pr.Path = path.String() // a key in the argument's value: named at its member, as a struct tool's is
+	}
+	if is.Path.Inside() || nestedKey {
 		if whole := b.memberValue(is.Start); whole != nil && len(whole) != is.End-is.Start {
 			pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
 		}
