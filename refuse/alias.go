@@ -1,6 +1,7 @@
 package refuse
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -334,7 +336,12 @@ func (b *problems) conflicts(cs []aliasConflict) {
 // and whether by folding, is the plan's to say (encoding/json folds the
 // case of any key, V2 only keys of case:ignore fields, and fails on a
 // second one, segmentio as go-sdk sets it none), never derived here.
-func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict) {
+//
+// sent is the call as sent, where args renames its aliases: where no
+// member was left out, its members are args' in order, and the names a
+// conflict lists are the keys sent (an alias, not the name it was renamed
+// to).
+func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict) {
 	folded := false
 	for _, is := range issues {
 		if is.Kind.Class() == bind.BinderFailure {
@@ -353,6 +360,10 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 	}
 	params := map[int]*bound{}
 	var order []int
+	var sentKeys [][]byte // the keys of sent, in order, where it differs from args
+	if !bytes.Equal(args, sent) {
+		sentKeys = topKeys(sent)
+	}
 	for k, m := range eachMember(args, ms, t.Plan()) {
 		param := m.Binds()
 		if param < 0 || param >= len(recParams(t)) {
@@ -372,6 +383,9 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 		text := raw[1 : len(raw)-1]
 		if slices.Contains(text, '\\') {
 			text = []byte(unquoteKey(raw))
+		}
+		if k < len(sentKeys) && len(sentKeys) == ms.Len() && !ms.Cut {
+			raw = sentKeys[k] // listed as sent; told apart by the text read
 		}
 		b.names.add(raw, text)
 	}
@@ -424,6 +438,16 @@ func foldConflicts(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []b
 		}
 	}
 	return append(out, '}'), conflicts
+}
+
+// topKeys returns the keys of the top-level members of the object args, in
+// order, as sent.
+func topKeys(args []byte) [][]byte {
+	keys := [][]byte{}
+	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
+		keys = append(keys, args[m.Key.Start:m.Key.End])
+	}
+	return keys
 }
 
 // lastWins reports whether the binder (encoding/json: the only one whose

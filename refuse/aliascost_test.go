@@ -86,3 +86,37 @@ func TestDecide_EscapedAliasesAllocateAsOne(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_AliasWordsNameTheKeysSent: a problem with a parameter sent
+// under an alias names the keys the call sent, never the parameter's
+// name it was renamed to: a key sent twice quotes it as sent (it said
+// "under the key "hours"" for {"hrs":500,"hrs":5}, its pointer /hrs), and
+// an alias beside a case variant lists the alias (it listed "hours",
+// "HOURS").
+func TestDecide_AliasWordsNameTheKeysSent(t *testing.T) {
+	for _, mode := range []typereg.Mode{typereg.Reject, typereg.Warn} {
+		reg := typereg.New(typereg.WithMode(mode))
+		if err := typereg.Register[aliasCostArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			args string
+			code refuse.Code
+			sent string
+		}{
+			{`{"hrs":500,"hrs":5}`, refuse.DuplicateKey, `"hrs"`},
+			{`{"hrs":1,"h\u0072s":2}`, refuse.DuplicateKey, `"h\u0072s"`},
+			{`{"hrs":1,"HOURS":2}`, refuse.AliasConflict, `"hrs", "HOURS"`},
+			{`{"hrs":1,"Hours":2,"HOURS":3}`, refuse.AliasConflict, `"hrs", "Hours", "HOURS"`},
+		} {
+			ps := problemsOf(refuse.Decide(reg, "t", []byte(tc.args)))
+			if len(ps) != 1 || ps[0].Code != tc.code || ps[0].Sent != tc.sent {
+				t.Errorf("%v %s: %+v, want one %s quoting %s", mode, tc.args, ps, tc.code, tc.sent)
+				continue
+			}
+			if tc.code == refuse.DuplicateKey {
+				checkPointer(t, tc.args, tc.args, ps[0])
+			}
+		}
+	}
+}

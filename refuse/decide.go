@@ -157,7 +157,7 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		ms.Release()
 		*ms = deep
 	}
-	if canon, cs := foldConflicts(t, checked, ms, issues); cs != nil {
+	if canon, cs := foldConflicts(t, checked, args, ms, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
 		spent(issues, ms)
 		ms = bindcap.GetMembers()

@@ -49,6 +49,7 @@ func spanPath(d []byte, key, s, at jsonlex.Span) jsonpath.Path {
 type rekey struct {
 	set      bool
 	from, to string
+	key      []byte // the key the call sent, as sent
 }
 
 // rekey makes the pointers of the problems found in the text checked,
@@ -99,7 +100,7 @@ func (b *problems) findRekeys() {
 			b.rekeys = make([]rekey, len(kept))
 		}
 		if !b.rekeys[i].set {
-			b.rekeys[i] = rekey{true, jsonpath.ArgPath(kept[i].key).Pointer(), jsonpath.ArgPath(raw).Pointer()}
+			b.rekeys[i] = rekey{true, jsonpath.ArgPath(kept[i].key).Pointer(), jsonpath.ArgPath(raw).Pointer(), raw}
 		}
 	}
 }
@@ -123,6 +124,9 @@ func (b *problems) rekeyed(p Problem) Problem {
 		p.Pointer = ""
 		if b.rekeys[i].to != "" {
 			p.Pointer = b.rekeys[i].to + rest
+		}
+		if p.Code == DuplicateKey && p.Path == "" {
+			p.Sent = quoteSent(b.rekeys[i].key) // the key repeated, as the call sent it, not as renamed
 		}
 	}
 	return p
