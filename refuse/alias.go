@@ -440,6 +440,56 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 	return append(out, '}'), conflicts
 }
 
+// nullRepeats returns args, a call the binder reads (its members ms), with
+// each parameter the binder reads a null for as nothing (a true or false,
+// number or string: see lastWins), sent under one key more than once with
+// a null after its value, reduced to the member whose value it reads:
+// {"n":5,"n":null} goes on as {"n":5}, which the binder reads alike, so
+// that a map of the arguments (mcp-go's GetArguments) holds 5 too, not
+// null. Other calls come back as they are.
+func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
+	params := recParams(t)
+	read := make([]int, len(params)) // per parameter: the member read, +1
+	drop := false
+	for k, m := range eachMember(args, ms, t.Plan()) {
+		i := m.Binds()
+		if i < 0 || i >= len(params) {
+			continue
+		}
+		switch null := args[m.Value.Start] == 'n'; {
+		case read[i] == 0 || !null:
+			read[i] = k + 1
+		default:
+			one, nullKept := lastWins(params[i].Type)
+			if one && !nullKept {
+				drop = true // a null after the value read: it leaves it
+			} else {
+				read[i] = k + 1
+			}
+		}
+	}
+	if !drop {
+		return args
+	}
+	out := make([]byte, 0, len(args))
+	out = append(out, '{')
+	for k, m := range eachMember(args, ms, t.Plan()) {
+		i := m.Binds()
+		if i >= 0 && i < len(params) {
+			if one, nullKept := lastWins(params[i].Type); one && !nullKept && read[i] != k+1 {
+				continue // a member whose value the binder does not read
+			}
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, args[m.Key.Start:m.Key.End]...)
+		out = append(out, ':')
+		out = append(out, args[m.Value.Start:m.Value.End]...)
+	}
+	return append(out, '}')
+}
+
 // topKeys returns the keys of the top-level members of the object args, in
 // order, as sent.
 func topKeys(args []byte) [][]byte {

@@ -147,10 +147,23 @@ func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) (sent, keys [
 	sent, keys = make([][]byte, len(recParams(t))), make([][]byte, len(recParams(t)))
 	for _, m := range eachMember(args, ms, t.Plan()) {
 		if i := m.Binds(); i >= 0 && i < len(sent) {
-			sent[i], keys[i] = args[m.Value.Start:m.Value.End], args[m.Key.Start:m.Key.End]
+			if v := args[m.Value.Start:m.Value.End]; sent[i] == nil || v[0] != 'n' || !nullLeaves(recParams(t)[i].Type) {
+				sent[i], keys[i] = v, args[m.Key.Start:m.Key.End]
+			}
 		}
 	}
 	return sent, keys
+}
+
+// nullLeaves reports whether the binder reads null for a value of type t
+// as nothing, leaving the value a member before it set: t has no nil (not a
+// pointer, list, map or interface) and no decoder of its own.
+func nullLeaves(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return false
+	}
+	return !ownDecoder(t)
 }
 
 // levels splits a validate tag at each dive: the tags each level of the

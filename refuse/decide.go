@@ -165,8 +165,21 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 	}
 	d := decider{t: t, args: checked, sent: args, ms: ms, warn: pol.Mode == typereg.Warn}
 	dec := d.decide(issues, conflicts)
+	if dec.Refusal == nil && repeatedTop(issues) {
+		dec.Args = nullRepeats(t, dec.Args, ms)
+	}
 	spent(issues, ms) // the decision holds neither: its problems are words
 	return dec
+}
+
+// repeatedTop reports whether issues hold a top-level key sent again.
+func repeatedTop(issues []bind.Issue) bool {
+	for _, is := range issues {
+		if is.Kind == bind.DuplicateKey && is.Param >= 0 && is.Path.String() == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // spent hands back the pooled room a verdict took (a flood of issues or

@@ -288,3 +288,45 @@ func TestDecide_RepeatedKeySaysWhatTheToolReads(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_NullAfterAValue_ArgsAndWordsHoldTheValue: a scalar parameter
+// sent twice under one key, a value then null, goes on (under Warn) with
+// Args holding the value alone, which the binder reads alike and a map of
+// the arguments (mcp-go's GetArguments) reads as the value, not null; and
+// a constraint it breaks quotes the value read. Before, Args kept both
+// members (a map held null, RequireInt failed) and the constraint said
+// "the call sent null".
+func TestDecide_NullAfterAValue_ArgsAndWordsHoldTheValue(t *testing.T) {
+	for _, b := range []bind.Binder{bind.Std, segmentio.Binder} {
+		warn := typereg.New(typereg.WithBinder(b), typereg.WithMode(typereg.Warn))
+		reject := typereg.New(typereg.WithBinder(b))
+		for _, reg := range []*typereg.Registry{warn, reject} {
+			if err := typereg.Register[foldArgs](reg, "fold"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, tc := range []struct{ args, key, want string }{
+			{`{"n":5,"n":null,"in":{}}`, "n", "5"},
+			{`{"n":1,"s":"a","s":null,"in":{},"s":null}`, "s", `"a"`},
+			{`{"n":null,"n":3,"n":null,"in":{}}`, "n", "3"},
+		} {
+			d := refuse.Decide(warn, "fold", []byte(tc.args))
+			if d.Refusal != nil {
+				t.Errorf("%s: %s: refused: %v", b.Name(), tc.args, d.Refusal)
+				continue
+			}
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(d.Args, &m); err != nil || string(m[tc.key]) != tc.want {
+				t.Errorf("%s: %s: Args %s: a map reads %s as %s, want %s", b.Name(), tc.args, d.Args, tc.key, m[tc.key], tc.want)
+			}
+			var sent, got foldArgs
+			if b.Unmarshal([]byte(tc.args), &sent) != nil || b.Unmarshal(d.Args, &got) != nil || !reflect.DeepEqual(sent, got) {
+				t.Errorf("%s: %s: Args %s read as %+v, the call as %+v", b.Name(), tc.args, d.Args, got, sent)
+			}
+		}
+		r := refuse.Refuse(reject, "fold", []byte(`{"n":50,"n":null,"in":{}}`))
+		if r == nil || len(r.Problems) != 1 || r.Problems[0].Code != refuse.Constraint || r.Problems[0].Sent != "50" {
+			t.Errorf("%s: {\"n\":50,\"n\":null}: %v, want the constraint broken by 50", b.Name(), r)
+		}
+	}
+}
