@@ -36,6 +36,7 @@ type schemaReflector struct {
 var (
 	customSchemaType = reflect.TypeFor[interface{ JSONSchema() *jsonschema.Schema }]()
 	aliasSchemaType  = reflect.TypeFor[interface{ JSONSchemaAlias() any }]()
+	extendSchemaType = reflect.TypeFor[interface{ JSONSchemaExtend(*jsonschema.Schema) }]()
 )
 
 func newSchemaReflector(tags tagRules) *schemaReflector {
@@ -116,7 +117,11 @@ func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
 	case t.Kind() == reflect.Uintptr:
 		return &jsonschema.Schema{Type: "integer"}
 	case readsTextOnly(t) && t != netIPType: // invopop's own for net.IP: a string, of a format
-		return &jsonschema.Schema{Type: "string"}
+		s := &jsonschema.Schema{Type: "string"}
+		if t.Implements(extendSchemaType) { // extended as invopop extends the schemas it makes
+			reflect.New(t).Interface().(interface{ JSONSchemaExtend(*jsonschema.Schema) }).JSONSchemaExtend(s)
+		}
+		return s
 	case t.Kind() == reflect.Struct && sr.inlinesCycle(t):
 		name := defName(t)
 		if name == "" {

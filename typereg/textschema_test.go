@@ -2,6 +2,7 @@ package typereg_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"strings"
 	"testing"
@@ -43,6 +44,15 @@ func (textOwnSchema) JSONSchema() *jsonschema.Schema {
 	return &jsonschema.Schema{Type: "string", Format: "own"}
 }
 
+// textEnum is read by UnmarshalText, a struct kind, and lists its values
+// by JSONSchemaExtend, which extends the string it is published as.
+type textEnum struct{ v string }
+
+func (e *textEnum) UnmarshalText(b []byte) error { e.v = string(b); return nil }
+func (textEnum) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Enum = []any{"debug", "info"}
+}
+
 type textArgs struct {
 	S  textStruct            `json:"s"`
 	I  textInt               `json:"i"`
@@ -54,6 +64,7 @@ type textArgs struct {
 	IP net.IP                `json:"ip,omitempty"`
 	O  textOwnSchema         `json:"o,omitempty"`
 	MS map[string]textStruct `json:"ms,omitempty"`
+	E  textEnum              `json:"e,omitempty"`
 }
 
 // TestSchema_TextTypesAreStrings: a type read by its UnmarshalText alone
@@ -106,6 +117,9 @@ func TestSchema_TextTypesAreStrings(t *testing.T) {
 		}
 		if p := resolve(s.Properties["ip"]); p["type"] != "string" || p["format"] != "ipv4" {
 			t.Errorf("%s: ip is published as %v", b.Name(), p)
+		}
+		if p := resolve(s.Properties["e"]); p["type"] != "string" || fmt.Sprint(p["enum"]) != "[debug info]" {
+			t.Errorf("%s: e, extended, is published as %v", b.Name(), p)
 		}
 		if p := resolve(s.Properties["o"]); p["format"] != "own" {
 			t.Errorf("%s: o's own schema is not published: %v", b.Name(), p)
