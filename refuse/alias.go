@@ -360,6 +360,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 	}
 	params := map[int]*bound{}
 	var order []int
+	var scratch []byte    // an escaped key's text
 	var sentKeys [][]byte // the keys of sent, in order, where it differs from args
 	if !bytes.Equal(args, sent) {
 		sentKeys = topKeys(sent)
@@ -382,7 +383,8 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 		raw := args[m.Key.Start:m.Key.End]
 		text := raw[1 : len(raw)-1]
 		if slices.Contains(text, '\\') {
-			text = []byte(unquoteKey(raw))
+			scratch = appendKeyText(scratch[:0], raw) // nameSet.add copies what it keeps
+			text = scratch
 		}
 		if k < len(sentKeys) && len(sentKeys) == ms.Len() && !ms.Cut {
 			raw = sentKeys[k] // listed as sent; told apart by the text read
@@ -500,9 +502,10 @@ func topKeys(args []byte) [][]byte {
 	return keys
 }
 
-// lastWins reports whether the binder (encoding/json: the only one whose
-// calls have fold conflicts) reads a value of type t sent under several
-// keys as the last of them alone: one true or false, number or string (a
+// lastWins reports whether the binder (encoding/json, whose calls alone
+// have fold conflicts, and segmentio, for a key sent twice: see readOf)
+// reads a value of type t sent under several keys as the last of them
+// alone: one true or false, number or string (a
 // null leaves the value before it, so the last that is not null: nullKept
 // false), an empty interface, or a pointer to one of them (null sets it
 // nil: nullKept true). A struct or a map reads each object's members into
@@ -516,6 +519,12 @@ func lastWins(t reflect.Type) (one, nullKept bool) {
 		}
 		if t.Kind() != reflect.Pointer {
 			break
+		}
+		if nullKept {
+			// A pointer to a pointer: segmentio decodes a null into the
+			// inner pointer where the outer one is set, and leaves the
+			// outer one (encoding/json clears it): not one rule.
+			return false, false
 		}
 		t, nullKept = t.Elem(), true
 	}

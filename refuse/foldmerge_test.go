@@ -33,6 +33,8 @@ type foldArgs struct {
 	C  foldGrows        `json:"c,omitempty"`
 	T  time.Time        `json:"t,omitzero"`
 	MM map[string][]int `json:"mm,omitempty"`
+	PP **int            `json:"pp,omitempty"`
+	Q  string           `json:"q,omitempty,string"`
 }
 
 type foldInner struct {
@@ -105,6 +107,7 @@ func TestDecide_FoldConflictArgsReadAsSent(t *testing.T) {
 		{`{"n":1,"in":{},"t":"2024-01-01T00:00:00Z","T":null}`, ""},
 		{`{"n":1,"in":{},"mm":{"k":[1,2]},"MM":{"k":[3]}}`, ""},
 		{`{"n":1,"in":{"b":1},"IN":{"c":"x"},"in":{"c":"y"},"n":2}`, ""},
+		{`{"n":1,"in":{},"pp":3,"PP":null}`, ""},
 	} {
 		d := refuse.Decide(reg, "fold", []byte(tc.args))
 		if d.Refusal != nil {
@@ -169,7 +172,7 @@ func FuzzDecide_ArgsReadAsSent(f *testing.F) {
 		`{"n":5,"N":null,"in":{}}`, `{"in":{"b":1},"IN":{"c":"x"},"in":{"c":"y"}}`,
 		`{"pi":{"b":1},"Pi":null,"pI":{"c":"x"}}`, `{"m":{"x":1},"M":{"y":2}}`,
 		`{"l":[{"b":1},{"b":2}],"L":[{"c":"x"}]}`, `{"a":[1,2],"A":[3]}`, `{"c":"x","C":"y"}`,
-		`{"y":{"x":1},"Y":null}`, `{"mm":{"k":[1,2]},"MM":{"k":[3]},"mM":null}`,
+		`{"y":{"x":1},"Y":null}`, `{"mm":{"k":[1,2]},"MM":{"k":[3]},"mM":null}`, `{"pp":1,"PP":null,"pp":2}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -246,6 +249,9 @@ func TestDecide_RepeatedKeySaysWhatTheToolReads(t *testing.T) {
 			{`{"n":1,"y":[1],"y":{"a":1},"in":{}}`, "y", `{"a":1}`},
 			{`{"n":1,"in":{"b":1},"in":{"c":"x"}}`, "in", ""},
 			{`{"n":1,"in":{},"m":{"x":1},"m":{"y":2}}`, "m", ""},
+			// segmentio decodes the null into the inner pointer, and
+			// leaves the outer one set; encoding/json clears it.
+			{`{"n":1,"pp":3,"pp":null,"in":{}}`, "pp", ""},
 		} {
 			d := refuse.Decide(reg, "fold", []byte(tc.args))
 			if d.Refusal != nil || d.Warnings == nil {
@@ -328,5 +334,20 @@ func TestDecide_NullAfterAValue_ArgsAndWordsHoldTheValue(t *testing.T) {
 		if r == nil || len(r.Problems) != 1 || r.Problems[0].Code != refuse.Constraint || r.Problems[0].Sent != "50" {
 			t.Errorf("%s: {\"n\":50,\"n\":null}: %v, want the constraint broken by 50", b.Name(), r)
 		}
+	}
+}
+
+// TestDecide_ReplacedTextInAStringField: replaced text inside a ,string
+// string field's text is quoted as the tool reads it, the text inside read
+// too ("a\ufffd"), not as the JSON text inside the string.
+func TestDecide_ReplacedTextInAStringField(t *testing.T) {
+	reg := foldRegistry(t, typereg.Warn)
+	d := refuse.Decide(reg, "fold", []byte(`{"n":1,"in":{},"q":"\"a\\ud800\""}`))
+	var sent foldArgs
+	if err := json.Unmarshal([]byte(`{"q":"\"a\\ud800\""}`), &sent); err != nil || sent.Q != "a\ufffd" {
+		t.Fatalf("the binder reads %q (%v)", sent.Q, err)
+	}
+	if d.Warnings == nil || len(d.Warnings.Problems) != 1 || d.Warnings.Problems[0].Code != refuse.ReplacedText || d.Warnings.Problems[0].Becomes != "\"a\ufffd\"" {
+		t.Errorf("%v %v, want replaced_text becoming \"a\ufffd\"", d.Refusal, d.Warnings)
 	}
 }

@@ -27,6 +27,9 @@ func becomes(v []byte, is bind.Issue) (s string) {
 		if json.Unmarshal(v, &text) != nil {
 			return ""
 		}
+		if is.Quoted && json.Unmarshal([]byte(text), &text) != nil { // a ,string field's: the text inside
+			return ""
+		}
 		out, _ := json.Marshal(text)
 		return quoteSent(out)
 	}

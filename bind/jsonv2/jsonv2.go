@@ -57,8 +57,9 @@ import (
 //     bool, struct or fixed-size array, time.Time, a type read by
 //     UnmarshalText), which V2 sets to its zero value. Not for a type
 //     whose UnmarshalJSON or UnmarshalJSONFrom reads null itself.
-//   - RoundedNumber: an integer a float32, float64 or any (a float64) cannot hold
-//     exactly, which V2 rounds (9007199254740993 reads as
+//   - RoundedNumber: an integer, written with no fraction and no exponent,
+//     that a float32, float64 or any (a float64) cannot hold exactly, which
+//     V2 rounds (9007199254740993 reads as
 //     9007199254740992), ,string fields included.
 //   - UnknownField: a key inside a nested struct's object that binds no
 //     field, which V2 drops (a nested embedded fallback keeps it: no

@@ -64,8 +64,9 @@ import (
 //     time.Duration, a type read by UnmarshalText), which segmentio leaves
 //     as it was; a ,string field's "null" too. Not for a type whose
 //     UnmarshalJSON reads null itself.
-//   - RoundedNumber: an integer a float32, float64 or any (a float64) cannot hold
-//     exactly, which segmentio rounds, ,string fields included.
+//   - RoundedNumber: an integer, written with no fraction and no exponent,
+//     that a float32, float64 or any (a float64) cannot hold exactly, which
+//     segmentio rounds, ,string fields included.
 //   - UnknownField: a key inside a nested struct's object that names no
 //     field exactly, which segmentio drops.
 //   - DuplicateKey: each repeat of a key in one object, at the top level, in
