@@ -450,7 +450,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 // that a map of the arguments (mcp-go's GetArguments) holds 5 too, not
 // null. Other calls come back as they are.
 func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
-	params := recParams(t)
+	params, rules := recParams(t), rulesOf(t)
 	read := make([]int, len(params)) // per parameter: the member read, +1
 	drop := false
 	for k, m := range eachMember(args, ms, t.Plan()) {
@@ -462,7 +462,7 @@ func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
 		case read[i] == 0 || !null:
 			read[i] = k + 1
 		default:
-			one, nullKept := lastWins(params[i].Type)
+			one, nullKept := rules.lastWins(i)
 			if one && !nullKept {
 				drop = true // a null after the value read: it leaves it
 			} else {
@@ -478,7 +478,7 @@ func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
 	for k, m := range eachMember(args, ms, t.Plan()) {
 		i := m.Binds()
 		if i >= 0 && i < len(params) {
-			if one, nullKept := lastWins(params[i].Type); one && !nullKept && read[i] != k+1 {
+			if one, nullKept := rules.lastWins(i); one && !nullKept && read[i] != k+1 {
 				continue // a member whose value the binder does not read
 			}
 		}
@@ -491,6 +491,53 @@ func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
 	}
 	return append(out, '}')
 }
+
+// paramRules holds, per parameter of a tool, how the binder reads its type
+// sent more than once (lastWins, nullLeaves), each asked of reflection
+// once per call, not once per member.
+type paramRules struct {
+	params []typereg.Param
+	memo   []uint8 // per parameter: 0 not asked; else ruleAsked | the rules that hold
+}
+
+const (
+	ruleAsked uint8 = 1 << iota
+	ruleOne
+	ruleNullKept
+	ruleNullLeaves
+)
+
+func rulesOf(t *typereg.Tool) *paramRules { return &paramRules{params: recParams(t)} }
+
+func (r *paramRules) get(i int) uint8 {
+	if r.memo == nil {
+		r.memo = make([]uint8, len(r.params))
+	}
+	if r.memo[i] == 0 {
+		m := ruleAsked
+		typ := r.params[i].Type
+		if one, nullKept := lastWins(typ); one {
+			m |= ruleOne
+			if nullKept {
+				m |= ruleNullKept
+			}
+		}
+		if nullLeaves(typ) {
+			m |= ruleNullLeaves
+		}
+		r.memo[i] = m
+	}
+	return r.memo[i]
+}
+
+// lastWins is lastWins of parameter i's type.
+func (r *paramRules) lastWins(i int) (one, nullKept bool) {
+	m := r.get(i)
+	return m&ruleOne != 0, m&ruleNullKept != 0
+}
+
+// nullLeaves is nullLeaves of parameter i's type.
+func (r *paramRules) nullLeaves(i int) bool { return r.get(i)&ruleNullLeaves != 0 }
 
 // topKeys returns the keys of the top-level members of the object args, in
 // order, as sent.

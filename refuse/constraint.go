@@ -145,9 +145,10 @@ func paramOf(t *typereg.Tool, ns string) int {
 // nil when the call does not send it.
 func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) (sent, keys [][]byte) {
 	sent, keys = make([][]byte, len(recParams(t))), make([][]byte, len(recParams(t)))
+	rules := rulesOf(t)
 	for _, m := range eachMember(args, ms, t.Plan()) {
 		if i := m.Binds(); i >= 0 && i < len(sent) {
-			if v := args[m.Value.Start:m.Value.End]; sent[i] == nil || v[0] != 'n' || !nullLeaves(recParams(t)[i].Type) {
+			if v := args[m.Value.Start:m.Value.End]; sent[i] == nil || v[0] != 'n' || !rules.nullLeaves(i) {
 				sent[i], keys[i] = v, args[m.Key.Start:m.Key.End]
 			}
 		}

@@ -73,7 +73,7 @@ type problems struct {
 // a type's own decoder). The members are read once, for every parameter.
 func (b *problems) readOf(i int) []byte {
 	if b.reads == nil {
-		params := recParams(b.t)
+		params, rules := recParams(b.t), rulesOf(b.t)
 		b.reads = make([][]byte, len(params))
 		if b.ms == nil {
 			b.ms = lexMembers(b.args)
@@ -84,7 +84,7 @@ func (b *problems) readOf(i int) []byte {
 				continue
 			}
 			v := b.args[m.Value.Start:m.Value.End]
-			if one, nullKept := lastWins(params[j].Type); one && (nullKept || v[0] != 'n' || b.reads[j] == nil) {
+			if one, nullKept := rules.lastWins(j); one && (nullKept || v[0] != 'n' || b.reads[j] == nil) {
 				b.reads[j] = v
 			}
 		}
