@@ -101,7 +101,7 @@ func TestConstraint_Translation(t *testing.T) {
 		}], `{"additionalProperties":{"type":"integer","minimum":0},"type":"object","maxProperties":3}`, false},
 		{"a map keyed by numbers: its values' pattern", property[struct {
 			X map[int]string `json:"x,omitempty" validate:"dive,min=1"`
-		}], `{"patternProperties":{"^[0-9]+$":{"type":"string","minLength":1}},"additionalProperties":false,"type":"object"}`, false},
+		}], `{"patternProperties":{"^-?(0|[1-9][0-9]*)$":{"type":"string","minLength":1}},"additionalProperties":false,"type":"object"}`, false},
 		{"pointer elements", property[struct {
 			X []*int `json:"x,omitempty" validate:"dive,min=1"`
 		}], `{"items":{"type":"integer","minimum":1},"type":"array"}`, false},

@@ -116,6 +116,8 @@ func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
 	switch {
 	case t.Kind() == reflect.Uintptr:
 		return &jsonschema.Schema{Type: "integer"}
+	case t.Kind() == reflect.Map && mapKeyPattern(t.Key()) != "-":
+		return sr.mapSchema(t)
 	case readsTextOnly(t) && t != netIPType: // invopop's own for net.IP: a string, of a format
 		s := &jsonschema.Schema{Type: "string"}
 		if t.Implements(extendSchemaType) { // extended as invopop extends the schemas it makes
@@ -138,6 +140,71 @@ func (sr *schemaReflector) mapType(t reflect.Type) *jsonschema.Schema {
 }
 
 var netIPType = reflect.TypeFor[net.IP]()
+
+// mapKeyPattern is the pattern of the keys every binder reads into a map
+// key of type kt, where invopop's words for them are not: "" for any key
+// (a key type with UnmarshalText, which each binder hands the key's text,
+// whatever the type's kind), the integers in JSON's own grammar for an
+// integer kind (invopop's "^[0-9]+$" leaves out negative keys, which every
+// binder reads, and takes "007", which go-json-experiment fails on; it
+// says nothing of unsigned keys, taking "x"). "-" for the others, whose
+// words are invopop's (a string kind: any key).
+func mapKeyPattern(kt reflect.Type) string {
+	if reflect.PointerTo(kt).Implements(textUnmarshalerType) {
+		return ""
+	}
+	switch kt.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return "^-?(0|[1-9][0-9]*)$"
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "^(0|[1-9][0-9]*)$"
+	}
+	return "-"
+}
+
+// valueSchema is invopop's schema of type t, made aside (for a Mapper's
+// own schema of a type holding t): a named type's is its definition, made
+// once and named by a $ref, so that a type that reaches itself through
+// such a map is made once, not without end.
+func (sr *schemaReflector) valueSchema(t reflect.Type) *jsonschema.Schema {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	name := defName(t)
+	switch {
+	case t.PkgPath() == "" || name == "":
+		return sr.inline(t) // unnamed, or predeclared
+	case t.Kind() != reflect.Struct && t.Kind() != reflect.Map && t.Kind() != reflect.Slice && t.Kind() != reflect.Array:
+		return sr.inline(t) // a named scalar: invopop makes no definition of it
+	}
+	if !sr.pending[t] {
+		sr.pending[t] = true
+		sr.defs[name] = sr.inline(t)
+	}
+	return &jsonschema.Schema{Ref: "#/$defs/" + name}
+}
+
+// mapSchema is the schema of map type t whose keys mapKeyPattern words:
+// an object of values of t's element type (invopop's own schema of it,
+// made aside), under keys of the pattern, or any key.
+func (sr *schemaReflector) mapSchema(t reflect.Type) *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "object"}
+	var elem *jsonschema.Schema
+	if t.Elem().Kind() != reflect.Interface || t.Elem().NumMethod() != 0 {
+		elem = sr.valueSchema(t.Elem())
+	}
+	switch pattern := mapKeyPattern(t.Key()); {
+	case pattern == "":
+		s.AdditionalProperties = elem // nil: any value
+	default:
+		if elem == nil {
+			elem = jsonschema.TrueSchema
+		}
+		s.PatternProperties = map[string]*jsonschema.Schema{pattern: elem}
+		s.AdditionalProperties = jsonschema.FalseSchema
+	}
+	return s
+}
 
 // readsTextOnly reports whether every binder reads a value of type t (not
 // a pointer) by its UnmarshalText alone: *t has UnmarshalText and neither
