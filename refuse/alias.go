@@ -1,7 +1,6 @@
 package refuse
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"slices"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
-	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -81,7 +79,18 @@ func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.
 	return renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, func(m bindcap.Member) bool {
 		i, _ := slices.BinarySearch(fails, m.Key.Start)
 		return !counted && (i == len(fails) || fails[i] >= m.Value.End)
-	})
+	}, nil)
+}
+
+// sentKeysOf returns the key each member of the call args, its aliases
+// renamed (renameAliases), was sent under, in order, read again: asked
+// only of a call with a fold conflict to list.
+func sentKeysOf(t *typereg.Tool, args []byte) [][]byte {
+	var keys [][]byte
+	ms := lexMembers(args)
+	ms.Object = true // a call renamed: an object
+	renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, nil, &keys)
+	return keys
 }
 
 // renameBound renames the aliases of tool t in args, a call whose pass
@@ -99,7 +108,7 @@ func renameBound(t *typereg.Tool, args []byte, ms *bindcap.Members) ([]byte, boo
 	}
 	aliases := recPolicy(t).Aliases
 	if ms.Cut {
-		renamed, cs, _ := renameAliases(args, ms, t.Plan(), aliases, nil)
+		renamed, cs, _ := renameAliases(args, ms, t.Plan(), aliases, nil, nil)
 		return renamed, cs == nil
 	}
 	// keyOf is the key member m is written under.
@@ -142,7 +151,10 @@ func renameBound(t *typereg.Tool, args []byte, ms *bindcap.Members) ([]byte, boo
 // alias come back as they are; when read, called with each member left
 // out, says the binder does not read one, args come back as they are,
 // with false.
-func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[string]string, read func(bindcap.Member) bool) ([]byte, []aliasConflict, bool) {
+//
+// keys, when not nil, gets the key each member of the result was sent
+// under, in order: its members are the call's, some left out, none moved.
+func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases map[string]string, read func(bindcap.Member) bool, keys *[][]byte) ([]byte, []aliasConflict, bool) {
 	if !usesAlias(args, ms, plan, aliases) {
 		return args, nil, true
 	}
@@ -185,6 +197,9 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 	// and value to out, under param's own name where it was sent under
 	// another.
 	write := func(raw, key, value []byte, param string) {
+		if keys != nil {
+			*keys = append(*keys, raw)
+		}
 		if len(out) > 1 {
 			out = append(out, ',')
 		}
@@ -242,6 +257,9 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 		}
 	}
 	out = append(out[:0], '{')
+	if keys != nil {
+		*keys = (*keys)[:0]
+	}
 	keptValue := map[string][]byte{}
 	for _, m := range eachMember(args, ms, nil) {
 		key, param, drop := dropped(m)
@@ -337,10 +355,9 @@ func (b *problems) conflicts(cs []aliasConflict) {
 // case of any key, V2 only keys of case:ignore fields, and fails on a
 // second one, segmentio as go-sdk sets it none), never derived here.
 //
-// sent is the call as sent, where args renames its aliases: where no
-// member was left out, its members are args' in order, and the names a
-// conflict lists are the keys sent (an alias, not the name it was renamed
-// to).
+// sent, where args renames a call's aliases, is the call as sent: the
+// names a conflict lists are the keys each member of args was sent under
+// (sentKeysOf: an alias, not the name it was renamed to).
 func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict) {
 	folded := false
 	for _, is := range issues {
@@ -359,11 +376,12 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 		all   bool // every member is kept (see lastWins)
 	}
 	params := map[int]*bound{}
+	rules := rulesOf(t)
 	var order []int
-	var scratch []byte    // an escaped key's text
-	var sentKeys [][]byte // the keys of sent, in order, where it differs from args
-	if !bytes.Equal(args, sent) {
-		sentKeys = topKeys(sent)
+	var scratch []byte // an escaped key's text
+	var sentKeys [][]byte
+	if sent != nil {
+		sentKeys = sentKeysOf(t, sent)
 	}
 	for k, m := range eachMember(args, ms, t.Plan()) {
 		param := m.Binds()
@@ -377,7 +395,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 			order = append(order, param)
 		}
 		b.last = k
-		if args[m.Value.Start] != 'n' {
+		if !rules.null(param, args[m.Value.Start:m.Value.End]) {
 			b.value = k
 		}
 		raw := args[m.Key.Start:m.Key.End]
@@ -386,7 +404,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 			scratch = appendKeyText(scratch[:0], raw) // nameSet.add copies what it keeps
 			text = scratch
 		}
-		if k < len(sentKeys) && len(sentKeys) == ms.Len() && !ms.Cut {
+		if k < len(sentKeys) {
 			raw = sentKeys[k] // listed as sent; told apart by the text read
 		}
 		b.names.add(raw, text)
@@ -458,7 +476,7 @@ func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
 		if i < 0 || i >= len(params) {
 			continue
 		}
-		switch null := args[m.Value.Start] == 'n'; {
+		switch null := rules.null(i, args[m.Value.Start:m.Value.End]); {
 		case read[i] == 0 || !null:
 			read[i] = k + 1
 		default:
@@ -539,14 +557,11 @@ func (r *paramRules) lastWins(i int) (one, nullKept bool) {
 // nullLeaves is nullLeaves of parameter i's type.
 func (r *paramRules) nullLeaves(i int) bool { return r.get(i)&ruleNullLeaves != 0 }
 
-// topKeys returns the keys of the top-level members of the object args, in
-// order, as sent.
-func topKeys(args []byte) [][]byte {
-	keys := [][]byte{}
-	for m := range jsonlex.Members(args, jsonlex.Space(args, 0)) {
-		keys = append(keys, args[m.Key.Start:m.Key.End])
-	}
-	return keys
+// null reports whether the binder reads value v of parameter i as null:
+// null, or, under the ,string option, the string "null", which
+// encoding/json and segmentio read as null too.
+func (r *paramRules) null(i int, v []byte) bool {
+	return v[0] == 'n' || r.params[i].Quoted && string(v) == `"null"`
 }
 
 // lastWins reports whether the binder (encoding/json, whose calls alone

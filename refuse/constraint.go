@@ -148,7 +148,7 @@ func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) (sent, keys [
 	rules := rulesOf(t)
 	for _, m := range eachMember(args, ms, t.Plan()) {
 		if i := m.Binds(); i >= 0 && i < len(sent) {
-			if v := args[m.Value.Start:m.Value.End]; sent[i] == nil || v[0] != 'n' || !rules.nullLeaves(i) {
+			if v := args[m.Value.Start:m.Value.End]; sent[i] == nil || !rules.null(i, v) || !rules.nullLeaves(i) {
 				sent[i], keys[i] = v, args[m.Key.Start:m.Key.End]
 			}
 		}

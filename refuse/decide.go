@@ -129,6 +129,7 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 	}
 	checked := args
 	var conflicts []aliasConflict
+	var renamedFrom []byte // where checked renames aliases: the call as sent
 	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, ms, plan, pol.Aliases) {
 		// Renamed only when an alias is used, and checked as renamed;
 		// should the renamed text be broken, the call's own is reported.
@@ -137,6 +138,7 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 			if ris := checkConstrained(plan, renamed, nil, compiledOf(t), topKeysOf(t), rms); !broken(ris) {
 				spent(issues, ms)
 				checked, conflicts, issues, ms = renamed, cs, ris, rms
+				renamedFrom = args
 			} else {
 				spent(ris, rms)
 			}
@@ -157,25 +159,30 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		ms.Release()
 		*ms = deep
 	}
-	if canon, cs := foldConflicts(t, checked, args, ms, issues); cs != nil {
+	if canon, cs := foldConflicts(t, checked, renamedFrom, ms, issues); cs != nil {
 		checked, conflicts = canon, append(conflicts, cs...)
 		spent(issues, ms)
 		ms = bindcap.GetMembers()
 		issues = checkConstrained(plan, checked, nil, compiledOf(t), topKeysOf(t), ms)
 	}
 	d := decider{t: t, args: checked, sent: args, ms: ms, warn: pol.Mode == typereg.Warn}
+	repeated := repeatedTop(issues) // asked before decide, which leaves out what was only counted
 	dec := d.decide(issues, conflicts)
-	if dec.Refusal == nil && repeatedTop(issues) {
+	if dec.Refusal == nil && repeated {
 		dec.Args = nullRepeats(t, dec.Args, ms)
 	}
 	spent(issues, ms) // the decision holds neither: its problems are words
 	return dec
 }
 
-// repeatedTop reports whether issues hold a top-level key sent again.
+// repeatedTop reports whether issues hold a top-level key sent again, or
+// count repeated keys past bind.MaxIssues (which may be one).
 func repeatedTop(issues []bind.Issue) bool {
 	for _, is := range issues {
-		if is.Kind == bind.DuplicateKey && is.Param >= 0 && is.Path.String() == "" {
+		switch {
+		case is.Kind == bind.DuplicateKey && is.Param >= 0 && is.Path.String() == "":
+			return true
+		case is.Kind == bind.Omitted && is.Of == bind.DuplicateKey:
 			return true
 		}
 	}

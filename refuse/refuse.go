@@ -84,7 +84,7 @@ func (b *problems) readOf(i int) []byte {
 				continue
 			}
 			v := b.args[m.Value.Start:m.Value.End]
-			if one, nullKept := rules.lastWins(j); one && (nullKept || v[0] != 'n' || b.reads[j] == nil) {
+			if one, nullKept := rules.lastWins(j); one && (nullKept || !rules.null(j, v) || b.reads[j] == nil) {
 				b.reads[j] = v
 			}
 		}
@@ -415,6 +415,12 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 	}
 	if is.Kind.Class() == bind.SilentLoss {
 		pr.Becomes = becomes(b.args[is.Start:is.End], is)
+		if is.Kind == bind.NullForValue && pr.Path == "" {
+			// A null after a value the binder keeps: it reads that value.
+			if v := b.readOf(is.Param); v != nil && !rulesOf(b.t).null(is.Param, v) {
+				pr.Becomes = quoteSent(v)
+			}
+		}
 	}
 	if pr.Path == "" {
 		return pr // the offending value is the argument's whole value
