@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,7 +26,7 @@ type v2Folds struct {
 // library's v2 binds the first such parameter, and the call goes on.
 func TestRefuse_V2AmbiguousArgument(t *testing.T) {
 	reg := v2Registry(t)
-	ambiguous := refuse.Code("ambiguous_argument")
+	ambiguous := refuse.AmbiguousArgument
 	for _, tc := range []struct {
 		args string
 		want []refuse.Problem
@@ -52,29 +53,7 @@ func TestRefuse_V2AmbiguousArgument(t *testing.T) {
 			},
 		},
 	} {
-		r := refuse.Refuse(reg, "v2_folds", []byte(tc.args))
-		if jsonv2Build {
-			if r != nil && hasCode(r, ambiguous) {
-				t.Errorf("%s: under GOEXPERIMENT=jsonv2 the key binds the first parameter, but: %v", tc.args, r)
-			}
-			continue
-		}
-		if r == nil {
-			t.Errorf("%s: not refused", tc.args)
-			continue
-		}
-		if diff := cmp.Diff(tc.want, r.Problems); diff != "" {
-			t.Errorf("%s: problems (-want +got):\n%s\n%s", tc.args, diff, r)
-		}
-		for _, p := range r.Problems {
-			checkPointer(t, tc.args, tc.args, p)
-		}
-		if strings.Contains(r.Error(), "not valid JSON") {
-			t.Errorf("%s: the refusal calls valid JSON invalid:\n%s", tc.args, r)
-		}
-		if tc.text != "" && !strings.Contains(r.Error(), tc.text) {
-			t.Errorf("%s: the refusal does not say %q:\n%s", tc.args, tc.text, r)
-		}
+		checkAmbiguousRow(t, reg, "v2_folds", ambiguous, tc.args, tc.want, tc.text)
 	}
 }
 
@@ -134,32 +113,44 @@ func TestRefuse_V2AmbiguousField(t *testing.T) {
 			args: `{"in":{"a\u005fb":1,"A-B":2}}`, // escaped, and exact: bound
 		},
 	} {
-		r := refuse.Refuse(reg, "v2_folds_nested", []byte(tc.args))
-		if jsonv2Build {
-			if r != nil && hasCode(r, ambiguous) {
-				t.Errorf("%s: under GOEXPERIMENT=jsonv2 the key binds the first field, but: %v", tc.args, r)
-			}
-			continue
+		checkAmbiguousRow(t, reg, "v2_folds_nested", ambiguous, tc.args, tc.want, tc.text)
+	}
+}
+
+// checkAmbiguousRow checks tool's refusal of args under jsonv2.Binder:
+// want's problems (none: the call goes on), their pointers, text in its
+// words, never "not valid JSON"; under GOEXPERIMENT=jsonv2, whose v2
+// binds an ambiguous key to the first field, no problem of code
+// ambiguous.
+func checkAmbiguousRow(t *testing.T, reg *typereg.Registry, tool string, ambiguous refuse.Code, args string, want []refuse.Problem, text string) {
+	t.Helper()
+	r := refuse.Refuse(reg, tool, []byte(args))
+	switch {
+	case jsonv2Build:
+		if r != nil && hasCode(r, ambiguous) {
+			t.Errorf("%s: under GOEXPERIMENT=jsonv2 the key binds the first field, but: %v", args, r)
 		}
-		if tc.want == nil {
-			if r != nil {
-				t.Errorf("%s: refused:\n%s", tc.args, r)
-			}
-			continue
+		return
+	case want == nil:
+		if r != nil {
+			t.Errorf("%s: refused:\n%s", args, r)
 		}
-		if r == nil {
-			t.Errorf("%s: not refused", tc.args)
-			continue
-		}
-		if diff := cmp.Diff(tc.want, r.Problems); diff != "" {
-			t.Errorf("%s: problems (-want +got):\n%s\n%s", tc.args, diff, r)
-		}
-		for _, p := range r.Problems {
-			checkPointer(t, tc.args, tc.args, p)
-		}
-		if tc.text != "" && !strings.Contains(r.Error(), tc.text) {
-			t.Errorf("%s: the refusal does not say %q:\n%s", tc.args, tc.text, r)
-		}
+		return
+	case r == nil:
+		t.Errorf("%s: not refused", args)
+		return
+	}
+	if diff := cmp.Diff(want, r.Problems); diff != "" {
+		t.Errorf("%s: problems (-want +got):\n%s\n%s", args, diff, r)
+	}
+	for _, p := range r.Problems {
+		checkPointer(t, args, args, p)
+	}
+	if strings.Contains(r.Error(), "not valid JSON") {
+		t.Errorf("%s: the refusal calls valid JSON invalid:\n%s", args, r)
+	}
+	if text != "" && !strings.Contains(r.Error(), text) {
+		t.Errorf("%s: the refusal does not say %q:\n%s", args, text, r)
 	}
 }
 

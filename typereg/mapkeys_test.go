@@ -1,15 +1,12 @@
 package typereg_test
 
 import (
-	"encoding/json"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
 	bindjsonv2 "github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
-	"github.com/bindguard/bindguard/typereg"
 )
 
 // textKey is a map key read by its UnmarshalText, an integer kind.
@@ -43,28 +40,7 @@ type mapKeyArgs struct {
 // themselves through such maps are published once, by $ref.
 func TestSchema_MapKeysAsTheBindersReadThem(t *testing.T) {
 	for _, b := range []bind.Binder{bind.Std, bindjsonv2.Binder, segmentio.Binder} {
-		reg := typereg.New(typereg.WithBinder(b))
-		if err := typereg.Register[mapKeyArgs](reg, "t"); err != nil {
-			t.Fatal(err)
-		}
-		tool, _ := reg.Tool("t")
-		raw, err := json.Marshal(tool.Schema())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s struct {
-			Defs       map[string]map[string]any `json:"$defs"`
-			Properties map[string]map[string]any `json:"properties"`
-		}
-		if err := json.Unmarshal(raw, &s); err != nil {
-			t.Fatal(err)
-		}
-		resolve := func(p map[string]any) map[string]any {
-			if ref, ok := p["$ref"].(string); ok {
-				return s.Defs[strings.TrimPrefix(ref, "#/$defs/")]
-			}
-			return p
-		}
+		raw, s, resolve := publishedSchema[mapKeyArgs](t, b)
 		// takes reports whether the schema of a map takes key k.
 		takes := func(p map[string]any, k string) bool {
 			p = resolve(p)

@@ -67,6 +67,38 @@ type textArgs struct {
 	E  textEnum              `json:"e,omitempty"`
 }
 
+// A schemaDoc is a published schema, decoded.
+type schemaDoc struct {
+	Defs       map[string]map[string]any `json:"$defs"`
+	Properties map[string]map[string]any `json:"properties"`
+}
+
+// publishedSchema registers T as a tool under binder b and returns the
+// schema it publishes: as JSON, decoded, and resolve, which follows a
+// property's $ref into its definition.
+func publishedSchema[T any](t *testing.T, b bind.Binder) ([]byte, schemaDoc, func(map[string]any) map[string]any) {
+	t.Helper()
+	reg := typereg.New(typereg.WithBinder(b))
+	if err := typereg.Register[T](reg, "t"); err != nil {
+		t.Fatal(err)
+	}
+	tool, _ := reg.Tool("t")
+	raw, err := json.Marshal(tool.Schema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s schemaDoc
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	return raw, s, func(p map[string]any) map[string]any {
+		if ref, ok := p["$ref"].(string); ok {
+			return s.Defs[strings.TrimPrefix(ref, "#/$defs/")]
+		}
+		return p
+	}
+}
+
 // TestSchema_TextTypesAreStrings: a type read by its UnmarshalText alone
 // is published as a string, as every binder reads it, not as invopop
 // renders its kind (an object of no properties for textStruct, which
@@ -76,28 +108,7 @@ type textArgs struct {
 // format) and a type with a schema of its own keep theirs.
 func TestSchema_TextTypesAreStrings(t *testing.T) {
 	for _, b := range []bind.Binder{bind.Std, bindjsonv2.Binder, segmentio.Binder} {
-		reg := typereg.New(typereg.WithBinder(b))
-		if err := typereg.Register[textArgs](reg, "t"); err != nil {
-			t.Fatal(err)
-		}
-		tool, _ := reg.Tool("t")
-		raw, err := json.Marshal(tool.Schema())
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s struct {
-			Defs       map[string]map[string]any `json:"$defs"`
-			Properties map[string]map[string]any `json:"properties"`
-		}
-		if err := json.Unmarshal(raw, &s); err != nil {
-			t.Fatal(err)
-		}
-		resolve := func(p map[string]any) map[string]any {
-			if ref, ok := p["$ref"].(string); ok {
-				return s.Defs[strings.TrimPrefix(ref, "#/$defs/")]
-			}
-			return p
-		}
+		raw, s, resolve := publishedSchema[textArgs](t, b)
 		typeOf := func(p map[string]any) any { return resolve(p)["type"] }
 		for _, name := range []string{"s", "i", "l", "p"} {
 			if got := typeOf(s.Properties[name]); got != "string" {
