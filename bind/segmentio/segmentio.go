@@ -73,8 +73,9 @@ import (
 //     a nested struct, in a map (keys compared as the key type reads them:
 //     "-0" and "null" repeat "0" for an integer key, segmentio reading the
 //     key null as 0) or in an object read into any.
-//     segmentio reads every occurrence: the last value wins, and a
-//     repeated object is decoded into what the first one left.
+//     segmentio reads every occurrence: the last value wins, but for a
+//     null after a value of a type with no nil (the value stays) and a
+//     repeated object, decoded into what the first one left.
 //   - ArrayLength: a fixed-size array sent more elements (dropped) or fewer
 //     (left zero) than it has; N is the number sent. (segmentio v0.5.4
 //     fails on [] for a fixed-size array.)
