@@ -371,9 +371,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 	}
 	type bound struct {
 		names nameSet
-		last  int  // the last member bound to the parameter
-		value int  // the last one whose value is not null, or -1
-		all   bool // every member is kept (see lastWins)
+		read  int // the member whose value the binder reads alone, or -1: every member is kept (see lastWins)
 	}
 	params := map[int]*bound{}
 	rules := rulesOf(t)
@@ -390,13 +388,9 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 		}
 		b := params[param]
 		if b == nil {
-			b = &bound{value: -1}
+			b = &bound{}
 			params[param] = b
 			order = append(order, param)
-		}
-		b.last = k
-		if !rules.null(param, args[m.Value.Start:m.Value.End]) {
-			b.value = k
 		}
 		raw := args[m.Key.Start:m.Key.End]
 		text := raw[1 : len(raw)-1]
@@ -411,21 +405,16 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 	}
 	var conflicts []aliasConflict
 	for _, i := range order {
-		b := params[i]
-		if !b.names.texts {
+		if !params[i].names.texts {
 			delete(params, i)
-			continue
-		}
-		one, nullKept := lastWins(recParams(t)[i].Type)
-		switch {
-		case !one:
-			b.all = true
-		case !nullKept && b.value >= 0:
-			b.last = b.value // null leaves the value before it
 		}
 	}
 	if len(params) == 0 {
 		return args, nil
+	}
+	last, nonNull := readMembers(t, args, ms, rules)
+	for i, b := range params {
+		b.read = rules.readAlone(i, last[i], nonNull[i])
 	}
 	out := make([]byte, 0, len(args)+16)
 	out = append(out, '{')
@@ -433,7 +422,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 	for k, m := range eachMember(args, ms, t.Plan()) {
 		param := m.Binds()
 		b := params[param]
-		if param >= 0 && b != nil && !b.all && k != b.last {
+		if param >= 0 && b != nil && b.read >= 0 && k != b.read {
 			continue // a member whose value the binder does not keep
 		}
 		if len(out) > 1 {
@@ -443,7 +432,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 		if param >= 0 && b != nil {
 			name, _ := json.Marshal(recParams(t)[param].Name)
 			out = append(out, name...)
-			if !b.all {
+			if b.read >= 0 {
 				kept[param] = value
 			}
 		} else {
@@ -468,25 +457,13 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 // that a map of the arguments (mcp-go's GetArguments) holds 5 too, not
 // null. Other calls come back as they are.
 func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
-	params, rules := recParams(t), rulesOf(t)
-	read := make([]int, len(params)) // per parameter: the member read, +1
+	rules := rulesOf(t)
+	last, value := readMembers(t, args, ms, rules)
+	read := make([]int, len(last)) // per parameter: the member read alone, or -1
 	drop := false
-	for k, m := range eachMember(args, ms, t.Plan()) {
-		i := m.Binds()
-		if i < 0 || i >= len(params) {
-			continue
-		}
-		switch null := rules.null(i, args[m.Value.Start:m.Value.End]); {
-		case read[i] == 0 || !null:
-			read[i] = k + 1
-		default:
-			one, nullKept := rules.lastWins(i)
-			if one && !nullKept {
-				drop = true // a null after the value read: it leaves it
-			} else {
-				read[i] = k + 1
-			}
-		}
+	for i := range last {
+		read[i] = rules.readAlone(i, last[i], value[i])
+		drop = drop || read[i] >= 0 && read[i] != last[i] // a null after the value read: it leaves it
 	}
 	if !drop {
 		return args
@@ -494,9 +471,8 @@ func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
 	out := make([]byte, 0, len(args))
 	out = append(out, '{')
 	for k, m := range eachMember(args, ms, t.Plan()) {
-		i := m.Binds()
-		if i >= 0 && i < len(params) {
-			if one, nullKept := rules.lastWins(i); one && !nullKept && read[i] != k+1 {
+		if i := m.Binds(); i >= 0 && i < len(read) && read[i] != k {
+			if one, nullKept := rules.lastWins(i); one && !nullKept {
 				continue // a member whose value the binder does not read
 			}
 		}
@@ -546,6 +522,42 @@ func (r *paramRules) get(i int) uint8 {
 		r.memo[i] = m
 	}
 	return r.memo[i]
+}
+
+// readAlone is, of the members sent for parameter i (the last of them,
+// last, and the last whose value is not null, value; -1 for none), the one
+// whose value the binder reads alone (see lastWins), or -1 where values
+// merge.
+func (r *paramRules) readAlone(i, last, value int) int {
+	one, nullKept := r.lastWins(i)
+	switch {
+	case !one:
+		return -1
+	case !nullKept && value >= 0:
+		return value // null leaves the value before it
+	}
+	return last
+}
+
+// readMembers returns, per parameter of t, the index (in eachMember's
+// order) of the last member of args bound to it, and of the last whose
+// value is not null (rules.null); -1 for none. It is what each question of
+// which member the binder reads starts from (readAlone, nullLeaves).
+func readMembers(t *typereg.Tool, args []byte, ms *bindcap.Members, rules *paramRules) (last, value []int) {
+	n := len(recParams(t))
+	last, value = make([]int, n), make([]int, n)
+	for i := range n {
+		last[i], value[i] = -1, -1
+	}
+	for k, m := range eachMember(args, ms, t.Plan()) {
+		if i := m.Binds(); i >= 0 && i < n {
+			last[i] = k
+			if !rules.null(i, args[m.Value.Start:m.Value.End]) {
+				value[i] = k
+			}
+		}
+	}
+	return last, value
 }
 
 // lastWins is lastWins of parameter i's type.

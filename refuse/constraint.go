@@ -141,16 +141,22 @@ func paramOf(t *typereg.Tool, ns string) int {
 
 // sentValues returns, per parameter, the raw value the binder reads for it
 // from the top-level object args, whose members are ms (the last member
-// bound to it, by the binder's own matching), and that member's key, or
+// bound to it, by the binder's own matching, or the last not null where
+// its type reads null as nothing: nullLeaves), and that member's key, or
 // nil when the call does not send it.
 func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) (sent, keys [][]byte) {
-	sent, keys = make([][]byte, len(recParams(t))), make([][]byte, len(recParams(t)))
 	rules := rulesOf(t)
-	for _, m := range eachMember(args, ms, t.Plan()) {
-		if i := m.Binds(); i >= 0 && i < len(sent) {
-			if v := args[m.Value.Start:m.Value.End]; sent[i] == nil || !rules.null(i, v) || !rules.nullLeaves(i) {
-				sent[i], keys[i] = v, args[m.Key.Start:m.Key.End]
-			}
+	last, nonNull := readMembers(t, args, ms, rules)
+	read := last // per parameter, the member read: the last, or the last not null where null leaves it
+	for i := range read {
+		if nonNull[i] >= 0 && rules.nullLeaves(i) {
+			read[i] = nonNull[i]
+		}
+	}
+	sent, keys = make([][]byte, len(read)), make([][]byte, len(read))
+	for k, m := range eachMember(args, ms, t.Plan()) {
+		if i := m.Binds(); i >= 0 && i < len(read) && read[i] == k {
+			sent[i], keys[i] = args[m.Value.Start:m.Value.End], args[m.Key.Start:m.Key.End]
 		}
 	}
 	return sent, keys

@@ -62,8 +62,10 @@ type problems struct {
 	sent      []byte           // the call's own text, where b.args renames it, until rekeys are found
 	ms        *bindcap.Members // the members of args, as the plan read them; nil: read when needed
 	// reads is, per parameter, the value of the member the binder reads
-	// alone of those sent for it (see readOf); nil until asked.
+	// alone of those sent for it (see readOf), and rules how its type
+	// reads a repeat; nil until asked.
 	reads [][]byte
+	rules *paramRules
 }
 
 // readOf returns the value the binder reads for parameter i, sent under
@@ -73,19 +75,19 @@ type problems struct {
 // a type's own decoder). The members are read once, for every parameter.
 func (b *problems) readOf(i int) []byte {
 	if b.reads == nil {
-		params, rules := recParams(b.t), rulesOf(b.t)
-		b.reads = make([][]byte, len(params))
 		if b.ms == nil {
 			b.ms = lexMembers(b.args)
 		}
-		for _, m := range eachMember(b.args, b.ms, b.t.Plan()) {
-			j := m.Binds()
-			if j < 0 || j >= len(params) {
-				continue
-			}
-			v := b.args[m.Value.Start:m.Value.End]
-			if one, nullKept := rules.lastWins(j); one && (nullKept || !rules.null(j, v) || b.reads[j] == nil) {
-				b.reads[j] = v
+		b.rules = rulesOf(b.t)
+		last, nonNull := readMembers(b.t, b.args, b.ms, b.rules)
+		read := make([]int, len(last)) // per parameter, the member read alone, or -1
+		for j := range last {
+			read[j] = b.rules.readAlone(j, last[j], nonNull[j])
+		}
+		b.reads = make([][]byte, len(last))
+		for k, m := range eachMember(b.args, b.ms, b.t.Plan()) {
+			if j := m.Binds(); j >= 0 && j < len(read) && read[j] == k {
+				b.reads[j] = b.args[m.Value.Start:m.Value.End]
 			}
 		}
 	}
@@ -417,7 +419,7 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 		pr.Becomes = becomes(b.args[is.Start:is.End], is)
 		if is.Kind == bind.NullForValue && pr.Path == "" {
 			// A null after a value the binder keeps: it reads that value.
-			if v := b.readOf(is.Param); v != nil && !rulesOf(b.t).null(is.Param, v) {
+			if v := b.readOf(is.Param); v != nil && !b.rules.null(is.Param, v) {
 				pr.Becomes = quoteSent(v)
 			}
 		}
