@@ -16,6 +16,7 @@ import (
 	gschema "github.com/google/jsonschema-go/jsonschema"
 	"github.com/invopop/jsonschema"
 
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -137,7 +138,7 @@ func verb(ok bool) string {
 func validatorPasses(tl *typereg.Tool, p typereg.Param, v any) (ok bool, panicked string) {
 	defer func() {
 		if r := recover(); r != nil {
-			panicked = fmt.Sprint(r)
+			panicked = contain.Sprint(r) // printed under recovery: it may be hostile
 		}
 	}()
 	err := census.Struct(v)

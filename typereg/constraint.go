@@ -19,6 +19,7 @@ import (
 	"github.com/invopop/jsonschema"
 
 	"github.com/bindguard/bindguard/internal/constraint"
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/internal/schemas"
 )
 
@@ -193,7 +194,7 @@ func constrain(t reflect.Type, params []Param, schema *jsonschema.Schema) (*cons
 func safeStruct(v any) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("the validator panics: %v", r)
+			err = fmt.Errorf("the validator panics: %s", contain.Sprint(r))
 		}
 	}()
 	return validate().Struct(v)
@@ -204,7 +205,7 @@ func safeStruct(v any) (err error) {
 func safeVar(v any, tag string) (ok bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("the validator panics: %v", r)
+			err = fmt.Errorf("the validator panics: %s", contain.Sprint(r))
 		}
 	}()
 	return validate().Var(v, tag) == nil, nil

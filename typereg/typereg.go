@@ -14,6 +14,7 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/constraint"
+	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/invopop/jsonschema"
 )
@@ -335,7 +336,7 @@ func (r *Registry) Tools() []*Tool {
 func schemaFor(t reflect.Type, params []bind.Param, tags tagRules, b bind.Binder) (schema *jsonschema.Schema, err error) {
 	defer func() {
 		if r := recover(); r != nil { // invopop panics on some types
-			err = fmt.Errorf("cannot build the input schema of %v: %v", t, r)
+			err = fmt.Errorf("cannot build the input schema of %v: %s", t, contain.Sprint(r)) // r may be a type's own, hostile when printed
 		}
 	}()
 	r := newSchemaReflector(tags)
