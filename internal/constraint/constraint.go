@@ -639,55 +639,38 @@ func (n *Node) Number(lit []byte) Verdict {
 
 // floatPast reports whether the JSON number lit is at least 10^309 in
 // magnitude (10^39 for a float32): past the float's largest value, so
-// that ParseFloat fails on it. It reads the digits and the exponent
-// alone; ok is false for anything else, which ParseFloat decides.
+// that ParseFloat fails on it. It reads the power of ten of the first digit
+// that is not 0 and the exponent alone; false for any other text, which
+// ParseFloat decides.
 func floatPast(lit []byte, bits int) bool {
-	limit := 309
-	if bits == 32 {
-		limit = 39
+	end, num, ok := jsonlex.Number(lit, 0)
+	if !ok || end != len(lit) {
+		return false
 	}
-	i := 0
-	if i < len(lit) && lit[i] == '-' {
-		i++
-	}
-	mag, seen, dot := 0, false, false // mag: the power of ten of the first digit not 0, past the point's
-	for ; i < len(lit); i++ {
-		c := lit[i]
-		switch {
-		case c == '.':
-			dot = true
-			continue
-		case c < '0' || c > '9':
-		case !seen && c == '0':
-			if dot {
-				mag--
-			}
-			continue
-		default:
-			if !seen {
-				seen = true
-				if dot {
-					mag--
-				}
-			} else if !dot {
-				mag++
-			}
-			continue
+	i := num.Int.End
+	mag := num.Int.End - num.Int.Start - 1 // the integer part's first digit's
+	if lit[num.Int.Start] == '0' {         // 0.00d...: the first digit not 0 in the fraction
+		if !num.Frac {
+			return false // zero
 		}
-		break
+		for i++; i < len(lit) && lit[i] == '0'; i++ {
+			mag--
+		}
+		if i == len(lit) || lit[i] < '1' || lit[i] > '9' {
+			return false // zero
+		}
+		mag--
 	}
-	if !seen {
-		return false // zero
-	}
-	if i < len(lit) && (lit[i] == 'e' || lit[i] == 'E') {
+	for i < len(lit) && lit[i] != 'e' && lit[i] != 'E' {
 		i++
-		neg := false
-		if i < len(lit) && (lit[i] == '-' || lit[i] == '+') {
+	}
+	if i < len(lit) {
+		exp, neg := 0, false
+		if i++; lit[i] == '-' || lit[i] == '+' {
 			neg = lit[i] == '-'
 			i++
 		}
-		exp := 0
-		for ; i < len(lit) && '0' <= lit[i] && lit[i] <= '9'; i++ {
+		for ; i < len(lit); i++ {
 			if exp < 1<<20 {
 				exp = exp*10 + int(lit[i]-'0')
 			}
@@ -697,7 +680,11 @@ func floatPast(lit []byte, bits int) bool {
 		}
 		mag += exp
 	}
-	return i == len(lit) && mag >= limit
+	limit := 309
+	if bits == 32 {
+		limit = 39
+	}
+	return mag >= limit
 }
 
 // wholeText reads lit as strconv.ParseInt(lit, 10, 64) reads it (signed:
