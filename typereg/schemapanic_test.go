@@ -17,7 +17,7 @@ func (hostileValue) String() string { panic(hostileValue{}) }
 // panics with a value that panics when printed.
 type extendPanics struct{ v string }
 
-func (e *extendPanics) UnmarshalText(b []byte) error { e.v = string(b); return nil }
+func (e *extendPanics) UnmarshalText(b []byte) error     { e.v = string(b); return nil }
 func (extendPanics) JSONSchemaExtend(*jsonschema.Schema) { panic(hostileValue{}) }
 
 type extendPanicsArgs struct {
