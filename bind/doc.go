@@ -125,6 +125,9 @@
 // required fields of each struct type as well, Check reports each one an
 // object below the top level does not name (by the binder's own key
 // matching) as MissingField, with the path to where the field would be.
+// It judges each object alone: where a repeated key merges one object into
+// another, refuse.Decide keeps only the MissingField issues whose field the
+// merged value leaves out too.
 //
 // Keys are told apart without allocating: a struct's in a set of 64 bits
 // (allocated past 64 fields), a map's or an interface's by a hash of each

@@ -78,6 +78,12 @@ type rules struct {
 	// it does not call fresh (its value fails otherwise than alone) makes
 	// the pass decline the call (see fieldSet.stale, fieldAgain).
 	repeatFields func(st reflect.Type) func(key string) (t reflect.Type, quoted, fresh, ok bool)
+	// staleLists: an empty list keeps the backing array of the list read
+	// before it, and a fixed array sent short keeps its elements past the
+	// ones sent (segmentio); encoding/json makes a new, empty list and
+	// zeroes those elements. It decides which objects a key sent twice
+	// merges (see merged.go).
+	staleLists bool
 	// fold: a key no field names exactly binds by encoding/json's case
 	// folding (Std). Otherwise keys bind by exact name only.
 	fold bool
@@ -224,6 +230,7 @@ var segRules = &rules{
 	jsonKeys:     true,
 	wrapsInts:    true,
 	segReads:     true,
+	staleLists:   true,
 	repeatFields: new(segMirror).repeatFields,
 	depth:        segProveDepth,
 	textDepth:    true,

@@ -20,6 +20,10 @@ const maxCompiled = 256
 // key read against the tool's exempt keys and aliases (topKeysOf).
 var checkConstrained = bindcap.CheckConstrained.(func(*bind.Plan, []byte, []bind.Issue, *constraint.Tool, bindcap.TopKeys, *bindcap.Members) []bind.Issue)
 
+// filledMissing drops the MissingField issues a key sent twice fills (see
+// bindcap.FilledMissing).
+var filledMissing = bindcap.FilledMissing.(func(*bind.Plan, []byte, []bind.Issue) []bind.Issue)
+
 // releaseIssues hands back the issues a checkConstrained returned, once
 // the decision is made (see bindcap.ReleaseIssues).
 var releaseIssues = bindcap.ReleaseIssues.(func([]bind.Issue))

@@ -165,6 +165,7 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		ms = bindcap.GetMembers()
 		issues = checkConstrained(plan, checked, nil, compiledOf(t), topKeysOf(t), ms)
 	}
+	issues = filledMissing(plan, checked, issues) // objects a repeated key merges
 	d := decider{t: t, args: checked, sent: args, ms: ms, warn: pol.Mode == typereg.Warn}
 	repeated := repeatedTop(issues) // asked before decide, which leaves out what was only counted
 	dec := d.decide(issues, conflicts)

@@ -149,6 +149,14 @@ var growthShapes = []struct {
 	{"many aliases and their parameter", func(k int) string {
 		return `{` + rep(`"m":{"a":[1]},"t":{"b":"c"},"meta":{}`, 30*k, ",") + `}`
 	}},
+	// Objects a repeated key merges, each leaving out fields the other
+	// sends (bind's filledMissing reads the argument again).
+	{"repeated key, merged objects leaving fields out", func(k int) string {
+		return `{` + rep(`"node":{"v":1,"kids":[{"v":1},{"next":null}]},"node":{"next":null,"kids":[{"kids":[]}]}`, 30*k, ",") + `}`
+	}},
+	{"repeated key, deep merged objects, many fields left out", func(k int) string {
+		return `{` + rep(`"node":`+objects(13*k, "next", `{"kids":[`+rep(`{"v":1}`, 10*k, ",")+`]}`), 10*k, ",") + `}`
+	}},
 	{"deep x wide x many, with every kind of problem", func(k int) string {
 		level := seq(2*k, func(i int) string { return `"a` + strconv.Itoa(i) + `":` + rounds })
 		return `{"limit":11,"u":1,"node":{"kids":[` + rep(`{"v":1.5}`, 10*k, ",") + `]},"any":` +

@@ -44,3 +44,11 @@ type Breach struct {
 // issues) is a pooled buffer, which the next check reuses; any other is
 // left as it is.
 var ReleaseIssues any
+
+// FilledMissing drops from a verdict the MissingField issues that the
+// value the binder reads leaves out without cause, where a key sent twice
+// merges one object into another (the binder reads the field from the
+// other, or the object is not in the value read): a
+// func(*bind.Plan, []byte, []bind.Issue) []bind.Issue, set by package
+// bind, that filters the issues in place and returns them.
+var FilledMissing any

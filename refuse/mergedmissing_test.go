@@ -1,0 +1,346 @@
+package refuse_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/segmentio"
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+// mgArgs reads a key sent twice every way encoding/json and segmentio
+// merge one value into another: a struct (w), a pointer to one (p, pl),
+// a list of structs (l) and of pointers (lp), a fixed array (a), a map
+// (m, whose elements are each new). Every field of mgLeaf and mgNest is
+// required (no omitempty); every parameter is optional.
+type mgArgs struct {
+	W  mgLeaf            `json:"w,omitempty"`
+	P  *mgNest           `json:"p,omitempty"`
+	L  []mgLeaf          `json:"l,omitempty"`
+	A  [2]mgLeaf         `json:"a,omitempty"`
+	M  map[string]mgLeaf `json:"m,omitempty"`
+	LP []*mgNest         `json:"lp,omitempty"`
+}
+
+type mgLeaf struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+
+type mgNest struct {
+	X  mgLeaf  `json:"x"`
+	PL *mgLeaf `json:"pl,omitempty"`
+}
+
+// mgSeen is mgArgs with every struct behind a pointer and every field of
+// mgLeaf a json.RawMessage: decoded by the binder, it shows which keys
+// the value the binder reads holds (a RawMessage is set by any value,
+// null too) and which objects are in it (a pointer that is not nil),
+// for calls that send no null where mgArgs holds a struct.
+type mgSeen struct {
+	W  *mgSeenLeaf            `json:"w,omitempty"`
+	P  *mgSeenNest            `json:"p,omitempty"`
+	L  []*mgSeenLeaf          `json:"l,omitempty"`
+	A  [2]*mgSeenLeaf         `json:"a,omitempty"`
+	M  map[string]*mgSeenLeaf `json:"m,omitempty"`
+	LP []*mgSeenNest          `json:"lp,omitempty"`
+}
+
+type mgSeenLeaf struct {
+	A json.RawMessage `json:"a"`
+	B json.RawMessage `json:"b"`
+}
+
+type mgSeenNest struct {
+	X  *mgSeenLeaf `json:"x"`
+	PL *mgSeenLeaf `json:"pl,omitempty"`
+}
+
+// leaves reports whether a value the binder read leaves out a required
+// field of an object in it, and names the first.
+func (s *mgSeen) leaves() string {
+	leaf := func(at string, l *mgSeenLeaf) string {
+		switch {
+		case l == nil:
+		case l.A == nil:
+			return at + ".a"
+		case l.B == nil:
+			return at + ".b"
+		}
+		return ""
+	}
+	nest := func(at string, n *mgSeenNest) string {
+		switch {
+		case n == nil:
+			return ""
+		case n.X == nil:
+			return at + ".x"
+		}
+		if m := leaf(at+".x", n.X); m != "" {
+			return m
+		}
+		return leaf(at+".pl", n.PL)
+	}
+	found := []string{leaf("w", s.W), nest("p", s.P)}
+	for i, l := range s.L {
+		found = append(found, leaf(fmt.Sprintf("l[%d]", i), l))
+	}
+	for i, l := range s.A {
+		found = append(found, leaf(fmt.Sprintf("a[%d]", i), l))
+	}
+	for k, l := range s.M {
+		found = append(found, leaf("m."+k, l))
+	}
+	for i, n := range s.LP {
+		found = append(found, nest(fmt.Sprintf("lp[%d]", i), n))
+	}
+	for _, f := range found {
+		if f != "" {
+			return f
+		}
+	}
+	return ""
+}
+
+var mgBinders = []struct {
+	name string
+	b    bind.Binder
+}{{"std", bind.Std}, {"segmentio", segmentio.Binder}}
+
+func mgRegistry(t testing.TB, b bind.Binder) *typereg.Registry {
+	t.Helper()
+	reg := typereg.New(typereg.WithBinder(b))
+	if err := typereg.Register[mgArgs](reg, "mg"); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// missingIn returns the paths of d's missing_field problems.
+func missingIn(d refuse.Decision) []string {
+	var out []string
+	if d.Refusal != nil {
+		for _, p := range d.Refusal.Problems {
+			if p.Code == refuse.MissingField {
+				out = append(out, p.Argument+p.Path)
+			}
+		}
+	}
+	return out
+}
+
+// checkMerged fails unless Decide refuses args for a missing field
+// exactly when the value b reads from args leaves a required field out.
+func checkMerged(t *testing.T, reg *typereg.Registry, b bind.Binder, args string) {
+	t.Helper()
+	var real mgArgs
+	var seen mgSeen
+	if err := b.Unmarshal([]byte(args), &real); err != nil {
+		t.Fatalf("%s: the binder fails on the call: %v", args, err)
+	}
+	if err := b.Unmarshal([]byte(args), &seen); err != nil {
+		t.Fatalf("%s: the binder fails on the call into mgSeen: %v", args, err)
+	}
+	want := seen.leaves()
+	d := refuse.Decide(reg, "mg", []byte(args))
+	got := missingIn(d)
+	switch {
+	case want == "" && len(got) > 0:
+		t.Errorf("%s: refused for a missing field at %v; the binder reads every one (%+v)", args, got, real)
+	case want != "" && len(got) == 0:
+		t.Errorf("%s: not refused (%v); the binder reads no %s", args, d.Refusal, want)
+	}
+}
+
+// TestDecide_MergedObjectsFillMissingFields: a key sent twice whose
+// objects the binder merges is judged by the value it reads. Before,
+// each object was judged alone: {"w":{"a":1},"w":{"b":2}} was refused for
+// a missing "b" and then "a" the binder reads both of (and so for
+// objects in a pointer, a list, a fixed array, a key inside an object).
+func TestDecide_MergedObjectsFillMissingFields(t *testing.T) {
+	both := []string{
+		`{"w":{"a":1},"w":{"b":2}}`,
+		`{"w":{"b":2},"w":{"a":1}}`,
+		`{"w":{"a":1,"b":1},"w":{"b":2}}`,
+		`{"w":{"b":2},"w":{"b":3}}`,                            // a is in neither
+		`{"p":{"x":{"a":1}},"p":{"x":{"b":2}}}`,                // a pointer set merges
+		`{"p":{"x":{"a":1,"b":1}},"p":null,"p":{"x":{"b":2}}}`, // null makes it new
+		`{"p":{"x":{"a":1},"x":{"b":2}}}`,                      // a key repeated inside
+		`{"p":{"x":{"a":1,"b":1}},"p":{"pl":{"a":1}}}`,
+		`{"p":{"x":{"a":1,"b":1},"pl":{"a":1}},"p":{"pl":{"b":1}}}`,
+		`{"p":{"x":{"a":1,"b":1},"pl":{"a":1}},"p":{"pl":null},"p":{"pl":{"b":1}}}`,
+		`{"l":[{"a":1}],"l":[{"b":2}]}`,                               // a list's elements merge
+		`{"l":[{"a":1},{"b":1}],"l":[{"b":2}]}`,                       // the list is as long as the last
+		`{"l":[{"a":1},{"a":1}],"l":[{"b":2}],"l":[{"a":1},{"b":2}]}`, // the element past it stays
+		`{"l":[{"a":1}],"l":null,"l":[{"b":2}]}`,
+		`{"l":[{"a":1}],"l":[],"l":[{"b":2}]}`,  // std: a new list; segmentio: the same one
+		`{"a":[{"a":1},{"a":1}],"a":[{"b":1}]}`, // std zeroes a[1]; segmentio keeps it
+		`{"a":[{"a":1}],"a":[{"b":1},{"a":1,"b":1}]}`,
+		`{"a":[{"a":1,"b":1},{"a":1,"b":1}],"a":[{"b":1}]}`,
+		`{"m":{"k":{"a":1}},"m":{"k":{"b":1}}}`, // a map's element is new each time
+		`{"m":{"k":{"a":1}},"m":{"j":{"a":1,"b":1}}}`,
+		`{"m":{"k":{"a":1},"k":{"a":1,"b":1}}}`,
+		`{"lp":[{"x":{"a":1}}],"lp":[{"x":{"b":1}}]}`,
+		`{"lp":[{"x":{"a":1}}],"lp":[null],"lp":[{"x":{"a":1,"b":1}}]}`,
+	}
+	for _, bb := range mgBinders {
+		reg := mgRegistry(t, bb.b)
+		t.Run(bb.name, func(t *testing.T) {
+			for _, args := range both {
+				checkMerged(t, reg, bb.b, args)
+			}
+		})
+	}
+	// Where mgSeen cannot show what the binder reads: null for a struct
+	// (which leaves it as it is, where mgSeen's pointer is set to nil),
+	// a key encoding/json folds (mgSeen's field is no struct's).
+	std := mgRegistry(t, bind.Std)
+	for _, tc := range []struct{ args, missing string }{
+		{`{"w":{"a":1},"w":null,"w":{"b":3}}`, ""},
+		{`{"w":{"b":2},"w":null,"w":{"b":3}}`, "w.a"},
+		{`{"w":{"A":1},"w":{"b":1}}`, ""},
+		{`{"w":{"B":1},"w":{"b":1}}`, "w.a"},
+		{`{"p":{"x":{"a":1}},"p":{"x":null},"p":{"x":{"b":2}}}`, ""},
+	} {
+		got := missingIn(refuse.Decide(std, "mg", []byte(tc.args)))
+		if want := tc.missing; want == "" && len(got) > 0 || want != "" && (len(got) != 1 || got[0] != want) {
+			t.Errorf("%s: missing fields %v, want %q", tc.args, got, want)
+		}
+	}
+}
+
+// TestDecide_MergedObjectsWords: the refusal that remains names the
+// field the value read leaves out, at the object the binder reads it in.
+func TestDecide_MergedObjectsWords(t *testing.T) {
+	reg := mgRegistry(t, bind.Std)
+	d := refuse.Decide(reg, "mg", []byte(`{"w":{"b":2},"w":{"b":3}}`))
+	if got := missingIn(d); len(got) != 1 || got[0] != "w.a" {
+		t.Fatalf("missing fields %v, want [w.a]: %v", got, d.Refusal)
+	}
+	if !strings.Contains(d.Refusal.Error(), `without the required field "a"`) {
+		t.Errorf("the refusal does not name the field: %v", d.Refusal)
+	}
+	d = refuse.Decide(reg, "mg", []byte(`{"w":{"a":1},"w":{"b":2}}`))
+	if d.Refusal != nil {
+		t.Fatalf("refused a call the binder reads whole: %v", d.Refusal)
+	}
+	if d.Warnings == nil || !strings.Contains(d.Warnings.String(), "more than once") {
+		t.Errorf("the repeated key is not warned of: %v", d.Warnings)
+	}
+}
+
+// mgGen writes a call of mgArgs from fuzzed bytes: keys repeated at
+// every level, objects for every struct, null only where mgArgs holds a
+// pointer, a list or a map (so that mgSeen reads as mgArgs does).
+type mgGen struct {
+	in  []byte
+	out strings.Builder
+}
+
+func (g *mgGen) next(n int) int {
+	if len(g.in) == 0 {
+		return 0
+	}
+	c := g.in[0]
+	g.in = g.in[1:]
+	return int(c) % n
+}
+
+func (g *mgGen) members(keys []string, value func(key string)) {
+	g.out.WriteByte('{')
+	for i := range g.next(4) {
+		if i > 0 {
+			g.out.WriteByte(',')
+		}
+		k := keys[g.next(len(keys))]
+		fmt.Fprintf(&g.out, "%q:", k)
+		value(k)
+	}
+	g.out.WriteByte('}')
+}
+
+func (g *mgGen) list(least int, elem func()) {
+	g.out.WriteByte('[')
+	for i := range least + g.next(4) {
+		if i > 0 {
+			g.out.WriteByte(',')
+		}
+		elem()
+	}
+	g.out.WriteByte(']')
+}
+
+func (g *mgGen) orNull(v func()) {
+	if g.next(4) == 0 {
+		g.out.WriteString("null")
+		return
+	}
+	v()
+}
+
+func (g *mgGen) leaf() {
+	g.members([]string{"a", "b"}, func(string) { fmt.Fprint(&g.out, g.next(3)) })
+}
+
+func (g *mgGen) nest() {
+	g.members([]string{"x", "pl"}, func(k string) {
+		if k == "x" {
+			g.leaf()
+			return
+		}
+		g.orNull(g.leaf)
+	})
+}
+
+func (g *mgGen) call() string {
+	g.out.WriteByte('{')
+	for i := range 1 + g.next(6) {
+		if i > 0 {
+			g.out.WriteByte(',')
+		}
+		k := []string{"w", "p", "l", "a", "m", "lp"}[g.next(6)]
+		fmt.Fprintf(&g.out, "%q:", k)
+		switch k {
+		case "w":
+			g.leaf()
+		case "p":
+			g.orNull(g.nest)
+		case "l":
+			g.orNull(func() { g.list(0, g.leaf) })
+		case "a":
+			g.list(1, g.leaf) // segmentio fails on [] for an array
+		case "m":
+			g.orNull(func() { g.members([]string{"k", "j"}, func(string) { g.leaf() }) })
+		case "lp":
+			g.orNull(func() { g.list(0, func() { g.orNull(g.nest) }) })
+		}
+	}
+	g.out.WriteByte('}')
+	return g.out.String()
+}
+
+// FuzzDecide_MergedObjects: for calls that send keys again at every
+// level, Decide refuses for a missing field exactly when the value the
+// binder reads (encoding/json's, segmentio's) leaves a required field of
+// an object in it out.
+func FuzzDecide_MergedObjects(f *testing.F) {
+	f.Add([]byte{5, 0, 2, 0, 1, 0, 2, 1, 1, 1})
+	f.Add([]byte{3, 2, 3, 2, 0, 1, 1, 2, 2, 3, 2, 1, 0, 0})
+	f.Add([]byte{4, 3, 2, 2, 1, 1, 0, 3, 3, 2, 2, 1, 1, 1, 0})
+	f.Add([]byte{5, 1, 3, 3, 2, 0, 1, 3, 1, 1, 3, 0, 3, 1, 1, 1, 3, 2, 1, 1, 1})
+	regs := make([]*typereg.Registry, len(mgBinders))
+	for i, bb := range mgBinders {
+		regs[i] = mgRegistry(f, bb.b)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		g := mgGen{in: in}
+		args := g.call()
+		for i, bb := range mgBinders {
+			checkMerged(t, regs[i], bb.b, args)
+		}
+	})
+}
