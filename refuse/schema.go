@@ -168,7 +168,7 @@ func (sw *schemaWords) add(b *problems, is schemacheck.Issue) {
 	if nestedKey {
 		path = path.Key(args[is.Start:is.End]) // the pointer leads to the key's member
 	}
-	pr.Path, pr.Pointer, pr.Code = is.Path.String(), path.Pointer(), is.Code
+	pr.Path, pr.Pointer, pr.Code = path.String(), path.Pointer(), is.Code
 	switch is.Code {
 	case MissingArgument:
 		pr.Pointer = ""

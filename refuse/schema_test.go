@@ -116,7 +116,10 @@ func TestDecide_SchemaTool(t *testing.T) {
 			}},
 		{name: "nested unknown field", why: "additionalProperties false inside",
 			args:    `{"owner":"o","repo":"r","filter":{"author":"me","x":1}}`,
-			refused: []refuse.Problem{{Argument: "filter", Code: refuse.UnknownField, Takes: "an object with fields author", Sent: `{"author":"me","x":1}`, Element: `"x"`}}},
+			refused: []refuse.Problem{{Argument: "filter", Path: ".x", Code: refuse.UnknownField, Takes: "an object with fields author", Sent: `{"author":"me","x":1}`, Element: `"x"`}}},
+		{name: "nested repeated key", why: "the map reader keeps the last value; the words name the key inside the argument, not the argument sent twice",
+			args:     `{"owner":"o","repo":"r","filter":{"author":1,"author":"me"}}`,
+			warnings: []refuse.Problem{{Argument: "filter", Path: ".author", Code: refuse.DuplicateKey, Takes: "an object with fields author", Sent: `"author"`}}},
 		{name: "nested required field", why: "required inside",
 			args:    `{"owner":"o","repo":"r","filter":{}}`,
 			refused: []refuse.Problem{{Argument: "filter", Path: ".author", Code: refuse.MissingField, Takes: "an object with fields author", Sent: "{}", Element: `"author"`}}},
@@ -596,5 +599,24 @@ func refusesWith(t *testing.T, reg *typereg.Registry, tool, args string, want re
 		if p.Pointer != "" {
 			checkPointer(t, args, args, p)
 		}
+	}
+}
+
+// TestDecide_SchemaToolNestedRepeatWords: a key repeated inside an
+// argument of a schema tool is worded at its place, as a struct tool's
+// is. It was worded as the argument sent twice ("Argument 'filter' ...
+// was sent more than once, under the key "author"").
+func TestDecide_SchemaToolNestedRepeatWords(t *testing.T) {
+	reg := typereg.New()
+	if err := reg.RegisterSchema("list_issues", json.RawMessage(listIssues)); err != nil {
+		t.Fatal(err)
+	}
+	d := refuse.Decide(reg, "list_issues", []byte(`{"owner":"o","repo":"r","filter":{"author":1,"author":"me"}}`))
+	if d.Refusal != nil || d.Warnings == nil {
+		t.Fatalf("want a warning alone, got %v / %v", d.Refusal, d.Warnings)
+	}
+	want := `Argument 'filter' for tool 'list_issues' has the key "author" at filter.author, the same key to the tool as one sent before it there; the tool reads only the last value.`
+	if got := d.Warnings.String(); !strings.Contains(got, want) {
+		t.Errorf("warnings:\n%s\nwant them to hold:\n%s", got, want)
 	}
 }
