@@ -112,8 +112,8 @@ func TestRefuse_KeyReadAlikeIsWordedAsTheSameKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	for args, want := range map[string]string{
-		`{"l":{"a":1,"A":2}}`:  `Argument 'l' for tool 't' has the key "A" at l.A, the same key to the tool as one sent before it there; the tool reads only the last value.`,
-		`{"i":{"1":1,"01":2}}`: `Argument 'i' for tool 't' has the key "01" at i.01, the same key to the tool as one sent before it there; the tool reads only the last value.`,
+		`{"l":{"a":1,"A":2}}`:  `Argument 'l' for tool 't' has the key "A" at l.A, the same key to the tool as one sent before it there; the tool reads each value over the one before: send it once.`,
+		`{"i":{"1":1,"01":2}}`: `Argument 'i' for tool 't' has the key "01" at i.01, the same key to the tool as one sent before it there; the tool reads each value over the one before: send it once.`,
 	} {
 		d := refuse.Decide(reg, "t", []byte(args))
 		if d.Refusal == nil || !strings.Contains(d.Refusal.Error(), want) {

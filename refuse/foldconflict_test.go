@@ -163,7 +163,7 @@ type nestedWindowArgs struct {
 // TestDecide_NestedNameAndCaseVariant_SaysAValueWasDropped pins, for a
 // nested struct's field sent under its name and a case variant of it,
 // that the argument's one problem says a value was thrown away (the key
-// repeats an earlier one; the tool reads only the last value), not only
+// repeats an earlier one; the tool reads each value over the one before), not only
 // that a key's case was folded. It failed: the warning was folded_key,
 // and said nothing of the value the binder dropped.
 func TestDecide_NestedNameAndCaseVariant_SaysAValueWasDropped(t *testing.T) {
@@ -185,7 +185,7 @@ func TestDecide_NestedNameAndCaseVariant_SaysAValueWasDropped(t *testing.T) {
 			if d.Refusal != nil || d.Warnings == nil {
 				t.Fatalf("%s: refusal %v, warnings %v; want warnings", args, d.Refusal, d.Warnings)
 			}
-			if p := d.Warnings.Problems[0]; p.Code != refuse.DuplicateKey || !strings.Contains(d.Warnings.String(), "the tool reads only the last value") {
+			if p := d.Warnings.Problems[0]; p.Code != refuse.DuplicateKey || !strings.Contains(d.Warnings.String(), "the tool reads each value over the one before") {
 				t.Errorf("%s: the problem is %+v:\n%s\nwant a duplicate_key saying the last value is read", args, p, d.Warnings)
 			}
 		}

@@ -344,3 +344,26 @@ func FuzzDecide_MergedObjects(f *testing.F) {
 		}
 	})
 }
+
+// TestDecide_NestedRepeatWords: a key repeated inside an argument is
+// warned of in words true of what the binder keeps. They said "the tool
+// reads only the last value", false for a null after a number (the
+// number stays) and for objects (they merge).
+func TestDecide_NestedRepeatWords(t *testing.T) {
+	for _, bb := range mgBinders {
+		reg := mgRegistry(t, bb.b)
+		for _, args := range []string{
+			`{"w":{"a":1,"a":null,"b":1}}`,
+			`{"p":{"x":{"a":1},"x":{"b":2}}}`,
+			`{"w":{"a":1,"a":2,"b":1}}`,
+		} {
+			d := refuse.Decide(reg, "mg", []byte(args))
+			if d.Refusal != nil || d.Warnings == nil {
+				t.Fatalf("%s %s: want a warning alone, got %v / %v", bb.name, args, d.Refusal, d.Warnings)
+			}
+			if got := d.Warnings.String(); strings.Contains(got, "only the last") || !strings.Contains(got, "the tool reads each value over the one before: send it once.") {
+				t.Errorf("%s %s: %s", bb.name, args, got)
+			}
+		}
+	}
+}

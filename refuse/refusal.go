@@ -428,7 +428,9 @@ func (p Problem) sentence(tool string) string {
 		}
 		// The key as sent may differ from the one before it (escaped, "01"
 		// for 1, a text the key type reads alike): say what the tool does.
-		return arg + " has the key " + p.Sent + " at " + p.Argument + p.Path + ", the same key to the tool as one sent before it there; the tool reads only the last value."
+		// Which value it keeps depends on the values (a null leaves a
+		// number as it was, objects merge), which the issue does not carry.
+		return arg + " has the key " + p.Sent + " at " + p.Argument + p.Path + ", the same key to the tool as one sent before it there; the tool reads each value over the one before: send it once."
 	case UnknownField:
 		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " at " + p.Argument + p.Path + ", which names no field there."
 	case AmbiguousField:

@@ -615,7 +615,7 @@ func TestDecide_SchemaToolNestedRepeatWords(t *testing.T) {
 	if d.Refusal != nil || d.Warnings == nil {
 		t.Fatalf("want a warning alone, got %v / %v", d.Refusal, d.Warnings)
 	}
-	want := `Argument 'filter' for tool 'list_issues' has the key "author" at filter.author, the same key to the tool as one sent before it there; the tool reads only the last value.`
+	want := `Argument 'filter' for tool 'list_issues' has the key "author" at filter.author, the same key to the tool as one sent before it there; the tool reads each value over the one before: send it once.`
 	if got := d.Warnings.String(); !strings.Contains(got, want) {
 		t.Errorf("warnings:\n%s\nwant them to hold:\n%s", got, want)
 	}
