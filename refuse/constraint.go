@@ -3,7 +3,6 @@ package refuse
 import (
 	"encoding"
 	"errors"
-	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -93,7 +92,8 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.param(i), Sent: quoteSent(raw)}
 		arg := jsonpath.ArgPath(keys[i])
 		pr.Pointer = arg.Pointer()
-		if path, elem, ok := breach(t.Plan(), v.Elem().FieldByIndex(fieldIndex(t, i)), raw, levels(p.Validate), arg); ok && path.Inside() {
+		a := &argText{raw: raw, ends: jsonlex.IndexEnds(raw)}
+		if path, elem, ok := breach(t.Plan(), v.Elem().FieldByIndex(fieldIndex(t, i)), a, jsonlex.Span{End: len(raw)}, levels(p.Validate), arg); ok && path.Inside() {
 			pr.Path, pr.Pointer, pr.Element = path.String(), path.Pointer(), quoteSent(elem)
 		}
 		ps = append(ps, pr)
@@ -189,12 +189,22 @@ func levels(tag string) []string {
 	return append(out, strings.Join(cur, ","))
 }
 
-// breach finds where value v (sent as raw) first breaks its levels of
-// constraint, in the order sent: the path to it inside the argument and its
-// raw text. It runs the validator on each level, as dive does.
-func breach(plan *bind.Plan, v reflect.Value, raw []byte, lvls []string, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
+// An argText is an argument's value as sent, with where each of its
+// arrays and objects ends: breach looks at every member of a level before
+// it enters one, and steps past each by the index (a chain of objects
+// read again at each level cost its length squared: 3 s for 108 KB).
+type argText struct {
+	raw  []byte
+	ends jsonlex.Ends
+}
+
+// breach finds where value v (sent as a.raw[at.Start:at.End]) first breaks
+// its levels of constraint, in the order sent: the path to it inside the
+// argument and its raw text. It runs the validator on each level, as dive
+// does.
+func breach(plan *bind.Plan, v reflect.Value, a *argText, at jsonlex.Span, lvls []string, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	if lvls[0] != "" && validate().Var(v.Interface(), lvls[0]) != nil {
-		return path, raw, true
+		return path, a.raw[at.Start:at.End], true
 	}
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
@@ -204,23 +214,23 @@ func breach(plan *bind.Plan, v reflect.Value, raw []byte, lvls []string, path js
 	}
 	if len(lvls) == 1 {
 		if v.Kind() == reflect.Struct {
-			return fieldBreach(plan, v, raw, path)
+			return fieldBreach(plan, v, a, at, path)
 		}
 		return jsonpath.Path{}, nil, false
 	}
 	var (
-		at    jsonpath.Path
+		where jsonpath.Path
 		elem  []byte
 		found bool
 	)
 	switch v.Kind() {
 	case reflect.Slice:
 		i := 0
-		for e := range jsonlex.Elements(raw, 0) {
+		for e := range a.ends.Elements(a.raw, at.Start) {
 			if found || i >= v.Len() {
 				break
 			}
-			at, elem, found = breach(plan, v.Index(i), raw[e.Start:e.End], lvls[1:], path.Index(i))
+			where, elem, found = breach(plan, v.Index(i), a, e, lvls[1:], path.Index(i))
 			i++
 		}
 	case reflect.Map:
@@ -231,8 +241,8 @@ func breach(plan *bind.Plan, v reflect.Value, raw []byte, lvls []string, path js
 		kt := v.Type().Key()
 		var keys []any // each member's Go key, nil where the map reads none
 		last := map[any]int{}
-		for m := range jsonlex.Members(raw, 0) {
-			mk, ok := mapKey(kt, unquoteKey(raw[m.Key.Start:m.Key.End]))
+		for m := range a.ends.Members(a.raw, at.Start) {
+			mk, ok := mapKey(kt, unquoteKey(a.raw[m.Key.Start:m.Key.End]))
 			var k any
 			if ok {
 				i := len(keys)
@@ -245,7 +255,7 @@ func breach(plan *bind.Plan, v reflect.Value, raw []byte, lvls []string, path js
 			keys = append(keys, k)
 		}
 		n := 0
-		for m := range jsonlex.Members(raw, 0) {
+		for m := range a.ends.Members(a.raw, at.Start) {
 			k := keys[n]
 			n++
 			if found {
@@ -258,10 +268,10 @@ func breach(plan *bind.Plan, v reflect.Value, raw []byte, lvls []string, path js
 			if !mv.IsValid() {
 				continue
 			}
-			at, elem, found = breach(plan, mv, raw[m.Value.Start:m.Value.End], lvls[1:], path.Name(unquoteKey(raw[m.Key.Start:m.Key.End])))
+			where, elem, found = breach(plan, mv, a, m.Value, lvls[1:], path.Name(unquoteKey(a.raw[m.Key.Start:m.Key.End])))
 		}
 	}
-	return at, elem, found
+	return where, elem, found
 }
 
 // fieldBreach finds where nested struct v (sent as the object raw) first
@@ -269,10 +279,10 @@ func breach(plan *bind.Plan, v reflect.Value, raw []byte, lvls []string, path js
 // it: a field's own tag, or the structs inside an untagged field. A key
 // binds a field as plan's binder binds it (bindcap.Field), by
 // encoding/json's rule where the plan has none (fieldNamed).
-func fieldBreach(plan *bind.Plan, v reflect.Value, raw []byte, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
+func fieldBreach(plan *bind.Plan, v reflect.Value, a *argText, at jsonlex.Span, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
 	t := v.Type()
 	var (
-		at    jsonpath.Path
+		where jsonpath.Path
 		elem  []byte
 		found bool
 	)
@@ -284,8 +294,8 @@ func fieldBreach(plan *bind.Plan, v reflect.Value, raw []byte, path jsonpath.Pat
 	}
 	var fields []*bound // each member's field, or nil
 	last := map[string]int{}
-	for m := range jsonlex.Members(raw, 0) {
-		key := raw[m.Key.Start:m.Key.End]
+	for m := range a.ends.Members(a.raw, at.Start) {
+		key := a.raw[m.Key.Start:m.Key.End]
 		var b *bound
 		index, tag, ok, known := bindcap.Field(plan, t, key)
 		if !known {
@@ -296,18 +306,18 @@ func fieldBreach(plan *bind.Plan, v reflect.Value, raw []byte, path jsonpath.Pat
 			b = &bound{index, tag}
 		}
 		if b != nil {
-			last[fmt.Sprint(b.index)] = len(fields)
+			last[indexKey(b.index)] = len(fields)
 		}
 		fields = append(fields, b)
 	}
 	n := 0
-	for m := range jsonlex.Members(raw, 0) {
+	for m := range a.ends.Members(a.raw, at.Start) {
 		b := fields[n]
 		n++
 		if found {
 			break
 		}
-		if b == nil || last[fmt.Sprint(b.index)] != n-1 {
+		if b == nil || last[indexKey(b.index)] != n-1 {
 			continue
 		}
 		fv, err := v.FieldByIndexErr(b.index)
@@ -318,9 +328,18 @@ func fieldBreach(plan *bind.Plan, v reflect.Value, raw []byte, path jsonpath.Pat
 		if tag := b.tag.Get("validate"); tag != "" && tag != "-" {
 			lvls = levels(tag)
 		}
-		at, elem, found = breach(plan, fv, raw[m.Value.Start:m.Value.End], lvls, path.Name(unquoteKey(raw[m.Key.Start:m.Key.End])))
+		where, elem, found = breach(plan, fv, a, m.Value, lvls, path.Name(unquoteKey(a.raw[m.Key.Start:m.Key.End])))
 	}
-	return at, elem, found
+	return where, elem, found
+}
+
+// indexKey is a field's index sequence as a map key.
+func indexKey(index []int) string {
+	var b []byte
+	for _, i := range index {
+		b = strconv.AppendInt(append(b, '.'), int64(i), 10)
+	}
+	return string(b)
 }
 
 // fieldNamed returns the index of the field of nested struct type t that
