@@ -3,9 +3,11 @@ package bind
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 )
 
 // A key sent twice in one object is read by encoding/json and segmentio
@@ -40,31 +42,28 @@ func init() {
 	bindcap.FilledMissing = filledMissing
 }
 
-// mergeBudget bounds the steps filledMissing records to find the issues'
-// objects again (the places, summed over the issues): past it, the
-// issues left are kept as the pass reported them. An issue's path is as
-// deep as its object, so the steps could otherwise grow as the issues
-// times the depth. The places a fixed array zeroes, each time it is read,
-// count too, up to twice the budget: past that, every issue is kept.
-const mergeBudget = 1 << 14
-
 // filledMissing returns issues, the verdict of plan p on args, without
-// the MissingField issues whose field the value the binder reads holds
-// after all, or whose object is not in that value (a later null, an
-// empty list or a shorter one replaced it), where the argument holds a
-// key sent twice. Every other issue it keeps, in order, and so it does
-// a MissingField it cannot place. It reads args only for the arguments
-// that hold both a MissingField issue and a repeated key.
+// the MissingField issues the value the binder reads does not bear out:
+// its object holds the field after all, or is not in that value (a later
+// null, an empty list or a shorter one replaced it), where the argument
+// holds a key sent twice. Every other issue it keeps, in order, and so it
+// does a MissingField it cannot place, and every one of an argument some
+// of whose MissingField issues were only counted (past MaxIssues: one of
+// those may be the one that stands). It reads the call twice, following
+// only the arguments that hold both a MissingField issue and a repeated
+// key, in time linear in the call's size.
 func filledMissing(p *Plan, args []byte, issues []Issue) []Issue {
 	if p.rules == nil || p.root == nil || p.rules.dupDropped {
 		return issues // no rules to read by; V2: a repeated name fails
 	}
-	var missing, repeated []int // params, sorted and distinct after
+	var missing, repeated, counted []int // params
 	for _, is := range issues {
 		switch {
 		case is.Param < 0:
 		case is.Kind == MissingField:
 			missing = append(missing, is.Param)
+		case is.Kind == Omitted && is.Of == MissingField:
+			counted = append(counted, is.Param)
 		case is.Kind == DuplicateKey, is.Kind == Omitted && is.Of == DuplicateKey:
 			repeated = append(repeated, is.Param)
 		}
@@ -72,11 +71,10 @@ func filledMissing(p *Plan, args []byte, issues []Issue) []Issue {
 	if len(missing) == 0 || len(repeated) == 0 {
 		return issues
 	}
-	slices.Sort(repeated)
-	m := merger{p: p, data: args, issues: issues}
-	for _, is := range issues {
-		if _, ok := slices.BinarySearch(repeated, is.Param); ok && is.Kind == MissingField {
-			m.params = append(m.params, is.Param)
+	m := merger{p: p, data: args, issues: issues, counted: counted}
+	for _, prm := range missing {
+		if slices.Contains(repeated, prm) {
+			m.params = append(m.params, prm)
 		}
 	}
 	if len(m.params) == 0 {
@@ -91,6 +89,7 @@ func filledMissing(p *Plan, args []byte, issues []Issue) []Issue {
 	}
 	slices.SortStableFunc(m.order, func(a, b int) int { return issues[a].Start - issues[b].Start })
 	m.root = &mslot{}
+	m.at = []*mslot{m.root}
 	m.locate = true
 	if !m.top() {
 		return issues
@@ -99,10 +98,35 @@ func filledMissing(p *Plan, args []byte, issues []Issue) []Issue {
 	if !m.top() {
 		return issues
 	}
+	m.root.settle()
 	drop := make([]bool, len(issues))
 	for _, s := range m.found {
 		for _, i := range s.issues {
-			drop[i] = s.filled(issues[i])
+			drop[i] = !s.stands(issues[i])
+		}
+	}
+	// Where issues were counted, every object was placed: the argument's
+	// verdict is its objects', listed or not. One that lacks a field when
+	// none listed stands is listed in their stead; none lacking, the count
+	// goes too.
+	var more []Issue
+	for _, prm := range m.counted {
+		if !m.tracked(prm) {
+			continue
+		}
+		stands := false
+		for i, is := range issues {
+			stands = stands || is.Kind == MissingField && is.Param == prm && !drop[i]
+		}
+		if stands {
+			continue
+		}
+		if is, ok := m.lacking(prm); ok {
+			more = append(more, is)
+			continue
+		}
+		for i, is := range issues {
+			drop[i] = drop[i] || is.Kind == Omitted && is.Of == MissingField && is.Param == prm
 		}
 	}
 	out := issues[:0]
@@ -112,25 +136,48 @@ func filledMissing(p *Plan, args []byte, issues []Issue) []Issue {
 		}
 	}
 	clear(issues[len(out):]) // the pooled room holds no stale issue
-	return out
+	return append(out, more...)
+}
+
+// lacking returns a MissingField issue of an object of param prm, placed
+// whole, that the value the binder reads holds and that leaves out a
+// required field: the first such object, in the order first read.
+func (m *merger) lacking(prm int) (Issue, bool) {
+	for _, s := range m.found {
+		if !s.live || !s.exists || s.st == nil || s.param != prm {
+			continue
+		}
+		for _, f := range m.p.nestedStd[s.st] {
+			if f < len(s.has) && s.has[f] {
+				continue
+			}
+			is := Issue{Kind: MissingField, Param: prm, Start: s.span.Start, End: s.span.End, Type: s.st.fields.nodes[f].typ}
+			is.Path = Path{p: s.path(m.data, m.keys[prm]).Name(s.st.fields.params[f].Name)}
+			return is, true
+		}
+	}
+	return Issue{}, false
 }
 
 // A merger reads the arguments of the tracked params twice: first to
-// place each MissingField issue's object (locate: the steps that lead to
-// it, the same for every object read into the same place), then to
-// follow what the binder reads into those places, in order.
+// place each MissingField issue's object (locate: the slot its steps lead
+// to, the same for every object read into the same place), then to
+// follow what the binder reads into those slots, in order.
 type merger struct {
-	p      *Plan
-	data   []byte
-	issues []Issue
-	params []int // the params read, sorted
-	order  []int // the MissingField issues in them, by Start
-	next   int   // locate: the first of order not placed yet
-	locate bool
-	path   []mstep // locate: the steps to the value read
-	budget int     // locate: the steps recorded so far
-	root   *mslot
-	found  []*mslot // the slots that hold issues
+	p       *Plan
+	data    []byte
+	issues  []Issue
+	params  []int                // the params read, sorted
+	counted []int                // the params some of whose MissingField issues were counted (past MaxIssues)
+	order   []int                // the MissingField issues in them, by Start
+	next    int                  // locate: the first of order not placed yet
+	whole   bool                 // locate: the param read is counted, and every object of it placed
+	keys    map[int]jsonlex.Span // the last key sent for each counted param
+	locate  bool
+	path    []mstep  // locate: the steps to the value read
+	at      []*mslot // locate: the slot of each prefix of path, nil where none was made
+	root    *mslot
+	found   []*mslot // the slots that hold issues
 }
 
 // An mstep leads from a place to one below it: a field or an element by
@@ -144,17 +191,23 @@ type mstep struct {
 // An mslot is a place the binder reads values into, on the way to an
 // issue's object, and what was read there since it was last made new.
 type mslot struct {
-	parent *mslot
-	at     mstep
-	kids   map[mstep]*mslot
-	gen    uint32 // bumped when the value here is made new: the slots below are stale
-	upGen  uint32 // parent.gen when this slot was last made new
-	exists bool   // an object was read here since
-	list   bool   // lists are read here
-	length int    // the last list's length
-	st     *node  // the struct read here
-	has    []bool // by field index: named by a key read here since
-	issues []int  // the issues whose object was read here
+	parent  *mslot
+	at      mstep
+	kids    map[mstep]*mslot
+	gen     uint32       // bumped when the value here is made new: the slots below are stale
+	upGen   uint32       // parent.gen when this slot was last made new
+	exists  bool         // an object was read here since
+	list    bool         // lists are read here
+	length  int          // the last list's length
+	st      *node        // the struct read here
+	has     []bool       // by field index: named by a key read here since
+	written []*mslot     // a fixed array's elements read since it last zeroed them
+	listed  bool         // in its parent's written
+	live    bool         // settle: the object read here is in the value the binder reads
+	param   int          // the param it lies in
+	span    jsonlex.Span // the last object read here
+	issues  []int        // the issues whose object was read here
+	placed  bool         // in merger.found
 }
 
 func (m *merger) tracked(param int) bool {
@@ -174,6 +227,12 @@ func (m *merger) top() bool {
 		}
 		end := -1
 		if pi, _ := m.p.root.fields.lookupKey(m.data[key.Start:key.End], f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0); pi >= 0 && m.tracked(pi) {
+			if m.whole = slices.Contains(m.counted, pi); m.whole && !m.locate {
+				if m.keys == nil {
+					m.keys = map[int]jsonlex.Span{}
+				}
+				m.keys[pi] = key
+			}
 			end = m.descend(vs, m.p.root.fields.nodes[pi], m.root, mstep{i: pi})
 		} else {
 			end = m.skip(vs)
@@ -189,9 +248,13 @@ func (m *merger) top() bool {
 // descend reads the value at vs into the place one step below s.
 func (m *merger) descend(vs int, n *node, s *mslot, st mstep) int {
 	if m.locate {
-		m.path = append(m.path, st)
+		var kid *mslot
+		if up := m.at[len(m.at)-1]; up != nil {
+			kid = up.kids[st]
+		}
+		m.path, m.at = append(m.path, st), append(m.at, kid)
 		end := m.value(vs, n, nil)
-		m.path = m.path[:len(m.path)-1]
+		m.path, m.at = m.path[:len(m.path)-1], m.at[:len(m.at)-1]
 		return end
 	}
 	return m.value(vs, n, s.kid(st))
@@ -217,6 +280,9 @@ func (m *merger) value(i int, n *node, s *mslot) int {
 		}
 		n = n.elem
 	}
+	if n.kind == kTrial && n.elem != nil && n.elem.kind == kMap {
+		n = n.elem // Std: a map whose key type's UnmarshalText reads each key (textMap)
+	}
 	if !m.locate && s == nil {
 		return m.skip(i)
 	}
@@ -225,7 +291,7 @@ func (m *merger) value(i int, n *node, s *mslot) int {
 		s.renew() // nil; a struct and an array stay as they are
 	case k == jsonlex.KindObject && n.kind == kStruct:
 		return m.object(i, n, s)
-	case k == jsonlex.KindObject && n.kind == kMap && !n.tkey && !n.jkey:
+	case k == jsonlex.KindObject && n.kind == kMap:
 		return m.mapObject(i, n, s)
 	case k == jsonlex.KindArray && (n.kind == kSlice && !n.bytes || n.kind == kArray):
 		return m.array(i, n, s)
@@ -236,11 +302,9 @@ func (m *merger) value(i int, n *node, s *mslot) int {
 // object reads an object into struct node n at place s.
 func (m *merger) object(at int, n *node, s *mslot) int {
 	if m.locate {
-		if !m.place(at) {
-			return -1
-		}
+		m.place(at)
 	} else {
-		s.exists, s.st = true, n
+		s.exists, s.st, s.span.Start = true, n, at
 		if len(s.has) < len(n.fields.params) {
 			s.has = make([]bool, len(n.fields.params))
 		}
@@ -268,6 +332,9 @@ func (m *merger) object(at int, n *node, s *mslot) int {
 	if !ok {
 		return -1
 	}
+	if s != nil {
+		s.span.End = i
+	}
 	return i
 }
 
@@ -282,11 +349,10 @@ func (m *merger) mapObject(at int, n *node, s *mslot) int {
 			return -1
 		}
 		text, tok := jsonlex.Unquote(buf[:0], m.data[key.Start:key.End])
-		name, known := mapKey(n, text)
-		if !tok || !known {
-			return -1 // a key the binder may read otherwise: the verdict stands
+		if !tok {
+			return -1
 		}
-		st := mstep{key: name, isKey: true}
+		st := mstep{key: mapKey(n, text), isKey: true}
 		var end int
 		if m.locate {
 			end = m.descend(vs, n.elem, nil, st)
@@ -306,33 +372,44 @@ func (m *merger) mapObject(at int, n *node, s *mslot) int {
 	return i
 }
 
-// mapKey returns the map key the binder reads from a key's text: the
-// text for a string key, the number for an integer one ("01" and "1"
-// are one key), and whether it can tell.
-func mapKey(n *node, text []byte) (string, bool) {
+// mapKey returns the slot of a map's element the binder reads a key's
+// text into: an integer key's value ("01" and "1" are one key, as
+// encoding/json reads them), any other key's text. Two texts a key type
+// reads alike (by UnmarshalText, or segmentio's integer keys) are then two
+// slots: an issue in one the other overwrites is kept, never one the value
+// read bears out dropped (the last text read decides its slot's object).
+func mapKey(n *node, text []byte) string {
 	switch n.key {
-	case kString:
-		return string(text), true
 	case kInt:
-		v, err := strconv.ParseInt(string(text), 10, 64)
-		return strconv.FormatInt(v, 10), err == nil
+		if v, err := strconv.ParseInt(string(text), 10, 64); err == nil {
+			return strconv.FormatInt(v, 10)
+		}
 	case kUint:
-		v, err := strconv.ParseUint(string(text), 10, 64)
-		return strconv.FormatUint(v, 10), err == nil
+		if v, err := strconv.ParseUint(string(text), 10, 64); err == nil {
+			return strconv.FormatUint(v, 10)
+		}
 	}
-	return "", false
+	return string(text)
 }
 
 // array reads an array into list or fixed array node n at place s.
 func (m *merger) array(at int, n *node, s *mslot) int {
+	zeroes := n.kind == kArray && !m.p.rules.staleLists && s != nil
 	i, more, ok := jsonlex.Open(m.data, at)
 	j := 0
 	for ok && more {
 		var end int
-		if n.kind == kSlice || j < n.length {
-			end = m.descend(i, n.elem, s, mstep{i: j})
-		} else {
+		switch {
+		case n.kind == kArray && j >= n.length:
 			end = m.skip(i) // past a fixed array's length: dropped
+		case zeroes:
+			st := mstep{i: j}
+			if kid := s.kid(st); kid != nil && !kid.listed {
+				s.written, kid.listed = append(s.written, kid), true
+			}
+			end = m.descend(i, n.elem, s, st)
+		default:
+			end = m.descend(i, n.elem, s, mstep{i: j})
 		}
 		if end < 0 {
 			return -1
@@ -343,61 +420,69 @@ func (m *merger) array(at int, n *node, s *mslot) int {
 	if !ok {
 		return -1
 	}
-	if s == nil {
-		return i
-	}
-	stale := m.p.rules.staleLists
 	switch {
+	case s == nil:
 	case n.kind == kSlice:
-		if j == 0 && !stale {
+		if j == 0 && !m.p.rules.staleLists {
 			s.renew() // encoding/json: a new, empty list
 		}
 		s.list, s.length = true, j
-	case !stale:
-		if m.budget += len(s.kids); m.budget > 2*mergeBudget {
-			return -1 // an array read again and again: the verdict stands
-		}
-		for st, kid := range s.kids {
-			if st.i >= j && kid.upGen == s.gen {
-				kid.renew() // zeroed
+	case zeroes:
+		// The elements past those sent are zeroed. Those read since the
+		// last time are the only ones not zero already: each is looked at
+		// once more here, after it was read, so the arrays cost what
+		// their elements do.
+		kept := s.written[:0]
+		for _, kid := range s.written {
+			if kid.at.i < j {
+				kept = append(kept, kid)
+				continue
+			}
+			kid.listed = false
+			if kid.upGen == s.gen {
+				kid.renew()
 			}
 		}
+		clear(s.written[len(kept):])
+		s.written = kept
 	}
 	return i
 }
 
-// place records the steps to the object at offset at for every issue
-// whose object it is.
-func (m *merger) place(at int) bool {
+// place makes the slot of the object at offset at, for every issue whose
+// object it is: the slots on the way that no issue's object made yet, each
+// once.
+func (m *merger) place(at int) {
 	for m.next < len(m.order) && m.issues[m.order[m.next]].Start < at {
 		m.next++ // an object the walk did not reach as an object: kept
 	}
-	if m.next == len(m.order) || m.issues[m.order[m.next]].Start != at {
-		return true
+	if (m.next == len(m.order) || m.issues[m.order[m.next]].Start != at) && !m.whole {
+		return
 	}
-	if m.budget += len(m.path); m.budget > mergeBudget {
-		m.next = len(m.order) // the rest are kept
-		return true
+	k := len(m.at) - 1
+	for m.at[k] == nil {
+		k--
 	}
-	s := m.root
-	for _, st := range m.path {
-		kid := s.kids[st]
-		if kid == nil {
-			if s.kids == nil {
-				s.kids = map[mstep]*mslot{}
-			}
-			kid = &mslot{parent: s, at: st}
-			s.kids[st] = kid
+	for ; k+1 < len(m.at); k++ {
+		up, st := m.at[k], m.path[k]
+		if up.kids == nil {
+			up.kids = map[mstep]*mslot{}
 		}
-		s = kid
+		kid := &mslot{parent: up, at: st, param: up.param}
+		if up == m.root {
+			kid.param = st.i
+		}
+		up.kids[st] = kid
+		m.at[k+1] = kid
 	}
-	if len(s.issues) == 0 {
+	s := m.at[len(m.at)-1]
+	if !s.placed {
+		s.placed = true
 		m.found = append(m.found, s)
 	}
 	for ; m.next < len(m.order) && m.issues[m.order[m.next]].Start == at; m.next++ {
 		s.issues = append(s.issues, m.order[m.next])
 	}
-	return true
 }
 
 // kid returns the slot one step below s, made new if s was since it was
@@ -406,7 +491,7 @@ func (s *mslot) kid(st mstep) *mslot {
 	kid := s.kids[st]
 	if kid != nil && kid.upGen != s.gen {
 		kid.renew()
-		kid.upGen = s.gen
+		kid.upGen, kid.listed = s.gen, false
 	}
 	return kid
 }
@@ -419,28 +504,68 @@ func (s *mslot) renew() {
 	s.gen++
 	s.exists, s.length = false, 0
 	clear(s.has)
+	clear(s.written)
+	s.written = s.written[:0]
 }
 
-// filled reports whether the value the binder reads leaves issue is (a
-// MissingField whose object was read at s) without cause: the object is
-// not in it, or holds the field.
-func (s *mslot) filled(is Issue) bool {
-	for c := s; c.parent != nil; c = c.parent {
-		if c.upGen != c.parent.gen || c.parent.list && c.at.i >= c.parent.length {
-			return true // made new since, or past the list's end
+// path returns the path to the object read at s, the argument's key
+// (its last, key) as sent: a field by its name, an element by its index,
+// a map's by its key's text.
+func (s *mslot) path(data []byte, key jsonlex.Span) jsonpath.Path {
+	var steps []*mslot
+	for c := s; c.parent != nil && c.parent.parent != nil; c = c.parent {
+		steps = append(steps, c)
+	}
+	p := jsonpath.ArgPath(data[key.Start:key.End])
+	for i := len(steps) - 1; i >= 0; i-- {
+		c := steps[i]
+		switch {
+		case c.at.isKey:
+			p = p.Name(c.at.key)
+		case c.parent.st != nil: // a struct's field
+			p = p.Name(c.parent.st.fields.params[c.at.i].Name)
+		default:
+			p = p.Index(c.at.i)
 		}
 	}
-	if !s.exists || s.st == nil {
-		return true
+	return p
+}
+
+// settle marks, from s down, the slots whose object is in the value the
+// binder reads: read since the slot above was last made new, within the
+// last list's length, and read as an object.
+func (s *mslot) settle() {
+	s.live = true
+	stack := []*mslot{s}
+	for len(stack) > 0 {
+		up := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, kid := range up.kids {
+			kid.live = up.live && kid.upGen == up.gen && !(up.list && kid.at.i >= up.length)
+			stack = append(stack, kid)
+		}
 	}
-	last, ok := is.Path.p.Last()
-	if !ok || !last.IsKey || last.Cut {
+}
+
+// stands reports whether MissingField issue is, whose object was read at
+// s, stands in the value the binder reads: the object is in it (settle)
+// and lacks the field. An issue whose field it cannot tell stands.
+func (s *mslot) stands(is Issue) bool {
+	if !s.live || !s.exists || s.st == nil {
 		return false
 	}
+	last, ok := is.Path.p.Last()
+	if !ok || !last.IsKey {
+		return true
+	}
+	field := -1
 	for i, prm := range s.st.fields.params {
-		if prm.Name == last.Key {
-			return s.has[i]
+		if prm.Name == last.Key || last.Cut && strings.HasPrefix(prm.Name, last.Key) {
+			if field >= 0 {
+				return true // a cut name two fields start with
+			}
+			field = i
 		}
 	}
-	return false
+	return field < 0 || !s.has[field]
 }

@@ -367,3 +367,91 @@ func TestDecide_NestedRepeatWords(t *testing.T) {
 		}
 	}
 }
+
+// mgText is a map key a type reads by UnmarshalText.
+type mgText string
+
+func (k *mgText) UnmarshalText(b []byte) error { *k = mgText(b); return nil }
+
+type mgChain struct {
+	A    int      `json:"a"`
+	B    int      `json:"b"`
+	Next *mgChain `json:"next,omitempty"`
+}
+
+type mgLong struct {
+	A int `json:"a"`
+	B int `json:"the_start_of_the_reporting_window_in_utc_seconds"`
+}
+
+// mgEdges holds what the first reading of merged objects gave up on.
+type mgEdges struct {
+	L    []mgLeaf            `json:"l,omitempty"`
+	A    [64]mgLeaf          `json:"a,omitempty"`
+	T    map[mgText]mgLeaf   `json:"t,omitempty"`
+	IM   mgIntMap            `json:"im,omitempty"`
+	Long mgLong              `json:"long,omitempty"`
+	C    *mgChain            `json:"c,omitempty"`
+	K    map[string]*mgChain `json:"k,omitempty"`
+}
+
+type mgIntMap struct {
+	M map[int]mgLeaf `json:"m,omitempty"`
+	X mgLeaf         `json:"x"`
+}
+
+// TestDecide_MergedObjectsAtTheEdges: objects a repeated key merges are
+// judged by the value the binder reads past MaxIssues, past any depth,
+// through maps of every key type, for long field names and for a fixed
+// array sent again and again. A review and a hunt found each refused (a
+// good call) or let through (a field left out): the places were bounded
+// (a chain of 130 levels, an array sent 520 times was refused), a map
+// with integer keys under segmentio or keys its type reads by
+// UnmarshalText stopped the reading, a cut name matched no field, and
+// MaxIssues' listed issues were dropped while the one that stands was
+// only counted.
+func TestDecide_MergedObjectsAtTheEdges(t *testing.T) {
+	chain := func(n int, field string) string {
+		return strings.Repeat(`{"`+field+`":1,"next":`, n) + `{"a":1,"b":1}` + strings.Repeat("}", n)
+	}
+	leaves := func(n int, leaf string) string { return strings.TrimSuffix(strings.Repeat(leaf+",", n), ",") }
+	const segmentio = "segmentio"
+	cases := []struct {
+		args    string
+		refused any // a bool, or the binder that refuses
+	}{
+		{`{"l":[` + leaves(bind.MaxIssues, `{"a":1}`) + `],"l":[` + leaves(bind.MaxIssues, `{"b":1}`) + `,{"a":1}]}`, true},
+		{`{"l":[` + leaves(bind.MaxIssues, `{"a":1}`) + `],"l":[` + leaves(bind.MaxIssues, `{"b":1}`) + `]}`, false},
+		{`{"c":` + chain(200, "a") + `,"c":` + chain(200, "b") + `}`, false},
+		{`{"c":` + chain(200, "a") + `,"c":` + chain(199, "b") + `}`, false},
+		{`{"c":` + chain(200, "a") + `,"c":` + chain(199, "a") + `}`, true},
+		{`{"k":{"x":` + chain(200, "a") + `},"k":{"x":` + chain(200, "b") + `}}`, true}, // a map's element is new
+		// encoding/json zeroes a fixed array's elements past those sent,
+		// segmentio keeps them.
+		{`{"a":[` + leaves(64, `{"a":1}`) + `]` + strings.Repeat(`,"a":[{"b":1}]`, 600) + `}`, segmentio},
+		{`{"a":[` + leaves(64, `{"a":1}`) + `]` + strings.Repeat(`,"a":[{"b":1},{"b":1}]`, 600) + `}`, segmentio},
+		{`{"a":[{"a":1}]` + strings.Repeat(`,"a":[{"a":1},{"b":1}]`, 600) + `}`, true},
+		{`{"t":{"k":{"a":1},"k":{"a":1,"b":1}}}`, false},
+		{`{"t":{"k":{"a":1}},"t":{"k":{"a":1,"b":1}}}`, false},
+		{`{"t":{"k":{"a":1,"b":1}},"t":{"k":{"a":1}}}`, true},
+		{`{"im":{"m":{"1":{"a":1,"b":1}},"x":{"a":1}},"im":{"x":{"b":1}}}`, false},
+		{`{"long":{"a":1},"long":{"the_start_of_the_reporting_window_in_utc_seconds":2}}`, false},
+		{`{"long":{"a":1},"long":{"a":2}}`, true},
+	}
+	for _, bb := range mgBinders {
+		reg := typereg.New(typereg.WithBinder(bb.b))
+		if err := typereg.Register[mgEdges](reg, "mg"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range cases {
+			if err := bb.b.Unmarshal([]byte(tc.args), new(mgEdges)); err != nil {
+				t.Fatalf("%s: the binder fails on %.80s: %v", bb.name, tc.args, err)
+			}
+			want := tc.refused == true || tc.refused == bb.name
+			got := missingIn(refuse.Decide(reg, "mg", []byte(tc.args)))
+			if (len(got) > 0) != want {
+				t.Errorf("%s %.100s…: missing %v, want refused %v", bb.name, tc.args, got, want)
+			}
+		}
+	}
+}
