@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"errors"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -79,22 +80,37 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 		}
 	}
 	w := wordsFor(t)
-	sent, keys := sentValues(t, args, ms)
+	read := sentValues(t, args, ms)
 	for i, p := range recParams(t) {
 		if !failed[i] {
 			continue
 		}
-		raw := sent[i]
-		if raw == nil {
+		if read[i].Value.End == 0 {
 			ps = append(ps, Problem{Code: MissingArgument, Argument: p.Name, Takes: w.param(i)})
 			continue
 		}
-		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.param(i), Sent: quoteSent(raw)}
-		arg := jsonpath.ArgPath(keys[i])
-		pr.Pointer = arg.Pointer()
-		a := &argText{raw: raw, ends: jsonlex.IndexEnds(raw)}
-		if path, elem, ok := breach(t.Plan(), v.Elem().FieldByIndex(fieldIndex(t, i)), a, jsonlex.Span{End: len(raw)}, levels(p.Validate), arg); ok && path.Inside() {
-			pr.Path, pr.Pointer, pr.Element = path.String(), path.Pointer(), quoteSent(elem)
+		pr := Problem{Code: Constraint, Argument: p.Name, Takes: w.param(i), Sent: quoteSent(args[read[i].Value.Start:read[i].Value.End])}
+		pr.Pointer = jsonpath.ArgPath(args[read[i].Key.Start:read[i].Key.End]).Pointer()
+		fv := v.Elem().FieldByIndex(fieldIndex(t, i))
+		// The value read is in the member read; where members merge, the
+		// value inside that breaks the tags may be in one before it: the
+		// last member that sends it.
+		// The value read is in the member read; where members merge (objects,
+		// lists), the value inside that breaks the tags may be in one before
+		// it, the last that sends it; a null that leaves a value as it was
+		// is passed over (the value read was sent before it), then, where
+		// none is found, looked at as the value sent.
+		find := func(mb bindcap.Member, skipNull bool) bool {
+			a := argText{raw: args[mb.Value.Start:mb.Value.End], skipNull: skipNull}
+			a.ends = jsonlex.IndexEnds(a.raw)
+			path, elem, ok := breach(t.Plan(), fv, &a, jsonlex.Span{End: len(a.raw)}, levels(p.Validate), jsonpath.ArgPath(args[mb.Key.Start:mb.Key.End]))
+			if ok && path.Inside() {
+				pr.Path, pr.Pointer, pr.Element, pr.Sent = path.String(), path.Pointer(), quoteSent(elem), quoteSent(a.raw)
+			}
+			return ok
+		}
+		if !find(read[i], true) && !slices.ContainsFunc(mergedBefore(args, ms, t.Plan(), i, read[i]), func(mb bindcap.Member) bool { return find(mb, true) }) {
+			find(read[i], false)
 		}
 		ps = append(ps, pr)
 	}
@@ -139,12 +155,12 @@ func paramOf(t *typereg.Tool, ns string) int {
 	return -1
 }
 
-// sentValues returns, per parameter, the raw value the binder reads for it
-// from the top-level object args, whose members are ms (the last member
+// sentValues returns, per parameter, the member of the top-level object
+// args (whose members are ms) the binder reads it from (the last member
 // bound to it, by the binder's own matching, or the last not null where
-// its type reads null as nothing: nullLeaves), and that member's key, or
-// nil when the call does not send it.
-func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) (sent, keys [][]byte) {
+// its type reads null as nothing: nullLeaves); a zero Member where the
+// call does not send it.
+func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) []bindcap.Member {
 	rules := rulesOf(t)
 	last, nonNull := readMembers(t, args, ms, rules)
 	read := last // per parameter, the member read: the last, or the last not null where null leaves it
@@ -153,13 +169,32 @@ func sentValues(t *typereg.Tool, args []byte, ms *bindcap.Members) (sent, keys [
 			read[i] = nonNull[i]
 		}
 	}
-	sent, keys = make([][]byte, len(read)), make([][]byte, len(read))
+	out := make([]bindcap.Member, len(read))
 	for k, m := range eachMember(args, ms, t.Plan()) {
 		if i := m.Binds(); i >= 0 && i < len(read) && read[i] == k {
-			sent[i], keys[i] = args[m.Value.Start:m.Value.End], args[m.Key.Start:m.Key.End]
+			out[i] = m
 		}
 	}
-	return sent, keys
+	return out
+}
+
+// mergedBefore returns, from the last, the members of args bound to
+// parameter i other than read whose values are objects or arrays, where
+// read's is one: those the binder merges the value read with. Scalars do
+// not merge, and a call of a scalar sent again and again reads no member
+// twice here.
+func mergedBefore(args []byte, ms *bindcap.Members, plan *bind.Plan, i int, read bindcap.Member) []bindcap.Member {
+	if k := jsonlex.KindAt(args, read.Value.Start); k != jsonlex.KindObject && k != jsonlex.KindArray {
+		return nil
+	}
+	var out []bindcap.Member
+	for _, m := range eachMember(args, ms, plan) {
+		if k := jsonlex.KindAt(args, m.Value.Start); m.Binds() == i && m.Value != read.Value && (k == jsonlex.KindObject || k == jsonlex.KindArray) {
+			out = append(out, m)
+		}
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // nullLeaves reports whether the binder reads null for a value of type t
@@ -196,6 +231,9 @@ func levels(tag string) []string {
 type argText struct {
 	raw  []byte
 	ends jsonlex.Ends
+	// skipNull: a null for a value the binder reads null as nothing for
+	// is no breach (the value read was sent in another member).
+	skipNull bool
 }
 
 // breach finds where value v (sent as a.raw[at.Start:at.End]) first breaks
@@ -203,6 +241,9 @@ type argText struct {
 // argument and its raw text. It runs the validator on each level, as dive
 // does.
 func breach(plan *bind.Plan, v reflect.Value, a *argText, at jsonlex.Span, lvls []string, path jsonpath.Path) (jsonpath.Path, []byte, bool) {
+	if a.skipNull && jsonlex.KindAt(a.raw, at.Start) == jsonlex.KindNull && nullLeaves(v.Type()) {
+		return jsonpath.Path{}, nil, false
+	}
 	if lvls[0] != "" && validate().Var(v.Interface(), lvls[0]) != nil {
 		return path, a.raw[at.Start:at.End], true
 	}
@@ -306,7 +347,10 @@ func fieldBreach(plan *bind.Plan, v reflect.Value, a *argText, at jsonlex.Span, 
 			b = &bound{index, tag}
 		}
 		if b != nil {
-			last[indexKey(b.index)] = len(fields)
+			k := indexKey(b.index)
+			if _, before := last[k]; !before || jsonlex.KindAt(a.raw, m.Value.Start) != jsonlex.KindNull || !nullLeaves(t.FieldByIndex(b.index).Type) {
+				last[k] = len(fields) // null after a value leaves a number, a string, a struct as it was
+			}
 		}
 		fields = append(fields, b)
 	}

@@ -1,0 +1,61 @@
+package refuse_test
+
+import (
+	"testing"
+
+	"github.com/bindguard/bindguard/refuse"
+	"github.com/bindguard/bindguard/typereg"
+)
+
+type mbLeaf struct {
+	A int    `json:"a,omitempty" validate:"max=10"`
+	B string `json:"b,omitempty"`
+	R string `json:"r" validate:"required"`
+}
+
+type mbArgs struct {
+	W mbLeaf   `json:"w"`
+	L []mbLeaf `json:"l,omitempty" validate:"dive"`
+}
+
+// TestDecide_BreachQuotesTheValueRead: a value inside an argument that
+// breaks its tags is quoted as the binder reads it, and where: past a
+// null after it that leaves it as it was, and in an object a later one
+// merges into. A hunt found the null quoted ("with null at w.a") and the
+// last object quoted alone, with no place ("the call sent {"b":"yy"}"),
+// where the binder reads 50 from the one before.
+func TestDecide_BreachQuotesTheValueRead(t *testing.T) {
+	cases := []struct{ args, path, sent string }{
+		{`{"w":{"r":"x","a":50,"a":null}}`, ".a", `{"r":"x","a":50,"a":null}`},
+		{`{"w":{"r":"x","a":50},"w":{"a":null}}`, ".a", `{"r":"x","a":50}`},
+		{`{"w":{"a":50,"r":"x"},"w":{"b":"yy"}}`, ".a", `{"a":50,"r":"x"}`},
+		{`{"w":{"a":50,"r":"x"},"w":{"b":"yy"},"w":null}`, ".a", `{"a":50,"r":"x"}`},
+		{`{"w":{"r":"x"},"l":[{"a":50,"r":"x"}],"l":[{"b":"yy"}]}`, "[0].a", `[{"a":50,"r":"x"}]`},
+		{`{"w":{"r":"x","a":50}}`, ".a", `{"r":"x","a":50}`},
+	}
+	for _, bb := range mgBinders {
+		reg := typereg.New(typereg.WithBinder(bb.b))
+		if err := typereg.Register[mbArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range cases {
+			var v mbArgs
+			if err := bb.b.Unmarshal([]byte(tc.args), &v); err != nil {
+				t.Fatalf("%s %s: the binder fails: %v", bb.name, tc.args, err)
+			}
+			d := refuse.Decide(reg, "t", []byte(tc.args))
+			var got *refuse.Problem
+			for _, p := range problemsOf(d) {
+				if p.Code == refuse.Constraint {
+					got = &p
+				}
+			}
+			switch {
+			case got == nil:
+				t.Errorf("%s %s: no constraint problem: %v", bb.name, tc.args, d.Refusal)
+			case got.Path != tc.path || got.Element != "50" || got.Sent != tc.sent:
+				t.Errorf("%s %s: Path %q, Element %q, Sent %s; want %q, 50, %s", bb.name, tc.args, got.Path, got.Element, got.Sent, tc.path, tc.sent)
+			}
+		}
+	}
+}
