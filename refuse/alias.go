@@ -20,6 +20,35 @@ type aliasConflict struct {
 	kept  []byte   // the value of the member kept, when known
 }
 
+// joinConflicts returns the alias conflicts as, then those of the keys
+// the binder folds found in the call as renamed (fs), one per parameter:
+// where a parameter has both (its name, an alias and a case variant of
+// its name all sent), the names of both, and the value of the fold's,
+// which is what the renamed call is read as (the alias's was kept in the
+// renaming, then read before or over the case variant's).
+func joinConflicts(as, fs []aliasConflict) []aliasConflict {
+	for _, f := range fs {
+		i := slices.IndexFunc(as, func(a aliasConflict) bool { return a.param == f.param })
+		if i < 0 {
+			as = append(as, f)
+			continue
+		}
+		a := &as[i]
+		for _, name := range f.sent {
+			switch {
+			case slices.Contains(a.sent, name):
+			case len(a.sent) < maxListedNames:
+				a.sent = append(a.sent, name)
+			default:
+				a.more++
+			}
+		}
+		a.more += f.more
+		a.kept = f.kept
+	}
+	return as
+}
+
 // maxListedNames is how many names an alias conflict lists; the rest are
 // counted.
 const maxListedNames = 8

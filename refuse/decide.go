@@ -160,7 +160,7 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		*ms = deep
 	}
 	if canon, cs := foldConflicts(t, checked, renamedFrom, ms, issues); cs != nil {
-		checked, conflicts = canon, append(conflicts, cs...)
+		checked, conflicts = canon, joinConflicts(conflicts, cs)
 		spent(issues, ms)
 		ms = bindcap.GetMembers()
 		issues = checkConstrained(plan, checked, nil, compiledOf(t), topKeysOf(t), ms)
