@@ -269,9 +269,12 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 		}
 		return is.Kind == bind.Omitted
 	})
-	if pol.Open || pol.OpenNested || len(pol.Exempt) > 0 {
+	if pol.Open || pol.OpenNested || len(pol.Exempt) > 0 || len(pol.Aliases) > 0 {
+		// An alias is a name the tool accepts: a call read as sent (the
+		// binder fails on it renamed: V2, an alias sent twice) holds it
+		// as a key no parameter names.
 		issues = slices.DeleteFunc(issues, func(is bind.Issue) bool {
-			return is.Kind == bind.UnknownArgument && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End])) ||
+			return is.Kind == bind.UnknownArgument && (pol.Open || exempt(pol.Exempt, d.args[is.Start:is.End]) || aliasOf(pol.Aliases, d.args[is.Start:is.End]) != "") ||
 				is.Kind == bind.UnknownField && pol.OpenNested
 		})
 	}
@@ -633,6 +636,20 @@ func (w *Warnings) String() string {
 
 // exempt reports whether the key raw (as sent, quoted) is one of keys,
 // as the pass reads it (bindcap.TopKeys.IsExempt): allocating nothing.
+// aliasOf returns the parameter the key raw (as sent, quoted) is an alias
+// of, or "".
+func aliasOf(aliases map[string]string, raw []byte) string {
+	if len(aliases) == 0 {
+		return ""
+	}
+	var buf [256]byte
+	text, ok := jsonlex.Unquote(buf[:0], raw)
+	if !ok {
+		return ""
+	}
+	return aliases[string(text)] // a lookup of a converted slice allocates nothing
+}
+
 func exempt(keys []string, raw []byte) bool {
 	tk := bindcap.NewTopKeys(keys, nil)
 	return tk.IsExempt(raw)

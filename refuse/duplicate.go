@@ -4,6 +4,7 @@ import (
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/jsonpath"
 )
 
 // repeatedKey returns the raw text of the key a DuplicateName issue is
@@ -42,6 +43,17 @@ func (b *problems) duplicate(is bind.Issue) bool {
 		return false
 	}
 	key := repeatedKey(b.args, is, name, quoted)
+	if is.Param < 0 && jsonlex.KindAt(key, 0) == jsonlex.KindString {
+		if prm := aliasOf(recPolicy(b.t).Aliases, key); prm != "" {
+			// an alias sent twice, read as sent: the parameter's
+			if i := paramIndex(b.t, prm); i >= 0 {
+				if b.claim(i) {
+					b.add(Problem{Argument: prm, Code: DuplicateName, Pointer: jsonpath.ArgPath(key).Pointer(), Sent: quoteSent(key)})
+				}
+				return true
+			}
+		}
+	}
 	if is.Param < 0 {
 		k := unquoteKey(key)
 		if b.seenDup[k] {
