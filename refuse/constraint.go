@@ -254,10 +254,18 @@ func breach(plan *bind.Plan, v reflect.Value, a *argText, at jsonlex.Span, lvls 
 		v = v.Elem()
 	}
 	if len(lvls) == 1 {
-		if v.Kind() == reflect.Struct {
-			return fieldBreach(plan, v, a, at, path)
+		if v.Kind() != reflect.Struct {
+			return jsonpath.Path{}, nil, false
 		}
-		return jsonpath.Path{}, nil, false
+		if jsonlex.KindAt(a.raw, at.Start) == jsonlex.KindNull {
+			// null leaves the struct as it was (zero, here): where that
+			// breaks its fields' tags, the null is what was sent there
+			if validate().Struct(v.Interface()) != nil {
+				return path, a.raw[at.Start:at.End], true
+			}
+			return jsonpath.Path{}, nil, false
+		}
+		return fieldBreach(plan, v, a, at, path)
 	}
 	var (
 		where jsonpath.Path

@@ -59,3 +59,33 @@ func TestDecide_BreachQuotesTheValueRead(t *testing.T) {
 		}
 	}
 }
+
+type mbNest struct {
+	In mbLeaf `json:"in"`
+}
+
+type mbNested struct {
+	D mbNest `json:"d"`
+}
+
+// TestDecide_NullStructBreachIsPlaced: a null for a nested struct, which
+// leaves it zero where its fields' tags refuse zero, is the breach, at
+// its place. The refusal named no place ("the call sent {"in":null}").
+func TestDecide_NullStructBreachIsPlaced(t *testing.T) {
+	for _, bb := range mgBinders {
+		reg := typereg.New(typereg.WithBinder(bb.b))
+		if err := typereg.Register[mbNested](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		d := refuse.Decide(reg, "t", []byte(`{"d":{"in":null}}`))
+		var got *refuse.Problem
+		for _, p := range problemsOf(d) {
+			if p.Code == refuse.Constraint {
+				got = &p
+			}
+		}
+		if got == nil || got.Path != ".in" || got.Element != "null" {
+			t.Errorf("%s: %+v, want a constraint at .in, null: %v", bb.name, got, d.Refusal)
+		}
+	}
+}
