@@ -67,7 +67,9 @@ type Issue struct {
 // failures, unknown keys, the other policy issues MissingArgument,
 // MissingField and UnknownField, the silent losses), so that a call with a
 // hundred thousand bad keys costs a bounded answer. Past it, Check still lists the first
-// issue of each class in each argument, and the first failure in none,
+// issue of each class in each argument (of each of MissingArgument,
+// MissingField and UnknownField, which a policy may let through one
+// without the others), and the first failure in none,
 // so a flood of issues hides no argument's most serious one; the rest it
 // only counts, in Omitted issues at the end of the list, one per argument
 // and code (Of).

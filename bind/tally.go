@@ -18,6 +18,27 @@ const (
 	numClasses
 )
 
+// firstBit is the bit of an argument's firsts (see tally) that an issue
+// of kind k sets: its class's, but for the policy class, whose codes have
+// a bit each. A policy may let one code through (an open nested struct's
+// unknown fields; a missing field the merged value holds, see merged.go):
+// the first issue of every other code in the argument must be listed
+// still, since what is only counted never refuses.
+func firstBit(k Code) uint8 {
+	switch c := issueClass(k); {
+	case c != classPolicy:
+		return 1 << c
+	case k == MissingField:
+		return 1 << numClasses
+	case k == UnknownField:
+		return 1 << (numClasses + 1)
+	case k == MissingArgument:
+		return 1 << (numClasses + 2)
+	default:
+		return 1 << classPolicy
+	}
+}
+
 func issueClass(k Code) int {
 	switch {
 	case k == UnknownArgument:
@@ -32,7 +53,7 @@ func issueClass(k Code) int {
 
 // A tally decides which issues one Check lists: up to MaxIssues of each
 // class and, past that, still the first issue of each class in each
-// argument (and the first failure in none), so that the most serious issue
+// argument (of each code, in the policy class: see firstBit) (and the first failure in none), so that the most serious issue
 // of every argument is always listed. What it does not list it counts, by
 // argument and kind, for the Omitted issues that end the list. It holds
 // at most one count per argument and kind, whatever the call.
@@ -40,7 +61,7 @@ type tally struct {
 	nparams int
 	listed  [numClasses]int
 	// firsts holds, per argument (index Param+1), a bit per class with an
-	// issue listed; built once a class is full: in firstsIn for a tool of
+	// issue listed (per code in the policy class: firstBit); built once a class is full: in firstsIn for a tool of
 	// up to len(firstsIn)-1 parameters, so that a flood of issues costs
 	// no allocation.
 	built    bool
@@ -153,14 +174,14 @@ func (t *tally) admit(listed []Issue, kind Code, param int) bool {
 		}
 		for _, is := range listed {
 			if s := is.Param + 1; s >= 0 && s <= t.nparams {
-				t.setFirst(s, 1<<issueClass(is.Kind))
+				t.setFirst(s, firstBit(is.Kind))
 			}
 		}
 	}
-	if t.listed[c] < MaxIssues || c != classUnknown && t.first(slot)&(1<<c) == 0 {
+	if t.listed[c] < MaxIssues || c != classUnknown && t.first(slot)&firstBit(kind) == 0 {
 		t.listed[c]++
 		if t.built {
-			t.setFirst(slot, 1<<c)
+			t.setFirst(slot, firstBit(kind))
 		}
 		return true
 	}

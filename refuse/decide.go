@@ -290,7 +290,10 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	// What refuses the call: the binder's failures; under Reject, the
 	// policy problems too, and silent losses when Strict. What is only
 	// counted never decides alone: the first issue of each class in each
-	// argument is listed, and so is an unknown key whenever one is counted.
+	// argument is listed (of each policy code: an open nested struct's
+	// unknown field, or a missing field a merged object holds, dropped
+	// above, leaves the others), and so is an unknown key whenever one is
+	// counted.
 	refuses := conflicts != nil && !d.warn
 	for _, is := range issues {
 		switch {
