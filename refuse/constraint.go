@@ -224,6 +224,17 @@ func levels(tag string) []string {
 	return append(out, strings.Join(cur, ","))
 }
 
+// readsAs reports whether the binder reads raw alone as v: a value found
+// in a member other than the one read, or past a null, is quoted only if
+// it is the value read there.
+func readsAs(plan *bind.Plan, raw []byte, v reflect.Value) bool {
+	p := reflect.New(v.Type())
+	if contain.Decode(plan.Binder(), raw, p.Interface()) != nil {
+		return false
+	}
+	return reflect.DeepEqual(p.Elem().Interface(), v.Interface())
+}
+
 // An argText is an argument's value as sent, with where each of its
 // arrays and objects ends: breach looks at every member of a level before
 // it enters one, and steps past each by the index (a chain of objects
@@ -232,7 +243,9 @@ type argText struct {
 	raw  []byte
 	ends jsonlex.Ends
 	// skipNull: a null for a value the binder reads null as nothing for
-	// is no breach (the value read was sent in another member).
+	// is no breach (the value read was sent in another member), and a
+	// breach found is one only where its text reads as the value read
+	// (readsAs).
 	skipNull bool
 }
 
@@ -245,6 +258,9 @@ func breach(plan *bind.Plan, v reflect.Value, a *argText, at jsonlex.Span, lvls 
 		return jsonpath.Path{}, nil, false
 	}
 	if lvls[0] != "" && validate().Var(v.Interface(), lvls[0]) != nil {
+		if a.skipNull && !readsAs(plan, a.raw[at.Start:at.End], v) {
+			return jsonpath.Path{}, nil, false // a value made new since (a map's element, a pointer or list set to nil): not the one read
+		}
 		return path, a.raw[at.Start:at.End], true
 	}
 	for v.Kind() == reflect.Pointer {

@@ -89,3 +89,49 @@ func TestDecide_NullStructBreachIsPlaced(t *testing.T) {
 		}
 	}
 }
+
+type mqX struct {
+	X int `json:"x,omitempty" validate:"min=1"`
+	Y int `json:"y,omitempty"`
+}
+
+type mqArgs struct {
+	M map[string]mqX `json:"m,omitempty" validate:"dive"`
+	L []mqX          `json:"l,omitempty" validate:"dive"`
+	P *mqX           `json:"p,omitempty"`
+}
+
+// TestDecide_BreachNotQuotedFromAValueMadeNew: a value sent before a
+// null is quoted as the breach only where the binder still reads it
+// there: a map's element is new for each value, and a null for a pointer
+// or a list, or (encoding/json) an empty list, drops what was read
+// before. A review found the 50 sent before quoted ("with 50 at m.k.x")
+// where the binder reads 0.
+func TestDecide_BreachNotQuotedFromAValueMadeNew(t *testing.T) {
+	cases := []struct{ args, binder string }{
+		{`{"m":{"k":{"x":50}},"m":{"k":{"x":null}}}`, ""},
+		{`{"p":{"x":50},"p":null,"p":{"x":null}}`, ""},
+		{`{"l":[{"x":50}],"l":null,"l":[{"x":null}]}`, ""},
+		{`{"l":[{"x":50}],"l":[],"l":[{"x":null}]}`, "std"}, // segmentio keeps the list's element
+	}
+	for _, bb := range mgBinders {
+		reg := typereg.New(typereg.WithBinder(bb.b))
+		if err := typereg.Register[mqArgs](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range cases {
+			if tc.binder != "" && tc.binder != bb.name {
+				continue
+			}
+			d := refuse.Decide(reg, "t", []byte(tc.args))
+			for _, p := range problemsOf(d) {
+				if p.Code == refuse.Constraint && p.Element == "50" {
+					t.Errorf("%s %s: quotes 50 at %s; the binder reads 0 there (%s)", bb.name, tc.args, p.Path, p.Sent)
+				}
+			}
+			if d.Refusal == nil {
+				t.Errorf("%s %s: went on; x is 0, which min=1 refuses", bb.name, tc.args)
+			}
+		}
+	}
+}
