@@ -205,6 +205,7 @@ type mslot struct {
 	listed  bool         // in its parent's written
 	live    bool         // settle: the object read here is in the value the binder reads
 	param   int          // the param it lies in
+	key     jsonlex.Span // the key it was last read by, as sent (none for an element)
 	span    jsonlex.Span // the last object read here
 	issues  []int        // the issues whose object was read here
 	placed  bool         // in merger.found
@@ -233,7 +234,7 @@ func (m *merger) top() bool {
 				}
 				m.keys[pi] = key
 			}
-			end = m.descend(vs, m.p.root.fields.nodes[pi], m.root, mstep{i: pi})
+			end = m.descend(vs, m.p.root.fields.nodes[pi], m.root, mstep{i: pi}, key)
 		} else {
 			end = m.skip(vs)
 		}
@@ -245,8 +246,9 @@ func (m *merger) top() bool {
 	return ok
 }
 
-// descend reads the value at vs into the place one step below s.
-func (m *merger) descend(vs int, n *node, s *mslot, st mstep) int {
+// descend reads the value at vs into the place one step below s, by the
+// key at key (none for an element).
+func (m *merger) descend(vs int, n *node, s *mslot, st mstep, key jsonlex.Span) int {
 	if m.locate {
 		var kid *mslot
 		if up := m.at[len(m.at)-1]; up != nil {
@@ -257,7 +259,11 @@ func (m *merger) descend(vs int, n *node, s *mslot, st mstep) int {
 		m.path, m.at = m.path[:len(m.path)-1], m.at[:len(m.at)-1]
 		return end
 	}
-	return m.value(vs, n, s.kid(st))
+	kid := s.kid(st)
+	if kid != nil {
+		kid.key = key
+	}
+	return m.value(vs, n, kid)
 }
 
 // skip returns the end of the value at i, or -1.
@@ -320,7 +326,7 @@ func (m *merger) object(at int, n *node, s *mslot) int {
 			if s != nil {
 				s.has[fi] = true
 			}
-			end = m.descend(vs, n.fields.nodes[fi], s, mstep{i: fi})
+			end = m.descend(vs, n.fields.nodes[fi], s, mstep{i: fi}, key)
 		} else {
 			end = m.skip(vs)
 		}
@@ -355,10 +361,13 @@ func (m *merger) mapObject(at int, n *node, s *mslot) int {
 		st := mstep{key: mapKey(n, text), isKey: true}
 		var end int
 		if m.locate {
-			end = m.descend(vs, n.elem, nil, st)
+			end = m.descend(vs, n.elem, nil, st, key)
 		} else {
 			kid := s.kid(st)
-			kid.renew()
+			if kid != nil {
+				kid.renew()
+				kid.key = key
+			}
 			end = m.value(vs, n.elem, kid)
 		}
 		if end < 0 {
@@ -407,9 +416,9 @@ func (m *merger) array(at int, n *node, s *mslot) int {
 			if kid := s.kid(st); kid != nil && !kid.listed {
 				s.written, kid.listed = append(s.written, kid), true
 			}
-			end = m.descend(i, n.elem, s, st)
+			end = m.descend(i, n.elem, s, st, jsonlex.Span{})
 		default:
-			end = m.descend(i, n.elem, s, mstep{i: j})
+			end = m.descend(i, n.elem, s, mstep{i: j}, jsonlex.Span{})
 		}
 		if end < 0 {
 			return -1
@@ -508,9 +517,8 @@ func (s *mslot) renew() {
 	s.written = s.written[:0]
 }
 
-// path returns the path to the object read at s, the argument's key
-// (its last, key) as sent: a field by its name, an element by its index,
-// a map's by its key's text.
+// path returns the path to the object read at s: each key as last sent
+// (the argument's, key), an element by its index.
 func (s *mslot) path(data []byte, key jsonlex.Span) jsonpath.Path {
 	var steps []*mslot
 	for c := s; c.parent != nil && c.parent.parent != nil; c = c.parent {
@@ -518,13 +526,9 @@ func (s *mslot) path(data []byte, key jsonlex.Span) jsonpath.Path {
 	}
 	p := jsonpath.ArgPath(data[key.Start:key.End])
 	for i := len(steps) - 1; i >= 0; i-- {
-		c := steps[i]
-		switch {
-		case c.at.isKey:
-			p = p.Name(c.at.key)
-		case c.parent.st != nil: // a struct's field
-			p = p.Name(c.parent.st.fields.params[c.at.i].Name)
-		default:
+		if c := steps[i]; c.key.End > c.key.Start {
+			p = p.Key(data[c.key.Start:c.key.End])
+		} else {
 			p = p.Index(c.at.i)
 		}
 	}

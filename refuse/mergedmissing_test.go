@@ -455,3 +455,53 @@ func TestDecide_MergedObjectsAtTheEdges(t *testing.T) {
 		}
 	}
 }
+
+type mwWide struct {
+	F00, F01, F02, F03, F04, F05, F06, F07, F08, F09 int
+	F10, F11, F12, F13, F14, F15, F16, F17, F18, F19 int
+	F20, F21, F22, F23, F24, F25, F26, F27, F28, F29 int
+	F30, F31, F32, F33, F34, F35, F36, F37, F38, F39 int
+	F40, F41, F42, F43, F44, F45, F46, F47, F48, F49 int
+	F50, F51, F52, F53, F54, F55, F56, F57, F58, F59 int
+}
+
+type mwNode struct {
+	A  int            `json:"a"`
+	B  int            `json:"b"`
+	N  *mwNode        `json:"n,omitempty"`
+	MI map[int]mgLeaf `json:"mi,omitempty"`
+}
+
+type mwArgs struct {
+	F []mwWide `json:"f,omitempty"`
+	R mwNode   `json:"r,omitempty"`
+}
+
+// TestDecide_MergedMissingPlacedAsSent: past MaxIssues (the argument
+// placed whole), the missing field that stands is named by the keys as
+// sent, as it is below MaxIssues. It was named by the field's name and an
+// integer key's value ("/r/n/b" where the call sent "N", "/r/mi/7/b" where
+// it sent "07"), places not in the call (found by a review).
+func TestDecide_MergedMissingPlacedAsSent(t *testing.T) {
+	filler := `"f":[` + strings.TrimSuffix(strings.Repeat(`{},`, 17), ",") + `]` // 1,020 missing fields
+	reg := typereg.New(typereg.WithBinder(bind.Std))
+	if err := typereg.Register[mwArgs](reg, "t"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ second, ptr string }{
+		{`{"b":1,"N":{"a":1}}`, "/r/N/b"},
+		{`{"b":1,"mi":{"07":{"a":1}}}`, "/r/mi/07/b"},
+	} {
+		for _, args := range []string{`{"r":{"a":1},"r":` + tc.second + `}`, `{` + filler + `,"r":{"a":1},"r":` + tc.second + `}`} {
+			var got []string
+			for _, p := range problemsOf(refuse.Decide(reg, "t", []byte(args))) {
+				if p.Argument == "r" && p.Code == refuse.MissingField {
+					got = append(got, p.Pointer)
+				}
+			}
+			if len(got) != 1 || got[0] != tc.ptr {
+				t.Errorf("%.40s…: missing_field pointers %q, want [%s]", args, got, tc.ptr)
+			}
+		}
+	}
+}
