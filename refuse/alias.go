@@ -2,6 +2,7 @@ package refuse
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -14,10 +15,11 @@ import (
 // An aliasConflict is a parameter sent under more than one of its names
 // (aliases, or keys the binder folds to it), all but one member left out.
 type aliasConflict struct {
-	param string   // the parameter's name
-	sent  []string // the first names the call used, as sent (quoted), in order
-	more  int      // the other names it used, not listed
-	kept  []byte   // the value of the member kept, when known
+	param string          // the parameter's name
+	sent  []string        // the first names the call used, as sent (quoted), in order
+	more  int             // the other names it used, not listed
+	all   map[string]bool // every name it used, as sent
+	kept  []byte          // the value of the member kept, when known
 }
 
 // joinConflicts returns the alias conflicts as, then those of the keys
@@ -34,17 +36,31 @@ func joinConflicts(as, fs []aliasConflict) []aliasConflict {
 			continue
 		}
 		a := &as[i]
+		all := maps.Clone(a.all) // each name once: listed, or counted
+		if all == nil {
+			all = map[string]bool{}
+		}
+		for _, name := range a.sent {
+			all[name] = true
+		}
 		for _, name := range f.sent {
-			switch {
-			case slices.Contains(a.sent, name):
-			case len(a.sent) < maxListedNames:
+			if all[name] {
+				continue
+			}
+			all[name] = true
+			if len(a.sent) < maxListedNames {
 				a.sent = append(a.sent, name)
-			default:
+			} else {
 				a.more++
 			}
 		}
-		a.more += f.more
-		a.kept = f.kept
+		for name := range f.all { // the fold's names it did not list
+			if !all[name] {
+				all[name] = true
+				a.more++
+			}
+		}
+		a.all, a.kept = all, f.kept
 	}
 	return as
 }
@@ -266,7 +282,7 @@ func renameAliases(args []byte, ms *bindcap.Members, plan *bind.Plan, aliases ma
 			kept[param] = param
 		}
 		if st.names.texts {
-			conflicts = append(conflicts, aliasConflict{param: param, sent: st.names.listed, more: st.names.more})
+			conflicts = append(conflicts, aliasConflict{param: param, sent: st.names.listed, more: st.names.more, all: st.names.raws})
 		}
 	}
 	// dropped reports a member left out: another name of a parameter sent
@@ -472,7 +488,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 	}
 	for _, i := range order {
 		if b := params[i]; b != nil {
-			conflicts = append(conflicts, aliasConflict{param: recParams(t)[i].Name, sent: b.names.listed, more: b.names.more, kept: kept[i]})
+			conflicts = append(conflicts, aliasConflict{param: recParams(t)[i].Name, sent: b.names.listed, more: b.names.more, all: b.names.raws, kept: kept[i]})
 		}
 	}
 	return append(out, '}'), conflicts

@@ -58,3 +58,27 @@ func TestDecide_AliasAndFoldConflictWordsAsArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_JoinedConflictCountsEachNameOnce: joined, an alias conflict
+// and a fold conflict count each name sent once: nine spellings of an
+// alias, the name and a case variant of it are eleven names, eight
+// listed and "3 more". The name, counted by both, was counted twice
+// ("4 more"; found by a review).
+func TestDecide_JoinedConflictCountsEachNameOnce(t *testing.T) {
+	type args struct {
+		S int `json:"s,omitempty" bindguard:"alias=zz"`
+	}
+	reg := typereg.New()
+	if err := typereg.Register[args](reg, "t"); err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for _, a := range []string{`zz`, `\u007az`, `\u007Az`, `z\u007a`, `z\u007A`, `\u007a\u007a`, `\u007a\u007A`, `\u007A\u007a`, `\u007A\u007A`} {
+		parts = append(parts, `"`+a+`":1`)
+	}
+	d := refuse.Decide(reg, "t", []byte("{"+strings.Join(parts, ",")+`,"s":2,"S":3}`))
+	ps := problemsOf(d)
+	if len(ps) != 1 || ps[0].Code != refuse.AliasConflict || !strings.HasSuffix(ps[0].Sent, ", and 3 more") {
+		t.Errorf("%+v, want one alias_conflict listing eight names and 3 more", ps)
+	}
+}
