@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -358,7 +359,11 @@ func (m *merger) mapObject(at int, n *node, s *mslot) int {
 		if !tok {
 			return -1
 		}
-		st := mstep{key: mapKey(n, text), isKey: true}
+		name, kok := mapKey(n, m.data[key.Start:key.End], text)
+		if !kok {
+			return -1
+		}
+		st := mstep{key: name, isKey: true}
 		var end int
 		if m.locate {
 			end = m.descend(vs, n.elem, nil, st, key)
@@ -381,24 +386,44 @@ func (m *merger) mapObject(at int, n *node, s *mslot) int {
 	return i
 }
 
-// mapKey returns the slot of a map's element the binder reads a key's
-// text into: an integer key's value ("01" and "1" are one key, as
-// encoding/json reads them), any other key's text. Two texts a key type
-// reads alike (by UnmarshalText, or segmentio's integer keys) are then two
-// slots: an issue in one the other overwrites is kept, never one the value
-// read bears out dropped (the last text read decides its slot's object).
-func mapKey(n *node, text []byte) string {
+// mapKey returns the slot of a map's element the binder reads the key
+// raw (quoted, as sent; text, unquoted) into: a key type's UnmarshalText's
+// Go key where it has the method ("K" and "k" are one key for a method
+// that folds case), an integer key's value ("01" and "1" are one), any
+// other key's text. ok is false where the method fails (the binder fails
+// on the map). A Go key of no basic kind is told by its text: two texts
+// read alike are then two slots, and an issue in one the other
+// overwrites is kept, never one the value read bears out dropped (the
+// last text read decides its slot's object).
+func mapKey(n *node, raw, text []byte) (key string, ok bool) {
+	if kt := n.typ.Key(); textKeyType(kt) {
+		v, ok := methodKey(kt, raw)
+		if !ok {
+			return "", false
+		}
+		switch v.Kind() {
+		case reflect.String:
+			return "s" + v.String(), true
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			return "i" + strconv.FormatInt(v.Int(), 10), true
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			return "u" + strconv.FormatUint(v.Uint(), 10), true
+		case reflect.Bool:
+			return "b" + strconv.FormatBool(v.Bool()), true
+		}
+		return "t" + string(text), true
+	}
 	switch n.key {
 	case kInt:
 		if v, err := strconv.ParseInt(string(text), 10, 64); err == nil {
-			return strconv.FormatInt(v, 10)
+			return "i" + strconv.FormatInt(v, 10), true
 		}
 	case kUint:
 		if v, err := strconv.ParseUint(string(text), 10, 64); err == nil {
-			return strconv.FormatUint(v, 10)
+			return "u" + strconv.FormatUint(v, 10), true
 		}
 	}
-	return string(text)
+	return "t" + string(text), true
 }
 
 // array reads an array into list or fixed array node n at place s.

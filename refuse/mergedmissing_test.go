@@ -505,3 +505,40 @@ func TestDecide_MergedMissingPlacedAsSent(t *testing.T) {
 		}
 	}
 }
+
+// mgFold is a map key its UnmarshalText reads in lower case: "K" and "k"
+// are one key.
+type mgFold string
+
+func (k *mgFold) UnmarshalText(b []byte) error {
+	*k = mgFold(strings.ToLower(string(b)))
+	return nil
+}
+
+// TestDecide_MergedMapKeysReadAlike: two texts a map's key type reads
+// alike are one element, the one read last: a good call was refused for
+// a field the element read holds (a review found {"t":{"K":{"a":1}},
+// "t":{"k":{"a":1,"b":1}}} refused for t.K.b).
+func TestDecide_MergedMapKeysReadAlike(t *testing.T) {
+	type args struct {
+		T map[mgFold]mgLeaf `json:"t,omitempty"`
+	}
+	for _, bb := range mgBinders {
+		reg := typereg.New(typereg.WithBinder(bb.b))
+		if err := typereg.Register[args](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			args    string
+			refused bool
+		}{
+			{`{"t":{"K":{"a":1}},"t":{"k":{"a":1,"b":1}}}`, false},
+			{`{"t":{"K":{"a":1},"k":{"a":1,"b":1}}}`, false},
+			{`{"t":{"k":{"a":1,"b":1}},"t":{"K":{"a":1}}}`, true},
+		} {
+			if got := missingIn(refuse.Decide(reg, "t", []byte(tc.args))); (len(got) > 0) != tc.refused {
+				t.Errorf("%s %s: missing %v, want refused %v", bb.name, tc.args, got, tc.refused)
+			}
+		}
+	}
+}
