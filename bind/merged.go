@@ -179,6 +179,7 @@ type merger struct {
 	at      []*mslot // locate: the slot of each prefix of path, nil where none was made
 	root    *mslot
 	found   []*mslot // the slots that hold issues
+	slab    []mslot  // room for the slots yet to be made
 }
 
 // An mstep leads from a place to one below it: a field or an element by
@@ -502,7 +503,12 @@ func (m *merger) place(at int) {
 		if up.kids == nil {
 			up.kids = map[mstep]*mslot{}
 		}
-		kid := &mslot{parent: up, at: st, param: up.param}
+		if len(m.slab) == 0 {
+			m.slab = make([]mslot, 64) // slots in blocks: an argument placed whole has one an object
+		}
+		kid := &m.slab[0]
+		m.slab = m.slab[1:]
+		kid.parent, kid.at, kid.param = up, st, up.param
 		if up == m.root {
 			kid.param = st.i
 		}
