@@ -3,7 +3,6 @@ package refuse_test
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/segmentio"
@@ -53,18 +52,7 @@ func TestDecide_DeepBreachCostsAsItsTwin(t *testing.T) {
 			if refuse.Refuse(reg, "t", bad) == nil {
 				t.Fatalf("%s, %s: the breach is not refused", b.Name(), name)
 			}
-			least := func(args []byte) time.Duration {
-				var best time.Duration
-				for i := range 5 {
-					start := time.Now()
-					refuse.Decide(reg, "t", args)
-					if d := time.Since(start); i == 0 || d < best {
-						best = d
-					}
-				}
-				return best
-			}
-			x, y := least(bad), least(good)
+			x, y := leastTime(reg, "t", bad), leastTime(reg, "t", good)
 			t.Logf("%s, %s: %v against %v", b.Name(), name, x, y)
 			if r := float64(x) / float64(y); r > 8 {
 				t.Errorf("%s, %s: the breach costs %.1f times its twin's (%v against %v, %d levels)", b.Name(), name, r, x, y, n)

@@ -61,38 +61,11 @@ func (e *Ends) End(d []byte, i int) (end int, ok bool) {
 // Members is the package's Members over the text IndexEnds read, stepping
 // past each value by End.
 func (e *Ends) Members(d []byte, i int) iter.Seq[Member] {
-	return func(yield func(Member) bool) {
-		if KindAt(d, i) != KindObject {
-			return
-		}
-		i, more, ok := Open(d, i)
-		for ok && more {
-			var m Member
-			if m.Key, _, m.Value.Start, ok = Key(d, i); !ok {
-				return
-			}
-			if m.Value.End, ok = e.End(d, m.Value.Start); !ok || !yield(m) {
-				return
-			}
-			i, more, ok = Next(d, m.Value.End, KindObject)
-		}
-	}
+	return members(d, i, func(j int) (int, bool) { return e.End(d, j) })
 }
 
 // Elements is the package's Elements over the text IndexEnds read,
 // stepping past each element by End.
 func (e *Ends) Elements(d []byte, i int) iter.Seq[Span] {
-	return func(yield func(Span) bool) {
-		if KindAt(d, i) != KindArray {
-			return
-		}
-		i, more, ok := Open(d, i)
-		for ok && more {
-			s := Span{Start: i}
-			if s.End, ok = e.End(d, i); !ok || !yield(s) {
-				return
-			}
-			i, more, ok = Next(d, s.End, KindArray)
-		}
-	}
+	return elements(d, i, func(j int) (int, bool) { return e.End(d, j) })
 }

@@ -193,6 +193,21 @@ func Members(d []byte, i int) iter.Seq[Member] { return MembersTo(d, i, MaxDepth
 // (Skip's limit), not encoding/json's: for a text a binder refuses only for
 // its nesting, whose members are read all the same.
 func MembersTo(d []byte, i, maxDepth int) iter.Seq[Member] {
+	return members(d, i, func(j int) (int, bool) {
+		end, err := Skip(d, j, maxDepth)
+		return end, err == nil
+	})
+}
+
+// Elements yields the elements of the valid JSON array that starts at
+// d[i], in order, as Members does for an object.
+func Elements(d []byte, i int) iter.Seq[Span] {
+	return elements(d, i, func(j int) (int, bool) { return skipOK(d, j) })
+}
+
+// members yields the members of the object at d[i], each value's end
+// found by end.
+func members(d []byte, i int, end func(int) (int, bool)) iter.Seq[Member] {
 	return func(yield func(Member) bool) {
 		if KindAt(d, i) != KindObject {
 			return
@@ -203,8 +218,7 @@ func MembersTo(d []byte, i, maxDepth int) iter.Seq[Member] {
 			if m.Key, _, m.Value.Start, ok = Key(d, i); !ok {
 				return
 			}
-			end, err := Skip(d, m.Value.Start, maxDepth)
-			if m.Value.End = end; err != nil || !yield(m) {
+			if m.Value.End, ok = end(m.Value.Start); !ok || !yield(m) {
 				return
 			}
 			i, more, ok = Next(d, m.Value.End, KindObject)
@@ -212,9 +226,9 @@ func MembersTo(d []byte, i, maxDepth int) iter.Seq[Member] {
 	}
 }
 
-// Elements yields the elements of the valid JSON array that starts at
-// d[i], in order, as Members does for an object.
-func Elements(d []byte, i int) iter.Seq[Span] {
+// elements yields the elements of the array at d[i], each one's end found
+// by end.
+func elements(d []byte, i int, end func(int) (int, bool)) iter.Seq[Span] {
 	return func(yield func(Span) bool) {
 		if KindAt(d, i) != KindArray {
 			return
@@ -222,7 +236,7 @@ func Elements(d []byte, i int) iter.Seq[Span] {
 		i, more, ok := Open(d, i)
 		for ok && more {
 			e := Span{Start: i}
-			if e.End, ok = skipOK(d, i); !ok || !yield(e) {
+			if e.End, ok = end(i); !ok || !yield(e) {
 				return
 			}
 			i, more, ok = Next(d, e.End, KindArray)
