@@ -26,9 +26,11 @@ type deepArgs struct {
 
 // TestDecide_DeepBreachCostsAsItsTwin: a breach at the bottom of a chain
 // of n objects costs Decide about what the same chain without it costs,
-// at any depth. The breach was looked for by reading every level's members
+// at any depth (2-4 times, for the decode and the validator the breach
+// takes; the bound leaves room for a loaded machine). The breach was looked for by reading every level's members
 // (each value skipped) before entering one, so the chain was read n times
-// over: 350 ms for 36 KB, 3 s for 108 KB.
+// over: 350 ms for 36 KB, 3 s for 108 KB (82 and 136 times its twin at
+// 3,000 levels).
 func TestDecide_DeepBreachCostsAsItsTwin(t *testing.T) {
 	n := 9000
 	if testing.Short() {
@@ -54,7 +56,7 @@ func TestDecide_DeepBreachCostsAsItsTwin(t *testing.T) {
 			}
 			x, y := leastTime(reg, "t", bad), leastTime(reg, "t", good)
 			t.Logf("%s, %s: %v against %v", b.Name(), name, x, y)
-			if r := float64(x) / float64(y); r > 8 {
+			if r := float64(x) / float64(y); r > 20 {
 				t.Errorf("%s, %s: the breach costs %.1f times its twin's (%v against %v, %d levels)", b.Name(), name, r, x, y, n)
 			}
 		}
