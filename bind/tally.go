@@ -20,22 +20,27 @@ const (
 
 // firstBit is the bit of an argument's firsts (see tally) that an issue
 // of kind k sets: its class's, but for the policy class, whose codes have
-// a bit each. A policy may let one code through (an open nested struct's
-// unknown fields; a missing field the merged value holds, see merged.go):
-// the first issue of every other code in the argument must be listed
-// still, since what is only counted never refuses.
-func firstBit(k Code) uint8 {
+// a bit each, and for the losses that decide more than a loss: a repeated
+// key (it outranks the losses in the value it drops) and a folded key
+// (refuse's fold conflicts read it). A policy may let one code through (an
+// open nested struct's unknown fields; a missing field the merged value
+// holds, see merged.go): the first issue of every other code in the
+// argument must be listed still, since what is only counted never
+// refuses.
+func firstBit(k Code) uint16 {
 	switch c := issueClass(k); {
-	case c != classPolicy:
-		return 1 << c
 	case k == MissingField:
 		return 1 << numClasses
 	case k == UnknownField:
 		return 1 << (numClasses + 1)
 	case k == MissingArgument:
 		return 1 << (numClasses + 2)
+	case k == DuplicateKey:
+		return 1 << (numClasses + 3)
+	case k == FoldedKey:
+		return 1 << (numClasses + 4)
 	default:
-		return 1 << classPolicy
+		return 1 << c
 	}
 }
 
@@ -65,8 +70,8 @@ type tally struct {
 	// up to len(firstsIn)-1 parameters, so that a flood of issues costs
 	// no allocation.
 	built    bool
-	firstsIn [32]uint8
-	firsts   []uint8
+	firstsIn [32]uint16
+	firsts   []uint16
 	// counts holds the counts, the first few in countsIn (a flood of one
 	// kind costs no allocation), the others in more.
 	countsIn [4]omitCount
@@ -90,7 +95,7 @@ type omitCount struct {
 }
 
 // first returns the bits of argument slot.
-func (t *tally) first(slot int) uint8 {
+func (t *tally) first(slot int) uint16 {
 	if t.firsts != nil {
 		return t.firsts[slot]
 	}
@@ -98,7 +103,7 @@ func (t *tally) first(slot int) uint8 {
 }
 
 // setFirst sets bits in argument slot.
-func (t *tally) setFirst(slot int, bits uint8) {
+func (t *tally) setFirst(slot int, bits uint16) {
 	if t.firsts != nil {
 		t.firsts[slot] |= bits
 	} else {
@@ -170,7 +175,7 @@ func (t *tally) admit(listed []Issue, kind Code, param int) bool {
 	if t.listed[c] >= MaxIssues && !t.built {
 		t.built = true
 		if t.nparams+1 > len(t.firstsIn) {
-			t.firsts = make([]uint8, t.nparams+1)
+			t.firsts = make([]uint16, t.nparams+1)
 		}
 		for _, is := range listed {
 			if s := is.Param + 1; s >= 0 && s <= t.nparams {

@@ -50,3 +50,42 @@ func TestDecide_FloodHidesNoPolicyCode(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_FloodHidesNoLossThatDecides: past bind.MaxIssues of silent
+// losses, an argument's first repeated key and first folded key are
+// listed, whatever loss came first in it: a fold conflict (refused under
+// Reject) went on with a duplicate_key warning once the argument held a
+// thousand other losses, and a value the binder drops was warned of as
+// rounded, not as dropped (found by a hunt).
+func TestDecide_FloodHidesNoLossThatDecides(t *testing.T) {
+	type args struct {
+		N int       `json:"n"`
+		F []float64 `json:"f,omitempty"`
+		X any       `json:"x,omitempty"`
+	}
+	reg := typereg.New(typereg.WithBinder(bind.Std))
+	if err := typereg.Register[args](reg, "t"); err != nil {
+		t.Fatal(err)
+	}
+	rounded := strings.TrimSuffix(strings.Repeat(rounds+",", bind.MaxIssues+1), ",")
+	for _, call := range []string{
+		`{` + strings.Repeat(`"n":1,`, bind.MaxIssues+1) + `"N":2}`,
+		`{"f":[` + rounded + `],"n":null,"N":2}`,
+		`{"f":[` + rounded + `],"n":3,"n":1,"N":2}`,
+	} {
+		d := refuse.Decide(reg, "t", []byte(call))
+		if d.Refusal == nil || d.Refusal.Problems[0].Code != refuse.AliasConflict {
+			t.Errorf("%.60s…: %v / %v, want an alias_conflict refusal", call, d.Refusal, d.Warnings)
+		}
+	}
+	warn := typereg.New(typereg.WithBinder(bind.Std), typereg.WithMode(typereg.Warn))
+	if err := typereg.Register[args](warn, "t"); err != nil {
+		t.Fatal(err)
+	}
+	d := refuse.Decide(warn, "t", []byte(`{"n":1,"f":[`+rounded+`],"x":[`+rounds+`],"x":1}`))
+	for _, p := range problemsOf(d) {
+		if p.Argument == "x" && p.Code != refuse.DuplicateKey {
+			t.Errorf("x: %s (%s), want duplicate_key: the binder drops [%s]", p.Code, p.Becomes, rounds)
+		}
+	}
+}
