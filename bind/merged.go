@@ -72,9 +72,10 @@ func filledMissing(p *Plan, args []byte, issues []Issue) []Issue {
 	if len(missing) == 0 || len(repeated) == 0 {
 		return issues
 	}
+	slices.Sort(repeated) // a flood lists a thousand of each: no pair is compared
 	m := merger{p: p, data: args, issues: issues, counted: counted}
 	for _, prm := range missing {
-		if slices.Contains(repeated, prm) {
+		if _, ok := slices.BinarySearch(repeated, prm); ok {
 			m.params = append(m.params, prm)
 		}
 	}
