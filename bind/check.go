@@ -852,7 +852,7 @@ func (c *checker) repeatedKey(s *keySet, kind nodeKind, ks, ke int, plain bool) 
 		// an object inside it, or by the objects around it): its keys
 		// move to the key table.
 		if c.keyTab == nil {
-			c.keyTab = getKeyTable()
+			c.keyTab = getKeyTable(len(c.data))
 		}
 		c.keyObjs++
 		s.big, s.obj = true, c.keyObjs
@@ -885,14 +885,18 @@ func (c *checker) keysDone() {
 // call, nested or not, and grows (doubling) with the keys they hold in
 // all: memory in the call's size, time constant per key. Tables are
 // pooled, and a slot belongs to the check only when it carries the
-// table's current generation, so a table is reused without clearing it:
-// a call's cost is in its own keys, not in the table's size, and a call
-// with a 10,000-key map allocates nothing once a table that size has
-// served one.
+// table's current generation, so a table is reused without clearing it.
+// A call's cost is in its own keys, never in the room a wider call left:
+// a check's slots are the first of the room, as many as its size calls
+// for (see getKeyTable), so a small call's keys stay close together; what
+// reads every key of the check reads used, not the slots. A call with a
+// 10,000-key map allocates nothing once a table that size has served one.
 type keyTable struct {
-	slots []keySlot
-	n     int    // the slots of generation gen in use
-	gen   uint32 // the current check's generation; slots of others are free
+	room  []keySlot // pooled; slots is its first len(slots)
+	slots []keySlot // the check's table (a power of two)
+	used  []int     // the slots of generation gen in use, in the order filled
+	moved []keySlot // grow's: the check's slots, moved out of the way
+	gen   uint32    // the current check's generation; slots of others are free
 }
 
 type keySlot struct {
@@ -902,11 +906,12 @@ type keySlot struct {
 	gen uint32 // the check that put it there (keyTable.gen)
 }
 
-// maxPooledKeys bounds the slots of a table the pool keeps (24 MiB): a
-// bigger one, for a call of more than half a million keys in big objects,
-// is left to the garbage collector. maxHeldKeys bounds the one table kept
-// outside the pool (6 MiB, for up to 131,072 keys; see lastKeyTable): what
-// a process keeps after its widest call.
+// maxPooledKeys bounds the room of a table the pool keeps (24 MiB, and
+// 4 MiB of its used list): a bigger one, for a call of more than half a
+// million keys in big objects, is left to the garbage collector.
+// maxHeldKeys bounds the one table kept outside the pool (6 MiB and 1 MiB,
+// for up to 131,072 keys; see lastKeyTable): what a process keeps after
+// its widest call.
 const (
 	maxPooledKeys = 1 << 20
 	maxHeldKeys   = 1 << 18
@@ -921,24 +926,39 @@ var (
 	lastKeyTable atomic.Pointer[keyTable]
 )
 
-func getKeyTable() *keyTable {
+// getKeyTable returns a table for the check of size bytes of arguments:
+// its first slots are as many as a quarter of that many keys need (a
+// member takes at least five bytes), so that a call wide enough to fill
+// them is seldom moved as it grows, and a small one reads a few cache
+// lines whatever room the table has.
+func getKeyTable(size int) *keyTable {
 	t := lastKeyTable.Swap(nil)
 	if t == nil {
 		t = keyTables.Get().(*keyTable)
 	}
+	t.nextGen()
+	n := 64
+	for n < size/4 && n < len(t.room) {
+		n *= 2
+	}
+	t.slots = t.room[:min(n, len(t.room))]
+	t.used = t.used[:0]
+	return t
+}
+
+// nextGen starts a generation: every slot is free.
+func (t *keyTable) nextGen() {
 	t.gen++
 	if t.gen == 0 { // wrapped: a slot's old generation could read as current
-		clear(t.slots)
+		clear(t.room)
 		t.gen = 1
 	}
-	t.n = 0
-	return t
 }
 
 func putKeyTable(t *keyTable) {
 	switch {
-	case len(t.slots) <= maxHeldKeys && lastKeyTable.CompareAndSwap(nil, t):
-	case len(t.slots) <= maxPooledKeys:
+	case len(t.room) <= maxHeldKeys && lastKeyTable.CompareAndSwap(nil, t):
+	case len(t.room) <= maxPooledKeys:
 		keyTables.Put(t)
 	}
 }
@@ -946,7 +966,7 @@ func putKeyTable(t *keyTable) {
 // add adds the key (what the binder reads of it: key, at data[at:]) of
 // object obj, of hash h, and reports whether obj held it before.
 func (t *keyTable) add(c *checker, obj uint32, h uint64, key []byte, at int, kind nodeKind) bool {
-	if 2*(t.n+1) > len(t.slots) {
+	if 2*(len(t.used)+1) > len(t.slots) {
 		t.grow()
 	}
 	mask := uint64(len(t.slots) - 1)
@@ -954,7 +974,7 @@ func (t *keyTable) add(c *checker, obj uint32, h uint64, key []byte, at int, kin
 		s := &t.slots[i]
 		if s.gen != t.gen {
 			*s = keySlot{h: h, at: at, obj: obj, gen: t.gen}
-			t.n++
+			t.used = append(t.used, int(i))
 			return false
 		}
 		if s.h == h && s.obj == obj && c.sameKey(key, s.at, kind) {
@@ -967,9 +987,12 @@ func (t *keyTable) add(c *checker, obj uint32, h uint64, key []byte, at int, kin
 // key at data[skip] and keys of text V2 fails on, which are no names (see
 // droppedRepeat, v2Dropped).
 func (t *keyTable) byText(c *checker, from, to uint32, skip int) {
-	slots := t.slots // add may grow the table: those it adds are to's
-	for i := range slots {
-		if s := slots[i]; s.gen == t.gen && s.obj == from && s.at != skip {
+	// add may grow the table, which moves each slot and says where in
+	// used, in the same order; the slots it fills go past n, and are to's.
+	n := len(t.used)
+	work(n)
+	for k := range n {
+		if s := t.slots[t.used[k]]; s.obj == from && s.at != skip {
 			if end := strEnd(c.data, s.at); !replaces(c.data[s.at:end]) {
 				c.addText(to, s.at, end)
 			}
@@ -977,22 +1000,33 @@ func (t *keyTable) byText(c *checker, from, to uint32, skip int) {
 	}
 }
 
-// grow doubles the table (to 64 slots at first), moving the current
-// check's slots.
+// grow doubles the check's slots (to 64 at first), moving its keys: into
+// the room past them where the table has it (under a new generation, the
+// slots of the old one free), else into new room.
 func (t *keyTable) grow() {
-	old := t.slots
-	t.slots = make([]keySlot, max(64, 2*len(old)))
-	mask := uint64(len(t.slots) - 1)
-	for _, s := range old {
-		if s.gen != t.gen {
-			continue
-		}
+	size := max(64, 2*len(t.slots))
+	moved := t.moved[:0]
+	for _, i := range t.used {
+		moved = append(moved, t.slots[i])
+	}
+	if size <= len(t.room) {
+		t.nextGen()
+		t.slots = t.room[:size]
+	} else {
+		t.room = make([]keySlot, size) // no slot of generation gen
+		t.slots = t.room
+	}
+	mask := uint64(size - 1)
+	for k, s := range moved {
+		s.gen = t.gen
 		i := keySlotOf(s.h, s.obj) & mask
 		for t.slots[i].gen == t.gen {
 			i = (i + 1) & mask
 		}
 		t.slots[i] = s
+		t.used[k] = int(i)
 	}
+	t.moved = moved[:0]
 }
 
 // keySlotOf is where a table's probe for key hash h of object obj starts.

@@ -102,7 +102,7 @@ func (c *checker) aliasParam(raw []byte, odd bool) int {
 // and, but a repeat or an exempt key, one more in the count.
 func (c *checker) countUnknown(ks, ke int, raw []byte, esc bool) {
 	if c.keyTab == nil {
-		c.keyTab = getKeyTable()
+		c.keyTab = getKeyTable(len(c.data))
 	}
 	c.top.repeat = c.keyTab.add(c, topObj, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
 	if c.top.repeat || !c.record || len(c.top.policy.Exempt) > 0 && c.top.policy.Exempted(raw, esc) {

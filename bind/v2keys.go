@@ -250,7 +250,7 @@ const topAmbiguous = ^uint32(3)
 // once per text however often it is sent.
 func (c *checker) ambiguousArg(ks, ke int) {
 	if c.keyTab == nil {
-		c.keyTab = getKeyTable()
+		c.keyTab = getKeyTable(len(c.data))
 	}
 	if !c.addText(topAmbiguous, ks, ke) {
 		c.addRepeat(Issue{Kind: AmbiguousArgument, Param: -1, Start: ks, End: ke})
