@@ -18,7 +18,7 @@ import (
 // issuePayloads are the payloads of issue 11's table, in its order; a
 // payload the run did not measure is named below its binder's table.
 var issuePayloads = []string{
-	"Typical", "TypicalTagged", "Strings200", "Text1MB",
+	"Typical", "TypicalTagged", "TypicalWrongValue", "TypicalUnknownKey", "Strings200", "Text1MB",
 	"Number100kDigits", "Number1MDigits", "Ints10k", "Ints100k",
 	"Nest999", "Nest9999", "NestObjects999", "Keys10k", "UnknownKeys10k", "AliasKeys10k",
 }
