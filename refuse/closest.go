@@ -94,6 +94,10 @@ func normalizeString(z *normalized, s string) {
 	}
 }
 
+// closestText is closest for key's text. Each name is normalized once, in
+// one pass that finds the first name equal to the key (the answer), the
+// closest a small edit away, and the first that is a prefix of the key or
+// has it as one.
 func closestText(key []byte, names []string) string {
 	if len(key) == 0 || len(key) > maxClosest || !utf8.Valid(key) {
 		return ""
@@ -101,17 +105,14 @@ func closestText(key []byte, names []string) string {
 	var k, n normalized
 	normalizeBytes(&k, key)
 	nk := k.runes()
+	best, bestD, prefix := "", 0, ""
 	for _, name := range names {
-		n = normalized{}
+		n.n, n.bytes, n.cut = 0, 0, false // r past n is never read
 		normalizeString(&n, name)
-		if !n.cut && equalRunes(n.runes(), nk) {
+		nn := n.runes()
+		if !n.cut && equalRunes(nn, nk) {
 			return name
 		}
-	}
-	best, bestD := "", 0
-	for _, name := range names {
-		n = normalized{}
-		normalizeString(&n, name)
 		limit := 1
 		l := k.bytes
 		if !n.cut {
@@ -123,26 +124,22 @@ func closestText(key []byte, names []string) string {
 		case l > 4:
 			limit = 2
 		}
-		if n.cut || abs(n.n-len(nk)) > limit {
-			continue // the distance is at least the difference in length
+		// The distance is at least the difference in length.
+		if !n.cut && abs(n.n-len(nk)) <= limit {
+			if d := boundedDistance(nk, nn, limit); d <= limit && (best == "" || d < bestD) {
+				best, bestD = name, d
+			}
 		}
-		if d := distance(nk, n.runes()); d <= limit && (best == "" || d < bestD) {
-			best, bestD = name, d
+		if prefix == "" && (len(nn) >= len(nk) && equalRunes(nn[:len(nk)], nk) ||
+			!n.cut && n.bytes >= 3 && len(nn) <= len(nk) && equalRunes(nk[:len(nn)], nn)) {
+			prefix = name
 		}
 	}
 	if best != "" {
 		return best
 	}
 	if k.bytes >= 3 {
-		for _, name := range names {
-			n = normalized{}
-			normalizeString(&n, name)
-			nn := n.runes()
-			if len(nn) >= len(nk) && equalRunes(nn[:len(nk)], nk) ||
-				!n.cut && n.bytes >= 3 && len(nn) <= len(nk) && equalRunes(nk[:len(nn)], nn) {
-				return name
-			}
-		}
+		return prefix
 	}
 	return ""
 }
@@ -166,23 +163,61 @@ func abs(n int) int {
 	return n
 }
 
-// distance is the Levenshtein distance between a and b, in runes; b is at
-// most nameRunes long.
-func distance(a, b []rune) int {
-	var prev, cur [nameRunes + 1]int
-	for j := range len(b) + 1 {
-		prev[j] = j
+// boundedDistance is the Levenshtein distance between a and b, in runes,
+// where it is at most k, and k+1 where it is more: only the cells within k
+// of the diagonal are computed, and a row all past k ends it. b is at most
+// nameRunes long, and k below it.
+func boundedDistance(a, b []rune, k int) int {
+	over := uint8(k + 1)
+	if abs(len(a)-len(b)) > k || bagDistance(a, b) > k {
+		return int(over) // the distance is at least either
+	}
+	var prev, cur [nameRunes + 2]uint8 // each cell at most over, 4
+	for j := 0; j <= len(b) && j <= int(over); j++ {
+		prev[j] = uint8(j)
 	}
 	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
+		lo, hi := max(1, i-k), min(len(b), i+k)
+		cur[lo-1] = over
+		if lo == 1 {
+			cur[0] = uint8(min(i, int(over)))
+		}
+		least := cur[lo-1]
+		for j := lo; j <= hi; j++ {
+			cost := uint8(1)
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			c := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, over)
+			cur[j] = c
+			least = min(least, c)
+		}
+		if hi < len(b) {
+			cur[hi+1] = over // past the band: the next row reads it
+		}
+		if least >= over {
+			return int(over)
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(b)]
+	return int(min(prev[len(b)], over))
+}
+
+// bagDistance is a bound below the Levenshtein distance between a and b,
+// cheap to take: the runes of the longer that the other lacks, telling
+// runes apart by their last six bits only (which can only make it
+// smaller). An edit changes at most one rune of each.
+func bagDistance(a, b []rune) int {
+	var count [64]int8 // each at most len(a), 64
+	for _, r := range a {
+		count[r&63]++
+	}
+	matched := 0
+	for _, r := range b {
+		if count[r&63] > 0 {
+			matched++
+		}
+		count[r&63]--
+	}
+	return max(len(a), len(b)) - matched
 }

@@ -145,3 +145,48 @@ func TestClosest_EqualsTheReference(t *testing.T) {
 		t.Errorf("closest: %v allocations, want 0", n)
 	}
 }
+
+// TestBoundedDistance_EqualsLevenshtein: boundedDistance is the whole
+// Levenshtein distance where that is at most k, and k+1 past it, on
+// random texts of a few runes (so that every distance is met) up to the
+// longest a name is read.
+func TestBoundedDistance_EqualsLevenshtein(t *testing.T) {
+	levenshtein := func(a, b []rune) int {
+		prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+		for j := range prev {
+			prev[j] = j
+		}
+		for i := 1; i <= len(a); i++ {
+			cur[0] = i
+			for j := 1; j <= len(b); j++ {
+				cost := 1
+				if a[i-1] == b[j-1] {
+					cost = 0
+				}
+				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			}
+			prev, cur = cur, prev
+		}
+		return prev[len(b)]
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	text := func(n int) []rune {
+		r := make([]rune, n)
+		for i := range r {
+			r[i] = rune('a' + rng.IntN(3))
+		}
+		return r
+	}
+	for range 200_000 {
+		a, b := text(rng.IntN(12)), text(rng.IntN(12))
+		if rng.IntN(20) == 0 {
+			a, b = text(maxClosest), text(nameRunes-rng.IntN(6))
+		}
+		for k := range 4 {
+			want := min(levenshtein(a, b), k+1)
+			if got := boundedDistance(a, b, k); got != want {
+				t.Fatalf("boundedDistance(%q, %q, %d) = %d, want %d", string(a), string(b), k, got, want)
+			}
+		}
+	}
+}

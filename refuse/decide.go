@@ -323,7 +323,8 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			ms.Release() // the members kept: past 16, pooled room
 		}
 	}
-	b := newProblems(t, d.args)
+	bv := newProblems(t, d.args) // on the stack: b is not kept past the decision
+	b := &bv
 	b.ms = d.ms
 	b.countFrom = countFrom
 	b.unknownHint = counted

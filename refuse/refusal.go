@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/bindguard/bindguard/bind"
 )
@@ -360,103 +361,159 @@ func cutText(s string, n int) string {
 
 // sentence renders one problem.
 func (p Problem) sentence(tool string) string {
+	w := sentenceWriter{b: make([]byte, 0, p.sentenceLen(tool))}
+	p.writeSentence(&w, tool)
+	return unsafe.String(unsafe.SliceData(w.b), len(w.b)) // w.b is this string's alone
+}
+
+// sentenceLen is the length of p's sentence, counted without writing it.
+func (p Problem) sentenceLen(tool string) int {
+	w := sentenceWriter{count: true}
+	p.writeSentence(&w, tool)
+	return w.n
+}
+
+// A sentenceWriter is where writeSentence writes: the text, or when count
+// is set, only its length.
+type sentenceWriter struct {
+	b     []byte
+	n     int
+	count bool
+}
+
+// cat writes each of parts.
+func (w *sentenceWriter) cat(parts ...string) {
+	for _, s := range parts {
+		if w.count {
+			w.n += len(s)
+		} else {
+			w.b = append(w.b, s...)
+		}
+	}
+}
+
+// writeSentence writes p's sentence to w.
+func (p Problem) writeSentence(w *sentenceWriter, tool string) {
 	switch p.Code {
 	case UnknownTool:
-		s := "Tool '" + tool + "' is not a registered tool"
+		w.cat("Tool '", tool, "' is not a registered tool")
 		if p.DidYouMean != "" {
-			return s + "; did you mean '" + p.DidYouMean + "'?"
+			w.cat("; did you mean '", p.DidYouMean, "'?")
+			return
 		}
-		return s + "."
+		w.cat(".")
+		return
 	case AmbiguousArgument:
-		return "Argument '" + p.Argument + "' for tool '" + tool + "' names no parameter exactly, and matches more than one when case is ignored, which the tool refuses: send one parameter's name exactly."
+		w.cat("Argument '", p.Argument, "' for tool '", tool, "' names no parameter exactly, and matches more than one when case is ignored, which the tool refuses: send one parameter's name exactly.")
+		return
 	case UnknownArgument:
-		s := "Argument '" + p.Argument + "' is not a parameter of tool '" + tool + "'"
+		w.cat("Argument '", p.Argument, "' is not a parameter of tool '", tool, "'")
 		if p.DidYouMean != "" {
-			return s + "; did you mean '" + p.DidYouMean + "'?"
+			w.cat("; did you mean '", p.DidYouMean, "'?")
+			return
 		}
-		return s + "."
+		w.cat(".")
+		return
 	case InvalidJSON:
-		return "The arguments for tool '" + tool + "' are not valid JSON: " + p.Sent + "."
+		w.cat("The arguments for tool '", tool, "' are not valid JSON: ", p.Sent, ".")
+		return
 	case DuplicateName:
 		if p.Argument == "" {
-			return "The arguments for tool '" + tool + "' have the key " + p.Sent + " more than once in one object, and the tool refuses a repeated key: send each key once."
+			w.cat("The arguments for tool '", tool, "' have the key ", p.Sent, " more than once in one object, and the tool refuses a repeated key: send each key once.")
+			return
 		}
 	case NotAnObject:
-		return "The arguments for tool '" + tool + "' must be " + p.Takes + ", and the call sent " + p.Sent + "."
+		w.cat("The arguments for tool '", tool, "' must be ", p.Takes, ", and the call sent ", p.Sent, ".")
+		return
 	case TooDeep:
 		// The limit is the binder's (10000 levels for encoding/json, 1000
 		// under segmentio.Binder): the sentence states none.
-		deep := " deeper than the binder reads."
+		const deep = " deeper than the binder reads."
 		if p.Argument == "" {
-			return "The arguments for tool '" + tool + "' nest arrays and objects" + deep
+			w.cat("The arguments for tool '", tool, "' nest arrays and objects", deep)
+			return
 		}
-		return "Argument '" + p.Argument + "' for tool '" + tool + "' takes " + p.Takes + ", and the call sent " + p.Sent + ": arrays and objects nested" + deep
+		w.cat("Argument '", p.Argument, "' for tool '", tool, "' takes ", p.Takes, ", and the call sent ", p.Sent, ": arrays and objects nested", deep)
+		return
 	}
 	if p.Argument == "" && p.Code == InvalidValue {
 		// A bind.Reader binder refused the arguments, and no one of them alone.
-		return "The arguments for tool '" + tool + "' are refused as a whole, though each argument alone is read: the call sent " + p.Sent + "."
+		w.cat("The arguments for tool '", tool, "' are refused as a whole, though each argument alone is read: the call sent ", p.Sent, ".")
+		return
 	}
-	arg := "Argument '" + p.Argument + "' for tool '" + tool + "'"
+	w.cat("Argument '", p.Argument, "' for tool '", tool, "'")
 	switch p.Code {
 	case MissingArgument:
 		if p.Sent != "" {
-			return arg + " is required, and the call sent " + p.Sent + ", which does not count as sending it: it takes " + p.Takes + "."
+			w.cat(" is required, and the call sent ", p.Sent, ", which does not count as sending it: it takes ", p.Takes, ".")
+			return
 		}
-		return arg + " is required, and the call did not send it: it takes " + p.Takes + "."
+		w.cat(" is required, and the call did not send it: it takes ", p.Takes, ".")
+		return
 	case AliasConflict:
-		s := arg + " was sent under more than one name (" + p.Sent + "); send it once, as '" + p.Argument + "'."
+		w.cat(" was sent under more than one name (", p.Sent, "); send it once, as '", p.Argument, "'.")
 		if p.Becomes != "" {
-			s += " The tool reads " + p.Becomes + "; the other values were dropped."
+			w.cat(" The tool reads ", p.Becomes, "; the other values were dropped.")
 		}
-		return s
+		return
 	case FoldedKey:
 		if p.Path == "" {
-			return arg + " was sent under the key " + p.Sent + ", which matches it only when case is ignored."
+			w.cat(" was sent under the key ", p.Sent, ", which matches it only when case is ignored.")
+			return
 		}
-		return arg + " has the key " + p.Sent + " at " + p.Argument + p.Path + ", which matches a field only when case is ignored."
+		w.cat(" has the key ", p.Sent, " at ", p.Argument, p.Path, ", which matches a field only when case is ignored.")
+		return
 	case DuplicateName:
 		if p.Element == "" {
-			return arg + " was sent more than once, under the key " + p.Sent + ", and the tool refuses a repeated key: send it once."
+			w.cat(" was sent more than once, under the key ", p.Sent, ", and the tool refuses a repeated key: send it once.")
+			return
 		}
-		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " more than once at " + p.Argument + p.Path + ", which the tool refuses: send each key once."
+		w.cat(" takes ", p.Takes, ", and the call sent ", p.Sent, ", with the key ", p.Element, " more than once at ", p.Argument, p.Path, ", which the tool refuses: send each key once.")
+		return
 	case DuplicateKey:
 		switch {
 		case p.Path == "" && p.Becomes != "":
-			return arg + " was sent more than once, under the key " + p.Sent + "; the tool reads only " + p.Becomes + "."
+			w.cat(" was sent more than once, under the key ", p.Sent, "; the tool reads only ", p.Becomes, ".")
+			return
 		case p.Path == "":
-			return arg + " was sent more than once, under the key " + p.Sent + "; the tool reads each value over the one before: send it once."
+			w.cat(" was sent more than once, under the key ", p.Sent, "; the tool reads each value over the one before: send it once.")
+			return
 		}
 		// The key as sent may differ from the one before it (escaped, "01"
 		// for 1, a text the key type reads alike): say what the tool does.
 		// Which value it keeps depends on the values (a null leaves a
 		// number as it was, objects merge), which the issue does not carry.
-		return arg + " has the key " + p.Sent + " at " + p.Argument + p.Path + ", the same key to the tool as one sent before it there; the tool reads each value over the one before: send it once."
+		w.cat(" has the key ", p.Sent, " at ", p.Argument, p.Path, ", the same key to the tool as one sent before it there; the tool reads each value over the one before: send it once.")
+		return
 	case UnknownField:
-		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " at " + p.Argument + p.Path + ", which names no field there."
+		w.cat(" takes ", p.Takes, ", and the call sent ", p.Sent, ", with the key ", p.Element, " at ", p.Argument, p.Path, ", which names no field there.")
+		return
 	case AmbiguousField:
-		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", with the key " + p.Element + " at " + p.Argument + p.Path + ", which names no field there exactly, and matches more than one when case is ignored, which the tool refuses: send one field's name exactly."
+		w.cat(" takes ", p.Takes, ", and the call sent ", p.Sent, ", with the key ", p.Element, " at ", p.Argument, p.Path, ", which names no field there exactly, and matches more than one when case is ignored, which the tool refuses: send one field's name exactly.")
+		return
 	case MissingField:
-		return arg + " takes " + p.Takes + ", and the call sent " + p.Sent + ", without the required field " + p.Element + " at " + p.Argument + p.Path + "."
+		w.cat(" takes ", p.Takes, ", and the call sent ", p.Sent, ", without the required field ", p.Element, " at ", p.Argument, p.Path, ".")
+		return
 	}
-	s := arg + " takes " + p.Takes + ", and the call sent " + p.Sent
+	w.cat(" takes ", p.Takes, ", and the call sent ", p.Sent)
 	if p.Element != "" {
-		s += ", with "
+		w.cat(", with ")
 		if p.Code == InvalidKey {
-			s += "the key "
+			w.cat("the key ")
 		}
-		s += p.Element + " at " + p.Argument + p.Path
+		w.cat(p.Element, " at ", p.Argument, p.Path)
 	}
 	switch p.Code {
 	case TooLarge:
-		s += ", which is too large"
+		w.cat(", which is too large")
 	case TooSmall:
-		s += ", which is too small"
+		w.cat(", which is too small")
 	case NullForValue, ArrayLength, RoundedNumber, ReplacedText, WrappedNumber:
 		if p.Becomes != "" {
-			s += ", which the tool reads as " + p.Becomes
+			w.cat(", which the tool reads as ", p.Becomes)
 		} else {
-			s += ", which the tool does not read as sent"
+			w.cat(", which the tool does not read as sent")
 		}
 	}
-	return s + "."
+	w.cat(".")
 }

@@ -51,16 +51,11 @@ type problems struct {
 	// unknownHint bounds the unknown keys of the call: those Check
 	// listed and those it counted.
 	unknownHint int
-	// scratch holds an unknown key's problem before it is listed: its
-	// quote (at most maxSent characters, each escaped in at most 10
-	// bytes, and the count) and its pointer (the key's first
-	// jsonpath.MaxKey characters, each byte at most escaped in two).
-	scratch   [10*maxSent + 32 + 2*jsonpath.MaxKey*utf8.UTFMax + 8]byte
-	seenDup   map[string]bool  // repeated keys outside every argument (DuplicateName)
-	seenWhole bool             // the arguments refused as a whole (bind.Reader)
-	rekeys    []rekey          // per parameter, where its pointers lead in the call (see rekey)
-	sent      []byte           // the call's own text, where b.args renames it, until rekeys are found
-	ms        *bindcap.Members // the members of args, as the plan read them; nil: read when needed
+	seenDup     map[string]bool  // repeated keys outside every argument (DuplicateName)
+	seenWhole   bool             // the arguments refused as a whole (bind.Reader)
+	rekeys      []rekey          // per parameter, where its pointers lead in the call (see rekey)
+	sent        []byte           // the call's own text, where b.args renames it, until rekeys are found
+	ms          *bindcap.Members // the members of args, as the plan read them; nil: read when needed
 	// reads is, per parameter, the value of the member the binder reads
 	// alone of those sent for it (see readOf), and rules how its type
 	// reads a repeat; nil until asked.
@@ -105,8 +100,8 @@ func quoteSentOr(v []byte) string {
 	return quoteSent(v)
 }
 
-func newProblems(t *typereg.Tool, args []byte) *problems {
-	return &problems{
+func newProblems(t *typereg.Tool, args []byte) problems {
+	return problems{
 		t: t, args: args,
 		w:         wordsFor(t),
 		seenParam: make([]bool, len(recParams(t))),
@@ -160,34 +155,41 @@ func (b *problems) unknownKey(start, end int) {
 		return
 	}
 	raw := b.args[start:end]
-	buf, arg, sent := b.keyWords(raw)
-	p := Problem{Code: UnknownArgument, Argument: view(buf[arg[0]:arg[1]]), Sent: view(buf[:sent]), Pointer: view(buf[sent:])}
+	var scratch keyScratch
+	buf, arg, sent := keyWords(scratch[:0], raw)
+	var didYouMean string
 	if b.keys.n <= maxSuggestions {
-		p.DidYouMean = closestKey(raw, b.acceptedNames())
+		didYouMean = closestKey(raw, b.acceptedNames())
 	}
-	if (b.sent != nil || len(b.rekeys) > 0) && p.Pointer != "" && paramIndex(b.t, p.Argument) >= 0 {
-		// A key named as a parameter: add rekeys its pointer.
-		text := string(buf)
-		p.Argument, p.Sent, p.Pointer = text[arg[0]:arg[1]], text[:sent], text[sent:]
-		b.add(p)
+	listed := func(text string) Problem {
+		return Problem{Code: UnknownArgument, Argument: text[arg[0]:arg[1]], Sent: text[:sent], Pointer: text[sent:], DidYouMean: didYouMean}
+	}
+	if (b.sent != nil || len(b.rekeys) > 0) && sent < len(buf) && paramIndex(b.t, view(buf[arg[0]:arg[1]])) >= 0 {
+		b.add(listed(string(buf))) // a key named as a parameter: add rekeys its pointer
 		return
 	}
-	n, js, ok := b.fits(p)
+	// Measured on the scratch's text, which stays on the stack; copied
+	// only when listed.
+	n, js, ok := b.fits(listed(view(buf)))
 	if !ok {
 		b.more++
 		return
 	}
-	text := string(buf)
-	p.Argument, p.Sent, p.Pointer = text[arg[0]:arg[1]], text[:sent], text[sent:]
-	b.put(p, n, js)
+	b.put(listed(string(buf)), n, js)
 }
 
-// keyWords writes, in b.scratch, what names the top-level key raw in a
-// problem: buf[:sent] is the key as sent, quoted (Sent), buf[sent:] its
-// JSON Pointer, and buf[arg[0]:arg[1]] the key's text without its quotes
-// where it is not cut, else the quoted text (Argument).
-func (b *problems) keyWords(raw []byte) (buf []byte, arg [2]int, sent int) {
-	buf = appendSent(b.scratch[:0], raw)
+// keyScratch holds an unknown key's problem before it is listed: its
+// quote (at most maxSent characters, each escaped in at most 10 bytes, and
+// the count) and its pointer (the key's first jsonpath.MaxKey characters,
+// each byte at most escaped in two). On the stack of the one listing it.
+type keyScratch [10*maxSent + 32 + 2*jsonpath.MaxKey*utf8.UTFMax + 8]byte
+
+// keyWords appends to dst (a keyScratch's room) what names the top-level
+// key raw in a problem: buf[:sent] is the key as sent, quoted (Sent),
+// buf[sent:] its JSON Pointer, and buf[arg[0]:arg[1]] the key's text
+// without its quotes where it is not cut, else the quoted text (Argument).
+func keyWords(dst, raw []byte) (buf []byte, arg [2]int, sent int) {
+	buf = appendSent(dst, raw)
 	sent = len(buf)
 	arg = [2]int{0, sent} // quoteKey's text: the key's text, not cut, without its quotes
 	if body, ok := jsonlex.Quoted(raw); ok {
@@ -204,7 +206,8 @@ func (b *problems) keyWords(raw []byte) (buf []byte, arg [2]int, sent int) {
 // unknown key is. It is no unknown key: the keys met (b.keys) are those,
 // which countPast counts from.
 func (b *problems) ambiguousKey(start, end int) {
-	buf, arg, sent := b.keyWords(b.args[start:end])
+	var scratch keyScratch
+	buf, arg, sent := keyWords(scratch[:0], b.args[start:end])
 	text := string(buf)
 	b.add(Problem{Code: AmbiguousArgument, Argument: text[arg[0]:arg[1]], Sent: text[:sent], Pointer: text[sent:]})
 }
@@ -226,6 +229,9 @@ type room struct{ n, text, size int }
 // others that must not push them out; release gives it back. The issues
 // must be in arguments no other issue is in (the parameters left out).
 func (b *problems) hold(issues []bind.Issue) {
+	if len(issues) == 0 {
+		return
+	}
 	c := newProblems(b.t, b.args)
 	c.ms = b.ms
 	c.rekeys, c.sent = b.rekeys, b.sent
@@ -244,7 +250,7 @@ func cost(p Problem, tool string) int {
 	if p.Code == UnknownArgument {
 		return len(p.Argument) + len(p.Sent) + len(p.DidYouMean) + 16
 	}
-	return len(p.sentence(toolText(tool))) + 1
+	return p.sentenceLen(toolText(tool)) + 1
 }
 
 // jsonSize is the length of problem p in JSON, as encoding/json writes
@@ -391,11 +397,10 @@ func (b *problems) missingField(is bind.Issue) Problem {
 // as a problem of code c.
 func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 	p := recParams(b.t)[is.Param]
-	path := bindcap.Path(is.Path)
 	pr := Problem{
 		Argument: p.Name,
-		Path:     path.String(),
-		Pointer:  path.Pointer(),
+		Path:     is.Path.String(), // bind's own, unboxed: bindcap.Path's any costs an allocation
+		Pointer:  is.Path.Pointer(),
 		Code:     c,
 		Takes:    b.w.param(is.Param),
 		Sent:     quoteSent(b.args[is.Start:is.End]),
