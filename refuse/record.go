@@ -1,6 +1,8 @@
 package refuse
 
 import (
+	"sync/atomic"
+
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/bindguard/bindguard/internal/toolrec"
@@ -18,4 +20,5 @@ var (
 	recPublished = toolrec.Published.(func(*typereg.Tool) *schemacheck.Schema)
 	paramSchema  = toolrec.ParamSchema.(func(*typereg.Param) *jsonschema.Schema)
 	fieldIndexOf = toolrec.ParamIndex.(func(*typereg.Param) []int)
+	recWords     = toolrec.Words.(func(*typereg.Tool) *atomic.Pointer[[]string])
 )

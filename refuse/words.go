@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
-	"weak"
 
 	"github.com/invopop/jsonschema"
 
@@ -43,34 +40,28 @@ type words struct {
 
 // wordsFor returns the words of tool t: what each of its parameters
 // takes ("a whole number from 1 to 168") is built once per tool record,
-// not per call. A record is read-only once registered, and registering
-// again makes a new one, so the words are held by the record's identity,
-// weakly: they go when the record does. typereg cannot build them at
-// registration (words are refuse's, and refuse imports typereg), so the
-// first call refused builds them, and every later one shares them.
+// not per call, and kept in the record (toolrec.Words). A record is
+// read-only once registered, and registering again makes a new one, so
+// the words go with the record. typereg cannot build them at registration
+// (words are refuse's, and refuse imports typereg), so the first call
+// refused builds them, and every later one shares them.
 func wordsFor(t *typereg.Tool) words {
 	w := words{defs: recSchema(t).Definitions, binder: t.Plan().Binder()}
-	key := weak.Make(t)
-	if v, ok := compiledWords.Load(key); ok {
-		w.params = v.([]string)
+	slot := recWords(t)
+	if p := slot.Load(); p != nil {
+		w.params = *p
 		return w
 	}
 	params := make([]string, len(recParams(t)))
 	for i, p := range recParams(t) {
 		params[i] = w.takes(p.Type, p.Quoted, paramSchema(&p))
 	}
-	if v, loaded := compiledWords.LoadOrStore(key, params); loaded {
-		params = v.([]string)
-	} else {
-		runtime.AddCleanup(t, func(k weak.Pointer[typereg.Tool]) { compiledWords.Delete(k) }, key)
+	if !slot.CompareAndSwap(nil, &params) {
+		params = *slot.Load() // another refusal built them first: one set of words per record
 	}
 	w.params = params
 	return w
 }
-
-// compiledWords holds, per tool record (weak.Pointer[typereg.Tool]), what
-// each of its parameters takes ([]string; see wordsFor).
-var compiledWords sync.Map
 
 // param says what parameter i of the tool takes (see takes), as built
 // once for the tool by wordsFor.

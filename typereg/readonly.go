@@ -4,6 +4,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"sync/atomic"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/schemacheck"
@@ -21,6 +22,7 @@ func init() {
 	toolrec.ParamSchema = func(p *Param) *jsonschema.Schema { return p.schema }
 	toolrec.ParamIndex = func(p *Param) []int { return p.index }
 	toolrec.TopKeys = func(t *Tool) bindcap.TopKeys { return t.top }
+	toolrec.Words = func(t *Tool) *atomic.Pointer[[]string] { return &t.words }
 }
 
 // clone returns p with its slices and map copied.

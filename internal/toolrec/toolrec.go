@@ -36,3 +36,9 @@ var ParamSchema any
 // of the tool's top-level keys (its policy's exempt keys and aliases),
 // built once at registration.
 var TopKeys any
+
+// Words is a func(*typereg.Tool) *atomic.Pointer[[]string]: the record's
+// one slot that is not read-only, refuse's, for what each parameter takes
+// in words (refuse cannot build them at registration: it imports typereg).
+// Set once, by the first refusal of a call of the tool; never changed after.
+var Words any
