@@ -1026,8 +1026,17 @@ func (t *keyTable) grow() {
 		t.slots[i] = s
 		t.used[k] = int(i)
 	}
-	t.moved = moved[:0]
+	if cap(moved) <= maxMoved {
+		t.moved = moved[:0]
+	} else {
+		t.moved = nil // a pooled table keeps no more room than that for it
+	}
 }
+
+// maxMoved bounds the room a table keeps for grow's moves (96 KiB): a
+// table is sized for its check's arguments from the start (getKeyTable),
+// so a check seldom grows it, and one that grows it far pays for the room.
+const maxMoved = 1 << 12
 
 // keySlotOf is where a table's probe for key hash h of object obj starts.
 func keySlotOf(h uint64, obj uint32) uint64 {
