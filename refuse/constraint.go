@@ -109,8 +109,18 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 			}
 			return ok
 		}
-		if !find(read[i], true) && !slices.ContainsFunc(mergedBefore(args, ms, t.Plan(), i, read[i]), func(mb bindcap.Member) bool { return find(mb, true) }) {
-			find(read[i], false)
+		// The search runs the validator on the values inside, and user
+		// code through the binder (a key type's UnmarshalText): contained,
+		// as the decode and the first run are. Should it panic, the problem
+		// is the argument's, as sent.
+		whole := pr
+		if p, _ := contain.Run(func() error {
+			if !find(read[i], true) && !slices.ContainsFunc(mergedBefore(args, ms, t.Plan(), i, read[i]), func(mb bindcap.Member) bool { return find(mb, true) }) {
+				find(read[i], false)
+			}
+			return nil
+		}); p != nil {
+			pr = whole
 		}
 		ps = append(ps, pr)
 	}
