@@ -404,14 +404,23 @@ func (b *problems) conflicts(cs []aliasConflict) {
 // names a conflict lists are the keys each member of args was sent under
 // (sentKeysOf: an alias, not the name it was renamed to).
 func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict) {
-	folded := false
+	// Only a parameter with a member sent under a key it folds to can be
+	// sent under two texts (args has its aliases renamed), and each such
+	// parameter has its first top-level FoldedKey listed (bind's tally):
+	// the others' members are passed over.
+	var folded []bool
 	for _, is := range issues {
 		if is.Kind.Class() == bind.BinderFailure {
 			return args, nil
 		}
-		folded = folded || is.Kind == bind.FoldedKey && is.Path.String() == "" && is.Param >= 0
+		if is.Kind == bind.FoldedKey && is.Path.String() == "" && is.Param >= 0 && is.Param < len(recParams(t)) {
+			if folded == nil {
+				folded = make([]bool, len(recParams(t)))
+			}
+			folded[is.Param] = true
+		}
 	}
-	if !folded || !ms.Object {
+	if folded == nil || !ms.Object {
 		return args, nil
 	}
 	type bound struct {
@@ -428,7 +437,7 @@ func foldConflicts(t *typereg.Tool, args, sent []byte, ms *bindcap.Members, issu
 	}
 	for k, m := range eachMember(args, ms, t.Plan()) {
 		param := m.Binds()
-		if param < 0 || param >= len(recParams(t)) {
+		if param < 0 || param >= len(recParams(t)) || !folded[param] {
 			continue
 		}
 		b := params[param]
@@ -532,42 +541,41 @@ func nullRepeats(t *typereg.Tool, args []byte, ms *bindcap.Members) []byte {
 }
 
 // paramRules holds, per parameter of a tool, how the binder reads its type
-// sent more than once (lastWins, nullLeaves), each asked of reflection
-// once per call, not once per member.
+// sent more than once (lastWins, nullLeaves), asked of reflection once per
+// tool record (derivedOf), not per call.
 type paramRules struct {
-	params []typereg.Param
-	memo   []uint8 // per parameter: 0 not asked; else ruleAsked | the rules that hold
+	rules []uint8 // per parameter: the rules that hold
 }
 
 const (
-	ruleAsked uint8 = 1 << iota
-	ruleOne
+	ruleOne uint8 = 1 << iota
 	ruleNullKept
 	ruleNullLeaves
+	ruleQuoted // the parameter has the ,string option
 )
 
-func rulesOf(t *typereg.Tool) *paramRules { return &paramRules{params: recParams(t)} }
+func rulesOf(t *typereg.Tool) *paramRules { return &paramRules{rules: derivedOf(t).Rules} }
 
-func (r *paramRules) get(i int) uint8 {
-	if r.memo == nil {
-		r.memo = make([]uint8, len(r.params))
+// paramRulesOf returns the rules of parameter p.
+func paramRulesOf(p *typereg.Param) uint8 {
+	typ := p.Type
+	var m uint8
+	if p.Quoted {
+		m |= ruleQuoted
 	}
-	if r.memo[i] == 0 {
-		m := ruleAsked
-		typ := r.params[i].Type
-		if one, nullKept := lastWins(typ); one {
-			m |= ruleOne
-			if nullKept {
-				m |= ruleNullKept
-			}
+	if one, nullKept := lastWins(typ); one {
+		m |= ruleOne
+		if nullKept {
+			m |= ruleNullKept
 		}
-		if nullLeaves(typ) {
-			m |= ruleNullLeaves
-		}
-		r.memo[i] = m
 	}
-	return r.memo[i]
+	if nullLeaves(typ) {
+		m |= ruleNullLeaves
+	}
+	return m
 }
+
+func (r *paramRules) get(i int) uint8 { return r.rules[i] }
 
 // readAlone is, of the members sent for parameter i (the last of them,
 // last, and the last whose value is not null, value; -1 for none), the one
@@ -618,7 +626,7 @@ func (r *paramRules) nullLeaves(i int) bool { return r.get(i)&ruleNullLeaves != 
 // null, or, under the ,string option, the string "null", which
 // encoding/json and segmentio read as null too.
 func (r *paramRules) null(i int, v []byte) bool {
-	return v[0] == 'n' || r.params[i].Quoted && string(v) == `"null"`
+	return v[0] == 'n' || r.rules[i]&ruleQuoted != 0 && string(v) == `"null"`
 }
 
 // lastWins reports whether the binder (encoding/json, whose calls alone

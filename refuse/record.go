@@ -20,5 +20,5 @@ var (
 	recPublished = toolrec.Published.(func(*typereg.Tool) *schemacheck.Schema)
 	paramSchema  = toolrec.ParamSchema.(func(*typereg.Param) *jsonschema.Schema)
 	fieldIndexOf = toolrec.ParamIndex.(func(*typereg.Param) []int)
-	recWords     = toolrec.Words.(func(*typereg.Tool) *atomic.Pointer[[]string])
+	recDerived   = toolrec.DerivedSlot.(func(*typereg.Tool) *atomic.Pointer[toolrec.Derived])
 )

@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"fmt"
+	"github.com/bindguard/bindguard/internal/toolrec"
 	"reflect"
 	"slices"
 	"strconv"
@@ -40,27 +41,36 @@ type words struct {
 
 // wordsFor returns the words of tool t: what each of its parameters
 // takes ("a whole number from 1 to 168") is built once per tool record,
-// not per call, and kept in the record (toolrec.Words). A record is
-// read-only once registered, and registering again makes a new one, so
-// the words go with the record. typereg cannot build them at registration
-// (words are refuse's, and refuse imports typereg), so the first call
-// refused builds them, and every later one shares them.
+// not per call (derivedOf).
 func wordsFor(t *typereg.Tool) words {
 	w := words{defs: recSchema(t).Definitions, binder: t.Plan().Binder()}
-	slot := recWords(t)
-	if p := slot.Load(); p != nil {
-		w.params = *p
-		return w
-	}
-	params := make([]string, len(recParams(t)))
-	for i, p := range recParams(t) {
-		params[i] = w.takes(p.Type, p.Quoted, paramSchema(&p))
-	}
-	if !slot.CompareAndSwap(nil, &params) {
-		params = *slot.Load() // another refusal built them first: one set of words per record
-	}
-	w.params = params
+	w.params = derivedOf(t).Words
 	return w
+}
+
+// derivedOf returns what refuse derives from tool t's record once, kept in
+// the record (toolrec.Derived): the words of its parameters and the rules
+// of their types sent more than once. A record is read-only once
+// registered, and registering again makes a new one, so they go with the
+// record. typereg cannot build them at registration (refuse imports
+// typereg): the first call that needs them does, and every later one
+// shares them.
+func derivedOf(t *typereg.Tool) *toolrec.Derived {
+	slot := recDerived(t)
+	if d := slot.Load(); d != nil {
+		return d
+	}
+	w := words{defs: recSchema(t).Definitions, binder: t.Plan().Binder()}
+	ps := recParams(t)
+	d := &toolrec.Derived{Words: make([]string, len(ps)), Rules: make([]uint8, len(ps))}
+	for i, p := range ps {
+		d.Words[i] = w.takes(p.Type, p.Quoted, paramSchema(&p))
+		d.Rules[i] = paramRulesOf(&p)
+	}
+	if !slot.CompareAndSwap(nil, d) {
+		d = slot.Load() // another call built them first: one set per record
+	}
+	return d
 }
 
 // param says what parameter i of the tool takes (see takes), as built

@@ -22,7 +22,7 @@ func init() {
 	toolrec.ParamSchema = func(p *Param) *jsonschema.Schema { return p.schema }
 	toolrec.ParamIndex = func(p *Param) []int { return p.index }
 	toolrec.TopKeys = func(t *Tool) bindcap.TopKeys { return t.top }
-	toolrec.Words = func(t *Tool) *atomic.Pointer[[]string] { return &t.words }
+	toolrec.DerivedSlot = func(t *Tool) *atomic.Pointer[toolrec.Derived] { return &t.derived }
 }
 
 // clone returns p with its slices and map copied.

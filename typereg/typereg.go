@@ -16,6 +16,7 @@ import (
 	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/contain"
 	"github.com/bindguard/bindguard/internal/schemacheck"
+	"github.com/bindguard/bindguard/internal/toolrec"
 	"github.com/invopop/jsonschema"
 )
 
@@ -76,11 +77,11 @@ type Tool struct {
 	schema      *jsonschema.Schema
 	policy      Policy
 	plan        *bind.Plan
-	constrained bool                     // a parameter has a validate tag
-	checks      *constraint.Tool         // the validate tags compiled, nil when none
-	published   *schemacheck.Schema      // a tool recorded from its published schema (RegisterSchema)
-	top         bindcap.TopKeys          // a struct tool's: what the pass is told of the top-level keys, the policy's exempt keys and aliases
-	words       atomic.Pointer[[]string] // refuse's: what each parameter takes, in words, built by the first refusal (toolrec.Words)
+	constrained bool                            // a parameter has a validate tag
+	checks      *constraint.Tool                // the validate tags compiled, nil when none
+	published   *schemacheck.Schema             // a tool recorded from its published schema (RegisterSchema)
+	top         bindcap.TopKeys                 // a struct tool's: what the pass is told of the top-level keys, the policy's exempt keys and aliases
+	derived     atomic.Pointer[toolrec.Derived] // refuse's: what it derives from the record once (toolrec.DerivedSlot)
 }
 
 // Name returns the tool's name, as callers send it.

@@ -37,8 +37,18 @@ var ParamSchema any
 // built once at registration.
 var TopKeys any
 
-// Words is a func(*typereg.Tool) *atomic.Pointer[[]string]: the record's
-// one slot that is not read-only, refuse's, for what each parameter takes
-// in words (refuse cannot build them at registration: it imports typereg).
-// Set once, by the first refusal of a call of the tool; never changed after.
-var Words any
+// DerivedSlot is a func(*typereg.Tool) *atomic.Pointer[toolrec.Derived]: the
+// record's one slot that is not read-only, refuse's, for what it derives
+// from the record once (refuse cannot at registration: it imports
+// typereg). Set once, by the first call that needs it; never changed after.
+var DerivedSlot any
+
+// A Derived is what refuse derives from a tool's record once.
+type Derived struct {
+	// Words says what each parameter takes, in words ("a whole number
+	// from 1 to 168"), by index in the record's parameters.
+	Words []string
+	// Rules says, per parameter, how the binder reads its type sent more
+	// than once (refuse's paramRules bits).
+	Rules []uint8
+}
