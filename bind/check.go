@@ -927,10 +927,12 @@ var (
 )
 
 // getKeyTable returns a table for the check of size bytes of arguments:
-// its first slots are as many as a quarter of that many keys need (a
-// member takes at least five bytes), so that a call wide enough to fill
-// them is seldom moved as it grows, and a small one reads a few cache
-// lines whatever room the table has.
+// its first slots are at least a quarter of size (the room allowing),
+// holding an eighth of size in keys, so that a small call reads a few
+// cache lines whatever room the table has. A member takes at least five
+// bytes, and V2 copies top-level keys by their text, so a call of short
+// keys may still fill them and grow (see grow, which keeps its copy for
+// the next such call).
 func getKeyTable(size int) *keyTable {
 	t := lastKeyTable.Swap(nil)
 	if t == nil {

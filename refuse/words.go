@@ -44,7 +44,8 @@ type words struct {
 // read-only once registered, and registering again makes a new one, so
 // the words go with the record. typereg cannot build them at registration
 // (words are refuse's, and refuse imports typereg), so the first call
-// refused builds them, and every later one shares them.
+// whose problems are worded (refused, or warned of) builds them, and
+// every later one shares them.
 func wordsFor(t *typereg.Tool) words {
 	w := words{defs: recSchema(t).Definitions, binder: t.Plan().Binder()}
 	slot := recWords(t)

@@ -40,5 +40,6 @@ var TopKeys any
 // Words is a func(*typereg.Tool) *atomic.Pointer[[]string]: the record's
 // one slot that is not read-only, refuse's, for what each parameter takes
 // in words (refuse cannot build them at registration: it imports typereg).
-// Set once, by the first refusal of a call of the tool; never changed after.
+// Set once, by the first call of the tool whose problems refuse words
+// (refused or warned of); never changed after.
 var Words any
