@@ -906,12 +906,12 @@ type keySlot struct {
 	gen uint32 // the check that put it there (keyTable.gen)
 }
 
-// maxPooledKeys bounds the room of a table the pool keeps (24 MiB, and
-// 4 MiB of its used list): a bigger one, for a call of more than half a
-// million keys in big objects, is left to the garbage collector.
-// maxHeldKeys bounds the one table kept outside the pool (6 MiB and 1 MiB,
-// for up to 131,072 keys; see lastKeyTable): what a process keeps after
-// its widest call.
+// maxPooledKeys bounds the room of a table the pool keeps (24 MiB, with
+// 4 MiB of its used list and 6 MiB of grow's copy, a quarter of the room):
+// a bigger one, for a call of more than half a million keys in big
+// objects, is left to the garbage collector. maxHeldKeys bounds the one
+// table kept outside the pool (6 MiB, 1 MiB and 1.5 MiB, for up to 131,072
+// keys; see lastKeyTable): what a process keeps after its widest call.
 const (
 	maxPooledKeys = 1 << 20
 	maxHeldKeys   = 1 << 18
@@ -927,10 +927,12 @@ var (
 )
 
 // getKeyTable returns a table for the check of size bytes of arguments:
-// its first slots are as many as a quarter of that many keys need (a
-// member takes at least five bytes), so that a call wide enough to fill
-// them is seldom moved as it grows, and a small one reads a few cache
-// lines whatever room the table has.
+// its first slots are at least a quarter of size (the room allowing),
+// holding an eighth of size in keys, so that a small call reads a few
+// cache lines whatever room the table has. A member takes at least five
+// bytes, and V2 copies top-level keys by their text, so a call of short
+// keys may still fill them and grow (see grow, which keeps its copy for
+// the next such call).
 func getKeyTable(size int) *keyTable {
 	t := lastKeyTable.Swap(nil)
 	if t == nil {
@@ -1006,6 +1008,12 @@ func (t *keyTable) byText(c *checker, from, to uint32, skip int) {
 func (t *keyTable) grow() {
 	size := max(64, 2*len(t.slots))
 	moved := t.moved[:0]
+	if cap(moved) < len(t.used) {
+		// Exactly the keys: a quarter of the room this grow leaves (its
+		// slots are full at half their number, and double), kept for the
+		// next check of this shape, which grows the same way.
+		moved = make([]keySlot, 0, len(t.used))
+	}
 	for _, i := range t.used {
 		moved = append(moved, t.slots[i])
 	}
@@ -1026,17 +1034,8 @@ func (t *keyTable) grow() {
 		t.slots[i] = s
 		t.used[k] = int(i)
 	}
-	if cap(moved) <= maxMoved {
-		t.moved = moved[:0]
-	} else {
-		t.moved = nil // a pooled table keeps no more room than that for it
-	}
+	t.moved = moved[:0]
 }
-
-// maxMoved bounds the room a table keeps for grow's moves (96 KiB): a
-// table is sized for its check's arguments from the start (getKeyTable),
-// so a check seldom grows it, and one that grows it far pays for the room.
-const maxMoved = 1 << 12
 
 // keySlotOf is where a table's probe for key hash h of object obj starts.
 func keySlotOf(h uint64, obj uint32) uint64 {

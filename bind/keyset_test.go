@@ -223,3 +223,38 @@ func FuzzCheck_WideObjectRepeats(f *testing.F) {
 		}
 	})
 }
+
+// TestCheck_DenseObjectKeysCostNoAllocation: objects of short keys, each
+// past the checker's own entries, fill the key table faster than a
+// check's first slots (sized from the arguments' length) hold, so the
+// check grows its slots into the pooled room; a call of that shape
+// allocates nothing once a table that size has served one, at 900
+// objects as at 100.
+func TestCheck_DenseObjectKeysCostNoAllocation(t *testing.T) {
+	obj := `{"a":0,"b":0,"c":0,"d":0,"e":0,"f":0,"g":0,"h":0,"i":0,"j":0,"k":0,"l":0,"m":0,"n":0,"o":0,"p":0,"q":0,"r":0,"s":0,"t":0}`
+	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+		plan, err := b.Compile(reflect.TypeFor[keysetArgs]())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var counts []float64
+		sizes := []int{100, 300, 900, 2000, 7000}
+		if testing.Short() {
+			sizes = sizes[:4]
+		}
+		for _, n := range sizes {
+			// 20 keys of six bytes each in an object: a fifth of the
+			// arguments' bytes are keys of the table.
+			args := []byte(`{"any":[` + strings.Repeat(obj+",", n-1) + obj + `]}`)
+			if is := plan.Check(args, nil); len(is) != 0 {
+				t.Fatalf("%s, %d objects: %v", b.Name(), n, is)
+			}
+			counts = append(counts, testing.AllocsPerRun(5, func() { plan.Check(args, nil) }))
+		}
+		for i, c := range counts {
+			if c != counts[0] {
+				t.Errorf("%s: %v allocations for %d objects of 20 keys, %v for %d", b.Name(), c, sizes[i], counts[0], sizes[0])
+			}
+		}
+	}
+}

@@ -20,7 +20,8 @@ const maxClosest = 64
 // the key: a key past maxClosest bytes is not looked up, a name is read
 // up to maxClosest+4 characters (normalized), and the edit distance, at
 // most 3, is computed only for a name within 3 characters of the key's
-// length, over at most 64 × 67 cells.
+// length whose runes (boundedDistance's bag bound) allow it, over the
+// cells within 3 of the diagonal: at most 64 × 7.
 func closest(key string, names []string) string {
 	if key == "" || len(key) > maxClosest || !utf8.ValidString(key) {
 		return ""

@@ -18,8 +18,8 @@ import (
 // tables, the issue lists, the members): a call's cost is in its own
 // size, never in the room a wider call before it left in the pool. Each
 // small call costs, after calls wide enough to grow every pooled room, what
-// it costs before them: a ratio of two times in one process, no bound in
-// seconds.
+// it costs before them, within four times in one process: a ratio, no
+// bound in seconds.
 
 type pooledArgs struct {
 	N int            `json:"n"`

@@ -53,8 +53,9 @@ func wordsFor(t *typereg.Tool) words {
 // of their types sent more than once. A record is read-only once
 // registered, and registering again makes a new one, so they go with the
 // record. typereg cannot build them at registration (refuse imports
-// typereg): the first call that needs them does, and every later one
-// shares them.
+// typereg): the first call that needs them (one whose problems are
+// worded, refused or warned of, or whose key is sent twice) does, and
+// every later one shares them.
 func derivedOf(t *typereg.Tool) *toolrec.Derived {
 	slot := recDerived(t)
 	if d := slot.Load(); d != nil {

@@ -13,10 +13,11 @@ import (
 // TestRefuse_WordsAreCompiledOncePerTool pins that what a parameter
 // takes, in words ("one of value0, value1, ..."), is built once for the
 // tool, not on each call refused. Building the words of a thousand values
-// (about 10 KB) costs some six times their length; a refused call still
-// writes the sentence that quotes them once to measure it (twice their
-// length), and no more: at most three times their length over the same
-// refusal for ten values.
+// (about 10 KB) costs some six times their length; a refused call counts
+// the sentence that quotes them (sentenceLen) without writing it, and
+// shares the words: at most three times their length over the same
+// refusal for ten values leaves room for a sentence written once or twice,
+// not for the words built again.
 func TestRefuse_WordsAreCompiledOncePerTool(t *testing.T) {
 	allocs := func(n int) (float64, uint64, string) {
 		enum := make([]string, n)
