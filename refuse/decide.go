@@ -436,18 +436,28 @@ func nullIsLost(plan *bind.Plan, name string, i int) bool {
 
 // withoutFailures returns a copy of the top-level object args, whose
 // members plan's Check read as ms, with each member a failure lies in (its
-// key or its value) blanked out, and the commas mended, so that every
-// other member keeps its offsets, and the members kept; nil when a failure
-// lies in no member (the text as a whole).
+// key or its value) blanked out, and every member of a parameter with a
+// failure, and the commas mended, so that every other member keeps its
+// offsets, and the members kept; nil when a failure lies in no member (the
+// text as a whole). Past bind.MaxIssues the failures are only counted, but
+// an argument's first is always listed: a parameter sent twice whose
+// second member's failures are counted is blanked whole all the same.
 func withoutFailures(args []byte, ms *bindcap.Members, plan *bind.Plan, issues []bind.Issue) ([]byte, bindcap.Members) {
 	var kept bindcap.Members
 	if !ms.Object {
 		return nil, kept
 	}
-	var at []int // where the failures start, in order
+	var at []int      // where the failures start, in order
+	var failed []bool // per parameter, a failure in it
 	for _, is := range issues {
 		if is.Kind.Class() == bind.BinderFailure {
 			at = append(at, is.Start)
+			if is.Param >= 0 {
+				if is.Param >= len(failed) {
+					failed = append(failed, make([]bool, is.Param+1-len(failed))...)
+				}
+				failed[is.Param] = true
+			}
 		}
 	}
 	slices.Sort(at)
@@ -459,7 +469,8 @@ func withoutFailures(args []byte, ms *bindcap.Members, plan *bind.Plan, issues [
 		if len(at) > 0 && at[0] < m.Key.Start {
 			return nil, kept // a failure between members
 		}
-		drop := false
+		p := m.Binds()
+		drop := p >= 0 && p < len(failed) && failed[p]
 		for len(at) > 0 && at[0] < m.Value.End {
 			drop, at = true, at[1:]
 		}
