@@ -26,7 +26,7 @@ func TestWithoutFailures_KeepsOffsetsAndValidJSON(t *testing.T) {
 	} {
 		var issues []bind.Issue
 		for _, at := range tc.at {
-			issues = append(issues, bind.Issue{Kind: bind.WrongType, Start: at, End: at + 1})
+			issues = append(issues, bind.Issue{Kind: bind.WrongType, Param: -1, Start: at, End: at + 1}) // placed by offset alone
 		}
 		plan := abcPlan(t)
 		_, ms := checkMembers(plan, []byte(tc.args), nil)
@@ -35,8 +35,16 @@ func TestWithoutFailures_KeepsOffsetsAndValidJSON(t *testing.T) {
 			t.Errorf("%s without %v: %q, want %q", tc.args, tc.at, got, tc.want)
 		}
 	}
+	// A parameter with a failure is blanked in every member that binds
+	// it: past bind.MaxIssues the failures of its other members are only
+	// counted (its first is always listed).
 	plan := abcPlan(t)
-	_, ms := checkMembers(plan, []byte(`{"a":1}`), nil)
+	args := `{"a":1,"b":2,"a":3,"c":4}`
+	_, ms := checkMembers(plan, []byte(args), nil)
+	if got, _ := withoutFailures([]byte(args), &ms, plan, []bind.Issue{{Kind: bind.WrongType, Param: 0, Start: 5, End: 6}}); string(got) != `{      "b":2      ,"c":4}` {
+		t.Errorf("%s without a's failure: %q", args, got)
+	}
+	_, ms = checkMembers(plan, []byte(`{"a":1}`), nil)
 	if got, _ := withoutFailures([]byte(`{"a":1}`), &ms, plan, []bind.Issue{{Kind: bind.InvalidJSON, Start: 0}}); got != nil {
 		t.Errorf("a failure in no member: %q, want nil", got)
 	}
