@@ -99,13 +99,15 @@ func (c *checker) aliasParam(raw []byte, odd bool) int {
 // countUnknown is topKey's count of the unknown top-level key
 // raw = data[ks:ke] (esc: with escapes), for a check that records its
 // members or V2's pass: whether it repeats one sent before (c.top.repeat),
-// and, but a repeat or an exempt key, one more in the count.
+// and, but a repeat, an exempt key or an alias (a name the tool takes,
+// in a call read as sent), one more in the count.
 func (c *checker) countUnknown(ks, ke int, raw []byte, esc bool) {
 	if c.keyTab == nil {
 		c.keyTab = getKeyTable(len(c.data))
 	}
 	c.top.repeat = c.keyTab.add(c, topObj, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
-	if c.top.repeat || !c.record || len(c.top.policy.Exempt) > 0 && c.top.policy.Exempted(raw, esc) {
+	if c.top.repeat || !c.record || len(c.top.policy.Exempt) > 0 && c.top.policy.Exempted(raw, esc) ||
+		c.top.aliases && c.top.policy.Alias(raw, esc) {
 		return
 	}
 	if c.members.Unknown == 0 {

@@ -100,15 +100,18 @@ func (s *nameSet) add(raw []byte, text []byte) {
 // read as ms with issues (renameAliases). Each member the renaming leaves
 // out is read by the binder as the value of a key it drops (an alias
 // names no parameter): when the binder fails on one (text that is not
-// JSON; for V2, a repeated name or invalid UTF-8 inside it; for a Reader,
-// a key the server refuses), or when failures in no member were only
-// counted, it reports false, and args are to be checked as sent. So a
-// call goes on, under Warn, only when the binder reads every byte of it.
+// JSON; for V2, a repeated name or invalid UTF-8 inside it, or its key
+// sent again; for a Reader, a key the server refuses), it reports false,
+// and args are to be checked as sent. So a call goes on, under Warn, only
+// when the binder reads every byte of it.
 //
 // The failures are read once, before the members: their offsets sorted,
 // each member left out looks for one within it by a binary search, so
 // that a call of many members and many issues costs in proportion to
-// them, not to their product.
+// them, not to their product. Where failures in no member were only
+// counted (past bind.MaxIssues: V2's names sent twice), the members left
+// out are checked alone, together (droppedFail), so that the call is
+// read as its aliases' parameters' however many failures it holds.
 func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) ([]byte, []aliasConflict, bool) {
 	var fails []int  // where each failure starts
 	counted := false // failures in no member, only counted
@@ -121,10 +124,39 @@ func renameFor(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.
 		}
 	}
 	slices.Sort(fails)
-	return renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, func(m bindcap.Member) bool {
-		i, _ := slices.BinarySearch(fails, m.Key.Start)
-		return !counted && (i == len(fails) || fails[i] >= m.Value.End)
+	var left []bindcap.Member // the members left out, where failures were counted
+	renamed, cs, ok := renameAliases(args, ms, t.Plan(), recPolicy(t).Aliases, func(m bindcap.Member) bool {
+		if i, _ := slices.BinarySearch(fails, m.Key.Start); i < len(fails) && fails[i] < m.Value.End {
+			return false
+		}
+		if counted {
+			left = append(left, m)
+		}
+		return true
 	}, nil)
+	if ok && len(left) > 0 && droppedFail(t.Plan(), args, left) {
+		return args, nil, false
+	}
+	return renamed, cs, ok
+}
+
+// droppedFail reports whether the binder of plan fails on the members ms
+// of args, each the member of an alias the renaming leaves out, as it
+// reads them in the call: sent together, alone in an object, their keys
+// bound to no parameter (a failure inside a value it drops, or a key sent
+// again). It reads them once more.
+func droppedFail(plan *bind.Plan, args []byte, ms []bindcap.Member) bool {
+	sub := []byte{'{'}
+	for i, m := range ms {
+		if i > 0 {
+			sub = append(sub, ',')
+		}
+		sub = append(append(append(sub, args[m.Key.Start:m.Key.End]...), ':'), args[m.Value.Start:m.Value.End]...)
+	}
+	sub = append(sub, '}')
+	return slices.ContainsFunc(plan.Check(sub, nil), func(is bind.Issue) bool {
+		return is.Kind.Class() == bind.BinderFailure || is.Kind == bind.Omitted && is.Of.Class() == bind.BinderFailure
+	})
 }
 
 // sentKeysOf returns the key each member of the call args, its aliases

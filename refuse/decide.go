@@ -130,12 +130,16 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 	checked := args
 	var conflicts []aliasConflict
 	var renamedFrom []byte // where checked renames aliases: the call as sent
-	if len(pol.Aliases) > 0 && !broken(issues) && usesAlias(args, ms, plan, pol.Aliases) {
-		// Renamed only when an alias is used, and checked as renamed;
-		// should the renamed text be broken, the call's own is reported.
+	if len(pol.Aliases) > 0 && usesAlias(args, ms, plan, pol.Aliases) {
+		// Renamed only when an alias is used (in an object read whole:
+		// usesAlias), and checked as renamed, whatever the binder fails
+		// on: an alias is read as its parameter. (V2's failures on a
+		// name sent twice or a key of invalid UTF-8 are InvalidJSON too,
+		// in an object read whole: they are no text that is not JSON,
+		// which leaves no object to rename.)
 		if renamed, cs, ok := renameFor(t, args, ms, issues); ok {
 			rms := bindcap.GetMembers()
-			if ris := checkConstrained(plan, renamed, nil, compiledOf(t), topKeysOf(t), rms); !broken(ris) {
+			if ris := checkConstrained(plan, renamed, nil, compiledOf(t), topKeysOf(t), rms); rms.Object {
 				spent(issues, ms)
 				checked, conflicts, issues, ms = renamed, cs, ris, rms
 				renamedFrom = args
@@ -230,11 +234,6 @@ func spent(issues []bind.Issue, ms *bindcap.Members) {
 // result stays nil: store it in an error variable only when it is not nil.
 func Refuse(reg *typereg.Registry, tool string, args json.RawMessage) *Refusal {
 	return Decide(reg, tool, args).Refusal
-}
-
-// broken reports a verdict on the text as a whole.
-func broken(issues []bind.Issue) bool {
-	return len(issues) > 0 && (issues[len(issues)-1].Kind == bind.InvalidJSON || issues[len(issues)-1].Kind == bind.TooDeep)
 }
 
 // A decider turns one call's issues into a decision.

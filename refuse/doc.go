@@ -143,7 +143,12 @@
 // with one of each: package bind lists up to bind.MaxIssues issues of each
 // class and every argument's most serious one, and counts the rest, and
 // the counts are judged here (an unknown key past the cap is judged key by
-// key against the tool's exempt keys). A Refusal lists the binder's
+// key against the tool's exempt keys). A schema tool's check does the
+// same: past its cap, the first issue of each rank in every top-level
+// member (a key no property names is one of its own) is listed, and of
+// what it only counts the unknown keys past the cap alone are problems of
+// their own, counted in More; the rest lies in arguments listed. A
+// Refusal lists the binder's
 // failures first, then the required parameters left out, then the rest,
 // one problem per argument and one per unknown key (as sent), at most
 // MaxProblems of them and no more than its text has room for; More counts

@@ -149,6 +149,12 @@ var growthShapes = []struct {
 	{"many aliases and their parameter", func(k int) string {
 		return `{` + rep(`"m":{"a":[1]},"t":{"b":"c"},"meta":{}`, 30*k, ",") + `}`
 	}},
+	// An alias beside its parameter, and names sent twice (V2 fails on
+	// each, in no argument: past bind.MaxIssues they are counted, and the
+	// member the renaming leaves out is checked alone, droppedFail).
+	{"an alias beside its parameter, many names sent twice", func(k int) string {
+		return `{"meta":{},"m":{"a":1},` + seq(100*k, func(i int) string { return `"r` + strconv.Itoa(i) + `":1,"r` + strconv.Itoa(i) + `":2` }) + `}`
+	}},
 	// Objects a repeated key merges, each leaving out fields the other
 	// sends (bind's filledMissing reads the argument again).
 	{"repeated key, merged objects leaving fields out", func(k int) string {

@@ -60,7 +60,43 @@ type rekey struct {
 func (b *problems) rekey(sent []byte) {
 	if len(sent) != len(b.args) || len(sent) > 0 && &sent[0] != &b.args[0] {
 		b.sent = sent // read when a problem in an argument has a pointer
+		b.own = sent
 	}
+}
+
+// ownAt returns where the byte at offset at of b.args, the call with its
+// aliases renamed (renameAliases: each member kept as key:value, in the
+// order sent, its value as sent), lies in the call's own text, b.own: a
+// byte of a value or of a key the renaming keeps lies at the same place
+// in the member as sent; any other (a renamed key's) at the member's key.
+// A failure of the binder words the byte as the call sent it (the call is
+// renamed only where no failure lies in a member the renaming leaves out,
+// see renameFor, and no fold conflict is named beside a failure, see
+// foldConflicts). Read only for such a failure: it reads the call again.
+func (b *problems) ownAt(at int) int {
+	keys := sentKeysOf(b.t, b.own) // each kept member's key, as sent: a slice of b.own
+	k := 0
+	for m := range jsonlex.Members(b.args, jsonlex.Space(b.args, 0)) {
+		if k == len(keys) {
+			break
+		}
+		raw := keys[k]
+		k++
+		if at >= m.Value.End {
+			continue
+		}
+		ks := cap(b.own) - cap(raw) // raw is b.own[ks:ks+len(raw)]
+		switch {
+		case at >= m.Value.Start:
+			if vs, ok := jsonlex.Colon(b.own, ks+len(raw)); ok {
+				return vs + at - m.Value.Start
+			}
+		case at >= m.Key.Start && at < m.Key.End && bytes.Equal(b.args[m.Key.Start:m.Key.End], raw):
+			return ks + at - m.Key.Start
+		}
+		return ks
+	}
+	return at
 }
 
 // findRekeys reads, once, where each renamed argument lies in b.sent.
@@ -125,7 +161,7 @@ func (b *problems) rekeyed(p Problem) Problem {
 		if b.rekeys[i].to != "" {
 			p.Pointer = b.rekeys[i].to + rest
 		}
-		if p.Code == DuplicateKey && p.Path == "" {
+		if (p.Code == DuplicateKey || p.Code == DuplicateName) && p.Path == "" {
 			p.Sent = quoteSent(b.rekeys[i].key) // the key repeated, as the call sent it, not as renamed
 		}
 	}

@@ -55,6 +55,7 @@ type problems struct {
 	seenWhole   bool             // the arguments refused as a whole (bind.Reader)
 	rekeys      []rekey          // per parameter, where its pointers lead in the call (see rekey)
 	sent        []byte           // the call's own text, where b.args renames it, until rekeys are found
+	own         []byte           // the call's own text, where b.args renames it
 	ms          *bindcap.Members // the members of args, as the plan read them; nil: read when needed
 	// reads is, per parameter, the value of the member the binder reads
 	// alone of those sent for it (see readOf), and rules how its type
@@ -303,7 +304,11 @@ func (b *problems) issues(issues []bind.Issue) {
 		case DuplicateName:
 			b.duplicate(is)
 		case InvalidJSON:
-			b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(args, is.Start)})
+			text, at := args, is.Start
+			if b.own != nil {
+				text, at = b.own, b.ownAt(at) // the byte as the call sent it
+			}
+			b.add(Problem{Code: InvalidJSON, Takes: "a JSON object", Sent: syntaxSent(text, at)})
 		case TooDeep:
 			p := Problem{Code: TooDeep}
 			if is.Param >= 0 {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/internal/schemacheck"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -49,11 +50,25 @@ func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage)
 		return is.Code == UnknownArgument &&
 			(is.Class() == bind.SilentLoss && pol.Open || len(pol.Exempt) > 0 && exempt(pol.Exempt, args[is.Start:is.End]))
 	})
+	// By rank, and in a rank the parameters' before the keys' no property
+	// names (each a problem of its own, named as sent): a flood of such
+	// keys pushes no parameter's problem past MaxProblems, as unknown keys
+	// come last for a struct tool.
+	keyOf := func(is schemacheck.Issue) int {
+		if is.Param < 0 && is.KeyEnd > 0 {
+			return 1
+		}
+		return 0
+	}
 	slices.SortStableFunc(issues, func(a, b schemacheck.Issue) int {
-		return cmp.Compare(rankIn(a.Class(), a.Code), rankIn(b.Class(), b.Code))
+		return cmp.Or(cmp.Compare(rankIn(a.Class(), a.Code), rankIn(b.Class(), b.Code)), cmp.Compare(keyOf(a), keyOf(b)))
 	})
+	// What Check only counted (past schemacheck.MaxIssues) lies in an
+	// argument with an issue of its class listed, or is an unknown key
+	// past a thousand listed: it never decides alone, and it is judged as
+	// the listed are.
 	om := res.Omitted
-	refuses := om[bind.BinderFailure] > 0 || !warn && om[bind.PolicyProblem] > 0
+	refuses := om[bind.BinderFailure] > 0 || !warn && (om[bind.PolicyProblem] > 0 || pol.Strict && om[bind.SilentLoss] > 0)
 	for _, is := range issues {
 		switch cl := is.Class(); {
 		case cl == bind.BinderFailure:
@@ -65,16 +80,14 @@ func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage)
 	}
 	b := &problems{t: t, args: args, seenParam: make([]bool, len(recParams(t)))}
 	sw := schemaWords{root: ps.Root, exempt: pol.Exempt, intRead: ps.IntRead}
+	// More counts problems: every argument with an issue has one listed
+	// (the first of each rank, however many it has), so what Check only
+	// counted adds none, but for the unknown keys past those listed, each
+	// a problem of its own.
 	if refuses && warn {
 		issues = slices.DeleteFunc(issues, func(is schemacheck.Issue) bool { return is.Class() != bind.BinderFailure })
-		b.more += om[bind.BinderFailure]
 	} else {
-		b.more += om[bind.BinderFailure] + om[bind.PolicyProblem] + om[bind.SilentLoss]
-	}
-	for _, is := range issues {
-		if is.Code == UnknownArgument && is.Param < 0 && is.InKey && !is.Path.Inside() {
-			sw.unknown = append(sw.unknown, is.Start) // a key named as the problem
-		}
+		b.more += res.KeysPast
 	}
 	for _, is := range issues {
 		sw.add(b, is)
@@ -95,10 +108,9 @@ type schemaWords struct {
 	root    *schemacheck.Node
 	exempt  []string
 	intRead []bool
-	// unknown holds where each top-level key named as unknown starts;
 	// keys holds where each top-level key no property names, whose value
 	// a problem was named in, starts.
-	unknown, keys []int
+	keys map[int]bool
 }
 
 func (sw schemaWords) takesParam(i int) string {
@@ -152,11 +164,17 @@ func (sw *schemaWords) add(b *problems, is schemacheck.Issue) {
 		// problem of that key, named as sent (as an unknown key is), one
 		// per key. Of a key named as unknown, only what the map reader
 		// fails on: the value is one no parameter reads.
-		if slices.Contains(sw.keys, is.KeyStart) ||
-			is.Class() != bind.BinderFailure && slices.Contains(sw.unknown, is.KeyStart) {
+		if sw.keys[is.KeyStart] || is.Class() != bind.BinderFailure && is.InUnknown {
 			return
 		}
-		sw.keys = append(sw.keys, is.KeyStart)
+		if sw.keys == nil {
+			sw.keys = map[int]bool{}
+		}
+		sw.keys[is.KeyStart] = true
+		if b.full() {
+			b.more++ // counted, unworded: a call may hold a great many such keys
+			return
+		}
 		key := args[is.KeyStart:is.KeyEnd]
 		pr = Problem{Argument: quoteKey(key), Takes: sw.takesKey(key)}
 	}
@@ -178,12 +196,12 @@ func (sw *schemaWords) add(b *problems, is schemacheck.Issue) {
 		pr.Element = strconv.Quote(is.Name)
 		field := is.Path.Name(is.Name)
 		pr.Path, pr.Pointer = field.String(), field.Pointer()
-		pr.Sent = quoteSent(b.memberValue(is.Start))
+		pr.Sent = quoteSent(memberOf(args, is))
 		b.add(pr)
 		return
 	case UnknownField:
 		pr.Element = quoteSent(args[is.Start:is.End])
-		pr.Sent = quoteSent(b.memberValue(is.Start))
+		pr.Sent = quoteSent(memberOf(args, is))
 		b.add(pr)
 		return
 	case DuplicateKey:
@@ -218,11 +236,31 @@ func (sw *schemaWords) add(b *problems, is schemacheck.Issue) {
 		pr.Path = path.String() // a key in the argument's value: named at its member, as a struct tool's is
 	}
 	if is.Path.Inside() || nestedKey {
-		if whole := b.memberValue(is.Start); whole != nil && len(whole) != is.End-is.Start {
+		if whole := memberOf(args, is); whole != nil && len(whole) != is.End-is.Start {
 			pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
 		}
 	}
 	b.add(pr)
+}
+
+// memberOf returns the value of the top-level member issue is lies in,
+// read from its key (KeyStart..KeyEnd; nil for none): in time of its own
+// value, however many members the call has (memberValue reads the members
+// past the first bindcap.MaxMembers from the start, once per problem, and
+// a call may hold a great many keys that are each a problem).
+func memberOf(args []byte, is schemacheck.Issue) []byte {
+	if is.KeyEnd == 0 {
+		return nil
+	}
+	vs, ok := jsonlex.Colon(args, is.KeyEnd)
+	if !ok {
+		return nil
+	}
+	ve, err := jsonlex.Skip(args, vs, jsonlex.MaxDepth)
+	if err != nil {
+		return nil
+	}
+	return args[vs:ve]
 }
 
 func mustQuote(s string) []byte {

@@ -312,36 +312,53 @@ func TestDecide_SchemaTool_CostGrowsLinearly(t *testing.T) {
 		{"a long key above many losses", func(k int) string {
 			return `{"any":{"` + strings.Repeat(`\u00e9`, 1000*k) + `":[` + rep(rounds, 10*k, ",") + `]}}`
 		}},
+		// Keys no property names: at the open root, unknown keys; where
+		// the root reads them against additionalProperties, each its own
+		// problem, whose first issue of each rank is listed.
+		{"many keys, each value bad", func(k int) string {
+			return `{` + seq(100*k, func(i int) string { return `"u` + strconv.Itoa(i) + `":[2,` + rounds + `]` }) + `}`
+		}},
+		{"many keys, each sent twice with a bad value", func(k int) string {
+			return `{` + seq(50*k, func(i int) string { return `"u` + strconv.Itoa(i) + `":[2],"u` + strconv.Itoa(i) + `":"x"` }) + `}`
+		}},
+		// A key sent twice in an argument, a flood in its first value: the
+		// check is read again, the dropped value known.
+		{"a key sent twice over a flood", func(k int) string {
+			return `{"meta":{"a":[` + rep(`"x"`, 1000*k, ",") + `],"b":2,"a":"y"},"name":"xxxx"}`
+		}},
 	}
 	scales := []int{1, 10, 100}
 	if testing.Short() {
 		scales = scales[:2]
 	}
+	keysRead := strings.Replace(schema, `"type":"object",`, `"type":"object","additionalProperties":{"type":"array","items":{"type":"integer","maximum":1}},`, 1)
 	for _, mode := range []typereg.Mode{typereg.Reject, typereg.Warn} {
-		reg := typereg.New()
-		if err := reg.RegisterSchema("growth", json.RawMessage(schema), typereg.WithMode(mode), typereg.WithStrict(true)); err != nil {
-			t.Fatal(err)
-		}
-		for _, sh := range shapes {
-			t.Run(mode.String()+"/"+sh.name, func(t *testing.T) {
-				var base struct {
-					size  int
-					bytes uint64
-				}
-				for i, k := range scales {
-					args := json.RawMessage(sh.args(k))
-					refuse.Decide(reg, "growth", args)
-					_, bytes := memCost(func() { refuse.Decide(reg, "growth", args) })
-					t.Logf("%dx: %d bytes of input, %d bytes allocated", k, len(args), bytes)
-					if i == 0 {
-						base.size, base.bytes = len(args), bytes
-						continue
+		for _, root := range []struct{ name, schema string }{{"", schema}, {"keys read/", keysRead}} {
+			reg := typereg.New()
+			if err := reg.RegisterSchema("growth", json.RawMessage(root.schema), typereg.WithMode(mode), typereg.WithStrict(true)); err != nil {
+				t.Fatal(err)
+			}
+			for _, sh := range shapes {
+				t.Run(mode.String()+"/"+root.name+sh.name, func(t *testing.T) {
+					var base struct {
+						size  int
+						bytes uint64
 					}
-					if float64(bytes)/float64(len(args)) > 2*float64(base.bytes)/float64(base.size)+64 {
-						t.Errorf("%dx: %d bytes allocated for %d bytes of input; at 1x %d for %d", k, bytes, len(args), base.bytes, base.size)
+					for i, k := range scales {
+						args := json.RawMessage(sh.args(k))
+						refuse.Decide(reg, "growth", args)
+						_, bytes := memCost(func() { refuse.Decide(reg, "growth", args) })
+						t.Logf("%dx: %d bytes of input, %d bytes allocated", k, len(args), bytes)
+						if i == 0 {
+							base.size, base.bytes = len(args), bytes
+							continue
+						}
+						if float64(bytes)/float64(len(args)) > 2*float64(base.bytes)/float64(base.size)+64 {
+							t.Errorf("%dx: %d bytes allocated for %d bytes of input; at 1x %d for %d", k, bytes, len(args), base.bytes, base.size)
+						}
 					}
-				}
-			})
+				})
+			}
 		}
 	}
 }

@@ -74,7 +74,9 @@ type Members struct {
 	// Aliased hold, however many members there are (a trial check, a
 	// bind.Reader and a pass that stopped leave it false). Unknown counts
 	// the distinct keys, told apart as sent (by their bytes), that bind no
-	// parameter and are not exempt; FirstUnknown is the first of them.
+	// parameter and are neither exempt nor aliases (a call read as sent
+	// holds its aliases as keys no parameter binds, and they are names
+	// the tool takes); FirstUnknown is the first of them.
 	// Aliased reports that a top-level key is one of the aliases.
 	Counted bool
 	Aliased bool

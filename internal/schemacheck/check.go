@@ -61,6 +61,11 @@ type Issue struct {
 	// UnknownField and DuplicateKey always, ReplacedText for a key):
 	// Start..End span the key.
 	InKey bool
+	// InUnknown reports an issue in a top-level member whose key is named
+	// as unknown (its UnknownArgument, listed or counted, is not this
+	// one): the key is the member's problem, and what else lies in it is
+	// none of its own, but for what the map reader fails on.
+	InUnknown bool
 	// Name names the member MissingArgument or MissingField reports.
 	Name string
 	// Node is the schema of the offending value; nil for none.
@@ -86,17 +91,32 @@ func (is Issue) Class() bind.Class {
 	return bind.SilentLoss
 }
 
-// MaxIssues bounds the issues of each class (Issue.Class: the map
-// reader's failures, the schema's verdicts, losses) one Check lists;
-// Result.Omitted counts the rest.
+// MaxIssues bounds the issues of each kind one Check lists: the map
+// reader's failures, the unknown keys (UnknownArgument), the schema's
+// other verdicts and the other losses, each apart, so that a flood of one
+// pushes out no issue of another. Past it, Check still lists the first
+// issue of each rank (a failure, a verdict of the schema, a repeated key,
+// another loss: as a refusal ranks problems) in each argument, a
+// top-level member (or, outside every member, the arguments as a whole),
+// and every MissingArgument; it counts the rest (Result.Omitted). So every
+// argument's problem is listed, however many issues another has: as
+// package bind's Check lists them for a struct tool. An unknown key is no
+// argument's: past MaxIssues of them, the rest are counted
+// (Result.KeysPast), each a problem of its own.
 const MaxIssues = 1000
 
 // A Result is what Check found.
 type Result struct {
 	Issues []Issue
-	// Omitted counts, per class (indexed by bind.Class), issues found
-	// past MaxIssues.
+	// Omitted counts, per class (indexed by bind.Class), the issues found
+	// and not listed (see MaxIssues). Each lies in an argument with an
+	// issue of its class and rank listed, in a key whose UnknownArgument
+	// is listed or counted, or is such an UnknownArgument (KeysPast).
 	Omitted Counts
+	// KeysPast counts the top-level keys named as unknown (UnknownArgument)
+	// past the MaxIssues listed, among Omitted: each a key sent once, as
+	// the map reader keeps it (a key sent again is counted once).
+	KeysPast int
 }
 
 // Counts holds a count per class of issue, indexed by bind.Class (its
@@ -109,19 +129,72 @@ type step struct {
 	key   []byte // the key token, quoted; nil for an element
 }
 
+// The kinds of issue Check bounds apart (see MaxIssues).
+const (
+	kindFail    = iota // what the map reader fails on
+	kindUnknown        // UnknownArgument: a top-level key named as unknown
+	kindPolicy         // the schema's other verdicts
+	kindLoss           // the other losses
+	numKinds
+)
+
+// kindOf returns the kind of issue is, of class cl.
+func kindOf(is Issue, cl bind.Class) int {
+	switch {
+	case is.Code == bind.UnknownArgument:
+		return kindUnknown
+	case cl == bind.BinderFailure:
+		return kindFail
+	case cl == bind.PolicyProblem:
+		return kindPolicy
+	}
+	return kindLoss
+}
+
+// firstBit is the bit of an argument's firsts (checker.firsts) that issue
+// is, of class cl, sets: one per rank a refusal orders an argument's
+// problems by (refuse's rankIn), so that an argument's problem, the first
+// of its highest rank, is the one a call without a flood names.
+func firstBit(is Issue, cl bind.Class) uint8 {
+	switch {
+	case cl == bind.BinderFailure:
+		return 1
+	case cl == bind.PolicyProblem:
+		return 2
+	case is.Code == bind.DuplicateKey:
+		return 4
+	}
+	return 8
+}
+
 type checker struct {
 	// reads counts the values read, for the tests of cost.
-	reads  int
-	s      *Schema
-	d      []byte
-	pos    int
-	res    Result
-	counts Counts
-	steps  []step
-	buf    []byte
-	param  int
-	arg    []byte // at the root, the key of the member being read
-	argAt  int    // where arg starts in d
+	reads int
+	s     *Schema
+	d     []byte
+	pos   int
+	res   Result
+	// listed counts the issues listed, per kind (see MaxIssues).
+	listed [numKinds]int
+	// firsts holds a bit per rank (firstBit) the argument being read has
+	// an issue of listed; inUnknown, that its key is named as unknown
+	// (Issue.InUnknown): only its failures are its own.
+	firsts    uint8
+	inUnknown bool
+	// dropping counts the members being read whose value the map reader
+	// drops, a later member of the same key replacing it (superseded, from
+	// a first reading): only the failures in them are found.
+	dropping   int
+	superseded map[int]bool
+	// tookBack reports that dropped took back an issue listed; drops
+	// holds where each member it took back the issues of starts.
+	tookBack bool
+	drops    []int
+	steps    []step
+	buf      []byte
+	param    int
+	arg      []byte // at the root, the key of the member being read
+	argAt    int    // where arg starts in d
 	// quiet counts the quiet trials being read (see try): within one,
 	// issues are only counted, the schema's verdicts in quietFails.
 	quiet, quietFails int
@@ -129,17 +202,19 @@ type checker struct {
 
 func (c *checker) add(is Issue) {
 	cl := is.Class()
+	if c.dropping > 0 && cl != bind.BinderFailure {
+		return // in a value the map reader drops: only its failures stand (see dropped)
+	}
 	if c.quiet > 0 {
 		if cl == bind.PolicyProblem {
 			c.quietFails++
 		}
 		return
 	}
-	if c.counts[cl] >= MaxIssues {
-		c.res.Omitted[cl]++
+	is.InUnknown = c.inUnknown && is.Code != bind.UnknownArgument
+	if !c.admit(is, cl) {
 		return
 	}
-	c.counts[cl]++
 	is.Param = c.param
 	if c.arg != nil {
 		is.KeyStart, is.KeyEnd = c.argAt, c.argAt+len(c.arg)
@@ -148,11 +223,36 @@ func (c *checker) add(is Issue) {
 	c.res.Issues = append(c.res.Issues, is)
 }
 
+// admit reports whether issue is, of class cl, is listed: while its kind
+// has fewer than MaxIssues listed, and past that the first of its rank in
+// the argument being read, and a MissingArgument (one per required name
+// the schema states, at most). An unknown key is no argument's, and in a
+// member of one only a failure is. An issue not listed is counted.
+func (c *checker) admit(is Issue, cl bind.Class) bool {
+	k := kindOf(is, cl)
+	var bit uint8
+	if k != kindUnknown && (!is.InUnknown || cl == bind.BinderFailure) {
+		bit = firstBit(is, cl)
+	}
+	if c.listed[k] < MaxIssues || c.firsts&bit == 0 && bit != 0 || is.Code == bind.MissingArgument {
+		c.listed[k]++
+		c.firsts |= bit
+		return true
+	}
+	c.res.Omitted[cl]++
+	if k == kindUnknown {
+		c.res.KeysPast++
+	}
+	return false
+}
+
 // Check reads args as the map reader does and judges them against the
 // schema. Empty args and null are an empty object. Its cost is linear in
 // len(args): every byte is read once by the lexer (once more to check
 // the text is valid JSON before anything is judged, as encoding/json
-// does), and no value nests past jsonlex.MaxDepth.
+// does), and no value nests past jsonlex.MaxDepth; a call whose issues
+// are counted past MaxIssues and that sends a key again in one object is
+// read once more (see dropped).
 func (s *Schema) Check(args []byte) Result {
 	res, _ := s.check(args)
 	return res
@@ -161,7 +261,20 @@ func (s *Schema) Check(args []byte) Result {
 // check is Check, and how many values it read.
 func (s *Schema) check(args []byte) (Result, int) {
 	c := &checker{s: s, d: args, param: -1}
-	return c.run(), c.reads
+	res := c.run()
+	if !c.tookBack || res.Omitted == (Counts{}) {
+		return res, c.reads
+	}
+	// dropped took back issues listed of a member a later one replaced,
+	// and some were counted: they may have been counted for a rank the
+	// member had listed, or for room it took. Read again, the members
+	// replaced known: their values' issues are dropped as found (only
+	// their failures stand), so none takes room or a rank.
+	again := &checker{s: s, d: args, param: -1, superseded: make(map[int]bool, len(c.drops)), reads: c.reads}
+	for _, at := range c.drops {
+		again.superseded[at] = true
+	}
+	return again.run(), again.reads
 }
 
 func (c *checker) run() Result {
@@ -505,9 +618,10 @@ type member struct {
 	ks, ke     int
 	key        string
 	from, upto int // its issues in res.Issues
-	// omitted and omittedUpto are res.Omitted before and after its value:
-	// what its value had past MaxIssues.
+	// omitted and omittedUpto are res.Omitted before and after its value,
+	// keysFrom and keysUpto res.KeysPast: what it had past MaxIssues.
 	omitted, omittedUpto Counts
+	keysFrom, keysUpto   int
 	// quietFrom and quietUpto are quietFails before and after its value.
 	quietFrom, quietUpto int
 	param                int // at the root, the property it names, or -1
@@ -540,27 +654,42 @@ func (c *checker) object(n *Node, root, open bool) {
 			c.buf, _ = jsonlex.Unquote(c.buf[:0], d[i:ke])
 			key = string(c.buf)
 		}
-		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted, quietFrom: c.quietFails}
+		m := member{ks: i, ke: ke, key: key, from: len(c.res.Issues), omitted: c.res.Omitted, keysFrom: c.res.KeysPast, quietFrom: c.quietFails}
 		var child *Node
+		replaced := c.superseded != nil && c.superseded[i]
+		if replaced {
+			c.dropping++
+		}
 		if root {
 			c.param, c.arg, c.argAt = -1, d[i:ke], i
+			c.firsts, c.inUnknown = 0, false // an argument of its own
 		} else {
 			c.steps[len(c.steps)-1] = step{key: d[i:ke]}
+		}
+		j := -1
+		if n != nil {
+			j = n.Property(key)
+		}
+		exempt := root && j < 0 && slices.Contains(c.s.Exempt, key)
+		if root && n != nil && j < 0 && !exempt && (n.Closed || n.Additional == nil && open && !c.s.OpenRoot) {
+			// Named as unknown (below; the root has no patternProperties):
+			// the key is the member's problem.
+			c.inUnknown = true
 		}
 		if n != nil && n.PropertyNames != nil {
 			c.must(n.PropertyNames, i) // the key, a string
 		}
 		var matched *Node
 		if n != nil && n.Patterns != nil {
-			matched = c.patterns(n, key, vs, n.Property(key) < 0)
+			matched = c.patterns(n, key, vs, j < 0)
 		}
 		if n != nil {
-			if j := n.Property(key); j >= 0 {
+			if j >= 0 {
 				child = n.Properties[j].Node
 				if root {
 					c.param = j
 				}
-			} else if root && slices.Contains(c.s.Exempt, key) {
+			} else if exempt {
 				// an exempt key: never unknown
 			} else if matched != nil {
 				child = matched // a key patternProperties describes: never additional
@@ -583,8 +712,12 @@ func (c *checker) object(n *Node, root, open bool) {
 		m.param, m.read = c.param, child != nil
 		c.pos = vs
 		c.value(child)
+		if replaced {
+			c.dropping--
+		}
 		m.upto = len(c.res.Issues)
 		m.omittedUpto = c.res.Omitted
+		m.keysUpto = c.res.KeysPast
 		m.quietUpto = c.quietFails
 		if prev, ok := last[key]; ok {
 			c.dropped(&ms[prev], root)
@@ -597,6 +730,7 @@ func (c *checker) object(n *Node, root, open bool) {
 	c.pos = end
 	if root {
 		c.param, c.arg = -1, nil
+		c.firsts, c.inUnknown = 0, false // the arguments as a whole
 	} else {
 		c.steps = c.steps[:len(c.steps)-1]
 	}
@@ -648,16 +782,27 @@ func (c *checker) object(n *Node, root, open bool) {
 // the same key replaces, as the map reader sees them: only its failures
 // stand, and the member itself is a Duplicate loss, whose path leads to
 // the object holding it.
+//
+// What it takes back may have kept another issue from the list: one
+// counted, in the meantime, past MaxIssues of its kind, or for a rank the
+// argument had listed in m. Where it took back an issue listed and Check
+// counted any, Check reads the call again with the members replaced known
+// (superseded), whose issues are then dropped as they are found.
 func (c *checker) dropped(m *member, root bool) {
 	for j := m.from; j < m.upto; j++ {
 		if is := c.res.Issues[j]; is.Code != "" && is.Class() != bind.BinderFailure {
-			c.counts[is.Class()]--
+			c.listed[kindOf(is, is.Class())]--
 			c.res.Issues[j].Code = ""
+			c.tookBack = true
 		}
+	}
+	if c.superseded == nil && c.quiet == 0 {
+		c.drops = append(c.drops, m.ks)
 	}
 	for _, cl := range [...]bind.Class{bind.PolicyProblem, bind.SilentLoss} { // what was only counted goes too
 		c.res.Omitted[cl] -= m.omittedUpto[cl] - m.omitted[cl]
 	}
+	c.res.KeysPast -= m.keysUpto - m.keysFrom
 	c.quietFails -= m.quietUpto - m.quietFrom
 	if root && m.param < 0 && !m.read {
 		return // a key no parameter names, read against nothing: the key is the problem, if any
@@ -851,8 +996,10 @@ func (c *checker) path() jsonpath.Path {
 // A trial is the state of a check before a branch is read: what the
 // branch finds is then taken back (undo), or kept (keepVerdicts).
 type trial struct {
-	pos, issues     int
-	counts, omitted Counts
+	pos, issues int
+	listed      [numKinds]int
+	omitted     Counts
+	firsts      uint8
 }
 
 // try reads the value at i against branch b, as a trial, and returns how
@@ -862,7 +1009,7 @@ type trial struct {
 // for it. Otherwise the branch's issues are c.res.Issues[t.issues:] until
 // undo or keepVerdicts.
 func (c *checker) try(b *Node, i int, quiet bool) (t trial, failed int) {
-	t = trial{pos: c.pos, issues: len(c.res.Issues), counts: c.counts, omitted: c.res.Omitted}
+	t = trial{pos: c.pos, issues: len(c.res.Issues), listed: c.listed, omitted: c.res.Omitted, firsts: c.firsts}
 	if quiet || c.quiet > 0 {
 		saved := c.quietFails
 		c.quiet++
@@ -874,7 +1021,7 @@ func (c *checker) try(b *Node, i int, quiet bool) (t trial, failed int) {
 		c.quietFails = saved
 		return t, failed
 	}
-	c.counts = Counts{} // a branch's issues are listed, up to MaxIssues
+	c.listed = [numKinds]int{} // a branch's issues are listed, up to MaxIssues
 	c.pos = i
 	c.value(b)
 	for _, is := range c.res.Issues[t.issues:] {
@@ -887,7 +1034,7 @@ func (c *checker) try(b *Node, i int, quiet bool) (t trial, failed int) {
 
 func (c *checker) undo(t trial) {
 	c.res.Issues = c.res.Issues[:t.issues]
-	c.counts, c.res.Omitted, c.pos = t.counts, t.omitted, t.pos
+	c.listed, c.res.Omitted, c.pos, c.firsts = t.listed, t.omitted, t.pos, t.firsts
 }
 
 // keepVerdicts undoes trial t, which found failed verdicts, keeping them
@@ -905,15 +1052,14 @@ func (c *checker) keepVerdicts(t trial, failed int) {
 			kept = append(kept, is)
 		}
 	}
+	counted := c.res.Omitted[bind.PolicyProblem] - t.omitted[bind.PolicyProblem] // past MaxIssues in the branch
 	c.undo(t)
 	for _, is := range kept {
-		if c.counts[bind.PolicyProblem] >= MaxIssues {
-			c.res.Omitted[bind.PolicyProblem]++
-			continue
+		if c.admit(is, bind.PolicyProblem) {
+			c.res.Issues = append(c.res.Issues, is)
 		}
-		c.counts[bind.PolicyProblem]++
-		c.res.Issues = append(c.res.Issues, is)
 	}
+	c.res.Omitted[bind.PolicyProblem] += counted
 }
 
 // must reads the value at i against branch b, which it must pass, keeping
