@@ -104,8 +104,13 @@ var catalogue = []struct {
 	{ambiguousTitle, "v2_folds", `{"USERID":7}`},
 	{ambiguousFieldTitle, "v2_folds_nested", `{"in":{"AB":3}}`},
 	{"Arguments a server's own reader refuses only together (bind.Reader)", "reader_tool", `{"owner":"o","page":500}`},
+	{"Arguments a schema tool's root rule refuses as a whole (RegisterSchema, minProperties)", "schema_root", `{}`},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
+
+// schemaRootSchema is schema_root's input schema: a tool recorded from a
+// JSON schema whose root requires one argument, whichever.
+const schemaRootSchema = `{"type":"object","properties":{"owner":{"type":"string"},"repo":{"type":"string"}},"minProperties":1}`
 
 // structuredArgs is the call whose refusal the catalogue shows in JSON.
 const structuredArgs = `{"HOURS_BACK":"24","waits":["CXPACKET",5],"limt":5}`
@@ -122,8 +127,10 @@ same under segmentio.Binder (seg_strict), and
 refuse/duplicate_name_test.go (v2_tool, read by jsonv2.Binder),
 refuse/ambiguous_test.go (v2_folds and v2_folds_nested, the same; the
 standard library's v2, under GOEXPERIMENT=jsonv2, binds the keys their
-sections refuse) and
-refuse/reader_test.go (reader_tool, read by a server's own bind.Reader). A
+sections refuse),
+refuse/reader_test.go (reader_tool, read by a server's own bind.Reader), and
+schema_root, a tool recorded from its JSON schema (catalogue_test.go's
+schemaRootSchema). A
 warning (docs/policies.md) says the same sentences, under a line saying the
 call went on. This
 file is written by that test (` + "`go test ./refuse -run TestCatalogue -update`" + `)
@@ -189,6 +196,12 @@ func TestCatalogue(t *testing.T) {
 		}
 		if c.tool == "seg_strict" {
 			rg = segStrict
+		}
+		if c.tool == "schema_root" {
+			rg = typereg.New()
+			if err := rg.RegisterSchema(c.tool, json.RawMessage(schemaRootSchema)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		r := refuse.Refuse(rg, c.tool, json.RawMessage(c.args))
 		if (c.title == ambiguousTitle || c.title == ambiguousFieldTitle) && jsonv2Build {

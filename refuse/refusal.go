@@ -89,7 +89,9 @@ const (
 	// Becomes quotes its value.
 	AliasConflict = bind.AliasConflict
 	// Constraint: a value the binder reads that breaks the tool's own
-	// constraint (a validate tag): Takes states the constraint.
+	// constraint (a validate tag, or a schema tool's keyword): Takes states
+	// the constraint. With no Argument, the arguments as a whole break a
+	// schema tool's rule of its root (minProperties, maxProperties).
 	Constraint = bind.Constraint
 
 	// Silent losses: values the binder reads but changes or drops.
@@ -425,6 +427,13 @@ func (p Problem) writeSentence(w *sentenceWriter, tool string) {
 	case NotAnObject:
 		w.cat("The arguments for tool '", tool, "' must be ", p.Takes, ", and the call sent ", p.Sent, ".")
 		return
+	case Constraint:
+		if p.Argument == "" {
+			// A schema tool's rule of the arguments as a whole
+			// (minProperties at the root).
+			w.cat("The arguments for tool '", tool, "' must be ", p.Takes, ", and the call sent ", p.Sent, ".")
+			return
+		}
 	case TooDeep:
 		// The limit is the binder's (10000 levels for encoding/json, 1000
 		// under segmentio.Binder): the sentence states none.

@@ -153,9 +153,14 @@ func (sw *schemaWords) add(b *problems, is schemacheck.Issue) {
 		b.unknownKey(is.Start, is.End)
 		return
 	case is.KeyEnd == 0:
-		if is.Code == MissingArgument {
+		switch {
+		case is.Code == MissingArgument:
 			// A required name no property describes: it takes any value.
 			b.add(Problem{Code: MissingArgument, Argument: quoteKey(mustQuote(is.Name)), Takes: "any JSON value"})
+		case !is.Path.Inside():
+			// A rule of the root's own (minProperties, maxProperties): the
+			// arguments as a whole break it, and no one of them.
+			b.add(Problem{Code: is.Code, Takes: "a JSON object" + countClause(u64(sw.root.MinProperties), u64(sw.root.MaxProperties), "argument"), Sent: quoteSent(args[is.Start:is.End])})
 		}
 		return
 	default:

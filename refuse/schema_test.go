@@ -637,3 +637,43 @@ func TestDecide_SchemaToolNestedRepeatWords(t *testing.T) {
 		t.Errorf("warnings:\n%s\nwant them to hold:\n%s", got, want)
 	}
 }
+
+// TestDecide_SchemaRootRuleIsNamed: a schema tool whose root's own rule
+// (minProperties, maxProperties) the arguments break is refused, or warned
+// of, with that problem named: the arguments as a whole, what they must
+// be, and what the call sent (the refusal named none before, only the
+// accepted parameters).
+func TestDecide_SchemaRootRuleIsNamed(t *testing.T) {
+	for _, c := range []struct {
+		schema, args, takes string
+	}{
+		{`{"type":"object","properties":{"a":{"type":"integer"}},"minProperties":1}`, `{}`, "a JSON object, with at least 1 argument"},
+		{`{"type":"object","properties":{"a":{"type":"integer"},"b":{}},"maxProperties":1}`, `{"a":1,"b":2}`, "a JSON object, with at most 1 argument"},
+		{`{"type":"object","properties":{"a":{},"b":{}},"minProperties":2,"maxProperties":2}`, `{"a":1}`, "a JSON object, with exactly 2 arguments"},
+	} {
+		for _, mode := range []typereg.Mode{typereg.Reject, typereg.Warn} {
+			reg := typereg.New()
+			if err := reg.RegisterSchema("t", json.RawMessage(c.schema), typereg.WithMode(mode)); err != nil {
+				t.Fatal(err)
+			}
+			d := refuse.Decide(reg, "t", json.RawMessage(c.args))
+			var ps []refuse.Problem
+			switch {
+			case mode == typereg.Reject && d.Refusal != nil:
+				ps = d.Refusal.Problems
+			case mode == typereg.Warn && d.Refusal == nil && d.Warnings != nil:
+				ps = d.Warnings.Problems
+			default:
+				t.Fatalf("%s, mode %v, %s: %+v", c.schema, mode, c.args, d)
+			}
+			want := refuse.Problem{Code: refuse.Constraint, Takes: c.takes, Sent: c.args}
+			if len(ps) != 1 || ps[0] != want {
+				t.Errorf("%s, mode %v, %s: problems %+v, want %+v", c.schema, mode, c.args, ps, want)
+			}
+			text := "The arguments for tool 't' must be " + c.takes + ", and the call sent " + c.args + "."
+			if r := refuse.Refuse(reg, "t", json.RawMessage(c.args)); mode == typereg.Reject && (r == nil || !strings.Contains(r.Error(), text)) {
+				t.Errorf("%s: %v, want it to say %q", c.schema, r, text)
+			}
+		}
+	}
+}
