@@ -24,25 +24,7 @@ func closestByStrings(key string, names []string) string {
 			return r
 		}, strings.ToLower(s))
 	}
-	distance := func(a, b string) int {
-		ra, rb := []rune(a), []rune(b)
-		prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
-		for j := range prev {
-			prev[j] = j
-		}
-		for i := 1; i <= len(ra); i++ {
-			cur[0] = i
-			for j := 1; j <= len(rb); j++ {
-				cost := 1
-				if ra[i-1] == rb[j-1] {
-					cost = 0
-				}
-				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			}
-			prev, cur = cur, prev
-		}
-		return prev[len(rb)]
-	}
+	distance := func(a, b string) int { return levenshtein([]rune(a), []rune(b)) }
 	nk := normalize(key)
 	for _, n := range names {
 		if normalize(n) == nk {
@@ -151,24 +133,6 @@ func TestClosest_EqualsTheReference(t *testing.T) {
 // random texts of a few runes (so that every distance is met) up to the
 // longest a name is read.
 func TestBoundedDistance_EqualsLevenshtein(t *testing.T) {
-	levenshtein := func(a, b []rune) int {
-		prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-		for j := range prev {
-			prev[j] = j
-		}
-		for i := 1; i <= len(a); i++ {
-			cur[0] = i
-			for j := 1; j <= len(b); j++ {
-				cost := 1
-				if a[i-1] == b[j-1] {
-					cost = 0
-				}
-				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			}
-			prev, cur = cur, prev
-		}
-		return prev[len(b)]
-	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	text := func(n int) []rune {
 		r := make([]rune, n)
@@ -189,4 +153,25 @@ func TestBoundedDistance_EqualsLevenshtein(t *testing.T) {
 			}
 		}
 	}
+}
+
+// levenshtein is the whole Levenshtein distance between a and b, in runes,
+// as written first: the references' (closestByStrings, boundedDistance's).
+func levenshtein(a, b []rune) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
