@@ -101,6 +101,9 @@ const MaxDepth = 10000
 // ones): NullForValue, FoldedKey, DuplicateKey, ArrayLength, RoundedNumber
 // and ReplacedText. The MissingArgument issues come last, before the
 // Omitted issues (see MaxIssues).
+//
+// An issue's Path may read args after Check returns: they must not
+// change while it is used (see Path).
 func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 	if p.check != nil {
 		var c checker

@@ -37,6 +37,13 @@ func work(n int) {
 // first token the argument's key as the call sent it ("/HOURS_BACK/2"):
 // "" when the path is cut short by those bounds (a pointer cannot show an
 // elision or a cut) or there is no argument to lead from.
+//
+// A path to an argument's own value ("" as String) holds no copy of the
+// argument's key: it reads the key from the arguments Check was given,
+// so that the issues of a call allocate nothing. Those bytes must not
+// change while the Path is used: render it first (String, Pointer), or
+// check a copy. Written over, they are read as they are then, never
+// with a panic.
 type Path struct{ p jsonpath.Path }
 
 // String returns the readable form of the path.

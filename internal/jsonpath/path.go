@@ -76,8 +76,9 @@ const (
 // comparable value, the size of a string. A path to an argument's own
 // value keeps the argument's key as the JSON token sent, read from the
 // arguments the path was built on (not copied: it allocates nothing),
-// which must not change while the path is used; a path with steps holds
-// its own copy of everything, in one allocation.
+// which must not change while the path is used (written over, they read
+// as whatever they hold then, a step of no sense or none, never a panic);
+// a path with steps holds its own copy of everything, in one allocation.
 type Path struct {
 	// s is the encoded steps, the argument's key first (tagArg); or, for
 	// a path to an argument's own value, the key's JSON token itself (it
@@ -233,8 +234,11 @@ func (p Path) each(f func(tag byte, payload string) bool) {
 		f(tag, string(text))
 		return
 	}
-	for i := 0; i < len(p.s); {
+	for i := 0; i+1 < len(p.s); {
 		tag, n := p.s[i], int(p.s[i+1])
+		if i+2+n > len(p.s) {
+			return // no encoding: the arguments a token viewed were written over (see Path)
+		}
 		if !f(tag, p.s[i+2:i+2+n]) {
 			return
 		}
