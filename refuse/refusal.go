@@ -428,7 +428,13 @@ func (p Problem) writeSentence(w *sentenceWriter, tool string) {
 		w.cat("The arguments for tool '", tool, "' must be ", p.Takes, ", and the call sent ", p.Sent, ".")
 		return
 	case Constraint:
-		if p.Argument == "" {
+		switch {
+		case p.Argument == "" && p.Sent == "":
+			// A schema tool's rule of the arguments as a whole, and no
+			// arguments sent (empty, read as {}).
+			w.cat("The arguments for tool '", tool, "' must be ", p.Takes, ", and the call sent none.")
+			return
+		case p.Argument == "":
 			// A schema tool's rule of the arguments as a whole
 			// (minProperties at the root).
 			w.cat("The arguments for tool '", tool, "' must be ", p.Takes, ", and the call sent ", p.Sent, ".")

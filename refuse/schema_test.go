@@ -650,6 +650,9 @@ func TestDecide_SchemaRootRuleIsNamed(t *testing.T) {
 		{`{"type":"object","properties":{"a":{"type":"integer"}},"minProperties":1}`, `{}`, "a JSON object, with at least 1 argument"},
 		{`{"type":"object","properties":{"a":{"type":"integer"},"b":{}},"maxProperties":1}`, `{"a":1,"b":2}`, "a JSON object, with at most 1 argument"},
 		{`{"type":"object","properties":{"a":{},"b":{}},"minProperties":2,"maxProperties":2}`, `{"a":1}`, "a JSON object, with exactly 2 arguments"},
+		// Empty arguments and null are read as {}: the root's rule holds them too.
+		{`{"type":"object","properties":{"a":{"type":"integer"}},"minProperties":1}`, `null`, "a JSON object, with at least 1 argument"},
+		{`{"type":"object","properties":{"a":{"type":"integer"}},"minProperties":1}`, ``, "a JSON object, with at least 1 argument"},
 	} {
 		for _, mode := range []typereg.Mode{typereg.Reject, typereg.Warn} {
 			reg := typereg.New()
@@ -671,6 +674,9 @@ func TestDecide_SchemaRootRuleIsNamed(t *testing.T) {
 				t.Errorf("%s, mode %v, %s: problems %+v, want %+v", c.schema, mode, c.args, ps, want)
 			}
 			text := "The arguments for tool 't' must be " + c.takes + ", and the call sent " + c.args + "."
+			if c.args == "" {
+				text = "The arguments for tool 't' must be " + c.takes + ", and the call sent none."
+			}
 			if r := refuse.Refuse(reg, "t", json.RawMessage(c.args)); mode == typereg.Reject && (r == nil || !strings.Contains(r.Error(), text)) {
 				t.Errorf("%s: %v, want it to say %q", c.schema, r, text)
 			}

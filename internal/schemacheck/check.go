@@ -281,7 +281,7 @@ func (c *checker) run() Result {
 	s, args := c.s, c.d
 	i := jsonlex.Space(args, 0)
 	if i == len(args) {
-		c.rootMissing(s.Root, nil, i, i)
+		c.rootEmpty(s.Root, i, i)
 		return c.res
 	}
 	end, err := jsonlex.Skip(args, i, jsonlex.MaxDepth)
@@ -301,7 +301,7 @@ func (c *checker) run() Result {
 	switch jsonlex.KindAt(args, i) {
 	case jsonlex.KindObject:
 	case jsonlex.KindNull:
-		c.rootMissing(s.Root, nil, i, end)
+		c.rootEmpty(s.Root, i, end)
 		return c.res
 	default:
 		c.add(Issue{Code: bind.NotAnObject, Start: i, End: end})
@@ -323,6 +323,16 @@ func (c *checker) rootMissing(n *Node, has map[string]bool, start, end int) {
 		}
 	}
 	c.param = -1
+}
+
+// rootEmpty judges arguments that are an empty object (empty args, null)
+// against the root n: its required members are missing, and a root that
+// must hold members holds too few.
+func (c *checker) rootEmpty(n *Node, start, end int) {
+	c.rootMissing(n, nil, start, end)
+	if n.MinProperties != nil && *n.MinProperties > 0 {
+		c.add(Issue{Code: bind.Constraint, Keyword: "minProperties", Start: start, End: end, Node: n})
+	}
 }
 
 // missing adds the required members of n that have is not holding.
