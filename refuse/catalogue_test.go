@@ -105,6 +105,7 @@ var catalogue = []struct {
 	{ambiguousFieldTitle, "v2_folds_nested", `{"in":{"AB":3}}`},
 	{"Arguments a server's own reader refuses only together (bind.Reader)", "reader_tool", `{"owner":"o","page":500}`},
 	{"Arguments a schema tool's root rule refuses as a whole (RegisterSchema, minProperties)", "schema_root", `{}`},
+	{"No arguments, for a schema tool whose root must hold some", "schema_root", ``},
 	{"An unregistered tool", "get_wait_stat", `{}`},
 }
 
@@ -228,7 +229,11 @@ func TestCatalogue(t *testing.T) {
 			args = args[:100] + "…"
 		}
 		b.WriteString("\n## " + c.title + "\n\n")
-		b.WriteString("`" + c.tool + "` called with `" + args + "` (" + strings.Join(codes, ", ") + "):\n\n")
+		called := "`" + args + "`"
+		if args == "" {
+			called = "no arguments (empty)"
+		}
+		b.WriteString("`" + c.tool + "` called with " + called + " (" + strings.Join(codes, ", ") + "):\n\n")
 		for _, line := range strings.Split(r.Error(), "\n") {
 			b.WriteString("    " + line + "\n")
 		}
