@@ -18,8 +18,10 @@ import (
 // tables, the issue lists, the members): a call's cost is in its own
 // size, never in the room a wider call before it left in the pool. Each
 // small call costs, after calls wide enough to grow every pooled room, what
-// it costs before them, within four times in one process: a ratio, no
-// bound in seconds.
+// it costs before them, within eight times in one process: a ratio, no
+// bound in seconds. (Under the race detector, with other packages' tests
+// on the same cores, a small call's least time wanders by up to 2.5x; the
+// pooled room read whole cost 28x and more.)
 
 type pooledArgs struct {
 	N int            `json:"n"`
@@ -79,7 +81,7 @@ func TestDecide_SmallCallCostsTheSameAfterAWideOne(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			after := leastBatch(c.reg, "pooled", c.args)
 			t.Logf("before the wide calls %v, after %v", c.time, after)
-			if after > 4*c.time {
+			if after > 8*c.time {
 				t.Errorf("the call costs %v after wide calls, %v before them", after, c.time)
 			}
 		})
