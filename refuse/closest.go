@@ -1,10 +1,12 @@
 package refuse
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/internal/jsonlex"
+	"github.com/bindguard/bindguard/internal/toolrec"
 )
 
 // maxClosest is the longest key, in bytes, that closest looks for a name
@@ -16,8 +18,9 @@ const maxClosest = 64
 // edit away; else one it is a prefix of (or that is a prefix of it).
 // It returns "" when none is close.
 //
-// It allocates nothing, and its work is bounded for each name whatever
-// the key: a key past maxClosest bytes is not looked up, a name is read
+// The names are normalized first (nearNames): a tool's once, in its
+// record (closestKey). Past that it allocates nothing, and its work is
+// bounded for each name whatever the key: a key past maxClosest bytes is not looked up, a name is read
 // up to maxClosest+4 characters (normalized), and the edit distance, at
 // most 3, is computed only for a name within 3 characters of the key's
 // length whose runes (boundedDistance's bag bound) allow it, over the
@@ -27,12 +30,13 @@ func closest(key string, names []string) string {
 		return ""
 	}
 	var kb [maxClosest]byte
-	return closestText(append(kb[:0], key...), names)
+	return closestText(append(kb[:0], key...), nearNames(names))
 }
 
 // closestKey is closest for the key token raw (quotes included), read as
-// encoding/json reads it (unquoteKey), with no allocation.
-func closestKey(raw []byte, names []string) string {
+// encoding/json reads it (unquoteKey), among names normalized once
+// (nearNames), with no allocation.
+func closestKey(raw []byte, names []toolrec.NearName) string {
 	if end, f, ok := jsonlex.String(raw, 0); ok && end == len(raw) && f&jsonlex.Escaped == 0 && (f&jsonlex.NonASCII == 0 || utf8.Valid(raw)) {
 		return closestText(raw[1:len(raw)-1], names) // its text is its bytes
 	}
@@ -77,6 +81,18 @@ func (z *normalized) put(r rune) bool {
 
 func (z *normalized) runes() []rune { return z.r[:z.n] }
 
+// nearNames returns names as closest compares a key to them, normalized.
+func nearNames(names []string) []toolrec.NearName {
+	near := make([]toolrec.NearName, len(names))
+	var z normalized
+	for i, name := range names {
+		z.n, z.bytes, z.cut = 0, 0, false // r past n is never read
+		normalizeString(&z, name)
+		near[i] = toolrec.NearName{Name: name, Runes: slices.Clone(z.runes()), Bytes: z.bytes, Cut: z.cut}
+	}
+	return near
+}
+
 func normalizeBytes(z *normalized, s []byte) {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRune(s[i:])
@@ -95,29 +111,27 @@ func normalizeString(z *normalized, s string) {
 	}
 }
 
-// closestText is closest for key's text. Each name is normalized once, in
-// one pass that finds the first name equal to the key (the answer), the
-// closest a small edit away, and the first that is a prefix of the key or
-// has it as one.
-func closestText(key []byte, names []string) string {
+// closestText is closest for key's text, in one pass over names that
+// finds the first name equal to the key (the answer), the closest a small
+// edit away, and the first that is a prefix of the key or has it as one.
+func closestText(key []byte, names []toolrec.NearName) string {
 	if len(key) == 0 || len(key) > maxClosest || !utf8.Valid(key) {
 		return ""
 	}
-	var k, n normalized
+	var k normalized
 	normalizeBytes(&k, key)
 	nk := k.runes()
 	best, bestD, prefix := "", 0, ""
-	for _, name := range names {
-		n.n, n.bytes, n.cut = 0, 0, false // r past n is never read
-		normalizeString(&n, name)
-		nn := n.runes()
-		if !n.cut && equalRunes(nn, nk) {
-			return name
+	for i := range names {
+		n := &names[i]
+		nn := n.Runes
+		if !n.Cut && equalRunes(nn, nk) {
+			return n.Name
 		}
 		limit := 1
 		l := k.bytes
-		if !n.cut {
-			l = min(l, n.bytes)
+		if !n.Cut {
+			l = min(l, n.Bytes)
 		}
 		switch {
 		case l > 8:
@@ -126,14 +140,14 @@ func closestText(key []byte, names []string) string {
 			limit = 2
 		}
 		// The distance is at least the difference in length.
-		if !n.cut && abs(n.n-len(nk)) <= limit {
+		if !n.Cut && abs(len(nn)-len(nk)) <= limit {
 			if d := boundedDistance(nk, nn, limit); d <= limit && (best == "" || d < bestD) {
-				best, bestD = name, d
+				best, bestD = n.Name, d
 			}
 		}
 		if prefix == "" && (len(nn) >= len(nk) && equalRunes(nn[:len(nk)], nk) ||
-			!n.cut && n.bytes >= 3 && len(nn) <= len(nk) && equalRunes(nk[:len(nn)], nn)) {
-			prefix = name
+			!n.Cut && n.Bytes >= 3 && len(nn) <= len(nk) && equalRunes(nk[:len(nn)], nn)) {
+			prefix = n.Name
 		}
 	}
 	if best != "" {

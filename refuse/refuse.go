@@ -9,6 +9,7 @@ import (
 	"github.com/bindguard/bindguard/internal/bindcap"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/internal/jsonpath"
+	"github.com/bindguard/bindguard/internal/toolrec"
 	"github.com/bindguard/bindguard/typereg"
 )
 
@@ -38,16 +39,18 @@ type problems struct {
 	args      []byte
 	w         words
 	list      []Problem
-	text      int // the length of the sentences of list
-	size      int // the length of list in JSON
+	room      *refusalRoom // where list starts, and the refusal that holds it
+	text      int          // the length of the sentences of list
+	size      int          // the length of list in JSON
 	held      room
 	more      int
-	seenParam []bool
-	keys      keySet   // the unknown keys met, listed or counted
-	accepted  []string // t.Accepted(), once read
-	countFrom int      // where the unknown keys Check only counted start; -1: none
-	counted   bool     // the unknown keys from some offset on are counted (countPast)
-	outside   bool     // a key met is a failure in no argument (refusedOutside), not an unknown key of the pass
+	claimed   paramSet           // the arguments with a problem (claim)
+	keys      keySet             // the unknown keys met, listed or counted
+	accepted  []string           // t.Accepted(), once read
+	near      []toolrec.NearName // the accepted names as closestKey reads them, once read
+	countFrom int                // where the unknown keys Check only counted start; -1: none
+	counted   bool               // the unknown keys from some offset on are counted (countPast)
+	outside   bool               // a key met is a failure in no argument (refusedOutside), not an unknown key of the pass
 	// unknownHint bounds the unknown keys of the call: those Check
 	// listed and those it counted.
 	unknownHint int
@@ -105,7 +108,7 @@ func newProblems(t *typereg.Tool, args []byte) problems {
 	return problems{
 		t: t, args: args,
 		w:         wordsFor(t),
-		seenParam: make([]bool, len(recParams(t))),
+		claimed:   paramSet{n: len(recParams(t))},
 		countFrom: -1,
 	}
 }
@@ -138,6 +141,10 @@ func (b *problems) fits(p Problem) (n, js int, ok bool) {
 }
 
 func (b *problems) put(p Problem, n, js int) {
+	if b.list == nil {
+		b.room = new(refusalRoom)
+		b.list = b.room.first[:0:1]
+	}
 	b.list = append(b.list, p)
 	b.text += n
 	b.size += js
@@ -160,7 +167,7 @@ func (b *problems) unknownKey(start, end int) {
 	buf, arg, sent := keyWords(scratch[:0], raw)
 	var didYouMean string
 	if b.keys.n <= maxSuggestions {
-		didYouMean = closestKey(raw, b.acceptedNames())
+		didYouMean = closestKey(raw, b.nearNames())
 	}
 	listed := func(text string) Problem {
 		return Problem{Code: UnknownArgument, Argument: text[arg[0]:arg[1]], Sent: text[:sent], Pointer: text[sent:], DidYouMean: didYouMean}
@@ -277,7 +284,37 @@ func (b *problems) countUnknown() {
 }
 
 func (b *problems) refusal() *Refusal {
-	return &Refusal{Tool: b.t.Name(), Accepted: b.acceptedNames(), Problems: b.list, More: b.more}
+	var r *Refusal
+	if b.room != nil {
+		r, b.room = &b.room.refusal, nil
+	} else {
+		r = new(Refusal) // no problem listed: all counted
+	}
+	*r = Refusal{Tool: b.t.Name(), Accepted: b.acceptedNames(), Problems: b.list, More: b.more}
+	return r
+}
+
+// A refusalRoom is a refusal and its first problem, allocated together
+// when the first problem is listed: a call refused for one problem takes
+// one allocation for both.
+type refusalRoom struct {
+	refusal Refusal
+	first   [1]Problem
+}
+
+// nearNames returns the tool's parameters' names as closestKey compares
+// an unknown key to them: a struct tool's normalized once, in its record
+// (derivedOf); a schema tool's, whose refusals are not on its calls' path
+// (its checks allocate), for each refusal.
+func (b *problems) nearNames() []toolrec.NearName {
+	if b.near == nil {
+		if b.t.Plan() == nil {
+			b.near = nearNames(b.acceptedNames())
+		} else {
+			b.near = derivedOf(b.t).Near
+		}
+	}
+	return b.near
 }
 
 // acceptedNames returns the tool's parameters' names, read once.
@@ -290,10 +327,37 @@ func (b *problems) acceptedNames() []string {
 
 // claim reports whether argument i has no problem yet, and gives it one.
 func (b *problems) claim(i int) bool {
-	if i < 0 || i >= len(b.seenParam) || b.seenParam[i] {
+	return b.claimed.add(i)
+}
+
+// A paramSet is a set of a tool's n parameters, by index: a word for the
+// first 64, with no allocation, and a slice past them.
+type paramSet struct {
+	n    int
+	low  uint64
+	high []bool // parameters 64 and on, made when one is added
+}
+
+// add adds parameter i, and reports whether it is one of the tool's that
+// was not in the set.
+func (s *paramSet) add(i int) bool {
+	switch {
+	case i < 0 || i >= s.n:
+		return false
+	case i < 64:
+		if s.low&(1<<i) != 0 {
+			return false
+		}
+		s.low |= 1 << i
+		return true
+	}
+	if s.high == nil {
+		s.high = make([]bool, s.n-64)
+	}
+	if s.high[i-64] {
 		return false
 	}
-	b.seenParam[i] = true
+	s.high[i-64] = true
 	return true
 }
 

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+	"github.com/bindguard/bindguard/bind/segmentio"
 	"github.com/bindguard/bindguard/refuse"
 	"github.com/bindguard/bindguard/typereg"
 )
@@ -117,6 +119,59 @@ func TestRefuse_EscapedExemptKeysPass(t *testing.T) {
 	for _, p := range r.Problems {
 		if p.Argument == "_meta" || p.Argument == "trace" || strings.Contains(p.Argument, `\u005f`) {
 			t.Errorf("exempt key listed: %+v", p)
+		}
+	}
+}
+
+// oneProblemArgs is the typical tool of bench/: eight parameters, one of
+// them a struct.
+type oneProblemArgs struct {
+	Count  int32    `json:"count"`
+	Limit  int      `json:"limit"`
+	Query  string   `json:"query"`
+	Tags   []string `json:"tags"`
+	Score  float64  `json:"score"`
+	Exact  bool     `json:"exact"`
+	Cursor *string  `json:"cursor"`
+	Window struct {
+		From string `json:"from"`
+		To   string `json:"to"`
+	} `json:"window"`
+}
+
+// TestRefuse_OneProblemCostsFewAllocations: the typical call refused for
+// one problem, through every binder, allocates at most what its refusal
+// holds: for a value of the wrong kind, the refusal with its problem, the
+// accepted names, the problem's pointer and its quote of the value, and
+// the pass's list of one issue; for an unknown key, the refusal, the names
+// and the problem's text, and the pass's list. The closest name is found
+// among names normalized once per tool, the keys met told apart in place,
+// and the arguments with a problem in a word.
+func TestRefuse_OneProblemCostsFewAllocations(t *testing.T) {
+	const typical = `{"count":12,"limit":50,"query":"quarterly revenue by region and product line",` +
+		`"tags":["finance","emea","2024"],"score":0.75,"exact":false,"cursor":"c2VjdGlvbi0xMg==",` +
+		`"window":{"from":"2024-01-01","to":"2024-03-31"}}`
+	for _, b := range []bind.Binder{bind.Std, segmentio.Binder, jsonv2.Binder} {
+		reg := typereg.New(typereg.WithBinder(b))
+		if err := typereg.Register[oneProblemArgs](reg, "typical"); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name, args string
+			code       refuse.Code
+			most       float64
+		}{
+			{"wrong value", strings.Replace(typical, `"count":12`, `"count":"12"`, 1), refuse.WrongType, 5},
+			{"unknown key", strings.Replace(typical, `"count":12`, `"count":12,"verbose":true`, 1), refuse.UnknownArgument, 4},
+		} {
+			args := json.RawMessage(c.args)
+			r := refuse.Refuse(reg, "typical", args)
+			if r == nil || len(r.Problems) != 1 || r.Problems[0].Code != c.code {
+				t.Fatalf("%s, %s: refusal %v, want one %s problem", b.Name(), c.name, r, c.code)
+			}
+			if n := testing.AllocsPerRun(200, func() { refuse.Refuse(reg, "typical", args) }); n > c.most {
+				t.Errorf("%s, %s: %v allocations, want at most %v", b.Name(), c.name, n, c.most)
+			}
 		}
 	}
 }

@@ -78,7 +78,7 @@ func decideSchema(t *typereg.Tool, ps *schemacheck.Schema, args json.RawMessage)
 			refuses = true
 		}
 	}
-	b := &problems{t: t, args: args, seenParam: make([]bool, len(recParams(t)))}
+	b := &problems{t: t, args: args, claimed: paramSet{n: len(recParams(t))}}
 	sw := schemaWords{root: ps.Root, exempt: pol.Exempt, intRead: ps.IntRead}
 	// More counts problems: every argument with an issue has one listed
 	// (the first of each rank, however many it has), so what Check only

@@ -73,6 +73,14 @@ func escapeText(s []byte) string {
 // appendEscaped appends escapeText's text of s to dst.
 func appendEscaped(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
+		j := i // a run of printable ASCII but the single quote, written as it is
+		for j < len(s) && ' ' <= s[j] && s[j] < utf8.RuneSelf-1 && s[j] != '\'' {
+			j++
+		}
+		dst = append(dst, s[i:j]...)
+		if i = j; i == len(s) {
+			break
+		}
 		r, size := utf8.DecodeRune(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:

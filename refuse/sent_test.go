@@ -1,8 +1,11 @@
 package refuse
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -81,4 +84,52 @@ func FuzzQuoteSent_BoundedAndPrintable(f *testing.F) {
 			t.Fatalf("quoteSent(%q) is %d bytes long", raw, len(got))
 		}
 	})
+}
+
+// escapedByRunes is appendEscaped as first written, a rune at a time: the
+// reference its run of plain ASCII must equal.
+func escapedByRunes(dst, s []byte) []byte {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRune(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = appendHex(append(dst, `\x`...), uint32(s[i]), 2)
+		case r == '\'' || r == '…':
+			dst = appendHex(append(dst, `\u`...), uint32(r), 4)
+		case r == ' ' || unicode.IsPrint(r):
+			dst = append(dst, s[i:i+size]...)
+		case r <= 0xFFFF:
+			dst = appendHex(append(dst, `\u`...), uint32(r), 4)
+		default:
+			dst = appendHex(append(dst, `\U`...), uint32(r), 8)
+		}
+		i += size
+	}
+	return dst
+}
+
+// TestAppendEscaped_EqualsTheRuneByRuneReference: every byte value alone
+// and between ASCII letters, and random texts of ASCII, controls, quotes,
+// the ellipsis, invalid bytes and wide characters, are escaped as the
+// reference escapes them.
+func TestAppendEscaped_EqualsTheRuneByRuneReference(t *testing.T) {
+	check := func(s []byte) {
+		t.Helper()
+		if got, want := appendEscaped(nil, s), escapedByRunes(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("appendEscaped(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for c := range 256 {
+		check([]byte{byte(c)})
+		check([]byte{'a', byte(c), 'b'})
+	}
+	atoms := []string{"a", "Z", " ", "~", "'", "\x7f", "\x1f", "\n", "…", "\xff", "\xe2\x80", "é", "\u202e", "\U0001F600", "\u2028", `"`, `\`}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		var b []byte
+		for range rng.IntN(12) {
+			b = append(b, atoms[rng.IntN(len(atoms))]...)
+		}
+		check(b)
+	}
 }

@@ -64,10 +64,13 @@ func derivedOf(t *typereg.Tool) *toolrec.Derived {
 	w := words{defs: recSchema(t).Definitions, binder: t.Plan().Binder()}
 	ps := recParams(t)
 	d := &toolrec.Derived{Words: make([]string, len(ps)), Rules: make([]uint8, len(ps))}
+	names := make([]string, len(ps))
 	for i, p := range ps {
 		d.Words[i] = w.takes(p.Type, p.Quoted, paramSchema(&p))
 		d.Rules[i] = paramRulesOf(&p)
+		names[i] = p.Name
 	}
+	d.Near = nearNames(names)
 	if !slot.CompareAndSwap(nil, d) {
 		d = slot.Load() // another call built them first: one set per record
 	}

@@ -51,4 +51,18 @@ type Derived struct {
 	// Rules says, per parameter, how the binder reads its type sent more
 	// than once (refuse's paramRules bits).
 	Rules []uint8
+	// Near holds the parameters' names, in field order, as refuse
+	// compares an unknown key to them (closest): normalized once.
+	Near []NearName
+}
+
+// A NearName is a name as refuse compares a key to it: lowered, without
+// '_', '-', ' ' and '.', its first characters (at most refuse's bound),
+// its length in bytes as UTF-8 up to where it is cut, and whether it is
+// cut.
+type NearName struct {
+	Name  string
+	Runes []rune
+	Bytes int
+	Cut   bool
 }
