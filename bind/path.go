@@ -130,6 +130,14 @@ func (p *pathStack) path(data []byte, field string) Path {
 	if field != "" {
 		total++
 	}
+	if total == 0 {
+		// The argument's own value: the path is its key's token, viewed
+		// (as Builder.Path gives it), with no builder to clear.
+		if p.arg.ke > 0 {
+			return Path{jsonpath.ArgPath(data[p.arg.ks:p.arg.ke])}
+		}
+		return Path{}
+	}
 	var b jsonpath.Builder // the longest path: no growth, one copy
 	if p.arg.ke > 0 {
 		b.Arg(data[p.arg.ks:p.arg.ke])
