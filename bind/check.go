@@ -223,6 +223,9 @@ type checker struct {
 
 	self selfMemo // the self-decoding values a proving pass decoded (see selfValue)
 
+	batch batchList // the list of self-decoding values being read that the binder reads whole (see batchOpen)
+	nulls nullMemo  // null read into the last self-decoding position that met one (see nullRead)
+
 	segPrint segPrint // segmentio's validAsciiPrint of the call and of an argument (see segQuotedControl)
 }
 
@@ -405,7 +408,9 @@ func (c *checker) value(n *node) bool {
 			if !c.value(nil) {
 				return false
 			}
-			work(c.pos - start) // decoded again, with the binder
+			if !c.batched(n) {
+				work(c.pos - start) // decoded again, with the binder (else, as part of its list: batchOpen)
+			}
 			if !c.trial(n, start, c.pos) {
 				return true
 			}
@@ -1144,6 +1149,11 @@ func (c *checker) array(n *node) bool {
 			c.v2Wrong(n)
 		}
 	}
+	batching := n != nil && n.batch != nil && ci < 0 // the elements decode themselves: the list is decoded whole first
+	var outerBatch batchList
+	if batching {
+		outerBatch = c.batchOpen(n, start)
+	}
 	sent := 0              // elements
 	headFailed := failedIn // c.failedIn once the elements a fixed-size array holds are read
 	pastAt := -1           // where the element past a fixed-size array's length its argument failed in starts
@@ -1189,6 +1199,9 @@ func (c *checker) array(n *node) bool {
 		}
 	}
 	c.steps.pop(outer)
+	if batching {
+		c.batch = outerBatch
+	}
 	if ci >= 0 {
 		c.consClose(ci, start)
 	}

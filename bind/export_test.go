@@ -54,3 +54,11 @@ func checkConstrainedV(p *Plan, args []byte, issues []Issue, cs *constraint.Tool
 	issues = checkConstrained(p, args, issues, cs, top, &ms)
 	return issues, ms
 }
+
+// CheckEachAlone is p.Check with no list of self-decoding values decoded
+// whole (see batchOpen): each element decoded alone, as before lists were.
+func CheckEachAlone(p *Plan, args []byte) []Issue {
+	noBatch = true
+	defer func() { noBatch = false }()
+	return p.Check(args, nil)
+}

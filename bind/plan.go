@@ -190,6 +190,7 @@ type node struct {
 	jkey   bool         // a tkey map whose key type's UnmarshalJSON reads each key's token (V2; see v2JSONKeyType)
 	fields *fieldSet    // kStruct
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
+	batch  reflect.Type // kSlice of kTrial elements: the one-field wrapper the whole list is decoded into (see batchOpen)
 	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
 	dur    bool         // kInt: a time.Duration, read under rules.durations
 	own    ownKind      // kOwn: which rule
@@ -367,6 +368,7 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 			return err
 		}
 		n.elem = e
+		n.batch = batchType(t, e)
 	case reflect.Map:
 		n.kind = kMap
 		kt := t.Key()

@@ -126,12 +126,15 @@ func (c *checker) selfValue(n *node) bool {
 	if c.param >= 0 && c.failedIn == c.steps.arg.ks+1 {
 		return true // the binder stopped at the argument's first failure, and a call that fails lists no loss
 	}
-	work(end - start) // decoded again, with the binder
 	k := jsonlex.KindAt(c.data, start)
 	if c.dupDropped && (k == jsonlex.KindObject || k == jsonlex.KindArray) {
 		c.self.composite = true // see native
 	}
-	err := c.self.decode(c, n, start, end)
+	var err error
+	if !c.batched(n) { // else the binder read the whole list (batchOpen)
+		work(end - start) // decoded again, with the binder
+		err = c.self.decode(c, n, start, end)
+	}
 	switch {
 	case err != nil:
 		c.selfFailed(n, start, end, err)

@@ -65,13 +65,16 @@ func (c *checker) trial(n *node, start, end int) (read bool) {
 	if string(value) == "null" {
 		// One decode answers both questions: {"F":null} is the trial's
 		// own text for null.
-		zero, err := nullLeavesZero(c.binder, n)
+		zero, err := c.nullRead(n)
 		if err == nil && zero {
 			c.issue(NullForValue, n, start, end)
 			return false
 		}
 		c.trialFailed(n, start, end, err)
 		return err == nil
+	}
+	if c.batched(n) {
+		return true // the binder read the whole list (batchOpen)
 	}
 	err := decodeTrial(c.binder, n, value)
 	c.trialFailed(n, start, end, err)
@@ -95,6 +98,13 @@ func (c *checker) trialFailed(n *node, start, end int, err error) {
 }
 
 func decodeTrial(b Binder, n *node, value []byte) (err error) {
+	return decodeWrapped(b, n.typ, n.trial, value)
+}
+
+// decodeWrapped decodes value with binder b as the value of the field of
+// a new value of the one-field struct type w, whose field is of type t. A
+// panic in a decoding method is returned as a *PanicError for type t.
+func decodeWrapped(b Binder, t, w reflect.Type, value []byte) (err error) {
 	bp := trialBufs.Get().(*[]byte)
 	buf := append(append(append((*bp)[:0], `{"F":`...), value...), '}')
 	defer func() {
@@ -103,7 +113,7 @@ func decodeTrial(b Binder, n *node, value []byte) (err error) {
 			trialBufs.Put(bp)
 		}
 	}()
-	return run(n.typ, func() error { return unmarshal(b, buf, reflect.New(n.trial).Interface()) })
+	return run(t, func() error { return unmarshal(b, buf, reflect.New(w).Interface()) })
 }
 
 // nullLeavesZero decodes null as the binder decodes a field of n's type,

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"sync"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -116,8 +117,71 @@ func duplicateName(err error) (string, bool) {
 // method, and hands V2 a tamed error in place of the method's (see
 // contain.Tame). Whether the method fails, and so the verdict, is
 // unchanged; so are the position V2 reports and the value it decodes.
+//
+// A value of no type with such a method (V2's own time.Time aside) has no
+// method to tame: it is decoded with V2's default options alone, as the
+// functions would only pass it on, at a cost (each value V2 offers them
+// is converted to their interface: two allocations a time.Time).
 func guardUnmarshal(data []byte, v any) error {
+	if methodFree(reflect.TypeOf(v)) {
+		return jsonv2.Unmarshal(data, v)
+	}
 	return jsonv2.Unmarshal(data, v, v2Methods)
+}
+
+// methodFreeTypes holds methodFree's answer for each type asked.
+var methodFreeTypes sync.Map // reflect.Type → bool
+
+// methodFree reports whether V2, decoding into a value of type t, reaches
+// no method v2Methods would call: no type in t (its elements, keys,
+// fields, at any depth) but time.Time has an UnmarshalJSONFrom,
+// UnmarshalJSON or UnmarshalText, and no interface in it has methods.
+func methodFree(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	if free, ok := methodFreeTypes.Load(t); ok {
+		return free.(bool)
+	}
+	free := freeOfMethods(t, map[reflect.Type]bool{})
+	methodFreeTypes.Store(t, free)
+	return free
+}
+
+func freeOfMethods(t reflect.Type, seen map[reflect.Type]bool) bool {
+	if t == goTime || seen[t] {
+		return true // V2's own; or being looked at, below
+	}
+	seen[t] = true
+	if t.Kind() == reflect.Interface {
+		return t.NumMethod() == 0 // V2 decodes into any by its own rules
+	}
+	pt := reflect.PointerTo(t)
+	for _, m := range methodTypes {
+		if pt.Implements(m) {
+			return false
+		}
+	}
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return freeOfMethods(t.Elem(), seen)
+	case reflect.Map:
+		return freeOfMethods(t.Key(), seen) && freeOfMethods(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !freeOfMethods(t.Field(i).Type, seen) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// methodTypes are the methods v2Methods calls.
+var methodTypes = []reflect.Type{
+	reflect.TypeFor[jsonv2.UnmarshalerFrom](),
+	reflect.TypeFor[jsonv2.Unmarshaler](),
+	reflect.TypeFor[encoding.TextUnmarshaler](),
 }
 
 var goTime = reflect.TypeFor[time.Time]()
