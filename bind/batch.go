@@ -20,9 +20,11 @@ import (
 // it says. Either way the verdict is the binder's on each element.
 //
 // Only a slice's elements (a fixed array drops those past its length
-// unread, and they are read alone as nothing), and only a list whose
-// elements no constraint is held to (the checks read the elements'
-// text, and the pass declines a self-decoding value with one).
+// unread, and they are read alone as nothing) and a map's values (of
+// string keys: a key type's own method or number is the pass's to judge),
+// behind pointers or not, and only where no constraint is held to them
+// (the checks read the elements' text, and the pass declines a
+// self-decoding value with one).
 
 // noBatch turns batchOpen off, for the tests that hold the verdict with
 // lists decoded whole to the verdict with each element decoded alone.
@@ -51,7 +53,7 @@ func (c *checker) batchOpen(n *node, start int) batchList {
 	}
 	work(end - start) // decoded, with the binder
 	if decodeWrapped(c.binder, n.typ, n.batch, c.data[start:end]) == nil {
-		c.batch = batchList{n: n.elem, depth: c.depth, start: start, end: end}
+		c.batch = batchList{n: n.batchElem, depth: c.depth, start: start, end: end}
 	}
 	return outer
 }
@@ -90,11 +92,30 @@ type nullMemo struct {
 	next int
 }
 
-// batchType returns the wrapper a slice of type t, whose elements are read
-// by position e, is decoded whole into, or nil where it is not (see above).
-func batchType(t reflect.Type, e *node) reflect.Type {
-	if t.Kind() != reflect.Slice || e.kind != kTrial || e.quoted || e.trial == nil {
-		return nil
+// batchType returns the wrapper a list or map of type t, whose elements
+// are read by position e, is decoded whole into, and the self-decoding
+// position each element reaches (e, or what e points to), or nil where it
+// is not decoded whole (see above): a slice, or a map of string keys
+// (the binder decodes each value into a zero value too), whose elements
+// decode themselves, behind pointers or not.
+func batchType(t reflect.Type, e *node) (reflect.Type, *node) {
+	switch t.Kind() {
+	case reflect.Slice:
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String || decodesItself(t.Key()) {
+			return nil, nil
+		}
+	default:
+		return nil, nil
 	}
-	return wrapper(t, false)
+	for range 8 { // a pointer to a pointer ... to one (a type of its own pointer is no plan's)
+		if e == nil || e.kind != kPtr {
+			break
+		}
+		e = e.elem
+	}
+	if e == nil || e.kind != kTrial || e.quoted || e.trial == nil {
+		return nil, nil
+	}
+	return wrapper(t, false), e
 }

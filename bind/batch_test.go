@@ -17,8 +17,9 @@ import (
 // batchArgs holds lists of values that decode themselves, every way the
 // guard meets them: V2's and segmentio's time.Time, an UnmarshalJSON, an
 // UnmarshalText, a method that fails with the binder's own error type,
-// lists of lists, lists in a map, and lists of pointers (read element by
-// element, never whole).
+// lists of lists, lists in a map, lists of pointers, maps of string keys
+// (of values and of pointers to pointers), and a map of integer keys
+// (read value by value, never whole).
 type batchArgs struct {
 	T  []time.Time              `json:"t"`
 	F  []probe.Flex             `json:"f"`
@@ -27,6 +28,9 @@ type batchArgs struct {
 	TT [][]time.Time            `json:"tt"`
 	M  map[string][]probe.Color `json:"m"`
 	P  []*time.Time             `json:"p"`
+	MT map[string]time.Time     `json:"mt"`
+	MP map[string]**probe.Flex  `json:"mp"`
+	MK map[int]probe.Flex       `json:"mk"`
 	I  int                      `json:"i"`
 }
 
@@ -50,6 +54,13 @@ var batchCalls = []string{
 	`{"tt":[["2026-01-02T03:04:05Z"],["nope"],[]],"m":{"a":["teal"],"b":["red"]}}`,
 	`{"tt":[["2026-01-02T03:04:05Z",null]],"m":{"a":["teal","crimson"]}}`,
 	`{"p":["2026-01-02T03:04:05Z",null,"x"]}`,
+	`{"p":["2026-01-02T03:04:05Z",null,"2026-01-02T03:04:05+01:00"]}`,
+	`{"mt":{"a":"2026-01-02T03:04:05Z","b":null,"c":"2026-01-03T03:04:05Z"}}`,
+	`{"mt":{"a":"2026-01-02T03:04:05Z","b":"nope","a":"x"}}`,
+	`{"mt":{"a":"2026-01-02T03:04:05Z","a":"2026-01-02T03:04:06Z"}}`,
+	`{"mp":{"a":1,"b":null,"c":"12"},"mk":{"1":1,"x":2}}`,
+	`{"mp":{"a":1,"b":"x"},"mk":{"01":"1","1":"x"}}`,
+	`{"mp":{"\u0061":1,"a":[]}}`,
 	`{"t":["2026-01-02T03:04:05Z"],"t":["x"]}`,
 	`{"c":["teal"],"c":["amber","x"]}`,
 	`{"t":["2026-01-02T03:04:05Z",}`,
@@ -114,7 +125,8 @@ func FuzzSelfDecodingLists_WholeAsEachAlone(f *testing.F) {
 
 // TestSelfDecodingLists_AllocateAsOne: a list of 10, 1,000 and 100,000
 // values that decode themselves (time.Time, an UnmarshalJSON, an
-// UnmarshalText) costs each binder's pass, beyond what the binder's own
+// UnmarshalText; behind pointers; and a map of time.Time) costs each
+// binder's pass, beyond what the binder's own
 // decode of the call allocates (the methods' own allocations, each
 // time.Time's), about as many allocations as a list of ten: the list is
 // decoded once, growing its wrapper's slice (a few allocations each time
@@ -128,9 +140,11 @@ func TestSelfDecodingLists_AllocateAsOne(t *testing.T) {
 	// Each element other than the one before it: a proving pass decodes a
 	// value the same as the last once (selfMemo).
 	elems := map[string]func(i int) string{
-		"t": func(i int) string { return fmt.Sprintf(`"2026-01-%02dT03:04:05Z"`, 1+i%28) },
-		"f": func(i int) string { return `"` + strconv.Itoa(i) + `"` },
-		"c": func(i int) string { return [...]string{`"teal"`, `"amber"`, `"crimson"`}[i%3] },
+		"t":  func(i int) string { return fmt.Sprintf(`"2026-01-%02dT03:04:05Z"`, 1+i%28) },
+		"f":  func(i int) string { return `"` + strconv.Itoa(i) + `"` },
+		"c":  func(i int) string { return [...]string{`"teal"`, `"amber"`, `"crimson"`}[i%3] },
+		"p":  func(i int) string { return fmt.Sprintf(`"2026-02-%02dT03:04:05Z"`, 1+i%28) },
+		"mt": func(i int) string { return fmt.Sprintf(`"k%d":"2026-03-%02dT03:04:05Z"`, i, 1+i%28) },
 	}
 	for _, b := range batchBinders {
 		plan, err := b.Compile(reflect.TypeFor[batchArgs]())
@@ -148,6 +162,9 @@ func TestSelfDecodingLists_AllocateAsOne(t *testing.T) {
 					list[i] = el(i)
 				}
 				args := []byte(`{"` + key + `":[` + strings.Join(list, ",") + `]}`)
+				if key[0] == 'm' {
+					args = []byte(`{"` + key + `":{` + strings.Join(list, ",") + `}}`)
+				}
 				if got := plan.Check(args, nil); len(got) > 0 {
 					t.Fatalf("%s %s: %s", b.Name(), key, brief(got))
 				}
@@ -189,5 +206,40 @@ func TestSelfDecodingNulls_DecodedOnce(t *testing.T) {
 	}
 	if allocs[1] > allocs[0]+40 {
 		t.Errorf("%v allocations at %d and %d objects of two nulls, want about as many", allocs, 2*bind.MaxIssues, 40*bind.MaxIssues)
+	}
+}
+
+// quotedElem is a list element of a ,string integer, which segmentio reads
+// by its own rules (segQuoted).
+type quotedElem struct {
+	Q int           `json:"q,string"`
+	D time.Duration `json:"d,string"`
+}
+
+// TestSegQuotedLists_AllocateAsOne: a list of 10, 1,000 and 100,000
+// objects of ,string fields costs segmentio's pass as many allocations:
+// each value's text is unquoted on the stack. It was moved to the heap
+// (128 bytes a value: time.ParseDuration, on one path, kept its text).
+func TestSegQuotedLists_AllocateAsOne(t *testing.T) {
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[struct {
+		L []quotedElem `json:"l"`
+	}]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var allocs []float64
+	for _, n := range []int{10, 1000, 100000} {
+		list := make([]string, n)
+		for i := range list {
+			list[i] = fmt.Sprintf(`{"q":"%d","d":"%d"}`, i, i)
+		}
+		args := []byte(`{"l":[` + strings.Join(list, ",") + `]}`)
+		if got := plan.Check(args, nil); len(got) > 0 {
+			t.Fatalf("%s", brief(got))
+		}
+		allocs = append(allocs, testing.AllocsPerRun(3, func() { plan.Check(args, nil) }))
+	}
+	if allocs[2] > allocs[0]+8 {
+		t.Errorf("%v allocations at 10, 1,000 and 100,000 elements, want about as many", allocs)
 	}
 }

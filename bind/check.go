@@ -526,6 +526,11 @@ func (c *checker) object(n *node, root bool) bool {
 	if !wrong && n != nil && n.kind == kStruct {
 		fields.init(len(n.fields.nodes))
 	}
+	batching := n != nil && n.kind == kMap && n.batch != nil && ci < 0 // the values decode themselves: the map is decoded whole first
+	var outerBatch batchList
+	if batching {
+		outerBatch = c.batchOpen(n, start)
+	}
 	keys := keySet{base: c.keyN}
 	var mkeys methodKeys // the Go keys a key type's UnmarshalText read (see textKey, textMap)
 	var outer step       // what this object's step displaces (see pathStack)
@@ -734,6 +739,9 @@ func (c *checker) object(n *node, root bool) bool {
 		}
 	}
 	c.keyN = keys.base
+	if batching {
+		c.batch = outerBatch
+	}
 	if root {
 		c.rootSeen = fields
 		if c.record {

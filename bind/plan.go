@@ -190,12 +190,14 @@ type node struct {
 	jkey   bool         // a tkey map whose key type's UnmarshalJSON reads each key's token (V2; see v2JSONKeyType)
 	fields *fieldSet    // kStruct
 	trial  reflect.Type // kTrial: the one-field wrapper struct decoded into
-	batch  reflect.Type // kSlice of kTrial elements: the one-field wrapper the whole list is decoded into (see batchOpen)
-	quoted bool         // read through the ,string option (kQuoted, or a quoted kTrial)
-	dur    bool         // kInt: a time.Duration, read under rules.durations
-	own    ownKind      // kOwn: which rule
-	seg    nodeKind     // kDecline: a position segmentio reads by rules the pass ports (kSegQuoted, kSegNumber, kSegBytes; see segValue)
-	self   selfLoss     // kTrial: the losses of a value the binder reads (in a proving pass, see selfNode; under Std, selfText alone)
+	batch  reflect.Type // kSlice or kMap of kTrial elements: the one-field wrapper the whole list is decoded into (see batchOpen)
+	// batchElem is the kTrial position batch's elements reach (behind pointers or not).
+	batchElem *node
+	quoted    bool     // read through the ,string option (kQuoted, or a quoted kTrial)
+	dur       bool     // kInt: a time.Duration, read under rules.durations
+	own       ownKind  // kOwn: which rule
+	seg       nodeKind // kDecline: a position segmentio reads by rules the pass ports (kSegQuoted, kSegNumber, kSegBytes; see segValue)
+	self      selfLoss // kTrial: the losses of a value the binder reads (in a proving pass, see selfNode; under Std, selfText alone)
 }
 
 var (
@@ -368,7 +370,7 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 			return err
 		}
 		n.elem = e
-		n.batch = batchType(t, e)
+		n.batch, n.batchElem = batchType(t, e)
 	case reflect.Map:
 		n.kind = kMap
 		kt := t.Key()
@@ -411,6 +413,9 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 			return err
 		}
 		n.elem = e
+		if n.key == kString && !n.tkey {
+			n.batch, n.batchElem = batchType(t, e)
+		}
 	case reflect.Struct:
 		n.kind = kStruct
 		fs, err := c.fieldSet(t)

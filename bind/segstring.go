@@ -521,7 +521,9 @@ func segQuotedDuration(raw, text []byte) (reads, typed bool) {
 		if !ok || f&jsonlex.Escaped != 0 {
 			return false, false
 		}
-		if _, err := time.ParseDuration(unsafeString(v[1 : end-1])); err != nil {
+		// A copy: ParseDuration keeps its text (in its error), and the
+		// callers' text is on their stacks (a string in a string is rare).
+		if _, err := time.ParseDuration(string(v[1 : end-1])); err != nil {
 			return false, false
 		}
 		return end == len(v), true

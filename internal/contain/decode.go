@@ -42,7 +42,9 @@ func Decode(b Binder, data []byte, v any) error {
 // method is called from an unmarshal function that reads the value as V2
 // would, calls the method, and hands V2 the method's error tamed (Tame).
 // Whether the method fails, and so the verdict, is unchanged; so are the
-// position V2 reports and the value it decodes.
+// position V2 reports and the value it decodes. A value of no type with
+// such a method (but time.Time, which V2 reads by its own rules, and
+// json.RawMessage, whose method cannot fail) is decoded by V2 alone.
 //
 // It is internal/v2dec's (installed into internal/decoders), which links
 // go-json-experiment: it panics in a program that does not import it,

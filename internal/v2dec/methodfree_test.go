@@ -63,7 +63,9 @@ func TestMethodFree_OnlyWhereNoMethodIsReached(t *testing.T) {
 		{new(map[string]*ownJSON), false},
 		{new(treeWithMethod), false},
 		{new(hidden), false},
-		{new(json.RawMessage), false},
+		{new(json.RawMessage), true},
+		{new([]json.RawMessage), true},
+		{new(map[string]*json.RawMessage), true},
 		{new(json.Unmarshaler), false},
 		{new(struct{ E error }), false},
 	} {
@@ -86,6 +88,28 @@ func TestGuardUnmarshal_MethodFreeAsV2(t *testing.T) {
 		`{"Next":{"Next":{"At":"x"}}}`, `{"kids":[]}`, `{"At":"2026-01-02T03:04:05Z",}`,
 	} {
 		var plain, tamed tree
+		perr := guardUnmarshal([]byte(data), &plain)
+		terr := jsonv2Tamed([]byte(data), &tamed)
+		if (perr == nil) != (terr == nil) || perr != nil && perr.Error() != terr.Error() || !reflect.DeepEqual(plain, tamed) {
+			t.Errorf("%s: %v %+v without the functions, %v %+v with them", data, perr, plain, terr, tamed)
+		}
+	}
+}
+
+type rawHolder struct {
+	R json.RawMessage            `json:"r"`
+	L []json.RawMessage          `json:"l"`
+	M map[string]json.RawMessage `json:"m"`
+}
+
+// TestGuardUnmarshal_RawMessagesAsV2: json.RawMessage, decoded without the
+// taming functions, gets V2's verdict and value with them.
+func TestGuardUnmarshal_RawMessagesAsV2(t *testing.T) {
+	for _, data := range []string{
+		`{"r":{"a":[1,2]},"l":[1,"x",null,{}],"m":{"a":true}}`, `{"r":null}`, `{"l":null}`, `{"r":[1,}`,
+		`{"r":"\ud800"}`, `{"m":{"a":1,"a":2}}`, `{"r":{"a":1,"a":2}}`, `{"l":[` + "\"\xff\"" + `]}`,
+	} {
+		var plain, tamed rawHolder
 		perr := guardUnmarshal([]byte(data), &plain)
 		terr := jsonv2Tamed([]byte(data), &tamed)
 		if (perr == nil) != (terr == nil) || perr != nil && perr.Error() != terr.Error() || !reflect.DeepEqual(plain, tamed) {

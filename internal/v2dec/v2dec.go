@@ -8,6 +8,7 @@ package v2dec
 
 import (
 	"encoding"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -136,6 +137,9 @@ var methodFreeTypes sync.Map // reflect.Type → bool
 // no method v2Methods would call: no type in t (its elements, keys,
 // fields, at any depth) but time.Time has an UnmarshalJSONFrom,
 // UnmarshalJSON or UnmarshalText, and no interface in it has methods.
+// json.RawMessage's UnmarshalJSON counts as none: it copies the value and
+// returns nil (its one error is for a nil receiver, which V2 never hands
+// it), so there is no error to tame.
 func methodFree(t reflect.Type) bool {
 	if t == nil {
 		return false
@@ -149,8 +153,8 @@ func methodFree(t reflect.Type) bool {
 }
 
 func freeOfMethods(t reflect.Type, seen map[reflect.Type]bool) bool {
-	if t == goTime || seen[t] {
-		return true // V2's own; or being looked at, below
+	if t == goTime || t == rawMessage || seen[t] {
+		return true // V2's own, or a method that cannot fail; or being looked at, below
 	}
 	seen[t] = true
 	if t.Kind() == reflect.Interface {
@@ -184,7 +188,10 @@ var methodTypes = []reflect.Type{
 	reflect.TypeFor[encoding.TextUnmarshaler](),
 }
 
-var goTime = reflect.TypeFor[time.Time]()
+var (
+	goTime     = reflect.TypeFor[time.Time]()
+	rawMessage = reflect.TypeFor[json.RawMessage]()
+)
 
 // native reports a type V2 reads natively whatever its methods.
 func native(p any) bool { return reflect.TypeOf(p).Elem() == goTime }
