@@ -156,7 +156,17 @@ func (c *checker) consSelf(v constraint.Verdict, start int) {
 //
 //go:noinline
 func (c *checker) consBreach(start int) {
-	c.cons.at, c.cons.path = jsonlex.Span{Start: start, End: -1}, c.pathFor().p
+	c.cons.at, c.cons.path = jsonlex.Span{Start: start, End: -1}, jsonpath.Path{}
+	for i := range c.cons.n {
+		if st := &c.cons.st[i]; st.n.Kind != constraint.Struct && st.v == constraint.Fail {
+			// A list or map around the value broke its tags already: the
+			// first breach is its verdict's (consAfter), and this one's
+			// path is never read. (A list of a million breaches built a
+			// million paths.)
+			return
+		}
+	}
+	c.cons.path = c.pathFor().p
 }
 
 // consFirst holds the value at c.pos, whose first byte is b, to the node

@@ -58,8 +58,8 @@ type breachAt struct {
 // (checkConstrained) judged each member's value as it read it (Member.Judged,
 // Members.Breaches); a member it did not judge (members recorded by a
 // trial check) is read here, at its value, with the same compiled checks. It reports false when it cannot judge the
-// call so (a tag not compiled, an argument with a silent loss, whose value
-// the binder changes, a value the checks cannot read as the binder does,
+// call so (a tag not compiled, an argument with tags and a silent loss,
+// whose value the binder changes, a value the checks cannot read as the binder does,
 // an issue with the text as a whole): the caller decodes. It allocates
 // nothing for a call whose arguments pass.
 func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues []bind.Issue) (ps []Problem, ok bool) {
@@ -72,8 +72,8 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 	for _, is := range issues {
 		switch {
 		case is.Param >= 0 && is.Param < n:
-			if is.Kind.Class() == bind.SilentLoss {
-				return nil, false
+			if is.Kind.Class() == bind.SilentLoss && cs.Params[is.Param].Root != nil {
+				return nil, false // the binder changes a value its tags are held to
 			}
 			skip[is.Param/64] |= 1 << (is.Param % 64)
 		case is.Kind == bind.UnknownArgument:

@@ -32,6 +32,7 @@ type compiledArgs struct {
 	Level     uint8               `json:"level,omitempty" validate:"oneof=0 1 5"`
 	Any       any                 `json:"any,omitempty" validate:"required"`
 	Free      int                 `json:"free,omitempty"`
+	Loose     []string            `json:"loose,omitempty"`
 	Win       compiledWin         `json:"win,omitempty"`
 	Wins      []*compiledWin      `json:"wins,omitempty" validate:"dive"`
 }
@@ -61,6 +62,7 @@ var compiledValues = map[string][]string{
 	"level":      {"0", "1", "2", "5", "255"},
 	"any":        {"0", "null", `""`, "{}"},
 	"free":       {"1", `"x"`},
+	"loose":      {`["ok"]`, "[\"\xff\"]", `[null]`, `["\ud800","x"]`, `["a",1]`},
 	"win":        {"{}", `{"from":"abc"}`, `{"from":"ab"}`, `{"n":1,"from":"abc"}`, `{"n":2,"in":{"x":[1,5]}}`, `{"in":null}`, `{"in":{"x":[]}}`, `{"From":"ab"}`, `{"fr\u006fm":"ab"}`, `{"zz":1}`},
 	"wins":       {"[]", `[null]`, `[{"n":1}]`, `[{"n":2},{"from":"abcd"}]`, `[{"in":{"x":[9]}}]`},
 }
@@ -69,7 +71,7 @@ var compiledValues = map[string][]string{
 // call from its text, they find the problems decoding it and running the
 // validator finds, word for word, on all three binders.
 func TestCompiledProblems_SameAsDecoded(t *testing.T) {
-	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "win", "wins"}
+	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "loose", "win", "wins"}
 	judged, total := 0, 0
 	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
