@@ -40,6 +40,8 @@ type hidden struct {
 	own ownJSON // unexported: V2 never reads it, but it is looked at all the same
 }
 
+var _ = hidden{}.own
+
 // TestMethodFree_OnlyWhereNoMethodIsReached: a type is decoded without the
 // taming functions only where no type in it (at any depth, through
 // pointers, lists, maps' keys and values, fields, recursion) but
