@@ -3,6 +3,8 @@ package refuse_test
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -539,6 +541,104 @@ func TestDecide_MergedMapKeysReadAlike(t *testing.T) {
 			if got := missingIn(refuse.Decide(reg, "t", []byte(tc.args))); (len(got) > 0) != tc.refused {
 				t.Errorf("%s %s: missing %v, want refused %v", bb.name, tc.args, got, tc.refused)
 			}
+		}
+	}
+}
+
+// TestDecide_MergedObjectsWideValues: objects a repeated key merges are
+// judged by the value the binder reads where the places below one value
+// are many (a map of a score of keys sent again in another order,
+// escaped or not, some twice in one object; lists longer or shorter than
+// the one before; a list of hundreds of objects, past MaxIssues), which
+// the reading finds by a table rather than by a look at the few below
+// it, and where a value is read again in another order than first. The
+// later values mostly fill what the earlier leave out.
+func TestDecide_MergedObjectsWideValues(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	leaves := []string{`{}`, `{"a":1}`, `{"b":1}`, `{"a":1,"b":1}`} // by the fields held, a bit each
+	// fill is what a later object sends: mostly what an earlier one left out.
+	fill := func(held int) int {
+		if rng.IntN(8) == 0 {
+			return rng.IntN(4)
+		}
+		return 3&^held | rng.IntN(4)&held
+	}
+	key := func(i int) string {
+		if rng.IntN(4) == 0 {
+			return `"\u006b` + strconv.Itoa(i) + `":` // "k" escaped: the same key
+		}
+		return `"k` + strconv.Itoa(i) + `":`
+	}
+	list := func(n int, elem func(i int) string) string {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(elem(i))
+		}
+		b.WriteByte(']')
+		return b.String()
+	}
+	regs := make([]*typereg.Registry, len(mgBinders))
+	for i, bb := range mgBinders {
+		regs[i] = mgRegistry(t, bb.b)
+	}
+	for range 400 {
+		var members []string
+		for range 1 + rng.IntN(3) {
+			switch rng.IntN(4) {
+			case 0: // a map sent twice: each key's element is new, the last object's
+				keys := rng.Perm(20)[:rng.IntN(20)]
+				for range 2 {
+					var b strings.Builder
+					for i, k := range keys {
+						if i > 0 {
+							b.WriteByte(',')
+						}
+						if rng.IntN(10) == 0 {
+							b.WriteString(key(k) + leaves[rng.IntN(4)] + ",") // the key twice in one object
+						}
+						b.WriteString(key(k) + leaves[fill(0)])
+					}
+					members = append(members, `"m":{`+b.String()+`}`)
+					rng.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+				}
+			case 1, 2: // a list sent twice, or a list of nested objects, the second as long or not
+				n := rng.IntN(20)
+				if rng.IntN(3) == 0 {
+					n = 500 + rng.IntN(200) // past MaxIssues: every object placed
+				}
+				held := make([]int, n+1)
+				for i := range held {
+					held[i] = rng.IntN(3)
+				}
+				second := n + rng.IntN(3) - 1
+				if second < 0 || rng.IntN(2) == 0 {
+					second = n
+				}
+				if rng.IntN(2) == 0 {
+					members = append(members, `"l":`+list(n, func(i int) string { return leaves[held[i]] }),
+						`"l":`+list(second, func(i int) string { return leaves[fill(held[i])] }))
+					continue
+				}
+				nest := func(h func(int) int) func(i int) string {
+					return func(i int) string { return `{"x":` + leaves[h(held[i])] + `,"pl":` + leaves[h(held[i])] + `}` }
+				}
+				members = append(members, `"lp":`+list(n, nest(func(h int) int { return h })),
+					`"lp":`+list(second, nest(fill)))
+			case 3: // a struct's key sent again and again
+				held := rng.IntN(4)
+				for range 1 + rng.IntN(4) {
+					members = append(members, `"w":`+leaves[held])
+					held = fill(held)
+				}
+			}
+		}
+		args := `{` + strings.Join(members, ",") + `}`
+		for i, bb := range mgBinders {
+			checkMerged(t, regs[i], bb.b, args)
 		}
 	}
 }
