@@ -24,7 +24,10 @@ type aliasCostArgs struct {
 // times taken in one process (the least of five runs each), never a time
 // alone. It failed under bind.Std and segmentio before (each member left
 // out scanned every issue: 60 ms against 1.8 ms at 20,000 members, 2.3 s
-// for a 4.7 MB call).
+// for a 4.7 MB call). The call with an alias is read three times (as
+// renamed in the pass, as sent, as renamed), about 5 times its twin on an
+// idle machine; 12 leaves room for a busy one (it read 9.5 with other
+// packages' tests beside it) and still fails the regression (33).
 func TestDecide_AliasCallCostsAsItsTwin(t *testing.T) {
 	n := 20000
 	if testing.Short() {
@@ -40,7 +43,7 @@ func TestDecide_AliasCallCostsAsItsTwin(t *testing.T) {
 			twin := []byte(`{` + rep(`"hrx":1,"hours":2,"name":3`, n/3, ",") + `}`)
 			a, w := leastTime(reg, "t", alias), leastTime(reg, "t", twin)
 			t.Logf("%s, %v: %v against %v", b.Name(), mode, a, w)
-			if r := float64(a) / float64(w); r > 8 {
+			if r := float64(a) / float64(w); r > 12 {
 				t.Errorf("%s, %v: the call with an alias costs %.1f times its twin's (%v against %v, %d members)", b.Name(), mode, r, a, w, n)
 			}
 		}
