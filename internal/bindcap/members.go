@@ -173,8 +173,9 @@ var membersPool pool.Pool[Members]
 // all MaxMembers of them at once (40 KB): a call of that many members is
 // one with issues (a flood of unknown or repeated keys), and a list grown
 // by doubling cost it six allocations, twice its size, each call.
-// Release hands the room back.
-var memberBufs pool.Pool[[MaxMembers - fixedMembers]Member]
+// Release hands the room back. A Pair: a refused call of a tool with tags
+// holds two at once (its members, and those kept to check the rest).
+var memberBufs pool.Pair[[MaxMembers - fixedMembers]Member]
 
 // Release hands back the room of the members past the first
 // fixedMembers, if ms took it: neither ms nor any copy of it (a copy

@@ -1,6 +1,7 @@
 package pool
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -51,4 +52,30 @@ func TestPool_ConcurrentUse(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestPair_HoldsTwoApart: two values out at once and put back are both
+// reused, whatever happens to a sync.Pool in between (a garbage
+// collection; the race detector's random drops), as a call that holds two
+// (a refused call's members and those kept) needs.
+func TestPair_HoldsTwoApart(t *testing.T) {
+	var p Pair[[64]int]
+	a, b := p.Get(), p.Get()
+	p.Put(a)
+	p.Put(b)
+	runtime.GC()
+	runtime.GC() // a sync.Pool's items are gone after two
+	x, y := p.Get(), p.Get()
+	if !(x == a && y == b || x == b && y == a) {
+		t.Fatalf("got %p and %p after putting back %p and %p", x, y, a, b)
+	}
+	p.Put(x)
+	p.Put(y)
+	if n := testing.AllocsPerRun(100, func() {
+		u, v := p.Get(), p.Get()
+		p.Put(u)
+		p.Put(v)
+	}); n != 0 {
+		t.Errorf("two got and put back: %v allocations, want 0", n)
+	}
 }
