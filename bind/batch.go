@@ -38,10 +38,10 @@ type batchList struct {
 	start, end int
 }
 
-// batchOpen decodes the list at start, of slice position n whose elements
-// decode themselves, whole, and, when the binder reads it, marks its
-// elements read (batched). It returns what the list's close must restore
-// (batchClose): the list enclosing it, if any.
+// batchOpen decodes the list (or map) at start, of position n whose
+// elements decode themselves, whole, and, when the binder reads it, marks
+// its elements read (batched). It returns what the walk restores as it
+// leaves the list (array, object): the list enclosing it, if any.
 func (c *checker) batchOpen(n *node, start int) batchList {
 	outer := c.batch
 	if noBatch {
