@@ -138,15 +138,16 @@
 // time.Time, a map whose key type has UnmarshalText) or under the ,string
 // option of a string field, Check does not guess: it decodes the value with
 // the binder itself, into a fresh one-field struct of the declared type and
-// tag, so the real method runs. A list of such values (a slice, whose
-// elements no constraint is held to) is decoded whole first, once, in a
-// one-field struct of the list's type: the binder reads a list exactly
-// when it reads each element alone, so where it reads the list no element
-// is decoded again, and where it fails each is, to find the one it fails
-// on (batch.go). Null read into such a position is decoded once for all
-// the nulls of it a call sends (of the last few positions that met one). A method that panics is recovered and
-// reported as an issue carrying a *PanicError: the binder would have
-// panicked on the same value. Of a map whose key type has UnmarshalText
+// tag, so the real method runs. A list of such values (a slice, or a map
+// of string keys, of them or of pointers to them, whose elements no
+// constraint is held to) is decoded whole first, once, in a one-field
+// struct of the list's type: the binder reads a list exactly when it reads
+// each element alone, so where it reads the list no element is decoded
+// again, and where it fails each is, to find the one it fails on
+// (batch.go). Null read into such a position is decoded once for all the
+// nulls of it a call sends (of the last few positions that met one). A
+// method that panics is recovered and reported as an issue carrying a
+// *PanicError: the binder would have panicked on the same value. Of a map whose key type has UnmarshalText
 // that the binder reads, Check then walks the object for the losses any
 // map has: its values' own, and each key the binder's map keeps once,
 // told apart as the map tells them, by the Go value the method reads
