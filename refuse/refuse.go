@@ -469,7 +469,7 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 	pr := Problem{
 		Argument: p.Name,
 		Path:     is.Path.String(), // bind's own, unboxed: bindcap.Path's any costs an allocation
-		Pointer:  is.Path.Pointer(),
+		Pointer:  b.pointerOf(is),
 		Code:     c,
 		Takes:    b.w.param(is.Param),
 		Sent:     quoteSent(b.args[is.Start:is.End]),
@@ -505,6 +505,25 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 		pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
 	}
 	return pr
+}
+
+// pointerOf returns the JSON Pointer of issue is's path: where the path
+// leads to the value of an argument sent under its parameter's name as it
+// is, the tool's own (derivedOf), with nothing to build or allocate.
+func (b *problems) pointerOf(is bind.Issue) string {
+	if b.ms != nil && is.Param >= 0 && is.Path != (bind.Path{}) && is.Path.String() == "" {
+		if i := b.ms.Find(is.Start); i >= 0 {
+			if m := b.ms.At(i); m.Value.Start == is.Start && m.Key.End-m.Key.Start >= 2 && m.Key.End <= len(b.args) {
+				ps := recParams(b.t)
+				if raw := b.args[m.Key.Start+1 : m.Key.End-1]; is.Param < len(ps) && string(raw) == ps[is.Param].Name {
+					if d := derivedOf(b.t); is.Param < len(d.Pointers) {
+						return d.Pointers[is.Param]
+					}
+				}
+			}
+		}
+	}
+	return is.Path.Pointer()
 }
 
 // problemCode is the code of the problem issue is worded as. It is the

@@ -143,8 +143,9 @@ type oneProblemArgs struct {
 // TestRefuse_OneProblemCostsFewAllocations: the typical call refused for
 // one problem, through every binder, allocates at most what its refusal
 // holds: for a value of the wrong kind, the refusal with its problem, the
-// accepted names, the problem's pointer and its quote of the value, and
-// the pass's list of one issue; for an unknown key, the refusal, the names
+// accepted names, the problem's quote of the value, and the pass's list of
+// one issue (its pointer is the tool's own: the argument is sent under its
+// name); for an unknown key, the refusal, the names
 // and the problem's text, and the pass's list. The closest name is found
 // among names normalized once per tool, the keys met told apart in place,
 // and the arguments with a problem in a word.
@@ -162,7 +163,7 @@ func TestRefuse_OneProblemCostsFewAllocations(t *testing.T) {
 			code       refuse.Code
 			most       float64
 		}{
-			{"wrong value", strings.Replace(typical, `"count":12`, `"count":"12"`, 1), refuse.WrongType, 5},
+			{"wrong value", strings.Replace(typical, `"count":12`, `"count":"12"`, 1), refuse.WrongType, 4},
 			{"unknown key", strings.Replace(typical, `"count":12`, `"count":12,"verbose":true`, 1), refuse.UnknownArgument, 4},
 		} {
 			args := json.RawMessage(c.args)

@@ -71,6 +71,12 @@ func derivedOf(t *typereg.Tool) *toolrec.Derived {
 		names[i] = p.Name
 	}
 	d.Near = nearNames(names)
+	d.Pointers = make([]string, len(ps))
+	for i, name := range names {
+		if tok, err := json.Marshal(name); err == nil {
+			d.Pointers[i] = jsonpath.ArgPath(tok).Pointer() // as the pass's path to a value sent under its name gives it
+		}
+	}
 	if !slot.CompareAndSwap(nil, d) {
 		d = slot.Load() // another call built them first: one set per record
 	}

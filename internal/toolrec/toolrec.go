@@ -54,6 +54,9 @@ type Derived struct {
 	// Near holds the parameters' names, in field order, as refuse
 	// compares an unknown key to them (closest): normalized once.
 	Near []NearName
+	// Pointers is each parameter's own value's JSON Pointer ("/name"),
+	// for a call that sends the parameter under its name as it is.
+	Pointers []string
 }
 
 // A NearName is a name as refuse compares a key to it: lowered, without
