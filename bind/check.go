@@ -408,9 +408,6 @@ func (c *checker) value(n *node) bool {
 			if !c.value(nil) {
 				return false
 			}
-			if !c.batched(n) {
-				work(c.pos - start) // decoded again, with the binder (else, as part of its list: batchOpen)
-			}
 			if !c.trial(n, start, c.pos) {
 				return true
 			}

@@ -76,6 +76,7 @@ func (c *checker) trial(n *node, start, end int) (read bool) {
 	if c.batched(n) {
 		return true // the binder read the whole list (batchOpen)
 	}
+	work(end - start) // decoded again, with the binder
 	err := decodeTrial(c.binder, n, value)
 	c.trialFailed(n, start, end, err)
 	return err == nil

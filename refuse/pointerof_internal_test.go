@@ -49,7 +49,7 @@ func TestPointerOf_AsThePathGivesIt(t *testing.T) {
 						continue
 					}
 					checked++
-					if got, want := p.pointerOf(is), is.Path.Pointer(); got != want {
+					if got, want := p.pointerOf(is, is.Path.String()), is.Path.Pointer(); got != want {
 						t.Fatalf("%s %s: %s issue's pointer %q, its path's %q", b.Name(), args, is.Kind, got, want)
 					}
 				}

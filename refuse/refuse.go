@@ -466,10 +466,11 @@ func (b *problems) missingField(is bind.Issue) Problem {
 // as a problem of code c.
 func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 	p := recParams(b.t)[is.Param]
+	path := is.Path.String() // bind's own, unboxed: bindcap.Path's any costs an allocation
 	pr := Problem{
 		Argument: p.Name,
-		Path:     is.Path.String(), // bind's own, unboxed: bindcap.Path's any costs an allocation
-		Pointer:  b.pointerOf(is),
+		Path:     path,
+		Pointer:  b.pointerOf(is, path),
 		Code:     c,
 		Takes:    b.w.param(is.Param),
 		Sent:     quoteSent(b.args[is.Start:is.End]),
@@ -507,11 +508,12 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 	return pr
 }
 
-// pointerOf returns the JSON Pointer of issue is's path: where the path
-// leads to the value of an argument sent under its parameter's name as it
-// is, the tool's own (derivedOf), with nothing to build or allocate.
-func (b *problems) pointerOf(is bind.Issue) string {
-	if b.ms != nil && is.Param >= 0 && is.Path != (bind.Path{}) && is.Path.String() == "" {
+// pointerOf returns the JSON Pointer of issue is's path (path, its
+// readable form): where the path leads to the value of an argument sent
+// under its parameter's name as it is, the tool's own (derivedOf), with
+// nothing to build or allocate.
+func (b *problems) pointerOf(is bind.Issue, path string) string {
+	if b.ms != nil && is.Param >= 0 && is.Path != (bind.Path{}) && path == "" {
 		if i := b.ms.Find(is.Start); i >= 0 {
 			if m := b.ms.At(i); m.Value.Start == is.Start && m.Key.End-m.Key.Start >= 2 && m.Key.End <= len(b.args) {
 				ps := recParams(b.t)
