@@ -25,12 +25,9 @@ import (
 
 func init() {
 	decoders.V2 = &decoders.V2Decoder{
-		Unmarshal:      func(data []byte, v any) error { return jsonv2.Unmarshal(data, v) },
-		GuardUnmarshal: guardUnmarshal,
-		JSONUnmarshalers: []reflect.Type{
-			reflect.TypeFor[jsonv2.UnmarshalerFrom](),
-			reflect.TypeFor[jsonv2.Unmarshaler](),
-		},
+		Unmarshal:        func(data []byte, v any) error { return jsonv2.Unmarshal(data, v) },
+		GuardUnmarshal:   guardUnmarshal,
+		JSONUnmarshalers: methodTypes[:2:2],
 		JSONMarshalers: []reflect.Type{
 			reflect.TypeFor[jsonv2.MarshalerTo](),
 			reflect.TypeFor[jsonv2.Marshaler](),
@@ -181,7 +178,9 @@ func freeOfMethods(t reflect.Type, seen map[reflect.Type]bool) bool {
 	return true
 }
 
-// methodTypes are the methods v2Methods calls.
+// methodTypes are the methods v2Methods calls: V2's JSON unmarshalers
+// (decoders.V2Decoder.JSONUnmarshalers, the first two), then
+// UnmarshalText.
 var methodTypes = []reflect.Type{
 	reflect.TypeFor[jsonv2.UnmarshalerFrom](),
 	reflect.TypeFor[jsonv2.Unmarshaler](),
