@@ -56,16 +56,8 @@ func CutWritten(s []byte, n int) (cut, chars int) {
 func QuotedLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
-				n += 2
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				n += 6
-			default:
-				n++
-			}
+		if c := s[i]; c < utf8.RuneSelf {
+			n += int(asciiWritten[c])
 			i++
 			continue
 		}
@@ -82,6 +74,23 @@ func QuotedLen(s string) int {
 	}
 	return n
 }
+
+// asciiWritten is the length of each ASCII byte as encoding/json writes it
+// in a string: the two-character escapes, \u00XX for the other control
+// characters and the HTML ones, the byte itself for the rest.
+var asciiWritten = func() (w [utf8.RuneSelf]uint8) {
+	for c := range w {
+		switch {
+		case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+			w[c] = 2
+		case c < 0x20 || c == '<' || c == '>' || c == '&':
+			w[c] = 6
+		default:
+			w[c] = 1
+		}
+	}
+	return w
+}()
 
 // DeepAt returns the offset of the first '[' or '{' in d that opens more
 // than maxDepth arrays and objects, or -1. It counts as a pre-scan over
