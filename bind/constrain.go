@@ -115,8 +115,8 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 // roomForIssue) where out is not that list: a verdict built anew (text
 // that is not JSON, nesting too deep, a trial check's) leaves it behind.
 func (c *checker) verdict(out []Issue) []Issue {
-	if cap(c.issues) == issueBufCap && !sameArray(out, c.issues) {
-		releaseIssues(c.issues)
+	if !sameArray(out, c.issues) {
+		releaseIssues(c.issues) // where it is a pooled buffer
 	}
 	return out
 }

@@ -17,12 +17,20 @@ import (
 // (bindcap.ReleaseIssues). A list that outgrows the buffer grows by
 // append as before, and so does every list of Plan.Check's, whose caller
 // keeps it.
+//
+// The first issues of such a check go to a small pooled buffer of
+// issueSmallCap the same way, so that a call refused for a problem or a
+// few lists them without an allocation.
 const (
-	issueBufMin = 64
-	issueBufCap = numClasses*MaxIssues + 64 // a flood of every class, its counts and every argument's first issue
+	issueBufMin   = 64
+	issueBufCap   = numClasses*MaxIssues + 64 // a flood of every class, its counts and every argument's first issue
+	issueSmallCap = 8
 )
 
-var issueBufs pool.Pool[[issueBufCap]Issue]
+var (
+	issueBufs   pool.Pool[[issueBufCap]Issue]
+	issueSmalls pool.Pair[[issueSmallCap]Issue] // a refused call may hold two lists at once (the call as sent and renamed)
+)
 
 func init() {
 	bindcap.ReleaseIssues = releaseIssues
@@ -32,7 +40,14 @@ func init() {
 // where the list is full at issueBufMin issues or more, but short of
 // issueBufCap, it moves to a pooled buffer.
 func (c *checker) roomForIssue() {
-	if n := len(c.issues); n == cap(c.issues) && n >= issueBufMin && n < issueBufCap && c.poolIssues {
+	n := len(c.issues)
+	if n != cap(c.issues) || !c.poolIssues {
+		return
+	}
+	switch {
+	case n == 0:
+		c.issues = issueSmalls.Get()[:0]
+	case n >= issueBufMin && n < issueBufCap:
 		buf := issueBufs.Get()
 		c.issues = append(buf[:0], c.issues...)
 	}
@@ -47,14 +62,23 @@ func (c *checker) roomForIssue() {
 // buffer is clear past what was written, so those end at the first issue
 // of no Kind: the clearing costs what the check wrote.
 func releaseIssues(issues []Issue) {
-	if cap(issues) != issueBufCap {
-		return
+	switch cap(issues) {
+	case issueBufCap:
+		buf := (*[issueBufCap]Issue)(issues[:issueBufCap])
+		clearWritten(buf[:], len(issues))
+		issueBufs.Put(buf)
+	case issueSmallCap:
+		buf := (*[issueSmallCap]Issue)(issues[:issueSmallCap])
+		clearWritten(buf[:], len(issues))
+		issueSmalls.Put(buf)
 	}
-	buf := (*[issueBufCap]Issue)(issues[:issueBufCap])
-	end := len(issues)
-	for end < len(buf) && buf[end].Kind != "" {
-		end++
+}
+
+// clearWritten clears what buf holds: its first n issues and those written
+// past them, up to the first of no Kind.
+func clearWritten(buf []Issue, n int) {
+	for n < len(buf) && buf[n].Kind != "" {
+		n++
 	}
-	clear(buf[:end])
-	issueBufs.Put(buf)
+	clear(buf[:n])
 }

@@ -285,22 +285,29 @@ func (b *problems) countUnknown() {
 
 func (b *problems) refusal() *Refusal {
 	var r *Refusal
-	if b.room != nil {
-		r, b.room = &b.room.refusal, nil
+	var names []string // where the refusal's list of names goes
+	if room := b.room; room != nil {
+		r, names, b.room = &room.refusal, room.accepted[:0], nil
 	} else {
 		r = new(Refusal) // no problem listed: all counted
 	}
-	*r = Refusal{Tool: b.t.Name(), Accepted: b.acceptedNames(), Problems: b.list, More: b.more}
+	*r = Refusal{Tool: b.t.Name(), Accepted: b.acceptedIn(names), Problems: b.list, More: b.more}
 	return r
 }
 
-// A refusalRoom is a refusal and its first problem, allocated together
-// when the first problem is listed: a call refused for one problem takes
-// one allocation for both.
+// A refusalRoom is a refusal, its first problem and the tool's names,
+// allocated together when the first problem is listed: a call of a tool
+// of up to roomNames parameters refused for one problem takes one
+// allocation for the three.
 type refusalRoom struct {
-	refusal Refusal
-	first   [1]Problem
+	refusal  Refusal
+	first    [1]Problem
+	accepted [roomNames]string
 }
+
+// roomNames is how many parameters' names a refusalRoom holds: most tools
+// take no more.
+const roomNames = 8
 
 // nearNames returns the tool's parameters' names as closestKey compares
 // an unknown key to them: a struct tool's normalized once, in its record
@@ -323,6 +330,21 @@ func (b *problems) acceptedNames() []string {
 		b.accepted = b.t.Accepted()
 	}
 	return b.accepted
+}
+
+// acceptedIn returns the tool's parameters' names for a refusal, a list of
+// its own: read before (acceptedNames), or written in room where they fit
+// (a slice of no length of a room's names), or else read.
+func (b *problems) acceptedIn(room []string) []string {
+	ps := recParams(b.t)
+	if b.accepted != nil || len(ps) > cap(room) {
+		return b.acceptedNames()
+	}
+	room = room[:len(ps):len(ps)] // the caller's append leaves the room
+	for i, p := range ps {
+		room[i] = p.Name
+	}
+	return room
 }
 
 // claim reports whether argument i has no problem yet, and gives it one.
