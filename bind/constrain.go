@@ -27,8 +27,9 @@ func init() {
 // constrained one is Undecided (refuse decodes the call and the validator
 // judges it). The states are held in the checker, which every call zeroes,
 // tagged or not (512 bytes): eight is past what tags reach in practice (a
-// map of lists of structs of lists is four).
-const consDepth = 8
+// map of lists of structs of lists is four), but for a recursive type's,
+// whose nodes make a cycle. constraint.Check holds the same bound.
+const consDepth = constraint.MaxDepth
 
 // consWalk is the checker's state of the constraints in the walk: next is
 // the node the value about to be read is held to, set by its container

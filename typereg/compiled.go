@@ -24,16 +24,22 @@ var valuerType = reflect.TypeFor[interface{ ValidatorValue() any }]()
 // then decoded and held to the validator itself. The tag has been
 // translated (see translate), so its rules suit t's kind.
 func compileTags(levels []level, t reflect.Type) (*constraint.Node, bool) {
-	return compileTagsIn(levels, t, &compileState{onPath: map[reflect.Type]bool{}, fields: map[reflect.Type][]constraint.Field{}})
+	return compileTagsIn(levels, t, &compileState{
+		onPath:  map[reflect.Type]bool{},
+		fields:  map[reflect.Type][]constraint.Field{},
+		pending: map[reflect.Type][]*constraint.Node{},
+	})
 }
 
 // compileState is what compiling one parameter's tags knows: the nested
-// structs being compiled (a struct met inside itself is not compiled), and
-// each struct's fields compiled once, so that a type that holds another
-// many times over, many levels deep, costs one compile per type.
+// structs being compiled, the nodes of those met inside themselves, which
+// take their fields once compiled (a recursive type's nodes make a cycle),
+// and each struct's fields compiled once, so that a type that holds
+// another many times over, many levels deep, costs one compile per type.
 type compileState struct {
-	onPath map[reflect.Type]bool
-	fields map[reflect.Type][]constraint.Field
+	onPath  map[reflect.Type]bool
+	fields  map[reflect.Type][]constraint.Field
+	pending map[reflect.Type][]*constraint.Node
 }
 
 // compileTagsIn is compileTags inside the nested structs seen (levels nil:

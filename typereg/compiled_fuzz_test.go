@@ -44,6 +44,7 @@ var fuzzTypes = []reflect.Type{
 	reflect.TypeFor[map[string][]string](), reflect.TypeFor[any](), reflect.TypeFor[[]any](), reflect.TypeFor[*any](),
 	reflect.TypeFor[[]byte](), reflect.TypeFor[fuzzInner](), reflect.TypeFor[*fuzzInner](), reflect.TypeFor[[]fuzzInner](),
 	reflect.TypeFor[map[string]*fuzzInner](), reflect.TypeFor[fuzzOuter](), reflect.TypeFor[[]*fuzzOuter](),
+	reflect.TypeFor[fuzzTree](), reflect.TypeFor[*fuzzTree](), reflect.TypeFor[[]fuzzTree](),
 }
 
 // fuzzInner and fuzzOuter are nested structs with tags of their own.
@@ -60,6 +61,16 @@ type fuzzOuter struct {
 	Ins []fuzzInner `json:"ins,omitempty" validate:"dive"`
 	P   *fuzzInner  `json:"p,omitempty" validate:"omitempty"`
 	N   uint8       `json:"n,omitempty" validate:"ne=3"`
+}
+
+// fuzzTree is a recursive struct with tags of its own: its compiled
+// nodes make a cycle.
+type fuzzTree struct {
+	V     int                  `json:"v,omitempty" validate:"omitempty,min=1,max=5"`
+	S     string               `json:"s,omitempty" validate:"max=2"`
+	Next  *fuzzTree            `json:"next,omitempty"`
+	Kids  []fuzzTree           `json:"kids,omitempty" validate:"max=2,dive"`
+	Named map[string]*fuzzTree `json:"named,omitempty" validate:"dive"`
 }
 
 var (
@@ -117,6 +128,19 @@ var (
 	keyValues  = []string{`"a"`, `"b"`, `"1"`, `"2"`, `"01"`, `"-1"`, `"300"`, `"é"`, `"\u0061"`}
 )
 
+// depthFor is how deep genValue nests values of type t: past
+// constraint.MaxDepth for fuzzTree's (its own value, its list's, its
+// map's), so that the bound of the levels a check holds is crossed.
+func depthFor(t reflect.Type) int {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t == reflect.TypeFor[fuzzTree]() {
+		return constraint.MaxDepth + 4
+	}
+	return 3
+}
+
 // genValue writes a JSON value for type t: mostly one the binder reads,
 // sometimes null or another kind.
 func genValue(s *source, t reflect.Type, depth int) string {
@@ -142,7 +166,7 @@ func genValue(s *source, t reflect.Type, depth int) string {
 		if t.Elem().Kind() == reflect.Uint8 {
 			return pickOf(s, []string{`""`, `"AQ=="`})
 		}
-		if depth > 3 {
+		if depth > depthFor(t) {
 			return "[]"
 		}
 		var elems []string
@@ -151,7 +175,7 @@ func genValue(s *source, t reflect.Type, depth int) string {
 		}
 		return "[" + strings.Join(elems, ",") + "]"
 	case reflect.Struct:
-		if depth > 3 {
+		if depth > depthFor(t) {
 			return "{}"
 		}
 		var ms []string
@@ -167,7 +191,7 @@ func genValue(s *source, t reflect.Type, depth int) string {
 		}
 		return "{" + strings.Join(ms, ",") + "}"
 	case reflect.Map:
-		if depth > 3 {
+		if depth > depthFor(t) {
 			return "{}"
 		}
 		var ms []string

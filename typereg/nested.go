@@ -116,11 +116,20 @@ func decodesItselfType(t reflect.Type) bool {
 // has the level lv (no rules: only omitempty and required, which the
 // validator skips on a struct).
 func compileStruct(n *constraint.Node, lv level, t reflect.Type, seen *compileState) (*constraint.Node, bool) {
-	if seen.onPath[t] || len(lv.rules) > 0 || lv.omitEmpty && !n.Nullable {
-		return nil, false // recursive, or omitempty on a struct, which asks whether every field is zero
+	if len(lv.rules) > 0 || lv.omitEmpty && !n.Nullable {
+		return nil, false // omitempty on a struct, which asks whether every field is zero
 	}
 	n.Kind, n.Required, n.NoTag = constraint.Struct, false, false
 	n.NilOK = lv.tag == "" || lv.omitEmpty
+	if seen.onPath[t] {
+		// A struct met inside itself (a recursive type, through a pointer,
+		// a list or a map): its node takes the fields compiled below once
+		// they are, and the nodes make a cycle, which the walk follows as
+		// deep as the value goes (constraint.MaxDepth bounds the levels it
+		// holds; past them the value is decoded and validated).
+		seen.pending[t] = append(seen.pending[t], n)
+		return n, true
+	}
 	if fs, ok := seen.fields[t]; ok {
 		n.Fields = fs
 		return n, fs != nil
@@ -153,6 +162,10 @@ func compileStruct(n *constraint.Node, lv level, t reflect.Type, seen *compileSt
 		fs = append(fs, constraint.Field{Name: nf.name, Node: fn, ZeroFails: zf})
 	}
 	seen.fields[t], n.Fields = fs, fs
+	for _, p := range seen.pending[t] {
+		p.Fields = fs
+	}
+	delete(seen.pending, t)
 	return n, true
 }
 

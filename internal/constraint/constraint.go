@@ -277,14 +277,24 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 	if Read != nil {
 		Read.Add(int64(max(s.End-s.Start, 0)))
 	}
-	return n.check(d, s)
+	return n.check(d, s, 0)
 }
+
+// MaxDepth bounds the lists, maps and structs inside one another that a
+// check holds to their nodes: a value nested deeper in them is Unknown (a
+// recursive type's nodes make a cycle, which a value may follow as deep
+// as the binder reads). The checker of package bind holds the same bound,
+// so that what either reads of a value is at most MaxDepth readings of
+// its text.
+const MaxDepth = 8
 
 // Read, when not nil, counts the bytes Check is given to read: a test's
 // window on how often a value is read again after the walk.
 var Read *atomic.Int64
 
-func (n *Node) check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
+// check is Check of a value inside depth lists, maps and structs held to
+// their nodes.
+func (n *Node) check(d []byte, s jsonlex.Span, depth int) (v Verdict, at jsonlex.Span) {
 	i := s.Start
 	if i >= s.End {
 		return Unknown, s
@@ -293,8 +303,14 @@ func (n *Node) check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 		return v, s
 	}
 	switch n.Kind {
+	case Struct, Slice, Map:
+		if depth >= MaxDepth {
+			return Unknown, s
+		}
+	}
+	switch n.Kind {
 	case Struct:
-		return n.fields(d, s)
+		return n.fields(d, s, depth+1)
 	case Int, Uint, Float:
 		return n.Number(d[s.Start:s.End]), s
 	case String:
@@ -313,7 +329,7 @@ func (n *Node) check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 			for e := range jsonlex.Elements(d, i) {
 				count++
 				if check && elem != Unknown {
-					if v, a := n.Elem.check(d, e); v == Unknown || v == Fail && elem == Pass {
+					if v, a := n.Elem.check(d, e, depth+1); v == Unknown || v == Fail && elem == Pass {
 						elem, at = v, a
 					}
 				}
@@ -322,7 +338,7 @@ func (n *Node) check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 			for m := range jsonlex.Members(d, i) {
 				count++
 				if check && elem != Unknown {
-					if v, a := n.Elem.check(d, m.Value); v == Unknown || v == Fail && elem == Pass {
+					if v, a := n.Elem.check(d, m.Value, depth+1); v == Unknown || v == Fail && elem == Pass {
 						elem, at = v, a
 					}
 				}
@@ -531,7 +547,7 @@ func (n *Node) level(has bool, count int64) Verdict {
 // fields' tags, in the order sent. A field the call leaves out whose zero
 // value breaks its tag, or a key that binds no field exactly, is Unknown:
 // the binder's issues, or a decode, tell.
-func (n *Node) fields(d []byte, s jsonlex.Span) (Verdict, jsonlex.Span) {
+func (n *Node) fields(d []byte, s jsonlex.Span, depth int) (Verdict, jsonlex.Span) {
 	var sent uint64
 	for m := range jsonlex.Members(d, s.Start) {
 		j, ok := n.Field(d[m.Key.Start:m.Key.End], &sent)
@@ -542,7 +558,7 @@ func (n *Node) fields(d []byte, s jsonlex.Span) (Verdict, jsonlex.Span) {
 			continue
 		}
 		if f := &n.Fields[j]; f.Node != nil {
-			if v, at := f.Node.check(d, m.Value); v != Pass {
+			if v, at := f.Node.check(d, m.Value, depth); v != Pass {
 				return v, at
 			}
 		}

@@ -214,3 +214,50 @@ func FuzzNumber_AsStrconvReadsIt(f *testing.F) {
 		}
 	})
 }
+
+// TestCheck_CycleHoldsMaxDepthLevels: a recursive type's nodes make a
+// cycle, which a value may follow as deep as the binder reads it; Check
+// holds MaxDepth lists, maps and structs inside one another to their
+// nodes and answers Unknown for a value nested deeper (its caller then
+// decodes), so that it reads a value's text at most MaxDepth times over
+// (each level's members are read, then each member inside them).
+func TestCheck_CycleHoldsMaxDepthLevels(t *testing.T) {
+	v := &Node{Kind: Int, Rules: []Rule{{Op: Lte, I: 10}}}
+	tree := &Node{Kind: Struct, NilOK: true}
+	kids := &Node{Kind: Slice, Nullable: true, Elem: tree}
+	tree.Fields = []Field{{Name: "v", Node: v}, {Name: "next", Node: tree}, {Name: "kids", Node: kids}}
+	tree.Seal() // the cycle is sealed once
+	chain := func(way string, levels int, bottom string) string {
+		open, shut := `{"next":`, `}`
+		if way == "kids" {
+			open, shut = `{"kids":[`, `]}`
+		}
+		return strings.Repeat(open, levels) + `{"v":` + bottom + `}` + strings.Repeat(shut, levels)
+	}
+	for _, way := range []string{"next", "kids"} {
+		per := 1 // the containers each level opens: a struct, and for kids a list
+		if way == "kids" {
+			per = 2
+		}
+		for levels := range 3 * MaxDepth {
+			deep := (levels*per + 1) > MaxDepth // the bottom struct's containers, it included
+			for _, c := range []struct {
+				bottom string
+				want   Verdict
+			}{{"10", Pass}, {"11", Fail}} {
+				d := []byte(chain(way, levels, c.bottom))
+				want := c.want
+				if deep {
+					want = Unknown
+				}
+				got, at := tree.Check(d, jsonlex.Span{Start: 0, End: len(d)})
+				if got != want {
+					t.Errorf("%s, %d levels, v %s: %v, want %v", way, levels, c.bottom, got, want)
+				}
+				if got == Fail && string(d[at.Start:at.End]) != c.bottom {
+					t.Errorf("%s, %d levels: the breach is at %q, want %q", way, levels, d[at.Start:at.End], c.bottom)
+				}
+			}
+		}
+	}
+}
