@@ -61,27 +61,35 @@ func String(d []byte, i int) (end int, f StringFlags, ok bool) {
 			// character, or until the first, a byte past ASCII) is the
 			// lowest the word's test marks, exactly; then the last bytes
 			// one at a time.
+			// (A word's stop is no plain byte: the bytes one at a time
+			// only where fewer than eight remain.)
 			if f&NonASCII == 0 {
-				for i+8 <= len(d) {
+				for {
+					if i+8 > len(d) {
+						for i < len(d) && plainASCII[d[i]] {
+							i++
+						}
+						break
+					}
 					if m := asciiStops(binary.LittleEndian.Uint64(d[i:])); m != 0 {
 						i += bits.TrailingZeros64(m) >> 3
 						break
 					}
 					i += 8
 				}
-				for i < len(d) && plainASCII[d[i]] {
-					i++
-				}
 			} else {
-				for i+8 <= len(d) {
+				for {
+					if i+8 > len(d) {
+						for i < len(d) && plain[d[i]] {
+							i++
+						}
+						break
+					}
 					if m := stops(binary.LittleEndian.Uint64(d[i:])); m != 0 {
 						i += bits.TrailingZeros64(m) >> 3
 						break
 					}
 					i += 8
-				}
-				for i < len(d) && plain[d[i]] {
-					i++
 				}
 			}
 			if f&NonASCII != 0 || i >= len(d) || d[i] < utf8.RuneSelf {
