@@ -35,6 +35,19 @@ type compiledArgs struct {
 	Loose     []string            `json:"loose,omitempty"`
 	Win       compiledWin         `json:"win,omitempty"`
 	Wins      []*compiledWin      `json:"wins,omitempty" validate:"dive"`
+	Tree      *compiledTree       `json:"tree,omitempty"`
+}
+
+// compiledTree is recursive: its compiled nodes make a cycle.
+type compiledTree struct {
+	V    int            `json:"v,omitempty" validate:"omitempty,max=3"`
+	Next *compiledTree  `json:"next,omitempty"`
+	Kids []compiledTree `json:"kids,omitempty" validate:"max=2,dive"`
+}
+
+// treeChain is a compiledTree nested n levels by next, bottom at the end.
+func treeChain(n int, bottom string) string {
+	return strings.Repeat(`{"next":`, n) + bottom + strings.Repeat("}", n)
 }
 
 type compiledWin struct {
@@ -65,13 +78,15 @@ var compiledValues = map[string][]string{
 	"loose":      {`["ok"]`, "[\"\xff\"]", `[null]`, `["\ud800","x"]`, `["a",1]`},
 	"win":        {"{}", `{"from":"abc"}`, `{"from":"ab"}`, `{"n":1,"from":"abc"}`, `{"n":2,"in":{"x":[1,5]}}`, `{"in":null}`, `{"in":{"x":[]}}`, `{"From":"ab"}`, `{"fr\u006fm":"ab"}`, `{"zz":1}`},
 	"wins":       {"[]", `[null]`, `[{"n":1}]`, `[{"n":2},{"from":"abcd"}]`, `[{"in":{"x":[9]}}]`},
+	"tree": {`{"v":1}`, `{"v":4}`, treeChain(3, `{"v":4}`), treeChain(3, `{"v":2}`), treeChain(10, `{"v":4}`), treeChain(10, `{"v":3}`),
+		`{"kids":[{"v":1},{"kids":[{"v":5}]}]}`, `{"kids":[{},{},{}]}`, `{"next":null,"kids":null}`, `{"kids":[{"next":{"v":-1}}]}`},
 }
 
 // TestCompiledProblems_SameAsDecoded: wherever the compiled checks judge a
 // call from its text, they find the problems decoding it and running the
 // validator finds, word for word, on all three binders.
 func TestCompiledProblems_SameAsDecoded(t *testing.T) {
-	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "loose", "win", "wins"}
+	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "loose", "win", "wins", "tree"}
 	judged, total := 0, 0
 	for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
@@ -120,7 +135,7 @@ func TestCompiledProblems_SameAsDecoded(t *testing.T) {
 // value from compiledValues or left out, drawn from seed; every third
 // call's values are the first of each list, which most keep.
 func compiledCalls(n int, seed uint32) [][]byte {
-	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "win", "wins"}
+	keys := []string{"hours_back", "limit", "name", "color", "ids", "weights", "ratio", "code", "grid", "by_id", "small", "on", "tags", "level", "any", "free", "win", "wins", "tree"}
 	x := seed
 	var calls [][]byte
 	for i := range n {
