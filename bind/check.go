@@ -1745,18 +1745,33 @@ func (fs *fieldSet) lookup(raw []byte, esc bool) (int, bool) {
 // lookupKey is lookup for a key the lexer read: esc, it holds an escape;
 // hi, a byte past ASCII.
 func (fs *fieldSet) lookupKey(raw []byte, esc, hi bool) (int, bool) {
-	var buf [64]byte
+	if esc || hi {
+		return fs.lookupOdd(raw)
+	}
 	key := raw[1 : len(raw)-1]
-	plain := !esc && !hi
-	if !plain && fs.names.tooLong(raw) {
-		return -1, false // its text is longer than any that may match
-	}
-	if !plain { // escapes, or UTF-8 the binder may replace
-		key, _ = jsonlex.Unquote(buf[:0], raw)
-	}
-	if !fs.names.may(key, plain) {
+	if !fs.names.may(key, true) {
 		return -1, false // no field's name, nor a fold of one
 	}
+	return fs.lookupText(key)
+}
+
+// lookupOdd is lookupKey for a key with escapes, or UTF-8 the binder may
+// replace: read by its text. (Apart, so that a plain key's lookup, most
+// keys', clears no room for the text.)
+func (fs *fieldSet) lookupOdd(raw []byte) (int, bool) {
+	if fs.names.tooLong(raw) {
+		return -1, false // its text is longer than any that may match
+	}
+	var buf [64]byte
+	key, _ := jsonlex.Unquote(buf[:0], raw)
+	if !fs.names.may(key, false) {
+		return -1, false // no field's name, nor a fold of one
+	}
+	return fs.lookupText(key)
+}
+
+// lookupText is lookupKey for the key's text, past the filter.
+func (fs *fieldSet) lookupText(key []byte) (int, bool) {
 	lookedUp()
 	if i := fs.find(key); i >= 0 {
 		return i, false
@@ -1764,6 +1779,12 @@ func (fs *fieldSet) lookupKey(raw []byte, esc, hi bool) (int, bool) {
 	if fs.folded == nil {
 		return fs.lookupV2(key) // the binder binds exact names only, or by V2's case:ignore
 	}
+	return fs.lookupFolded(key)
+}
+
+// lookupFolded is lookupText for a key no field names exactly, under
+// encoding/json's case folding.
+func (fs *fieldSet) lookupFolded(key []byte) (int, bool) {
 	var fb [128]byte
 	if f, ok := foldNameMax(fb[:0], key, fs.maxFold); ok {
 		if i, ok := fs.folded[string(f)]; ok {
