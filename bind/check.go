@@ -841,11 +841,11 @@ func (c *checker) repeatedKey(s *keySet, kind nodeKind, ks, ke int, plain bool) 
 	if c.firstKey(s, kind, ks) {
 		return false
 	}
-	var buf [64]byte
 	var key []byte
 	if plain && kind == kString {
 		key = c.data[ks+1 : ke-1]
 	} else {
+		var buf [64]byte // cleared only for a key read otherwise than as sent
 		key = readKey(buf[:0], c.data[ks:ke], kind)
 	}
 	h := maphash.Bytes(keySeed, key)
