@@ -35,22 +35,25 @@ const maxSuggestions = 10
 // and of their JSON (maxProblemJSON):
 // what does not fit is counted in more.
 type problems struct {
-	t         *typereg.Tool
-	args      []byte
-	w         words
-	list      []Problem
-	room      *refusalRoom // where list starts, and the refusal that holds it
-	text      int          // the length of the sentences of list
-	size      int          // the length of list in JSON
-	held      room
-	more      int
-	claimed   paramSet           // the arguments with a problem (claim)
-	keys      keySet             // the unknown keys met, listed or counted
-	accepted  []string           // t.Accepted(), once read
-	near      []toolrec.NearName // the accepted names as closestKey reads them, once read
-	countFrom int                // where the unknown keys Check only counted start; -1: none
-	counted   bool               // the unknown keys from some offset on are counted (countPast)
-	outside   bool               // a key met is a failure in no argument (refusedOutside), not an unknown key of the pass
+	t    *typereg.Tool
+	args []byte
+	w    words
+	list []Problem
+	room *refusalRoom // where list starts, and the refusal that holds it
+	text int          // the length of the sentences of list
+	size int          // the length of list in JSON
+	// firstUnmeasured: text and size leave out the first problem, not
+	// measured yet (see fits).
+	firstUnmeasured bool
+	held            room
+	more            int
+	claimed         paramSet           // the arguments with a problem (claim)
+	keys            keySet             // the unknown keys met, listed or counted
+	accepted        []string           // t.Accepted(), once read
+	near            []toolrec.NearName // the accepted names as closestKey reads them, once read
+	countFrom       int                // where the unknown keys Check only counted start; -1: none
+	counted         bool               // the unknown keys from some offset on are counted (countPast)
+	outside         bool               // a key met is a failure in no argument (refusedOutside), not an unknown key of the pass
 	// unknownHint bounds the unknown keys of the call: those Check
 	// listed and those it counted.
 	unknownHint int
@@ -128,16 +131,35 @@ func (b *problems) add(ps ...Problem) {
 func (b *problems) full() bool { return len(b.list) >= MaxProblems-b.held.n }
 
 // fits reports whether problem p fits in the refusal, with what it adds to
-// its text and its JSON.
+// its text and its JSON. The first problem always fits, and is measured
+// only when a second comes (see measured): a refusal of one problem never
+// sizes it.
 func (b *problems) fits(p Problem) (n, js int, ok bool) {
 	if b.full() {
 		return 0, 0, false
 	}
+	if len(b.list) == 0 {
+		return unmeasured, unmeasured, true
+	}
+	b.measured()
 	n, js = cost(p, b.t.Name()), jsonSize(p)
-	if len(b.list) > 0 && (b.text+n > maxProblemText-b.held.text || b.size+js > maxProblemJSON-b.held.size) {
+	if b.text+n > maxProblemText-b.held.text || b.size+js > maxProblemJSON-b.held.size {
 		return n, js, false
 	}
 	return n, js, true
+}
+
+// unmeasured is fits's size of a problem not measured yet.
+const unmeasured = -1
+
+// measured adds to the refusal's text and JSON the size of its first
+// problem where fits listed it unmeasured.
+func (b *problems) measured() {
+	if b.firstUnmeasured {
+		b.firstUnmeasured = false
+		b.text += cost(b.list[0], b.t.Name())
+		b.size += jsonSize(b.list[0])
+	}
 }
 
 func (b *problems) put(p Problem, n, js int) {
@@ -146,6 +168,10 @@ func (b *problems) put(p Problem, n, js int) {
 		b.list = b.room.first[:0:1]
 	}
 	b.list = append(b.list, p)
+	if n == unmeasured {
+		b.firstUnmeasured = true
+		return
+	}
 	b.text += n
 	b.size += js
 }
@@ -244,6 +270,7 @@ func (b *problems) hold(issues []bind.Issue) {
 	c.ms = b.ms
 	c.rekeys, c.sent = b.rekeys, b.sent
 	c.issues(issues)
+	c.measured()
 	b.held = room{len(c.list), c.text, c.size}
 	if b.held.n >= MaxProblems || b.held.text >= maxProblemText || b.held.size >= maxProblemJSON {
 		b.held = room{} // more than a refusal holds: first come, as ever
