@@ -364,8 +364,8 @@ func (b *problems) acceptedNames() []string {
 // (a slice of no length of a room's names), or else read.
 func (b *problems) acceptedIn(room []string) []string {
 	ps := recParams(b.t)
-	if b.accepted != nil || len(ps) > cap(room) {
-		return b.acceptedNames()
+	if b.accepted != nil || room == nil || len(ps) > cap(room) {
+		return b.acceptedNames() // (a list, empty for no parameter: "accepted":[])
 	}
 	room = room[:len(ps):len(ps)] // the caller's append leaves the room
 	for i, p := range ps {

@@ -254,3 +254,40 @@ func TestRefuse_ManyBreachesCostAsOne(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusal_AcceptedIsTheRefusalsOwn: the accepted names a refusal
+// carries are its own list, written in its room for a tool of a few
+// parameters: a caller that changes or appends to one refusal's list
+// changes no other's, nor the record's; a tool of no parameter lists
+// none, as [] in JSON.
+func TestRefusal_AcceptedIsTheRefusalsOwn(t *testing.T) {
+	type none struct{}
+	reg := typereg.New()
+	if err := typereg.Register[oneProblemArgs](reg, "typical"); err != nil {
+		t.Fatal(err)
+	}
+	if err := typereg.Register[none](reg, "none"); err != nil {
+		t.Fatal(err)
+	}
+	call := json.RawMessage(`{"count":"12"}`)
+	r1 := refuse.Refuse(reg, "typical", call)
+	if r1 == nil || len(r1.Accepted) == 0 {
+		t.Fatalf("refusal %v, want one listing the accepted names", r1)
+	}
+	want := slices.Clone(r1.Accepted)
+	r1.Accepted[0] = "changed"
+	_ = append(r1.Accepted, "appended")
+	r2 := refuse.Refuse(reg, "typical", call)
+	if !slices.Equal(r2.Accepted, want) {
+		t.Errorf("the next refusal lists %q, want %q", r2.Accepted, want)
+	}
+	tool, _ := reg.Tool("typical")
+	if got := tool.Accepted(); !slices.Equal(got, want) {
+		t.Errorf("the record lists %q, want %q", got, want)
+	}
+	r := refuse.Refuse(reg, "none", json.RawMessage(`{"x":1}`))
+	out, err := json.Marshal(r)
+	if err != nil || !strings.Contains(string(out), `"accepted":[]`) {
+		t.Errorf("a tool of no parameter's refusal: %s (%v), want \"accepted\":[]", out, err)
+	}
+}
