@@ -89,7 +89,8 @@ func compiledProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues 
 			left++
 		}
 	}
-	var breaches []breachAt // allocated only when one breaks them: the call is refused
+	var room [4]breachAt
+	breaches := room[:0] // past four, allocated: the call is refused
 	for k := range ms.Len() {
 		if left == 0 {
 			break // every checked parameter (and so every ZeroFails one) seen or skipped

@@ -148,14 +148,19 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 			}
 		}
 	}
+	var compiled []Problem // the compiled constraints' problems of checked as read in ms, where found below
 	if len(conflicts) == 0 && len(issues) == 0 {
 		if !hasConstraints(t) || ms.Held {
 			spent(issues, ms)
 			return Decision{Args: checked} // no tags, or the walk found them kept
 		}
-		if ps, ok := compiledProblems(t, checked, ms, nil); ok && len(ps) == 0 {
+		ps, ok := compiledProblems(t, checked, ms, nil)
+		if ok && len(ps) == 0 {
 			spent(issues, ms)
 			return Decision{Args: checked} // the compiled constraints hold
+		}
+		if ok {
+			compiled = ps // the decision's, unless the call is read again below
 		}
 	}
 	if !ms.Object && hasConstraints(t) && len(issues) > 0 && issues[len(issues)-1].Kind == bind.TooDeep {
@@ -164,13 +169,13 @@ func decideStruct(t *typereg.Tool, args []byte, once bool) Decision {
 		*ms = deep
 	}
 	if canon, cs := foldConflicts(t, checked, renamedFrom, ms, issues); cs != nil {
-		checked, conflicts = canon, joinConflicts(conflicts, cs)
+		checked, conflicts, compiled = canon, joinConflicts(conflicts, cs), nil
 		spent(issues, ms)
 		ms = bindcap.GetMembers()
 		issues = checkConstrained(plan, checked, nil, compiledOf(t), topKeysOf(t), ms)
 	}
 	issues = filledMissing(plan, checked, issues) // objects a repeated key merges
-	d := decider{t: t, args: checked, sent: args, ms: ms, warn: pol.Mode == typereg.Warn}
+	d := decider{t: t, args: checked, sent: args, ms: ms, warn: pol.Mode == typereg.Warn, compiled: compiled}
 	repeated := repeatedTop(issues) // asked before decide, which leaves out what was only counted
 	dec := d.decide(issues, conflicts)
 	if dec.Refusal == nil && repeated {
@@ -243,6 +248,10 @@ type decider struct {
 	ms   *bindcap.Members // the members of args, as Check read them
 	sent []byte           // the call's own text, which args renames (aliases, folded keys)
 	warn bool             // the tool's mode is Warn
+	// compiled are the constraints' problems of a call of no issue,
+	// found from args and ms by compiledProblems before the decision (nil:
+	// none found, and constraintProblems finds them).
+	compiled []Problem
 }
 
 func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decision {
@@ -314,7 +323,11 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			args, kept = withoutFailures(d.args, d.ms, t.Plan(), issues)
 			ms = &kept
 		}
-		if args != nil {
+		switch {
+		case d.compiled != nil && len(issues) == 0:
+			constraint = d.compiled // compiledProblems's of the same call (decideStruct)
+			refuses = refuses || !d.warn
+		case args != nil:
 			constraint = constraintProblems(t, args, ms, issues)
 			refuses = refuses || len(constraint) > 0 && !d.warn
 		}

@@ -355,29 +355,35 @@ func (p Path) String() string {
 	if !p.Inside() {
 		return ""
 	}
-	var b strings.Builder
+	var buf [256]byte // most paths: one allocation, the string
+	out := buf[:0]
 	p.each(func(tag byte, payload string) bool {
 		switch tag {
 		case tagIndex:
-			b.WriteString("[" + payload + "]")
+			out = append(append(append(out, '['), payload...), ']')
 		case tagElided:
-			b.WriteString(Elided)
+			out = append(out, Elided...)
 		case tagKey, tagKeyCut:
-			b.WriteString(Readable(payload, tag == tagKeyCut))
+			out = appendReadable(out, payload, tag == tagKeyCut)
 		}
 		return true
 	})
-	return b.String()
+	return string(out)
 }
 
 // Readable renders one step into the member whose key is text (its first
 // MaxKey characters, when cut): ".name" for a plain name, `["key"]`
 // otherwise, as the package documentation says.
 func Readable(text string, cut bool) string {
+	return string(appendReadable(nil, text, cut))
+}
+
+// appendReadable appends Readable's text to dst.
+func appendReadable(dst []byte, text string, cut bool) []byte {
 	if !cut && isIdent(text) {
-		return "." + text
+		return append(append(dst, '.'), text...)
 	}
-	return "[" + QuoteKey(text, cut) + "]"
+	return append(append(append(dst, '['), QuoteKey(text, cut)...), ']')
 }
 
 // QuoteKey quotes a key's text as a readable path does (with "…" before
