@@ -5,6 +5,7 @@ import (
 	"github.com/bindguard/bindguard/internal/constraint"
 	"github.com/bindguard/bindguard/internal/jsonlex"
 	"github.com/bindguard/bindguard/internal/jsonpath"
+	"github.com/bindguard/bindguard/internal/pool"
 )
 
 // Constraints in the walk: a tool's validate tags, compiled at
@@ -22,14 +23,21 @@ func init() {
 	bindcap.CheckConstrained = checkConstrained
 }
 
-// consDepth bounds the lists, maps and structs inside one another that
-// the walk holds to constraints at once; a value nested deeper in a
-// constrained one is Undecided (refuse decodes the call and the validator
-// judges it). The states are held in the checker, which every call zeroes,
-// tagged or not (512 bytes): eight is past what tags reach in practice (a
-// map of lists of structs of lists is four), but for a recursive type's,
-// whose nodes make a cycle. constraint.Check holds the same bound.
-const consDepth = constraint.MaxDepth
+// consInline is how many lists, maps and structs inside one another the
+// walk holds to constraints in the checker itself, which every call
+// zeroes, tagged or not (512 bytes): eight is past what tags reach in
+// practice (a map of lists of structs of lists is four). A value nested
+// deeper (a recursive type's, whose nodes make a cycle, followed as deep
+// as the binder reads) holds the states past them in a pooled stack
+// (consStack), so that it is judged in the walk at any depth, at the
+// walk's cost, and never decoded for the validator for its depth.
+const consInline = 8
+
+// A consStack holds the states of the constrained values nested past
+// consInline, for one check; consStacks pools them.
+type consStack struct{ s []consState }
+
+var consStacks pool.Pool[consStack]
 
 // consWalk is the checker's state of the constraints in the walk: next is
 // the node the value about to be read is held to, set by its container
@@ -39,11 +47,15 @@ type consWalk struct {
 	tool *constraint.Tool // the tool's compiled tags; nil: none checked
 	next *constraint.Node
 	v    constraint.Verdict
-	at   jsonlex.Span         // on Fail: where (End < 0: the value itself, ending at c.pos)
-	path jsonpath.Path        // on Fail: the path to at
-	root bool                 // a top-level value is being held to its parameter's tags
-	st   [consDepth]consState // in place: a pointer from the checker would move them to the heap
+	at   jsonlex.Span          // on Fail: where (End < 0: the value itself, ending at c.pos)
+	path jsonpath.Path         // on Fail: the path to at
+	root bool                  // a top-level value is being held to its parameter's tags
+	st   [consInline]consState // in place: a pointer from the checker would move them to the heap
+	deep *consStack            // the states past consInline (nil: none taken)
 	n    int
+	// failing counts the lists and maps being held whose verdict is Fail
+	// (see consBreach).
+	failing int
 	// held are the parameters (the first 64) whose top-level value was
 	// judged to hold its tags; broke, that one was judged otherwise, or
 	// twice, or is past 64 (see consHeld).
@@ -83,6 +95,13 @@ type consState struct {
 // bindcap.PutMembers).
 func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys, ms *bindcap.Members) []Issue {
 	var c checker
+	out := c.checkConstrained(p, args, issues, cs, top, ms)
+	c.cons.release()
+	return out
+}
+
+// checkConstrained is checkConstrained's, on the checker c, new.
+func (c *checker) checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys, ms *bindcap.Members) []Issue {
 	c.members, c.record, c.poolIssues = ms, true, true
 	c.top.policy, c.top.root, c.top.aliases = top, p.root, len(top.Aliases) > 0
 	if cs != nil && !cs.Decode && len(cs.Params) == len(p.params) {
@@ -90,7 +109,7 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 	}
 	if p.check != nil {
 		if p.root != nil {
-			if verdict, ok := p.native(&c, args, issues); ok {
+			if verdict, ok := p.native(c, args, issues); ok {
 				ms.Counted = ms.Object // every top-level key was read by topKey
 				ms.Held = c.consHeld()
 				return c.verdict(verdict) // the one pass, by the binder's own rules
@@ -103,7 +122,7 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 		ms.Reset() // the trial check records them anew
 		return p.check(args, p.required, p.nested, issues, ms)
 	}
-	if out := p.checkStd(&c, args, issues); !c.top.stopped {
+	if out := p.checkStd(c, args, issues); !c.top.stopped {
 		issues = out
 	}
 	ms.Counted = ms.Object
@@ -158,14 +177,13 @@ func (c *checker) consSelf(v constraint.Verdict, start int) {
 //go:noinline
 func (c *checker) consBreach(start int) {
 	c.cons.at, c.cons.path = jsonlex.Span{Start: start, End: -1}, jsonpath.Path{}
-	for i := range c.cons.n {
-		if st := &c.cons.st[i]; st.n.Kind != constraint.Struct && st.v == constraint.Fail {
-			// A list or map around the value broke its tags already: the
-			// first breach is its verdict's (consAfter), and this one's
-			// path is never read. (A list of a million breaches built a
-			// million paths.)
-			return
-		}
+	if c.cons.failing > 0 {
+		// A list or map around the value broke its tags already: the
+		// first breach is its verdict's (consAfter), and this one's path
+		// is never read. (A list of a million breaches built a million
+		// paths; counted, not looked for, so that a breach at every level
+		// of a deep value costs no more than one.)
+		return
 	}
 	c.cons.path = c.pathFor().p
 }
@@ -203,26 +221,53 @@ func (c *checker) consNumber(start int, neg bool, m uint64, long bool) {
 }
 
 // consOpen starts holding the list, map or struct starting at start to its
-// node (c.cons.next, not nil), and returns its state's index: -1 when it
-// is nested too deep in constrained ones (Undecided).
+// node (c.cons.next, not nil), and returns its state's index.
 func (c *checker) consOpen(start int) int {
 	n := c.cons.next
 	c.cons.next = nil
-	if c.cons.n >= consDepth {
-		c.consSelf(constraint.Unknown, start)
-		return -1
-	}
 	i := c.cons.n
 	c.cons.n++
-	c.cons.st[i] = consState{n: n}
+	if i >= consInline {
+		c.cons.grow(i)
+	}
+	*c.cons.state(i) = consState{n: n}
 	return i
+}
+
+// state returns state i, of the c.cons.n held.
+func (w *consWalk) state(i int) *consState {
+	if i < consInline {
+		return &w.st[i]
+	}
+	return &w.deep.s[i-consInline]
+}
+
+// grow makes room for state i, past consInline.
+func (w *consWalk) grow(i int) {
+	if w.deep == nil {
+		w.deep = consStacks.Get()
+	}
+	if k := i - consInline; k >= len(w.deep.s) {
+		w.deep.s = append(w.deep.s, consState{})
+	}
+}
+
+// release hands back the stack of the states past consInline, if the walk
+// took one: the check is over.
+func (w *consWalk) release() {
+	if d := w.deep; d != nil {
+		clear(d.s) // the nodes and paths it holds
+		d.s = d.s[:0]
+		consStacks.Put(d)
+		w.deep = nil
+	}
 }
 
 // consElem starts an element of the list or a member of the map of state
 // i: it is held to the node's Elem, unless an element before it is
 // Undecided.
 func (c *checker) consElem(i int) {
-	st := &c.cons.st[i]
+	st := c.cons.state(i)
 	st.count++
 	if st.pending = st.n.Dives() && st.v != constraint.Unknown; st.pending {
 		c.cons.next = st.n.Elem
@@ -232,7 +277,7 @@ func (c *checker) consElem(i int) {
 // consMember starts the member of key data[ks:ke] of the object of state
 // i: a map's element, or a struct's field.
 func (c *checker) consMember(i, ks, ke int) {
-	st := &c.cons.st[i]
+	st := c.cons.state(i)
 	if st.n.Kind != constraint.Struct {
 		c.consElem(i)
 		return
@@ -268,7 +313,7 @@ func (c *checker) consValue() (constraint.Verdict, jsonlex.Span, jsonpath.Path) 
 // read: a list's or a map's first breach, unless one is Undecided; a
 // struct's first field that does not pass.
 func (c *checker) consAfter(i int) {
-	st := &c.cons.st[i]
+	st := c.cons.state(i)
 	if !st.pending {
 		return
 	}
@@ -283,8 +328,18 @@ func (c *checker) consAfter(i int) {
 			st.stop, st.v, st.at, st.path = true, v, at, path
 		}
 	case v == constraint.Unknown || v == constraint.Fail && st.v == constraint.Pass:
+		c.cons.failing += failCount(v) - failCount(st.v)
 		st.v, st.at, st.path = v, at, path
 	}
+}
+
+// failCount is 1 for Fail, 0 for any other verdict: a list's or a map's
+// share of consWalk.failing.
+func failCount(v constraint.Verdict) int {
+	if v == constraint.Fail {
+		return 1
+	}
+	return 0
 }
 
 // consClose ends state i, of the value that started at start and ends at
@@ -293,7 +348,7 @@ func (c *checker) consAfter(i int) {
 // the fields it must be sent.
 func (c *checker) consClose(i, start int) {
 	c.cons.n--
-	st := &c.cons.st[i]
+	st := c.cons.state(i)
 	if st.n.Kind == constraint.Struct {
 		switch {
 		case st.stop:
@@ -305,6 +360,7 @@ func (c *checker) consClose(i, start int) {
 		}
 		return
 	}
+	c.cons.failing -= failCount(st.v)
 	if v := st.n.Level(st.count); v != constraint.Pass || st.v == constraint.Pass {
 		c.consSelf(v, start)
 		return

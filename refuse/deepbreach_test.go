@@ -11,9 +11,10 @@ import (
 )
 
 // deepNode is a recursive type with a tag at every level: a call nests it
-// deeper than the walk holds constraints (consDepth), so the call is
-// decoded and the validator judges it, and a breach is then looked for in
-// the text, level by level.
+// thousands of levels deep. Its tags are compiled (a cycle of nodes) and
+// the walk holds every level; before, the call was decoded and the
+// validator judged it, and a breach was then looked for in the text,
+// level by level.
 type deepNode struct {
 	A    int        `json:"a,omitempty" validate:"max=10"`
 	Next *deepNode  `json:"next,omitempty"`

@@ -283,9 +283,10 @@ func (n *Node) Check(d []byte, s jsonlex.Span) (v Verdict, at jsonlex.Span) {
 // MaxDepth bounds the lists, maps and structs inside one another that a
 // check holds to their nodes: a value nested deeper in them is Unknown (a
 // recursive type's nodes make a cycle, which a value may follow as deep
-// as the binder reads). The checker of package bind holds the same bound,
-// so that what either reads of a value is at most MaxDepth readings of
-// its text.
+// as the binder reads), so that what Check reads of a value is at most
+// MaxDepth readings of its text (each level's members are read, then each
+// member inside them). The checker of package bind, which reads the value
+// once whatever its depth, holds every level.
 const MaxDepth = 8
 
 // Read, when not nil, counts the bytes Check is given to read: a test's
