@@ -140,6 +140,11 @@ type oneProblemArgs struct {
 	} `json:"window"`
 }
 
+// typical is bench's typical call (215 bytes), every field set.
+const typical = `{"count":12,"limit":50,"query":"quarterly revenue by region and product line",` +
+	`"tags":["finance","emea","2024"],"score":0.75,"exact":false,"cursor":"c2VjdGlvbi0xMg==",` +
+	`"window":{"from":"2024-01-01","to":"2024-03-31"}}`
+
 // TestRefuse_OneProblemCostsFewAllocations: the typical call refused for
 // one problem, through every binder, allocates at most what its refusal
 // holds: for a value of the wrong kind, the refusal with its problem, the
@@ -150,9 +155,6 @@ type oneProblemArgs struct {
 // among names normalized once per tool, the keys met told apart in place,
 // and the arguments with a problem in a word.
 func TestRefuse_OneProblemCostsFewAllocations(t *testing.T) {
-	const typical = `{"count":12,"limit":50,"query":"quarterly revenue by region and product line",` +
-		`"tags":["finance","emea","2024"],"score":0.75,"exact":false,"cursor":"c2VjdGlvbi0xMg==",` +
-		`"window":{"from":"2024-01-01","to":"2024-03-31"}}`
 	for _, b := range []bind.Binder{bind.Std, segmentio.Binder, jsonv2.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[oneProblemArgs](reg, "typical"); err != nil {
@@ -316,9 +318,6 @@ type oneBreachArgs struct {
 // its words; 10 allocations for the top-level breach, 17 for the nested
 // one), and a readable path allocated at each of its steps.
 func TestRefuse_OneBreachCostsFewAllocations(t *testing.T) {
-	const typical = `{"count":12,"limit":50,"query":"quarterly revenue by region and product line",` +
-		`"tags":["finance","emea","2024"],"score":0.75,"exact":false,"cursor":"c2VjdGlvbi0xMg==",` +
-		`"window":{"from":"2024-01-01","to":"2024-03-31"}}`
 	for _, b := range []bind.Binder{bind.Std, segmentio.Binder, jsonv2.Binder} {
 		reg := typereg.New(typereg.WithBinder(b))
 		if err := typereg.Register[oneBreachArgs](reg, "typical"); err != nil {
