@@ -100,7 +100,8 @@ func checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool,
 	return out
 }
 
-// checkConstrained is checkConstrained's, on the checker c, new.
+// checkConstrained is the function checkConstrained's walk, on c, a
+// checker of its own; the function hands back the room c took.
 func (c *checker) checkConstrained(p *Plan, args []byte, issues []Issue, cs *constraint.Tool, top bindcap.TopKeys, ms *bindcap.Members) []Issue {
 	c.members, c.record, c.poolIssues = ms, true, true
 	c.top.policy, c.top.root, c.top.aliases = top, p.root, len(top.Aliases) > 0
