@@ -218,23 +218,20 @@ closeObject: // c.pos is past object l's '}'
 
 // anyLoss reads, for anyNest, the value at c.pos of a member of an object
 // in position any whose key data[ks:ke] has a loss (keyLoss: ReplacedText;
-// repeat: DuplicateKey), then records the loss, as object does: after
-// the value, so that the path to it is whole.
+// repeat: DuplicateKey), and records the loss as object does: for a
+// proving pass before the value (keyLossesFirst), for Std's after it.
 func (c *checker) anyLoss(keyLoss, repeat Code, ks, ke int) bool {
-	vs, found := c.pos, c.found
+	vs := c.pos
+	if c.prove {
+		keyLoss, repeat = c.keyLossesFirst(anyNode, anyNode, false, keyLoss, repeat, ks, ke, vs)
+	}
 	if !c.value(anyNode) {
 		return false // its key judged before the value (boundAgain)
 	}
-	if repeat == DuplicateKey && c.prove && !c.repeatKey(found) && c.keyFirst(DuplicateKey, anyNode.typ, found, ks, ke, vs) {
-		repeat = dupListed // the trial check lists the key's loss first
-	}
-	if keyLoss != "" && c.prove && c.found != found && c.keyFirst(keyLoss, stringType, found, ks, ke, vs) {
-		keyLoss = "" // the trial check lists the key's text replaced first, then its repeat (see segKeyText)
-	}
-	if keyLoss != "" {
+	if keyLoss == ReplacedText {
 		c.issue(keyLoss, &node{typ: stringType}, ks, ke)
 	}
-	if repeat != "" && repeat != dupListed {
+	if repeat == DuplicateKey {
 		c.keyIssue(repeat, anyNode.typ, ks, ke, vs)
 	}
 	return true

@@ -180,7 +180,6 @@ type checker struct {
 	found      int      // the issues a proving pass found so far, listed or counted
 	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
 	staleDups  bool     // a struct's key was repeated whose failure the pass may place otherwise than segmentio (see fieldAgain)
-	lossFirst  bool     // a key's loss is found after issues of its value, which the trial check lists after it
 	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	durations  bool     // the binder reads time.Duration as segmentio does (see durationText)
@@ -662,6 +661,9 @@ func (c *checker) object(n *node, root bool) bool {
 			case root && c.cons.tool != nil:
 				c.consRoot()
 			}
+			if c.prove && (keyLoss != "" || keyLoss2 != "") {
+				keyLoss, keyLoss2 = c.keyLossesFirst(n, child, root, keyLoss, keyLoss2, ks, ke, vs)
+			}
 			found := c.found
 			if root {
 				c.argNode = child
@@ -676,17 +678,8 @@ func (c *checker) object(n *node, root bool) bool {
 				c.consAfter(ci)
 			}
 			lossy := keyLoss != "" || keyLoss2 != "" // the key had a loss: most have none, and skip its checks
-			if lossy && keyLoss == FoldedKey && c.prove && c.found != found {
-				keyLoss = c.foldedFirst(child, found, ks, ke, vs) // the trial check lists the key's loss first
-			}
 			if lossy && keyLoss2 == DuplicateKey && root && c.dupDropped {
 				keyLoss2 = c.nameRepeated(ks, ke) // V2 fails on it (see native)
-			}
-			if lossy && keyLoss2 == DuplicateKey && c.prove && !c.repeatKey(found) && c.keyFirst(DuplicateKey, childType(child), found, ks, ke, vs) {
-				keyLoss2 = dupListed // the trial check lists the key's loss first
-			}
-			if lossy && keyLoss == ReplacedText && c.prove && c.found != found && c.keyFirst(ReplacedText, replacedKeyType(n), found, ks, ke, vs) {
-				keyLoss = replacedListed // the trial check lists the key's text replaced first, then its repeat (see segKeyText)
 			}
 			if root && c.prove && c.param < 0 && !amb && !c.unknownKey(ks, ke, vs) {
 				return c.decline()

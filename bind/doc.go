@@ -338,10 +338,12 @@
 // UnmarshalJSONFrom, which V2 calls on the name; a map a validate
 // constraint watches), under SegmentIO a call that sends again a struct's
 // field of a type that may hold an empty interface of a name of its own
-// or a value that decodes itself (segmentio decodes the repeat into what
+// or a value that decodes itself, where the pass finds a failure or
+// segmentio fails on the call (segmentio decodes the repeat into what
 // the value before left: it fails on such an interface holding a value
 // but a pointer, where any's it replaces, and a stateful method may fail
-// only on the pair; see segFresh), a ,string field of
+// only on the pair; see segFresh; where it reads the call, which the pass
+// asks it once, the pass's verdict stands), a ,string field of
 // under SegmentIO one of a type that decodes itself whose text holds a
 // control character (its codec's parseString reads it or not by the
 // call's bytes), under V2 one of a json.Number or a

@@ -76,7 +76,8 @@ type rules struct {
 	// repeatFields is, for segmentio, the trial check's reading of struct
 	// type st's fields (segMirror.repeatFields): a field sent again that
 	// it does not call fresh (its value fails otherwise than alone) makes
-	// the pass decline the call (see fieldSet.stale, fieldAgain).
+	// the pass ask the binder whether it reads the call, and decline it
+	// where it does not (see fieldSet.stale, fieldAgain, native).
 	repeatFields func(st reflect.Type) func(key string) (t reflect.Type, quoted, fresh, ok bool)
 	// staleLists: an empty list keeps the backing array of the list read
 	// before it, and a fixed array sent short keeps its elements past the

@@ -179,7 +179,7 @@ func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 // on (see judgeFor). It declines a key a field binds by its replaced text (the
 // trial check lists a ReplacedText for it). Where the value under a key
 // of a map or any holds an issue, the key's ReplacedText is listed before
-// the value's issues, as the trial check lists it (keyFirst).
+// the value's issues, as the trial check lists it (keyLossesFirst).
 func (c *checker) segKeyText(n *node, ks, ke int, esc, hi bool) bool {
 	if !c.replaces {
 		return false

@@ -1,16 +1,19 @@
 package bind_test
 
 import (
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
 	"github.com/bindguard/bindguard/bind/segmentio"
 )
 
 // segRepeatLosses are calls of trialArgs that segmentio reads, each with
 // a key sent again whose last value holds losses of its own: the trial
 // check lists the key's DuplicateKey before them, and so does the pass
-// (keyFirst). segmentio decodes a repeated key's value into what the one
+// (keyLossesFirst). segmentio decodes a repeated key's value into what the one
 // before it left (a struct's fields, a map's keys, a slice's and a fixed
 // array's elements), and the losses are those of the value as read.
 var segRepeatLosses = []string{
@@ -41,6 +44,82 @@ func TestSegRepeatLosses(t *testing.T) {
 		issues, ok := decidedProven(t, plan, []byte(args))
 		if ok && (len(issues) < 2 || issues[0].Kind != bind.DuplicateKey) {
 			t.Errorf("%s: %s, want a duplicate_key first and a loss", args, brief(issues))
+		}
+	}
+}
+
+// TestKeyLossesPastMaxIssues: a key whose loss the trial check lists
+// before its value's, in a call whose issues pass MaxIssues: the pass
+// lists the key's loss first too (keyLossesFirst), so the tally lists
+// and counts what the trial check's does, and it decides the call; it
+// declined every row before, as the order past the cap was its own.
+func TestKeyLossesPastMaxIssues(t *testing.T) {
+	nulls := strings.TrimSuffix(strings.Repeat("null,", bind.MaxIssues+50), ",")
+	rounded := strings.TrimSuffix(strings.Repeat("9007199254740993,", bind.MaxIssues+50), ",") // an any's float64 rounds each
+	floods := []struct {
+		binder bind.Binder
+		args   string
+	}{
+		// A repeated key (segmentio), at the top level and inside values.
+		{segmentio.Binder, `{"sl":[` + nulls + `],"sl":[` + nulls + `]}`},
+		{segmentio.Binder, `{"sl":[` + nulls + `],"i":1,"sl":[null],"i":2}`},
+		{segmentio.Binder, `{"m":{"a":1},"ns":[{"z":[` + nulls + `]}],"m":{"a":null}}`},
+		{segmentio.Binder, `{"n":{"z":[` + nulls + `],"z":[` + nulls + `]}}`},
+		{segmentio.Binder, `{"a":{"k":[` + rounded + `],"k":[null,9007199254740993]}}`},
+		// Text replaced in a key (segmentio), then a repeat of it.
+		{segmentio.Binder, `{"sl":[` + nulls + `],"m":{"\ud800":null,"\ud800":null}}`},
+		{segmentio.Binder, `{"a":{"k":[` + rounded + `],"\ud800":[1],"\ud800":[9007199254740993]}}`},
+		// A key bound by V2's fold.
+		{jsonv2.Binder, `{"sl":[` + nulls + `],"ns":[{"Hours_Back":null}]}`},
+		{jsonv2.Binder, `{"ns":[{"z":[` + nulls + `]},{"Hours_Back":null}]}`},
+	}
+	for _, f := range floods {
+		plan, err := f.binder.Compile(nativeFixed[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		decidedProven(t, plan, []byte(f.args))
+	}
+}
+
+// segStaleRepeats send again, under segmentio, a field whose value the
+// binder reads into what the one before left, where it may fail otherwise
+// than alone (a named empty interface holding a value; a type of its own
+// methods): clean calls, with losses or none, and calls segmentio fails on.
+var segStaleRepeats = []struct {
+	typ  reflect.Type
+	args string
+	read bool // segmentio reads it: the pass decides it
+}{
+	{reflect.TypeFor[namedAnyArgs](), `{"nn":null,"nn":null}`, true},
+	{reflect.TypeFor[namedAnyArgs](), `{"nn":null,"nn":9007199254740993}`, true},
+	{reflect.TypeFor[namedAnyArgs](), `{"sn":{"v":null,"v":[1,9007199254740993]}}`, true},
+	{reflect.TypeFor[namedAnyArgs](), `{"nn":1,"aa":null,"nn":2}`, false},
+	{reflect.TypeFor[namedAnyArgs](), `{"sn":{"v":{"a":1},"v":{"a":null}}}`, false},
+	{reflect.TypeFor[selfArgs](), `{"f":"1","f":2}`, true},
+	{reflect.TypeFor[selfArgs](), `{"f":"1","i":null,"f":2}`, true},
+	{reflect.TypeFor[selfArgs](), `{"c":"teal","s":"\ud800","c":"amber"}`, true},
+	{reflect.TypeFor[selfArgs](), `{"c":"teal","c":"red"}`, false},
+	{reflect.TypeFor[selfArgs](), `{"f":"1","f":true}`, false},
+}
+
+// TestSegStaleRepeats: the pass decides a call that sends such a field
+// again where segmentio reads it (it declined every one before), and
+// leaves one segmentio fails on to the trial check; either way Check's
+// verdict is the trial check's.
+func TestSegStaleRepeats(t *testing.T) {
+	for _, r := range segStaleRepeats {
+		plan, err := segmentio.Binder.Compile(r.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.read {
+			decidedProven(t, plan, []byte(r.args))
+			continue
+		}
+		checkProven(t, plan, []byte(r.args))
+		if err := plan.Binder().Unmarshal([]byte(r.args), reflect.New(r.typ).Interface()); err == nil {
+			t.Errorf("%s: segmentio reads it; the row says it fails", r.args)
 		}
 	}
 }

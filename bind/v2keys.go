@@ -182,7 +182,8 @@ func (c *checker) boundAgain(n *node, root bool, start, ks, ke int) Code {
 
 // fieldAgain is boundAgain for field i of struct n, bound again: under
 // segmentio it notes a field whose value sent again may fail otherwise
-// than alone (fieldSet.stale): the pass declines the call (see native).
+// than alone (fieldSet.stale): the pass's verdict stands only where the
+// binder reads the call (see native).
 func (c *checker) fieldAgain(n *node, root bool, i, start, ks, ke int) Code {
 	if n.fields.stale != nil && n.fields.stale[i] {
 		c.staleDups = true
@@ -460,46 +461,36 @@ func (c *checker) v2BadKeyIssue() {
 	}
 }
 
-// foldedFirst lists, for a proving pass, the FoldedKey loss of the key
-// data[ks:ke] (its value at vs read into position child) whose value held
-// issues, found the count of issues before it: the trial check lists the
-// key's loss before what its value holds, so the loss goes in before
-// those, and it returns foldListed (see keyFirst).
-func (c *checker) foldedFirst(child *node, found, ks, ke, vs int) Code {
-	if !c.keyFirst(FoldedKey, childType(child), found, ks, ke, vs) {
-		return FoldedKey
+// keyLossesFirst lists, for a proving pass, the losses of the key
+// data[ks:ke] of the object read into position n (root: the arguments'),
+// its value at vs read into position child, before the value is read: the
+// trial check lists a key's losses before what its value holds, text
+// replaced (keyLoss: ReplacedText) or a fold (FoldedKey) first, then a
+// repeat (keyLoss2: DuplicateKey), and so the tally, past MaxIssues,
+// lists and counts what the trial check's does. It returns the codes left
+// to list once the value is read: those listed stand as foldListed,
+// replacedListed and dupListed; an UnknownField, whose value is read as a
+// dropped one first, and V2's repeated top-level name, which V2 fails on
+// (nameRepeated), are left as they are.
+func (c *checker) keyLossesFirst(n, child *node, root bool, keyLoss, keyLoss2 Code, ks, ke, vs int) (Code, Code) {
+	switch keyLoss {
+	case FoldedKey:
+		c.keyIssue(FoldedKey, childType(child), ks, ke, vs)
+		keyLoss = foldListed
+	case ReplacedText:
+		c.keyIssue(ReplacedText, replacedKeyType(n), ks, ke, vs)
+		keyLoss = replacedListed
 	}
-	return foldListed
+	if keyLoss2 == DuplicateKey && !(root && c.dupDropped) {
+		c.keyIssue(DuplicateKey, childType(child), ks, ke, vs)
+		keyLoss2 = dupListed
+	}
+	return keyLoss, keyLoss2
 }
 
-// keyFirst lists, for a proving pass, the loss k of the key data[ks:ke]
-// (of Go type typ, its value at vs) whose value held issues, found the
-// count of issues before it, before those, as the trial check lists a
-// key's loss, and reports true. Where the tally has begun to
-// count issues instead of listing them (which of them it lists then
-// depends on the order), it lists nothing, notes the order (lossFirst:
-// the pass declines a call that does not fail), and reports false: the
-// loop lists the loss.
-func (c *checker) keyFirst(k Code, typ reflect.Type, found, ks, ke, vs int) bool {
-	n := c.found - found // the value's issues, each listed while the tally has counted none
-	if c.tally.built || n > len(c.issues)-c.n0 {
-		c.lossFirst = true
-		return false
-	}
-	at := len(c.issues) - n
-	l := len(c.issues)
-	c.keyIssue(k, typ, ks, ke, vs)
-	if len(c.issues) == l+1 {
-		is := c.issues[l]
-		copy(c.issues[at+1:], c.issues[at:l])
-		c.issues[at] = is
-	}
-	return true
-}
-
-// foldListed stands for FoldedKey once foldedFirst has listed it: the
+// foldListed stands for FoldedKey once keyLossesFirst has listed it: the
 // member is still bound by a fold. dupListed and replacedListed stand for
-// DuplicateKey and ReplacedText once keyFirst has listed them.
+// DuplicateKey and ReplacedText once it has listed them.
 const (
 	foldListed     Code = "folded_key (listed)"
 	dupListed      Code = "duplicate_key (listed)"

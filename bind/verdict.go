@@ -52,16 +52,17 @@ import (
 //     no field takes (UnknownField, with a plain value as for UnknownArgument,
 //     no two case:ignore fields of the struct folding alike);
 //   - under segmentio, a key repeated in one object (DuplicateKey, the
-//     last value kept, in a call that does not fail), where its value
-//     holds no issue (the trial check lists the key's first); in a call
-//     that fails, each argument's first failure, in whichever value of
-//     the key it lies: segmentio reads a map's and an any's values into a
-//     fresh element, and a struct's field sent again into what the value
-//     before left, which fails where that value alone would, but for a
-//     field of a type segFresh does not take (a named interface, a type
-//     of its own methods, a list or a struct of them), whose value sent
-//     again may fail only after the one before, or not, which the pass
-//     declines (see fieldAgain).
+//     last value kept, in a call that does not fail), listed before what
+//     its value holds, as the trial check lists it (keyLossesFirst); in a
+//     call that fails, each argument's first failure, in whichever value
+//     of the key it lies: segmentio reads a map's and an any's values
+//     into a fresh element, and a struct's field sent again into what the
+//     value before left, which fails where that value alone would, but
+//     for a field of a type segFresh does not take (a named interface, a
+//     type of its own methods, a list or a struct of them), whose value
+//     sent again may fail only after the one before, or not: the pass
+//     asks segmentio whether it reads such a call, and declines it where
+//     it does not, or where the pass finds a failure (see fieldAgain).
 //   - under V2, a top-level key repeated (a parameter bound again, a
 //     dropped name sent again), which V2 fails on: after the members'
 //     failures and unknown keys, each name repeated once, InvalidValue
@@ -74,8 +75,7 @@ import (
 //
 //   - under V2, a key no field names exactly that binds a case:ignore
 //     field by V2's fold (FoldedKey, see lookupV2), listed before what its
-//     value holds, as the trial check lists it (see foldedFirst; past
-//     MaxIssues, in a call that does not fail, the pass declines it); a
+//     value holds, as the trial check lists it (see keyLossesFirst); a
 //     key of the fold two case:ignore fields of one struct share the pass
 //     declines (see sharedFold);
 //   - arguments that are JSON but not an object (NotAnObject);
@@ -245,9 +245,13 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.bad && !c.declined {
 		return p.notJSON(c, issues)
 	}
-	fails := c.failed || c.segPrint.hidden
-	if c.bad || c.declined || c.staleDups || !fails && c.lossFirst {
-		return issues, false // a call that fails lists no loss: the order of a key's and its value's stands
+	if c.bad || c.declined || c.staleDups && (c.failed || c.segPrint.hidden || !p.reads(args)) {
+		// A struct's field sent again, of a type whose value segmentio may
+		// fail on in what the value before left and not alone (see
+		// fieldAgain): where the binder reads the call, the pass's verdict
+		// (the losses, read from the text) stands; where it fails, the
+		// trial check places the failure.
+		return issues, false
 	}
 	badKey := c.v2BadKeyFails()
 	if len(c.repeats) > 0 {
@@ -277,6 +281,13 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 		}
 	}
 	return c.tally.omitted(c.issues), true
+}
+
+// reads reports whether p's binder decodes args into the tool's struct
+// without an error (under recovery: a panic is one).
+func (p *Plan) reads(args []byte) bool {
+	work(len(args))
+	return run(p.typ, func() error { return unmarshal(p.binder, args, reflect.New(p.typ).Interface()) }) == nil
 }
 
 // tooDeep is the verdict of a call nested past the binder's limit at
@@ -494,15 +505,6 @@ func (c *checker) models(kind Code) bool {
 		return c.wrapsInts
 	}
 	return false
-}
-
-// repeatKey checks, for the native verdict, a repeated key whose value
-// the pass has just read, found the count of issues before it: the
-// trial check lists a key's loss before what the walk of its value finds,
-// so where the value held some, the caller lists the key's first
-// (keyFirst); it reports whether the value held none.
-func (c *checker) repeatKey(found int) bool {
-	return c.found == found
 }
 
 // firstFailure reports whether a failure of the binder found now is the
