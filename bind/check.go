@@ -111,6 +111,7 @@ func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 			if verdict, ok := p.native(&c, args, issues); ok {
 				return verdict // the one pass, by the binder's own rules
 			}
+			return p.declinedCheck(args, issues, nil)
 		}
 		return p.check(args, p.required, p.nested, issues, nil)
 	}
@@ -170,6 +171,7 @@ type checker struct {
 	depthLimit int
 	prove      bool
 	declined   bool
+	clean      bool // a proving pass of a call the binder reads (see clean.go)
 	// For a proving pass's verdict (see native): foldsMore, that the
 	// binder may bind a top-level key no field names exactly
 	// (fieldSet.foldsMore); failedIn, the key offset+1 of the argument
@@ -557,8 +559,12 @@ func (c *checker) object(n *node, root bool) bool {
 			c.pos = end
 			esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 			ke := c.pos
+			replacedKey := false // a key segmentio binds to a field by its text replaced (see segKeyText), in clean mode
 			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(n, root, start, ks, ke, f) && !c.segKeyText(n, ks, ke, esc, hi) {
-				return c.decline()
+				if !c.clean || !c.replaces {
+					return c.decline()
+				}
+				replacedKey = true
 			}
 			if !root {
 				c.steps.set(step{ks, ke})
@@ -595,6 +601,9 @@ func (c *checker) object(n *node, root bool) bool {
 						}
 						if folded {
 							keyLoss = FoldedKey
+						}
+						if replacedKey {
+							keyLoss = ReplacedText
 						}
 						if fields.add(i) {
 							keyLoss2 = c.fieldAgain(n, root, i, start, ks, ke)

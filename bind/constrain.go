@@ -116,11 +116,14 @@ func (c *checker) checkConstrained(p *Plan, args []byte, issues []Issue, cs *con
 				return c.verdict(verdict) // the one pass, by the binder's own rules
 			}
 		}
-		c.verdict(nil) // the pass's list: the trial check lists anew
+		c.verdict(nil) // the pass's list: the clean mode or the trial check lists anew
 		if c.top.stopped {
 			return issues // at an alias it does not bind (TopKeys.BindAliases)
 		}
-		ms.Reset() // the trial check records them anew
+		ms.Reset() // recorded anew
+		if p.root != nil {
+			return p.declinedCheck(args, issues, ms)
+		}
 		return p.check(args, p.required, p.nested, issues, ms)
 	}
 	if out := p.checkStd(c, args, issues); !c.top.stopped {

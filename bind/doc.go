@@ -354,16 +354,27 @@
 // reads). Nesting past the binder's
 // limit (V2's 10,000, go-sdk's 1,000 for SegmentIO) is its verdict too:
 // the one TooDeep issue the trial check gives. Where it
-// declines, the trial check below runs unchanged, so the verdict is always
-// the trial check's; FuzzNative and FuzzNativeValues compare every verdict
-// the pass gives with the trial check's and with the real binder's.
+// declines, the binder decodes the call once. Where it reads it, the same
+// walker reads the call again in a clean mode (see clean.go): no failure
+// is there to place, so what the pass declines for not knowing where or
+// whether the binder fails does not arise, and a position the proving
+// compile declines is read as the binder reads it (null by the position's
+// null rule, a map's or a fixed array's elements by their own positions,
+// anything read by a rule of the binder's own, a format: option, a named
+// byte's base64, whole); its verdict is the losses, the unknown keys and
+// the missing parameters. Where the binder fails, or the clean mode
+// declines, the trial check below decides, so the verdict is always the
+// trial check's; FuzzNative and FuzzNativeValues compare every verdict the
+// pass and the clean mode give with the trial check's and with the real
+// binder's.
 //
 // The trial check lists the keys each binder binds by its own rules, scans
 // the arguments for their members, and lets the binder itself give the
 // verdict, decoding the whole arguments once (and, only when that fails,
-// each argument alone, to name the ones it fails on), then walks the text
-// for the silent losses. Its verdicts are exact by construction; the cost
-// is about one extra decode per call.
+// each argument alone, to name the ones it fails on), then, where the
+// binder reads the call, walks the text for the silent losses. Its
+// verdicts are exact by construction; the cost is about one extra decode
+// per call.
 //
 // # A server's own reader
 //
@@ -435,8 +446,9 @@
 // every binder's pass counts the unknown top-level keys; its repeated
 // top-level names, any number of them, in a pooled list of the ones the
 // issue cap may list). A call it declines costs the pass up to where
-// it declines, then the trial check's: the binder's own decodes, the whole
-// call once and, when it fails, each argument alone, but only those the
+// it declines and the binder's decode of the whole call; where the binder
+// reads it, the clean mode's pass; where it fails, the trial check's: each
+// argument decoded alone, but only those the
 // binder may have failed on (V2 reads the members in order and stops at
 // its first failure, whose offset it gives, so the members before it are
 // not tried again) and each distinct value once (a key sent a million

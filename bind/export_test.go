@@ -40,6 +40,19 @@ func NativeVerdict(p *Plan, args []byte) (issues []Issue, ms bindcap.Members, ok
 	return issues, ms, ok
 }
 
+// CleanVerdict is the clean mode's verdict on args and the members it
+// read (see clean.go), for a plan with a proving pass; ok is false where
+// it declines, or the plan has none.
+func CleanVerdict(p *Plan, args []byte) (issues []Issue, ms bindcap.Members, ok bool) {
+	if p.root == nil || p.check == nil {
+		return nil, ms, false
+	}
+	c := new(checker)
+	c.record, c.members = true, &ms
+	issues, ok = p.cleanVerdict(c, args, nil)
+	return issues, ms, ok
+}
+
 // TrialVerdict is TrialCheck with the members the trial check read.
 func TrialVerdict(p *Plan, args []byte) ([]Issue, bindcap.Members) {
 	ms := new(bindcap.Members)

@@ -127,7 +127,7 @@ var nativeFixed = []reflect.Type{
 	reflect.TypeFor[benchTypical](), reflect.TypeFor[trialArgs](), reflect.TypeFor[nativeLeaf](),
 	reflect.TypeFor[benchStrings](), reflect.TypeFor[benchInts](), reflect.TypeFor[fuzzLossArgs](),
 	reflect.TypeFor[nativeOwn](), reflect.TypeFor[nativeFolds](), reflect.TypeFor[selfArgs](),
-	reflect.TypeFor[v2PastArgs](),
+	reflect.TypeFor[v2PastArgs](), reflect.TypeFor[cleanV2Args](), reflect.TypeFor[cleanSegArgs](),
 }
 
 // nativeFolds has two case:ignore fields whose names V2 folds alike: a key
@@ -152,6 +152,7 @@ func checkProven(t *testing.T, plan *bind.Plan, args []byte) {
 	if got := plan.Check(args, nil); !sameIssues(got, trial) {
 		t.Fatalf("%s %v %.200q: Check says %s, the trial check %s", plan.Binder().Name(), plan.Type(), args, brief(got), brief(trial))
 	}
+	checkClean(t, plan, args, trial, &trialMembers)
 	verdict, members, ok := bind.NativeVerdict(plan, args)
 	if !ok {
 		return
@@ -174,6 +175,29 @@ func checkProven(t *testing.T, plan *bind.Plan, args []byte) {
 	err := plan.Binder().Unmarshal(args, reflect.New(plan.Type()).Interface())
 	if (err != nil) != fails && len(args) > 0 {
 		t.Fatalf("%s %v %.200q: the pass says %s, the binder: %v", plan.Binder().Name(), plan.Type(), args, brief(verdict), err)
+	}
+}
+
+// checkClean holds, for a call the binder reads, the clean mode's verdict
+// and members (see bind/clean.go) to the trial check's: where the pass
+// declines such a call, the clean mode gives Check's verdict.
+func checkClean(t *testing.T, plan *bind.Plan, args []byte, trial []bind.Issue, trialMembers *bindcap.Members) {
+	t.Helper()
+	if len(args) == 0 || plan.Binder().Unmarshal(args, reflect.New(plan.Type()).Interface()) != nil {
+		return
+	}
+	verdict, members, ok := bind.CleanVerdict(plan, args)
+	if !ok {
+		if _, _, proved := bind.NativeVerdict(plan, args); !proved {
+			t.Fatalf("%s %v %.200q: the binder reads it, and the pass and the clean mode both decline", plan.Binder().Name(), plan.Type(), args)
+		}
+		return
+	}
+	if !sameIssues(verdict, trial) {
+		t.Fatalf("%s %v %.200q: the clean mode says %s, the trial check %s", plan.Binder().Name(), plan.Type(), args, brief(verdict), brief(trial))
+	}
+	if why := sameMembers(&members, trialMembers); why != "" {
+		t.Fatalf("%s %v %.200q: the clean mode's members: %s", plan.Binder().Name(), plan.Type(), args, why)
 	}
 }
 

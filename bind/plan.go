@@ -36,6 +36,9 @@ type Plan struct {
 	// is the plan's; ms, when not nil, records the top-level members (see
 	// checkMembers).
 	check func(args []byte, required []bool, nested map[reflect.Type][]string, issues []Issue, ms *bindcap.Members) []Issue
+	// trial is the trial check of a V2 or SegmentIO plan, for a call its
+	// proving pass declines (see declinedCheck); nil for the others.
+	trial *trialPlan
 	// match, with check, returns the param a top-level key binds to, -1
 	// for none (see Binds).
 	match func(raw []byte) int
@@ -198,6 +201,11 @@ type node struct {
 	own       ownKind  // kOwn: which rule
 	seg       nodeKind // kDecline: a position segmentio reads by rules the pass ports (kSegQuoted, kSegNumber, kSegBytes; see segValue)
 	self      selfLoss // kTrial: the losses of a value the binder reads (in a proving pass, see selfNode; under Std, selfText alone)
+	// clean and cleanNull are a kDecline position's clean reading (see
+	// clean.go): the node a value other than null reads into (nil: read
+	// whole), and whether null is lost.
+	clean     *node
+	cleanNull bool
 }
 
 var (
@@ -313,7 +321,7 @@ func (c *compiler) fill(n *node, t reflect.Type) error {
 	}
 	if c.rules.prove && c.rules.declines(t) {
 		n.kind = kDecline
-		return nil
+		return c.cleanFor(n, t)
 	}
 	if t == rawMessageType {
 		n.kind = kRaw
@@ -650,7 +658,11 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		}
 		fs.names.add(p.Name)
 		if declined != nil && declined[i] {
-			fs.nodes[i] = &node{kind: kDecline, typ: p.Type}
+			n, err := c.declinedNode(p.Type, false)
+			if err != nil {
+				return nil, err
+			}
+			fs.nodes[i] = n
 			continue
 		}
 		c.path = append(c.path, p.GoName)

@@ -151,7 +151,7 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 	}
 	p.loss = buildLoss(segLoss{}, t)
 	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true, wraps: true}
-	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: segRules}
+	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: segRules, trial: p}
 	plan.root = nativeRoot(b, segRules, t, p.params)
 	return plan, nil
 }

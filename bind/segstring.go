@@ -104,7 +104,7 @@ func (c *compiler) segQuotedNode(t reflect.Type) (*node, error) {
 		return n, nil
 	}
 	if c.rules.declines(base) {
-		return &node{kind: kDecline, typ: t, quoted: true}, nil
+		return c.declinedNode(t, true)
 	}
 	return n, nil
 }
@@ -155,6 +155,9 @@ func (c *checker) segQuoted(n *node) bool {
 		} else {
 			ok = segQuotedReads(n, raw, text)
 		}
+	}
+	if !ok && c.clean {
+		ok = true // the binder reads the call: the value is read (a control character in it as the call's bytes say)
 	}
 	if !ok {
 		switch {
@@ -232,7 +235,7 @@ func (c *checker) segQuotedSelf(n *node) bool {
 	var text []byte
 	if k == jsonlex.KindString {
 		text, _ = jsonlex.Unquote(buf[:0], raw)
-		if segControl(text) {
+		if segControl(text) && !c.clean {
 			return c.decline()
 		}
 	}
@@ -240,8 +243,11 @@ func (c *checker) segQuotedSelf(n *node) bool {
 	if base.Kind() == reflect.Pointer {
 		base = base.Elem()
 	}
-	work(len(raw)) // decoded again, with the binder
-	err := c.self.decode(c, n, start, c.pos)
+	var err error
+	if !c.clean { // in clean mode the binder read it: its losses are the text's
+		work(len(raw)) // decoded again, with the binder
+		err = c.self.decode(c, n, start, c.pos)
+	}
 	switch {
 	case err != nil:
 		c.selfFailed(&node{typ: base, quoted: start == c.argAt}, start, c.pos, err)

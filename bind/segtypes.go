@@ -64,6 +64,9 @@ func (c *checker) segValue(n *node) bool {
 	case kSegBytes:
 		return c.segBytes(n)
 	}
+	if c.clean {
+		return c.cleanDeclined(n)
+	}
 	return c.decline()
 }
 

@@ -133,7 +133,14 @@ func (p *trialPlan) check(args []byte, required []bool, nested map[reflect.Type]
 	if len(args) == 0 {
 		return p.missing(args, nil, required, issues) // no arguments read as {}, which Compile tried
 	}
-	err := p.decode(args)
+	return p.checkDecoded(args, p.decode(args), required, nested, issues, out)
+}
+
+// checkDecoded is check, given err, the binder's decode of args.
+func (p *trialPlan) checkDecoded(args []byte, err error, required []bool, nested map[reflect.Type][]string, issues []Issue, out *bindcap.Members) []Issue {
+	if len(args) == 0 {
+		return p.missing(args, nil, required, issues)
+	}
 	var buf [8]member
 	sc := scanArgs(args, p.maxDepth, buf[:0])
 	if err != nil {

@@ -131,7 +131,7 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 	}
 	v2FoldFirst(m.byFold, fs.flattened)
 	p.loss = buildLoss(v2Loss{}, t)
-	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: v2Rules}
+	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: v2Rules, trial: p}
 	plan.root = nativeRoot(b, v2Rules, t, p.params)
 	return plan, nil
 }

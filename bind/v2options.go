@@ -79,7 +79,7 @@ func (c *compiler) provedQuoted(t reflect.Type) (*node, error) {
 			return n, nil
 		}
 	}
-	return &node{kind: kDecline, typ: t, quoted: true}, nil
+	return c.declinedNode(t, true)
 }
 
 // v2Quoted is V2's ,string option for a field of type t (rules.quoted), or
@@ -368,7 +368,7 @@ func (c *compiler) provedFormat(t reflect.Type, p Param) (*node, error) {
 		if n := c.rules.format(p.Type, f); n != nil {
 			return n, nil
 		}
-		return &node{kind: kDecline, typ: p.Type}, nil
+		return c.declinedNode(p.Type, false)
 	}
 	return nil, nil
 }

@@ -245,7 +245,10 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.bad && !c.declined {
 		return p.notJSON(c, issues)
 	}
-	if c.bad || c.declined || c.staleDups && (c.failed || c.segPrint.hidden || !p.reads(args)) {
+	if c.clean && (c.failed || c.segPrint.hidden) {
+		return issues, false // the binder reads the call: the trial check decides
+	}
+	if c.bad || c.declined || c.staleDups && !c.clean && (c.failed || c.segPrint.hidden || !p.reads(args)) {
 		// A struct's field sent again, of a type whose value segmentio may
 		// fail on in what the value before left and not alone (see
 		// fieldAgain): where the binder reads the call, the pass's verdict
