@@ -165,5 +165,5 @@ func (p *Plan) declinedCheck(args []byte, issues []Issue, ms *bindcap.Members) [
 			ms.Reset()
 		}
 	}
-	return p.trial.checkDecoded(args, err, p.required, p.nested, issues, ms) // the loss walk where the clean mode declines
+	return p.trial.checkDecoded(args, err, p.required, p.nested, issues, ms) // the failures; or, where the clean mode declined, the unknown keys and the missing
 }

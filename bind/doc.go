@@ -16,7 +16,7 @@
 //
 // Each binder beside Std is selected by importing its package, and only
 // then linked: a server that mirrors encoding/json links neither
-// go-json-experiment nor segmentio. Their field rules, plans and loss walks
+// go-json-experiment nor segmentio. Their field rules and plans
 // are this package's, by reflection; their decoders are called only from
 // the internal packages bind/jsonv2 and bind/segmentio import.
 //
@@ -260,7 +260,7 @@
 // the integer read, "null" and "-0" 0, "1 " 1; see segkeys.go), and a
 // ,string field's value as segmentio reads it (see segstring.go: the
 // text of an integer, leading zeros trimmed, a float, a bool or a
-// string, null, the losses the trial check's walk lists; a failure of an
+// string, null, the losses the loss walk lists; a failure of an
 // argument's own ,string value at the value, of the kind its text says,
 // of one inside an argument where segmentio's error places it, at the
 // field or at the argument's value; text opening with a string that holds
@@ -293,8 +293,8 @@
 // it calls the method, segmentio keeps the last value, DuplicateKey); an
 // empty interface of a name of its own as any (V2 puts in it what it puts
 // in an any, by those types' own arshalers, segmentio parses the value
-// into an any; the losses of what it holds are typed any's, as the trial
-// check's walk types them); it
+// into an any; the losses of what it holds are typed any's, as the loss
+// walk types them); it
 // reads a key
 // with an escape or a byte past ASCII by its text, as both bind it; and a
 // key naming two fields of one struct under SegmentIO it binds to the one
@@ -310,7 +310,7 @@
 // segmentio hands the text inside the string) the
 // binder decodes alone, into a fresh one-field struct of the declared
 // type and tag, as Std's check does (see selfdec.go): decoded, the losses
-// the trial check's walk lists in it (null where the type has no nil and
+// the loss walk lists in it (null where the type has no nil and
 // is left zero, or a time.Time; under SegmentIO a string an UnmarshalText
 // reads with text replaced, and a ,string field's losses by its text, as
 // for any of its kind: see segQuotedSelf); failing, the trial check's issue, at the
@@ -370,11 +370,13 @@
 //
 // The trial check lists the keys each binder binds by its own rules, scans
 // the arguments for their members, and lets the binder itself give the
-// verdict, decoding the whole arguments once (and, only when that fails,
-// each argument alone, to name the ones it fails on), then, where the
-// binder reads the call, walks the text for the silent losses. Its
-// verdicts are exact by construction; the cost is about one extra decode
-// per call.
+// verdict, decoding each argument alone to name the ones it fails on. Its
+// verdicts are exact by construction. The silent losses of a call the
+// binder reads are the clean mode's; before it, the trial check walked the
+// text for them against a tree of its own (the loss walk), which is now
+// the tests' oracle (lossoracle_test.go): the rules below that say what
+// "the loss walk" lists say what the clean mode is held to. One type model
+// (node) and one walker (the checker) read every call.
 //
 // # A server's own reader
 //

@@ -6,8 +6,8 @@ package bind
 // or []any in it as unmarshalValueAny does for any, by those types' own
 // arshalers, with the same verdicts (its failures, repeated names and
 // invalid text at the same places); segmentio (decodeMaybeEmptyInterface)
-// parses the value into an any. The trial check's walk types the losses
-// of what one holds as any's (lossAnyFloat, lossAnyString): so does the
+// parses the value into an any. The loss walk types the losses
+// of what one holds as any's (lossAnyFloat, lossAnyString in lossoracle_test.go): so does the
 // pass (lossAt). But segmentio decodes a key repeated into the value the
 // key before left, and fails on a named one holding a value but a
 // pointer (an UnmarshalTypeError, where any's value is replaced): the pass

@@ -1,6 +1,7 @@
 package bind
 
 import (
+	"fmt"
 	"reflect"
 )
 
@@ -103,7 +104,7 @@ type rules struct {
 	// type the binder reads by a method of the type's own (or, time.Time,
 	// by its own rule for it), whose values the pass has the binder
 	// decode alone (see selfNode); nil for any other type.
-	self func(t reflect.Type) *lossNode
+	self func(t reflect.Type) *selfLeaf
 	// declines reports, for a proving pass, a type the binder reads by
 	// rules the pass does not model.
 	declines func(t reflect.Type) bool
@@ -328,17 +329,22 @@ func provedKind(t reflect.Type) bool {
 }
 
 // nativeRoot compiles the positions of a V2 or SegmentIO plan's struct
-// type under the binder's rules, for its proving pass; nil when the pass
-// cannot read the type (then the trial check decides every call).
-func nativeRoot(b Binder, r *rules, t reflect.Type, params []Param) *node {
+// type under the binder's rules, for its proving pass and its clean mode,
+// which read every call the binder reads (see clean.go): a type the binder
+// compiles and they cannot read is an error, as is one whose parameters
+// they list otherwise than the trial check (the required params are the
+// plan's, by index), which no type is known to be.
+func nativeRoot(b Binder, r *rules, t reflect.Type, params []Param) (*node, error) {
 	root, err := compileNodes(b, r, t)
-	if err != nil || root.kind != kStruct || len(root.fields.params) != len(params) {
-		return nil
+	if err != nil {
+		return nil, err
 	}
-	for i, p := range root.fields.params {
-		if p.Name != params[i].Name {
-			return nil // the required params are the plan's, by index
-		}
+	same := root.kind == kStruct && len(root.fields.params) == len(params)
+	for i := 0; same && i < len(params); i++ {
+		same = root.fields.params[i].Name == params[i].Name
 	}
-	return root
+	if !same {
+		return nil, fmt.Errorf("bind: %v: the %s pass lists the parameters otherwise than the binder's field rules", t, b.Name())
+	}
+	return root, nil
 }

@@ -28,9 +28,9 @@ import (
 //     failed on: one read as the same integer before it is a repeat, and
 //     a call that fails with a repeat the pass declines. So the pass's
 //     issue, at the value by the key's text, stands. A loss in such a
-//     value the trial check's walk places by the key's text too;
-//   - two keys are one key where segmentio reads them as one, as the trial
-//     check's walk tells them (keyIdentity: the text but the space after
+//     value the loss walk places by the key's text too;
+//   - two keys are one key where segmentio reads them as one, as the loss
+//     walk tells them (keyIdentity: the text but the space after
 //     it, "null" as 0, an integer its value, a wrapped one the number it
 //     wraps to; see segKeyIdentity).
 
@@ -135,7 +135,7 @@ func (c *checker) segArgFailed() {
 }
 
 // segKeyIdentity appends to dst what makes the raw key of a map of
-// integer keys (signed or not) the key it is, as the trial check's walk
+// integer keys (signed or not) the key it is, as the loss walk
 // tells two keys apart (keyIdentity), without allocating.
 func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 	text := keyText(dst, raw)

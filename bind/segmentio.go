@@ -149,11 +149,7 @@ func (b segmentioBinder) Compile(t reflect.Type) (*Plan, error) {
 		})
 		p.trials = append(p.trials, reflect.StructOf([]reflect.StructField{{Name: "F", Type: f.typ, Tag: reflect.StructTag(tag)}}))
 	}
-	p.loss = buildLoss(segLoss{}, t)
-	p.rules = lossRules{duplicates: true, arrays: true, replaces: true, nullQuoted: true, wraps: true}
-	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: segRules, trial: p}
-	plan.root = nativeRoot(b, segRules, t, p.params)
-	return plan, nil
+	return p.plan(segRules)
 }
 
 // segLoop fails, naming the field, on a type segmentio would reach from
@@ -220,50 +216,6 @@ func segLoopWhy(t, loop reflect.Type) string {
 		held = fmt.Sprintf(" %v, which holds", loop)
 	}
 	return fmt.Sprintf("the binder cannot decode into %v: it holds%s itself through no struct, and segmentio builds the decoder of such a type forever, until the stack overflows and kills the process", t, held)
-}
-
-// segLoss is what SegmentIO's silent losses need to know of its rules.
-type segLoss struct{}
-
-func (segLoss) leaf(t reflect.Type) *lossNode {
-	switch t {
-	case goDuration:
-		// A number is read with parseInt: it may wrap (see segIntVerdict).
-		return &lossNode{kind: lScalar, typ: t, nullLoss: true, intBits: 64, signed: true}
-	case goNumber, goTime:
-		return &lossNode{kind: lScalar, typ: t, nullLoss: true}
-	case goRawMessage:
-		return &lossNode{kind: lSkip, typ: t}
-	}
-	if !segCustom(t) {
-		return nil
-	}
-	if reflect.PointerTo(t).Implements(goUnmarshaler) {
-		// UnmarshalJSON reads null too: a loss when it leaves the zero value.
-		return &lossNode{kind: lSkip, typ: t, nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(segmentioBinder{}, t)}
-	}
-	// UnmarshalText reads the text of a JSON string (replaced first); null
-	// leaves the value as it was.
-	return &lossNode{kind: lText, typ: t, nullLoss: !nilable(t.Kind())}
-}
-
-func (segLoss) fields(st reflect.Type) ([]lossField, reflect.Type) {
-	fields := segStructFields(st, map[reflect.Type]*segStruct{}).fields
-	idx := segIndex(fields)
-	out := make([]lossField, len(fields))
-	for i, f := range fields {
-		base := f.typ
-		if base.Kind() == reflect.Pointer {
-			base = base.Elem()
-		}
-		out[i] = lossField{
-			name:   f.name,
-			typ:    f.typ,
-			quoted: f.stringify && (numberKind(base) || base.Kind() == reflect.Bool || base.Kind() == reflect.String),
-			shadow: idx[f.name] != i,
-		}
-	}
-	return out, nil
 }
 
 // segStruct checks a struct type segmentio reaches: every field it binds

@@ -32,7 +32,7 @@ import (
 //     then white space) sets a pointer nil and leaves any other value as
 //     it was (NullForValue), a whole number a float cannot hold exactly is
 //     rounded (RoundedNumber), a string's invalid text replaced
-//     (ReplacedText), as the trial check's walk lists them.
+//     (ReplacedText), as the loss walk lists them.
 //
 // A failure of an argument's own ,string value the trial check places at
 // the value, of the kind its text says (see segQuotedFailure); a failure
@@ -213,7 +213,7 @@ func (c *checker) segQuoted(n *node) bool {
 // for any self-decoding value (see selfdec.go): a failure at the value
 // where its error is segmentio's own UnmarshalTypeError (its Quoted for an
 // argument's own value only, as the trial check marks it), otherwise at
-// the argument's value; decoded, the losses the trial check's walk lists
+// the argument's value; decoded, the losses the loss walk lists
 // by the text, as for a ,string field of the kind (segQuotedLoss), and a
 // null lost but in a pointer. Text holding a control character it
 // declines: the codec's parseString reads it or not by the call's bytes
@@ -257,7 +257,7 @@ func (c *checker) segQuotedSelf(n *node) bool {
 		}
 	default:
 		// The method reads the number in the text: segmentio rounds and
-		// wraps none of it (see lossBuild.quotedNode).
+		// wraps none of it (as the loss walk reads it: lossoracle_test.go).
 		if loss := segQuotedLoss(n, raw, text); loss != "" && loss != RoundedNumber && loss != WrappedNumber {
 			c.issue(loss, &node{typ: base, quoted: true}, start, c.pos)
 		}
@@ -623,8 +623,8 @@ func segQuotedFailure(base nodeKind, k jsonlex.Kind, text []byte) Code {
 }
 
 // segQuotedLoss is the silent loss of a ,string value segmentio reads,
-// the JSON string raw of text text, as the trial check's walk
-// (lossWalk.quoted) lists it, or "".
+// the JSON string raw of text text, as the loss walk
+// (lossWalk.quoted, lossoracle_test.go) lists it, or "".
 func segQuotedLoss(n *node, raw, text []byte) Code {
 	switch {
 	case nullText(text) || n.base == kString:

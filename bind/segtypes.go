@@ -18,7 +18,7 @@ import (
 //   - []byte (decodeBytes): null sets nil; a string is unquoted (invalid
 //     UTF-8 replaced) and decoded as base64.StdEncoding decodes it; an
 //     array is read as a list of uint8, null elements left zero, which the
-//     trial check's walk lists no loss for; any other value fails
+//     loss walk lists no loss for; any other value fails
 //     (WrongType). Text that is not base64 fails with base64's own error,
 //     which names no path: the trial check places it at the argument's
 //     value, InvalidValue (see segArgFailed), which for a []byte argument

@@ -18,8 +18,8 @@ import (
 // and gives the verdict the trial check gives, which decodes each
 // argument alone and follows the binder's error into it (trialPlan.issue):
 //
-//   - the value decoded, the trial check's walk of a call the binder reads
-//     finds what its loss node finds (the same node, see rules.self): null
+//   - the value decoded, the loss walk of a call the binder reads
+//     finds what the binder's self rule says (selfLeaf, rules.self): null
 //     lost where the node says so (NullForValue: the type has no nil and
 //     the binder leaves the zero value, or a time.Time), and, under
 //     segmentio, a string an UnmarshalText reads with invalid text
@@ -44,31 +44,55 @@ import (
 // wraps its UnmarshalTypeError in (whose Field it leaves as the method
 // set it, which the trial check follows from the argument's value).
 
-// selfLoss is what the trial check's walk finds in a self-decoding value
+// selfLoss is what the loss walk finds in a self-decoding value
 // the binder reads.
 type selfLoss uint8
 
 const (
-	selfNullLost selfLoss = 1 << iota // null is lost (lossNode.nullLoss)
-	selfText                          // read by UnmarshalText from a string: invalid text is replaced under segmentio (lText)
+	selfNullLost selfLoss = 1 << iota // null is lost (selfLeaf.nullLoss)
+	selfText                          // read by UnmarshalText from a string: invalid text is replaced under segmentio (selfLeaf.text)
 )
+
+// A selfLeaf is how a binder reads a value of a type it reads by the
+// type's own method (or, for time.Time, a rule of its own): whole, with
+// null lost or not.
+type selfLeaf struct {
+	nullLoss bool // null leaves a value that has no nil as it was (NullForValue)
+	text     bool // read by UnmarshalText from a JSON string's text, which segmentio replaces invalid text in first
+}
 
 // v2Self is V2's rules.self: the types it reads by their own methods, but
 // jsontext.Value (kRaw, see v2Own), and time.Time.
-func v2Self(t reflect.Type) *lossNode {
-	if t == goTime || v2Custom(t) && !isJSONTextValue(t) {
-		return v2Loss{}.leaf(t)
+func v2Self(t reflect.Type) *selfLeaf {
+	switch {
+	case t == goTime:
+		return &selfLeaf{nullLoss: true} // read natively, whatever its methods
+	case !v2Custom(t) || isJSONTextValue(t):
+		return nil
+	case implementsAnyOf(t, v2T().jsonUnmarshalers):
+		// Its method reads null too: a loss when it leaves the zero value.
+		return &selfLeaf{nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(v2Binder{}, t)}
 	}
-	return nil
+	// UnmarshalText reads the text of a JSON string; null sets the zero
+	// value without it.
+	return &selfLeaf{nullLoss: !nilable(t.Kind()), text: true}
 }
 
 // segSelf is SegmentIO's rules.self: the types it reads by their own
 // methods, and time.Time.
-func segSelf(t reflect.Type) *lossNode {
-	if t == goTime || segCustom(t) {
-		return segLoss{}.leaf(t)
+func segSelf(t reflect.Type) *selfLeaf {
+	switch {
+	case t == goTime:
+		return &selfLeaf{nullLoss: true}
+	case !segCustom(t):
+		return nil
+	case reflect.PointerTo(t).Implements(goUnmarshaler):
+		// UnmarshalJSON reads null too: a loss when it leaves the zero value.
+		return &selfLeaf{nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(segmentioBinder{}, t)}
 	}
-	return nil
+	// UnmarshalText reads the text of a JSON string (replaced first); null
+	// leaves the value as it was.
+	return &selfLeaf{nullLoss: !nilable(t.Kind()), text: true}
 }
 
 // selfNode fills position n of type t as a self-decoding value, for a
@@ -86,7 +110,7 @@ func (c *compiler) selfNode(n *node, t reflect.Type) bool {
 	if ln.nullLoss {
 		n.self |= selfNullLost
 	}
-	if ln.kind == lText {
+	if ln.text {
 		n.self |= selfText
 	}
 	return true

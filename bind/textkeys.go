@@ -161,7 +161,7 @@ func (c *checker) textKey(n *node, ks, ke int, esc, hi bool, mk *methodKeys) (ok
 }
 
 // Map keys read by their type's UnmarshalText, outside a proving pass
-// (Std's checker; the trial check's walk). The binder decides such a map
+// (Std's checker). The binder decides such a map
 // whole (a kTrial node), but what it reads can lose what was sent, as any
 // map can: a key sent again, or a value's own losses. The binder's map
 // tells keys apart by the Go value the method reads, not by their text: a

@@ -130,48 +130,7 @@ func (b v2Binder) Compile(t reflect.Type) (*Plan, error) {
 		}
 	}
 	v2FoldFirst(m.byFold, fs.flattened)
-	p.loss = buildLoss(v2Loss{}, t)
-	plan := &Plan{binder: b, typ: t, params: p.params, check: p.check, match: p.hooks.match, rules: v2Rules, trial: p}
-	plan.root = nativeRoot(b, v2Rules, t, p.params)
-	return plan, nil
-}
-
-// v2Loss is what V2's silent losses need to know of its rules.
-type v2Loss struct{}
-
-func (v2Loss) leaf(t reflect.Type) *lossNode {
-	switch {
-	case t == goTime, t == goDuration: // read natively, whatever their methods
-		return &lossNode{kind: lScalar, typ: t, nullLoss: true}
-	case isJSONTextValue(t):
-		return &lossNode{kind: lSkip, typ: t}
-	}
-	if !v2Custom(t) {
-		return nil
-	}
-	if implementsAnyOf(t, v2T().jsonUnmarshalers) {
-		// Its method reads null too: a loss when it leaves the zero value.
-		return &lossNode{kind: lSkip, typ: t, nullLoss: !nilable(t.Kind()) && nullLeavesZeroType(v2Binder{}, t)}
-	}
-	// UnmarshalText reads the text of a JSON string; null sets the zero
-	// value without it.
-	return &lossNode{kind: lText, typ: t, nullLoss: !nilable(t.Kind())}
-}
-
-func (v2Loss) fields(st reflect.Type) ([]lossField, reflect.Type) {
-	fs := v2StructFields(st)
-	out := make([]lossField, len(fs.flattened))
-	for i, f := range fs.flattened {
-		base := f.typ
-		for base.Kind() == reflect.Pointer && !v2Custom(base) {
-			base = base.Elem()
-		}
-		out[i] = lossField{name: f.name, typ: f.typ, quoted: f.str && numberKind(base) && !v2Custom(base), fold: f.casing == caseIgnore, id: f.id}
-	}
-	if fs.fallback != nil {
-		return out, v2Indirect(fs.fallback.typ)
-	}
-	return out, nil
+	return p.plan(v2Rules)
 }
 
 // v2MapKey reports whether V2 reads object keys into kt: as a string, a

@@ -175,7 +175,7 @@ import (
 //     (nonfinite: "NaN", "Infinity", "-Infinity" too).
 //
 //   - under both, a value of a type that decodes itself, which the binder
-//     decodes alone (see selfdec.go): the losses the trial check's walk
+//     decodes alone (see selfdec.go): the losses the loss walk
 //     finds in it, or its failure where the trial check places it.
 //
 // It declines every kind of issue not listed, and whatever the proving
@@ -542,7 +542,7 @@ func (c *checker) unknownKey(ks, ke, vs int) bool {
 // (v2DroppedText; a name repeated in a dropped object is v2Repeat's).
 // segmentio's parseValue skips a dropped string checking its syntax only,
 // as the lexer does (any byte past ASCII, valid UTF-8 or not, any escape,
-// a lone surrogate too), and replaces nothing in it: the trial check's
+// a lone surrogate too), and replaces nothing in it: the loss
 // walk lists no loss in it, so any dropped string is plain to it.
 func (c *checker) plainDropped(vs int) bool {
 	if c.dupDropped {
