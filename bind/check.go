@@ -559,12 +559,8 @@ func (c *checker) object(n *node, root bool) bool {
 			c.pos = end
 			esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 			ke := c.pos
-			replacedKey := false // a key segmentio binds to a field by its text replaced (see segKeyText), in clean mode
 			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(n, root, start, ks, ke, f) && !c.segKeyText(n, ks, ke, esc, hi) {
-				if !c.clean || !c.replaces {
-					return c.decline()
-				}
-				replacedKey = true
+				return c.decline()
 			}
 			if !root {
 				c.steps.set(step{ks, ke})
@@ -601,9 +597,6 @@ func (c *checker) object(n *node, root bool) bool {
 						}
 						if folded {
 							keyLoss = FoldedKey
-						}
-						if replacedKey {
-							keyLoss = ReplacedText
 						}
 						if fields.add(i) {
 							keyLoss2 = c.fieldAgain(n, root, i, start, ks, ke)

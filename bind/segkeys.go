@@ -177,7 +177,9 @@ func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 // segmentio's path names by the text, and the trial check follows it to
 // the first member of that text whose value fails alone, the one failed
 // on (see judgeFor). It declines a key a field binds by its replaced text (the
-// trial check lists a ReplacedText for it). Where the value under a key
+// loss walk lists a ReplacedText for it), which no key is: no field's name
+// holds U+FFFD, which segmentio's tag names, as encoding/json's, refuse
+// (the field keeps its Go name). Where the value under a key
 // of a map or any holds an issue, the key's ReplacedText is listed before
 // the value's issues, as the trial check lists it (keyLossesFirst).
 func (c *checker) segKeyText(n *node, ks, ke int, esc, hi bool) bool {
