@@ -75,3 +75,10 @@ func CheckEachAlone(p *Plan, args []byte) []Issue {
 	defer func() { noBatch = false }()
 	return p.Check(args, nil)
 }
+
+// prove reports whether the pass of p proves the call clean: its verdict
+// is no issue at all.
+func (p *Plan) prove(c *checker, args []byte) bool {
+	is, ok := p.native(c, args, nil)
+	return ok && len(is) == 0
+}

@@ -476,13 +476,6 @@ func (c *checker) keyCut(n *node, root, wrong, dropRepeats bool, fields *fieldBi
 	return false
 }
 
-// prove reports whether the pass of p proves the call clean: its verdict
-// is no issue at all.
-func (p *Plan) prove(c *checker, args []byte) bool {
-	is, ok := p.native(c, args, nil)
-	return ok && len(is) == 0
-}
-
 // models reports whether the native verdict models issues of kind (see
 // above); one it does not model makes the pass decline.
 func (c *checker) models(kind Code) bool {
