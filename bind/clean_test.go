@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/bindguard/bindguard/bind"
@@ -147,4 +148,69 @@ func compilable(t *testing.T, b bind.Binder, typ reflect.Type) reflect.Type {
 		fields = append(fields, f)
 	}
 	return reflect.StructOf(fields)
+}
+
+// TestClean_CostGrowsLinearly: a call the pass declines and the binder
+// reads, read by the clean mode, costs Check work and memory in proportion
+// to its size (besides the binder's own decode of it), at 1x, 10x and 100x:
+// maps of keys V2 reads by rules of its own and maps of a key type with
+// methods segmentio reads as integers, each value lossy, with a named
+// byte list beside them.
+func TestClean_CostGrowsLinearly(t *testing.T) {
+	entries := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			v := "16777217"
+			if i%2 == 1 {
+				v = "null"
+			}
+			fmt.Fprintf(&b, `"%d":%s`, i, v)
+		}
+		return b.String()
+	}
+	bytesList := func(n int) string { return strings.TrimSuffix(strings.Repeat("7,", n), ",") }
+	shapes := []struct {
+		b    bind.Binder
+		typ  reflect.Type
+		args func(k int) string
+	}{
+		{jsonv2.Binder, reflect.TypeFor[cleanV2Args](), func(k int) string {
+			return `{"fm":{` + entries(200*k) + `},"pfm":{` + entries(100*k) + `},"nba":[1,null,3],"n":1}`
+		}},
+		{segmentio.Binder, reflect.TypeFor[cleanSegArgs](), func(k int) string {
+			return `{"km":{` + entries(200*k) + `},"nb":[` + bytesList(300*k) + `],"qn":"1","n":16777217}`
+		}},
+	}
+	for _, sh := range shapes {
+		plan, err := sh.b.Compile(sh.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scales := growthScales
+		if testing.Short() {
+			scales = scales[:2]
+		}
+		var costs []growthCost
+		for _, k := range scales {
+			args := []byte(sh.args(k))
+			if _, _, proved := bind.NativeVerdict(plan, args); proved {
+				t.Fatalf("%s %dx: the pass decides it; the test wants a call it declines", sh.b.Name(), k)
+			}
+			if err := sh.b.Unmarshal(args, reflect.New(sh.typ).Interface()); err != nil {
+				t.Fatalf("%s %dx: the binder fails on it (%v); the test wants a call it reads", sh.b.Name(), k, err)
+			}
+			if _, _, ok := bind.CleanVerdict(plan, args); !ok {
+				t.Fatalf("%s %dx: the clean mode declines it", sh.b.Name(), k)
+			}
+			costs = append(costs, measureCheck(plan, args))
+		}
+		for i, c := range costs {
+			t.Logf("%s %dx: %d bytes, %d issues: work %d (%.2f/byte), %v allocations, %d bytes allocated",
+				sh.b.Name(), scales[i], c.size, c.issues, c.work, float64(c.work)/float64(c.size), c.allocs, c.bytes)
+		}
+		assertLinear(t, costs, scales)
+	}
 }
