@@ -36,6 +36,9 @@ func (c *compiler) cleanFor(n *node, t reflect.Type) error {
 	var err error
 	switch t.Kind() {
 	case reflect.Pointer:
+		if selfPointer(t) {
+			return nil // Compile refuses it before (see typeWalk); never followed forever
+		}
 		e := &node{kind: kDecline, typ: t.Elem()}
 		if err = c.cleanFor(e, t.Elem()); err == nil {
 			n.clean = &node{kind: kPtr, typ: t, elem: e}
