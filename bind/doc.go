@@ -357,7 +357,9 @@
 // declines, the binder decodes the call once. Where it reads it, the same
 // walker reads the call again in a clean mode (see clean.go): no failure
 // is there to place, so what the pass declines for not knowing where or
-// whether the binder fails does not arise, and a position the proving
+// whether the binder fails does not arise (nor is a value that decodes
+// itself decoded again alone: the binder read it in the call), and a
+// position the proving
 // compile declines is read as the binder reads it (null by the position's
 // null rule, a map's or a fixed array's elements by their own positions,
 // anything read by a rule of the binder's own, a format: option, a named

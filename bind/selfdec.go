@@ -155,7 +155,7 @@ func (c *checker) selfValue(n *node) bool {
 		c.self.composite = true // see native
 	}
 	var err error
-	if !c.batched(n) { // else the binder read the whole list (batchOpen)
+	if !c.batched(n) && !c.clean { // batched: the binder read the whole list (batchOpen); clean: the whole call (clean.go)
 		work(end - start) // decoded again, with the binder
 		err = c.self.decode(c, n, start, end)
 	}
