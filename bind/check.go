@@ -524,7 +524,7 @@ func (c *checker) object(n *node, root bool) bool {
 	if !wrong && n != nil && n.kind == kStruct {
 		fields.init(len(n.fields.nodes))
 	}
-	batching := n != nil && n.kind == kMap && n.batch != nil && ci < 0 // the values decode themselves: the map is decoded whole first
+	batching := n != nil && n.kind == kMap && n.batch != nil && ci < 0 && !c.clean // the values decode themselves: the map is decoded whole first (the clean mode decodes none: clean.go)
 	var outerBatch batchList
 	if batching {
 		outerBatch = c.batchOpen(n, start)
@@ -1149,7 +1149,7 @@ func (c *checker) array(n *node) bool {
 			c.v2Wrong(n)
 		}
 	}
-	batching := n != nil && n.batch != nil && ci < 0 // the elements decode themselves: the list is decoded whole first
+	batching := n != nil && n.batch != nil && ci < 0 && !c.clean // the elements decode themselves: the list is decoded whole first (not in the clean mode)
 	var outerBatch batchList
 	if batching {
 		outerBatch = c.batchOpen(n, start)
