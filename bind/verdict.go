@@ -287,10 +287,10 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 }
 
 // reads reports whether p's binder decodes args into the tool's struct
-// without an error (under recovery: a panic is one).
+// without an error (under recovery: a panic is one), as the trial check's
+// decode.
 func (p *Plan) reads(args []byte) bool {
-	work(len(args))
-	return run(p.typ, func() error { return unmarshal(p.binder, args, reflect.New(p.typ).Interface()) }) == nil
+	return p.trial.decode(args) == nil
 }
 
 // tooDeep is the verdict of a call nested past the binder's limit at
