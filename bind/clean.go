@@ -23,7 +23,14 @@ import (
 // for it (node.clean: a map's or a fixed array's elements, a pointer's
 // element), or whole, where the binder reads it by a rule of its own (a
 // format: option, a method, a kind the pass does not read) and nothing in
-// it can be lost.
+// it can be lost. Besides, what the pass asks the binder it does not ask
+// again: a value that decodes itself, or a list of them, is not decoded
+// alone (its losses are its text's: selfValue, segQuotedSelf, batchOpen),
+// a segmentio ,string value holding a control character is read (its
+// parseString read it), and a field of a stale type sent again needs no
+// Plan.reads. A failure it would still find the binder did not have: it
+// declines then, and the trial check lists the unknown keys and the
+// missing parameters (see trialLosses); no call is known to.
 
 // cleanFor fills the clean reading of kDecline position n, of type t (see
 // above): how null reads into it, and the node its other values read into,
