@@ -214,3 +214,28 @@ func TestClean_CostGrowsLinearly(t *testing.T) {
 		assertLinear(t, costs, scales)
 	}
 }
+
+// TestClean_RequiredFieldsInDeclinedPositions: a struct read through a
+// declined position (a V2 map of float keys) whose fields are required
+// (Plan.WithRequired) has its missing fields listed by the clean mode, as
+// by the trial check (FuzzNativeValues' 6449992cf730c7a8, under
+// GOEXPERIMENT=jsonv2: a ,string struct V2 reads as without the option).
+func TestClean_RequiredFieldsInDeclinedPositions(t *testing.T) {
+	plan, err := jsonv2.Binder.Compile(reflect.TypeFor[cleanV2Args]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan = plan.WithRequired(nil, func(t reflect.Type) []string {
+		if t == reflect.TypeFor[cleanStruct]() {
+			return []string{"x"}
+		}
+		return nil
+	})
+	for _, args := range []string{`{"fs":{"1":{"y":1}}}`, `{"fs":{"1":{"x":1},"2":{}}}`, `{"fs":{"1":null}}`} {
+		checkProven(t, plan, []byte(args))
+	}
+	issues := plan.Check([]byte(`{"fs":{"1":{"y":1}}}`), nil)
+	if len(issues) != 1 || issues[0].Kind != bind.MissingField {
+		t.Errorf(`{"fs":{"1":{"y":1}}}: %s, want one missing_field`, brief(issues))
+	}
+}

@@ -97,6 +97,7 @@ func (p *Plan) WithRequired(names []string, fields func(t reflect.Type) []string
 			}
 			seen[n] = true
 			walk(n.elem)
+			walk(n.clean) // a declined position's clean reading (clean.go)
 			if n.kind != kStruct {
 				return
 			}
