@@ -28,9 +28,14 @@ import (
 // alone (its losses are its text's: selfValue, segQuotedSelf, batchOpen),
 // a segmentio ,string value holding a control character is read (its
 // parseString read it), and a field of a stale type sent again needs no
-// Plan.reads. A failure it would still find the binder did not have: it
-// declines then, and the trial check lists the unknown keys and the
-// missing parameters (see trialLosses); no call is known to.
+// Plan.reads. A failure the walk finds in a value is none (issueN lists
+// none in clean mode): the binder read the value by a rule the pass does
+// not port (the standard library's v2 reads the numbers inside a ,string
+// struct quoted), and the loss walk reads such a value as lossless, so
+// the walk goes on past it. A failure recorded otherwise (text that is not
+// JSON, a method's own error) makes it decline, and the trial check lists
+// the unknown keys and the missing parameters (see trialLosses); no call
+// is known to.
 
 // cleanFor fills the clean reading of kDecline position n, of type t (see
 // above): how null reads into it, and the node its other values read into,

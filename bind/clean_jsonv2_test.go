@@ -1,0 +1,42 @@
+//go:build goexperiment.jsonv2
+
+package bind_test
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/bindguard/bindguard/bind"
+	"github.com/bindguard/bindguard/bind/jsonv2"
+)
+
+// cleanQuotedStruct has a struct under the ,string option, which the
+// standard library's v2 reads as without it at the struct, and its
+// numbers inside as quoted too (FuzzNativeValues' f55bc410d6019aa4): a
+// declined position whose clean reading (the struct's own node) meets a
+// string where it reads a number.
+type cleanQuotedStruct struct {
+	L *nativeLeaf `json:"l,string"`
+	N float32     `json:"n"`
+}
+
+// TestClean_QuotedStructUnderJSONv2: the clean mode reads a value the
+// binder read by a rule the pass does not port (a quoted number inside a
+// ,string struct) as the loss walk does, losing nothing there, and goes
+// on: the call's other losses are listed, as the trial check's oracle
+// lists them; it declined the call before.
+func TestClean_QuotedStructUnderJSONv2(t *testing.T) {
+	plan, err := jsonv2.Binder.Compile(reflect.TypeFor[cleanQuotedStruct]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		`{"l":{"v":"1","f":"16777217","s":"x"},"n":16777217}`,
+		`{"l":{"v":1,"next":{"v":"2","f":16777217}},"n":1}`,
+	} {
+		checkProven(t, plan, []byte(args))
+		if _, _, ok := bind.CleanVerdict(plan, []byte(args)); !ok {
+			t.Errorf("%s: the clean mode declines it", args)
+		}
+	}
+}
