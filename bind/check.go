@@ -543,6 +543,7 @@ func (c *checker) object(n *node, root bool) bool {
 		return c.fail(c.pos)
 	}
 	dropping := false // the member just read is a top-level key bound to no parameter: droppedRun may read those after it
+	guess := 0        // the field the next key most likely binds (see lookupNext)
 	if more {
 		for {
 			if dropping && c.dropsFast() {
@@ -580,7 +581,8 @@ func (c *checker) object(n *node, root bool) bool {
 			if !wrong && n != nil {
 				switch n.kind {
 				case kStruct:
-					i, folded := n.fields.lookupKey(c.data[ks:ke], esc, hi)
+					i, folded := n.fields.lookupNext(c.data[ks:ke], esc, hi, guess)
+					guess = i + 1
 					if i < 0 && n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi) {
 						if !root {
 							return c.decline() // a key two of V2's case:ignore fields fold to, inside an argument
@@ -1751,6 +1753,20 @@ func (fs *fieldSet) lookupKey(raw []byte, esc, hi bool) (int, bool) {
 		return -1, false // no field's name, nor a fold of one
 	}
 	return fs.lookupText(key)
+}
+
+// lookupNext is lookupKey for the key raw of a struct's object whose last
+// key bound the field of index guess-1: a key that names field guess
+// exactly (the next declared, as most calls send them) binds it, as the
+// table would find; any other is looked up.
+func (fs *fieldSet) lookupNext(raw []byte, esc, hi bool, guess int) (int, bool) {
+	if !esc && !hi && guess < len(fs.order) {
+		if s := &fs.order[guess]; s.i != 0 && s.name == string(raw[1:len(raw)-1]) {
+			lookedUp()
+			return guess, false
+		}
+	}
+	return fs.lookupKey(raw, esc, hi)
 }
 
 // lookupOdd is lookupKey for a key with escapes, or UTF-8 the binder may

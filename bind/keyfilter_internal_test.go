@@ -77,11 +77,19 @@ func quoteKey(key string, escapeAll bool) []byte {
 }
 
 // lookupBoth returns fs's lookup of the key raw with the field set's
-// filter and with a filter that lets every key through.
+// filter and with a filter that lets every key through. got is the
+// lookup's, or where lookupNext, guessing any field, answers otherwise
+// than the lookup, lookupNext's.
 func lookupBoth(fs *fieldSet, raw []byte) (got, want [2]any) {
 	_, f, _ := jsonlex.String(raw, 0)
 	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 	i, folded := fs.lookupKey(raw, esc, hi)
+	for guess := range len(fs.params) + 1 {
+		if k, kfolded := fs.lookupNext(raw, esc, hi, guess); k != i || kfolded != folded {
+			i, folded = k, kfolded
+			break
+		}
+	}
 	open := *fs
 	open.names = nameFilter{lens: ^uint64(0), longest: -1}
 	for b := range open.names.ends {

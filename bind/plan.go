@@ -507,6 +507,11 @@ type fieldSet struct {
 	slots []fieldSlot
 	shift uint8
 	full  bool
+	// order holds, at each field's index, its name and index+1 where the
+	// name binds that field exactly (exact), else none (i 0): a struct's
+	// keys are most often sent in the order its fields are declared, so
+	// the field after the last one bound is tried first (lookupNext).
+	order []fieldSlot
 	// foldsMore: a key no field names exactly may still bind one, by the
 	// binder's own folding (V2's case:ignore), which the proving pass does
 	// not model (see rules.foldsMore).
@@ -698,5 +703,9 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		}
 	}
 	fs.fillSlots()
+	fs.order = make([]fieldSlot, len(params))
+	for name, i := range fs.exact {
+		fs.order[i] = fieldSlot{name: name, i: int32(i + 1)}
+	}
 	return fs, nil
 }
