@@ -91,3 +91,31 @@ func TestProblemVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemRefusalAllocations: a refusal of the typical call's one
+// problem, a wrong value or an unknown key, takes one allocation under
+// every binder: the refusal, its problem, the tool's names and the
+// problem's text (its quote, an unknown key's pointer) in one room. A
+// nested value's problem (the window's from sent as a number) takes the
+// room (with the element's quote and the argument's), the path bind
+// builds to it, and the path's text and pointer: 4 (6 when the quotes
+// were strings of their own).
+func TestProblemRefusalAllocations(t *testing.T) {
+	nested := []byte(strings.Replace(TypicalArgs, `"from":"2024-01-01"`, `"from":20240101`, 1))
+	for _, bd := range Binders {
+		reg := typereg.New(typereg.WithBinder(bd))
+		must(typereg.Register[Typical](reg, ToolTypical))
+		for _, c := range []struct {
+			name string
+			args []byte
+			max  float64
+		}{{wrongValuePayload.Name, wrongValuePayload.Args, 1}, {unknownKeyPayload.Name, unknownKeyPayload.Args, 1}, {"nested wrong value", nested, 4}} {
+			if r := refuse.Refuse(reg, ToolTypical, c.args); r == nil || len(r.Problems) != 1 {
+				t.Fatalf("%s, %s: %v, want one problem", c.name, bd.Name(), r)
+			}
+			if n := testing.AllocsPerRun(50, func() { refuse.Refuse(reg, ToolTypical, c.args) }); n > c.max {
+				t.Errorf("%s, %s: %v allocations, want %v at most", c.name, bd.Name(), n, c.max)
+			}
+		}
+	}
+}

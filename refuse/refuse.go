@@ -164,8 +164,7 @@ func (b *problems) measured() {
 
 func (b *problems) put(p Problem, n, js int) {
 	if b.list == nil {
-		b.room = new(refusalRoom)
-		b.list = b.room.first[:0:1]
+		b.list = b.roomFor().first[:0:1]
 	}
 	b.list = append(b.list, p)
 	if n == unmeasured {
@@ -209,7 +208,7 @@ func (b *problems) unknownKey(start, end int) {
 		b.more++
 		return
 	}
-	b.put(listed(string(buf)), n, js)
+	b.put(listed(b.keep(buf)), n, js)
 }
 
 // keyScratch holds an unknown key's problem before it is listed: its
@@ -322,19 +321,58 @@ func (b *problems) refusal() *Refusal {
 	return r
 }
 
-// A refusalRoom is a refusal, its first problem and the tool's names,
-// allocated together when the first problem is listed: a call of a tool
-// of up to roomNames parameters refused for one problem takes one
-// allocation for the three.
+// A refusalRoom is a refusal, its first problem, the tool's names and
+// the text of its first problems, allocated together when the first
+// problem is worded: a call of a tool of up to roomNames parameters
+// refused for one problem takes one allocation for the four.
 type refusalRoom struct {
 	refusal  Refusal
 	first    [1]Problem
 	accepted [roomNames]string
+	text     [roomText]byte // the strings keep holds, text[:textN]
+	textN    int
 }
 
 // roomNames is how many parameters' names a refusalRoom holds: most tools
 // take no more.
 const roomNames = 8
+
+// roomText is how many bytes of its problems' text a refusalRoom holds:
+// a quoted value of maxSent characters, or an unknown key's quote and
+// pointer, written plain.
+const roomText = 128
+
+// roomFor returns the refusal's room, allocated on first use.
+func (b *problems) roomFor() *refusalRoom {
+	if b.room == nil {
+		b.room = new(refusalRoom)
+	}
+	return b.room
+}
+
+// keep returns text as a string: held in the refusal's room where the
+// room has space for it, else a copy of its own. The room's text is
+// written once per string and never again, so a string held there never
+// changes.
+func (b *problems) keep(text []byte) string {
+	if len(text) == 0 {
+		return ""
+	}
+	r := b.roomFor()
+	n := r.textN
+	if len(text) > len(r.text)-n {
+		return string(text)
+	}
+	r.textN += copy(r.text[n:], text)
+	return unsafe.String(&r.text[n], len(text))
+}
+
+// quote is quoteSent of raw, its text kept in the refusal's room where it
+// fits (see keep).
+func (b *problems) quote(raw []byte) string {
+	var buf [4*maxSent + 32]byte // the quote of most values
+	return b.keep(appendSent(buf[:0], raw))
+}
 
 // nearNames returns the tool's parameters' names as closestKey compares
 // an unknown key to them: a struct tool's normalized once, in its record
@@ -522,7 +560,7 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 		Pointer:  b.pointerOf(is, path),
 		Code:     c,
 		Takes:    b.w.param(is.Param),
-		Sent:     quoteSent(b.args[is.Start:is.End]),
+		Sent:     b.quote(b.args[is.Start:is.End]),
 	}
 	switch is.Kind {
 	case bind.FoldedKey, bind.DuplicateKey:
@@ -536,7 +574,7 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 		}
 		return pr
 	case bind.UnknownField, bind.AmbiguousField:
-		pr.Element, pr.Sent = pr.Sent, quoteSent(b.memberValue(is.Start))
+		pr.Element, pr.Sent = pr.Sent, b.quote(b.memberValue(is.Start))
 		return pr
 	}
 	if is.Kind.Class() == bind.SilentLoss {
@@ -552,7 +590,7 @@ func (b *problems) valueProblem(is bind.Issue, c Code) Problem {
 		return pr // the offending value is the argument's whole value
 	}
 	if whole := b.memberValue(is.Start); whole != nil && len(whole) != is.End-is.Start {
-		pr.Element, pr.Sent = pr.Sent, quoteSent(whole)
+		pr.Element, pr.Sent = pr.Sent, b.quote(whole)
 	}
 	return pr
 }
