@@ -111,7 +111,7 @@ func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 			if verdict, ok := p.native(&c, args, issues); ok {
 				return verdict // the one pass, by the binder's own rules
 			}
-			return p.declinedCheck(args, issues, nil)
+			return p.declinedCheck(args, issues, nil, &c)
 		}
 		return p.check(args, p.required, p.nested, issues, nil)
 	}
@@ -178,10 +178,12 @@ type checker struct {
 	// whose first failure is listed last.
 	foldsMore  bool
 	failedIn   int
-	failed     bool     // a failure is listed or counted: the binder fails
-	found      int      // the issues a proving pass found so far, listed or counted
-	dupLoss    bool     // a repeated key is a loss, the last value kept (segmentio)
-	staleDups  bool     // a struct's key was repeated whose failure the pass may place otherwise than segmentio (see fieldAgain)
+	failed     bool // a failure is listed or counted: the binder fails
+	found      int  // the issues a proving pass found so far, listed or counted
+	dupLoss    bool // a repeated key is a loss, the last value kept (segmentio)
+	staleDups  bool // a struct's key was repeated whose failure the pass may place otherwise than segmentio (see fieldAgain)
+	decoded    bool // the binder decoded the whole call (see reads), with decodeErr
+	decodeErr  error
 	repeats    []Issue  // V2's repeated top-level names, listed after the members' issues (see nameRepeated)
 	wrapsInts  bool     // the binder reads long integers as segmentio does (see segIntVerdict)
 	durations  bool     // the binder reads time.Duration as segmentio does (see durationText)

@@ -28,7 +28,7 @@ import (
 // alone (its losses are its text's: selfValue, segQuotedSelf, batchOpen),
 // a segmentio ,string value holding a control character is read (its
 // parseString read it), and a field of a stale type sent again needs no
-// Plan.reads. A failure the walk finds in a value is none (issueN lists
+// checker.reads. A failure the walk finds in a value is none (issueN lists
 // none in clean mode): the binder read the value by a rule the pass does
 // not port (the standard library's v2 reads the numbers inside a ,string
 // struct quoted), and the loss walk reads such a value as lossless, so
@@ -165,11 +165,15 @@ func (p *Plan) cleanVerdict(c *checker, args []byte, issues []Issue) ([]Issue, b
 }
 
 // declinedCheck is Check's verdict, with the members recorded in ms (nil:
-// none), of a call the proving pass of p declined: the binder decodes it
-// once; where it reads it, the clean mode gives the verdict, and where it
-// fails, the trial check.
-func (p *Plan) declinedCheck(args []byte, issues []Issue, ms *bindcap.Members) []Issue {
-	err := p.trial.decode(args)
+// none), of a call the proving pass of p, on checker pass, declined: the
+// binder decodes it once (the pass may have: checker.reads); where it
+// reads it, the clean mode gives the verdict, and where it fails, the
+// trial check.
+func (p *Plan) declinedCheck(args []byte, issues []Issue, ms *bindcap.Members, pass *checker) []Issue {
+	err := pass.decodeErr
+	if !pass.decoded {
+		err = p.trial.decode(args)
+	}
 	if err == nil {
 		var c checker // set field by field: a composite literal this size is built, then copied
 		c.record, c.members = ms != nil, ms

@@ -122,7 +122,7 @@ func (c *checker) checkConstrained(p *Plan, args []byte, issues []Issue, cs *con
 		}
 		ms.Reset() // recorded anew
 		if p.root != nil {
-			return p.declinedCheck(args, issues, ms)
+			return p.declinedCheck(args, issues, ms, c)
 		}
 		return p.check(args, p.required, p.nested, issues, ms)
 	}

@@ -7,10 +7,14 @@ import (
 	"github.com/bindguard/bindguard/internal/bindcap"
 )
 
-func init() { workDone = new(atomic.Int64) }
+func init() { workDone, wholeDecodes = new(atomic.Int64), new(atomic.Int64) }
 
 // WorkDone returns the bytes the checkers have read so far (see workDone).
 func WorkDone() int64 { return workDone.Load() }
+
+// WholeDecodes returns the binder's decodes of a whole call so far (see
+// wholeDecodes).
+func WholeDecodes() int64 { return wholeDecodes.Load() }
 
 // TrialCheck is Check for a plan mirrored by trial without its proving
 // pass: the trial check alone, as every call ran before the pass.

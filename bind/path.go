@@ -14,6 +14,10 @@ import (
 // growth tests pin to the size of the input.
 var workDone *atomic.Int64
 
+// wholeDecodes counts, in the package's tests only (it is nil otherwise),
+// the binder's decodes of a whole call (trialPlan.decode).
+var wholeDecodes *atomic.Int64
+
 func work(n int) {
 	if workDone != nil {
 		workDone.Add(int64(n))

@@ -155,3 +155,46 @@ func TestSegStaleRepeats(t *testing.T) {
 		}
 	}
 }
+
+// onceOnly reads a whole number into a zero value only: alone it reads
+// any, and sent again under segmentio (decoded into what the value
+// before left) it fails.
+type onceOnly int
+
+func (o *onceOnly) UnmarshalJSON(b []byte) error {
+	n, err := strconv.Atoi(string(b))
+	if err != nil || *o != 0 {
+		return errors.New("onceOnly: read once")
+	}
+	*o = onceOnly(n)
+	return nil
+}
+
+type onceArgs struct {
+	O onceOnly `json:"o"`
+	F float32  `json:"f"`
+}
+
+// TestSegStaleRepeats_DecodedOnce: a call that sends such a field again,
+// each value of which reads alone, and which segmentio fails on: the pass
+// finds no failure and asks the binder (checker.reads), then declines;
+// the check after it takes that decode's error, and the whole call is
+// decoded once, not twice (before: 2 for each row). The verdict stays
+// the trial check's.
+func TestSegStaleRepeats_DecodedOnce(t *testing.T) {
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[onceArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{`{"o":1,"o":2}`, `{"o":1,"f":1,"o":1}`, `{"f":16777217,"o":3,"o":4,"f":2}`} {
+		if err := plan.Binder().Unmarshal([]byte(args), new(onceArgs)); err == nil {
+			t.Fatalf("%s: segmentio reads it; the test wants a call it fails on", args)
+		}
+		checkProven(t, plan, []byte(args))
+		n0 := bind.WholeDecodes()
+		plan.Check([]byte(args), nil)
+		if n := bind.WholeDecodes() - n0; n != 1 {
+			t.Errorf("%s: Check decoded the whole call %d times, want 1", args, n)
+		}
+	}
+}

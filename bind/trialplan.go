@@ -135,6 +135,9 @@ func trialDecode(b Binder, value []byte, out any, t reflect.Type) (err error) {
 
 func (p *trialPlan) decode(args []byte) error {
 	work(len(args))
+	if wholeDecodes != nil {
+		wholeDecodes.Add(1)
+	}
 	return run(p.typ, func() error { return unmarshal(p.binder, args, reflect.New(p.typ).Interface()) })
 }
 

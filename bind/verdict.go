@@ -248,7 +248,7 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 	if c.clean && (c.failed || c.segPrint.hidden) {
 		return issues, false // the binder reads the call: the trial check decides
 	}
-	if c.bad || c.declined || c.staleDups && !c.clean && (c.failed || c.segPrint.hidden || !p.reads(args)) {
+	if c.bad || c.declined || c.staleDups && !c.clean && (c.failed || c.segPrint.hidden || !c.reads(p, args)) {
 		// A struct's field sent again, of a type whose value segmentio may
 		// fail on in what the value before left and not alone (see
 		// fieldAgain): where the binder reads the call, the pass's verdict
@@ -288,9 +288,12 @@ func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
 
 // reads reports whether p's binder decodes args into the tool's struct
 // without an error (under recovery: a panic is one), as the trial check's
-// decode.
-func (p *Plan) reads(args []byte) bool {
-	return p.trial.decode(args) == nil
+// decode, and keeps the decode's verdict in c (decodeErr) for the check
+// of a call the pass then declines (declinedCheck): the call is decoded
+// once.
+func (c *checker) reads(p *Plan, args []byte) bool {
+	c.decoded, c.decodeErr = true, p.trial.decode(args)
+	return c.decodeErr == nil
 }
 
 // tooDeep is the verdict of a call nested past the binder's limit at
