@@ -189,6 +189,13 @@ func (c *checker) consBreach(start int) {
 		// of a deep value costs no more than one.)
 		return
 	}
+	if !c.record || c.members.Len() >= bindcap.MaxMembers {
+		// The top-level member this value is in is not recorded, and
+		// neither is its breach (consJudged): its path is never read. (A
+		// key sent a million times, its nested value breaking its tags,
+		// built a million paths.)
+		return
+	}
 	c.cons.path = c.pathFor().p
 }
 
