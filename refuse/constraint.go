@@ -100,10 +100,11 @@ func decodedProblems(t *typereg.Tool, args []byte, ms *bindcap.Members, issues [
 		// it, the last that sends it; a null that leaves a value as it was
 		// is passed over (the value read was sent before it), then, where
 		// none is found, looked at as the value sent.
+		lvls := levels(p.Validate)
 		find := func(mb bindcap.Member, skipNull bool) bool {
 			a := argText{raw: args[mb.Value.Start:mb.Value.End], skipNull: skipNull}
 			a.ends = jsonlex.IndexEnds(a.raw)
-			path, elem, ok := breach(t.Plan(), fv, &a, jsonlex.Span{End: len(a.raw)}, levels(p.Validate), jsonpath.ArgPath(args[mb.Key.Start:mb.Key.End]))
+			path, elem, ok := breach(t.Plan(), fv, &a, jsonlex.Span{End: len(a.raw)}, lvls, jsonpath.ArgPath(args[mb.Key.Start:mb.Key.End]))
 			if ok && path.Inside() {
 				pr.Path, pr.Pointer, pr.Element, pr.Sent = path.String(), path.Pointer(), quoteSent(elem), quoteSent(a.raw)
 			}
