@@ -1079,11 +1079,19 @@ func readKey(dst, raw []byte, kind nodeKind) []byte {
 	switch kind {
 	case kSegInt, kSegUint:
 		return segKeyIdentity(dst, raw, kind == kSegInt)
-	case kInt:
-		v, _ := strconv.ParseInt(unsafeString(text), 10, 64)
-		return binary.LittleEndian.AppendUint64(dst[:0], uint64(v))
-	case kUint:
-		v, _ := strconv.ParseUint(unsafeString(text), 10, 64)
+	case kInt, kUint:
+		// As strconv.ParseInt or ParseUint reads it, with no error to
+		// allocate where the key is one (a key they fail on reads as
+		// they read it).
+		v, ok := decimal(text, kind == kInt)
+		switch {
+		case ok:
+		case kind == kInt:
+			iv, _ := strconv.ParseInt(unsafeString(text), 10, 64)
+			v = uint64(iv)
+		default:
+			v, _ = strconv.ParseUint(unsafeString(text), 10, 64)
+		}
 		return binary.LittleEndian.AppendUint64(dst[:0], v)
 	}
 	return text
@@ -1113,13 +1121,15 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 	if stdNullKey && s == "null" {
 		return true // the key 0 (readKey reads it so)
 	}
+	// decimal reads it as strconv.ParseInt or ParseUint (base 10, 64
+	// bits) would, without the error they allocate for a key they fail on.
 	if n.key == kInt {
-		v, err := strconv.ParseInt(s, 10, 64)
-		high := v >> (n.bits - 1) // 0 or -1 exactly when v fits in bits
-		return err == nil && (high == 0 || high == -1)
+		u, ok := decimal(key, true)
+		high := int64(u) >> (n.bits - 1) // 0 or -1 exactly when the value fits in bits
+		return ok && (high == 0 || high == -1)
 	}
-	v, err := strconv.ParseUint(s, 10, 64)
-	return err == nil && (n.bits == 64 || v>>n.bits == 0)
+	v, ok := decimal(key, false)
+	return ok && (n.bits == 64 || v>>n.bits == 0)
 }
 
 func (c *checker) array(n *node) bool {

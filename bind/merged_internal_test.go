@@ -27,13 +27,30 @@ func TestDecimal_ReadsAsStrconv(t *testing.T) {
 		texts = append(texts, string(b))
 	}
 	for _, s := range texts {
-		iv, ierr := strconv.ParseInt(s, 10, 64)
-		if v, ok := decimal([]byte(s), true); ok != (ierr == nil) || ok && int64(v) != iv {
-			t.Errorf("%q signed: %d %v, strconv %d %v", s, int64(v), ok, iv, ierr)
-		}
-		uv, uerr := strconv.ParseUint(s, 10, 64)
-		if v, ok := decimal([]byte(s), false); ok != (uerr == nil) || ok && v != uv {
-			t.Errorf("%q unsigned: %d %v, strconv %d %v", s, v, ok, uv, uerr)
-		}
+		decimalAsStrconv(t, s)
 	}
+}
+
+// decimalAsStrconv fails t where decimal reads s otherwise than
+// strconv.ParseInt and ParseUint (base 10, 64 bits) do.
+func decimalAsStrconv(t *testing.T, s string) {
+	t.Helper()
+	iv, ierr := strconv.ParseInt(s, 10, 64)
+	if v, ok := decimal([]byte(s), true); ok != (ierr == nil) || ok && int64(v) != iv {
+		t.Errorf("%q signed: %d %v, strconv %d %v", s, int64(v), ok, iv, ierr)
+	}
+	uv, uerr := strconv.ParseUint(s, 10, 64)
+	if v, ok := decimal([]byte(s), false); ok != (uerr == nil) || ok && v != uv {
+		t.Errorf("%q unsigned: %d %v, strconv %d %v", s, v, ok, uv, uerr)
+	}
+}
+
+// FuzzDecimal_ReadsAsStrconv is TestDecimal_ReadsAsStrconv on any text:
+// the checker reads an integer map key's text by decimal too (mapKey,
+// readKey, segKeyIdentity).
+func FuzzDecimal_ReadsAsStrconv(f *testing.F) {
+	for _, s := range []string{"", "+1", "-0", "01", "9223372036854775808", "-9223372036854775809", "18446744073709551616", "1_0", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(decimalAsStrconv)
 }

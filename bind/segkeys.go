@@ -143,12 +143,10 @@ func segKeyIdentity(dst, raw []byte, signed bool) []byte {
 	if string(text) == "null" {
 		return append(dst[:0], '0')
 	}
-	s := unsafeString(text)
-	if signed {
-		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-			return strconv.AppendInt(dst[:0], v, 10)
+	if v, ok := decimal(text, signed); ok { // as strconv.ParseInt or ParseUint, with no error to allocate
+		if signed {
+			return strconv.AppendInt(dst[:0], int64(v), 10)
 		}
-	} else if v, err := strconv.ParseUint(s, 10, 64); err == nil {
 		return strconv.AppendUint(dst[:0], v, 10)
 	}
 	if segWrapped(text, 64, signed) {
