@@ -1167,6 +1167,8 @@ func (c *checker) array(n *node) bool {
 		}
 	}
 	batching := n != nil && n.batch != nil && ci < 0 && !c.clean // the elements decode themselves: the list is decoded whole first (not in the clean mode)
+	elemTyp := droppedElem(n)                                    // each element typed so where V2 fails in it (see droppedElem)
+	outerAt, outerTyp := c.v2.elemAt, c.v2.elemTyp
 	var outerBatch batchList
 	if batching {
 		outerBatch = c.batchOpen(n, start)
@@ -1193,6 +1195,9 @@ func (c *checker) array(n *node) bool {
 			if ci >= 0 {
 				c.consElem(ci)
 			}
+			if elemTyp != nil {
+				c.v2.elemAt, c.v2.elemTyp = c.pos+1, elemTyp
+			}
 			if el == nil && fixed { // past the length: where the element its argument fails in starts
 				at, before := c.pos, c.failedIn
 				if !c.value(nil) {
@@ -1216,6 +1221,7 @@ func (c *checker) array(n *node) bool {
 		}
 	}
 	c.steps.pop(outer)
+	c.v2.elemAt, c.v2.elemTyp = outerAt, outerTyp
 	if batching {
 		c.batch = outerBatch
 	}

@@ -42,6 +42,12 @@ type v2Keys struct {
 	badAt      int  // the first invalid byte in it
 	badFirst   bool // nothing failed before that key: V2's error is the key's
 	textKeys   bool // a top-level key with an escape was dropped: dropped keys are told by their text (see droppedRepeat)
+	// elemAt is the start+1 of the element being read of an array read
+	// into a byte list or array (ownBytes), which V2 reads as the wrong
+	// kind (0: none); elemTyp is that list's element type, the type the
+	// trial check gives a failure of that element's (see droppedElem).
+	elemAt  int
+	elemTyp reflect.Type
 
 	repeats v2Repeats // the repeated top-level names (see nameRepeated)
 }
@@ -56,6 +62,19 @@ func (c *checker) v2Wrong(n *node) {
 			c.v2.skim = c.depth
 		}
 	}
+}
+
+// droppedElem is the element type of the list n an array is read into
+// where V2 reads that array as the wrong kind and only validates its
+// elements (a byte list or array, ownBytes), or nil. A failure V2 meets
+// there in an element itself (a repeated name, invalid text: v2Closed,
+// v2DroppedText) is typed as the trial check types it, by the Go type
+// its path leads to: the list's element type, one level down only.
+func droppedElem(n *node) reflect.Type {
+	if n != nil && n.kind == kOwn && n.own == ownBytes {
+		return n.typ.Elem()
+	}
+	return nil
 }
 
 // v2Closed ends, under V2, the array or object opened at data[start]
@@ -77,6 +96,8 @@ func (c *checker) v2Closed(n *node, start int) {
 	is := Issue{Kind: InvalidValue, Param: c.param, Start: start, End: c.pos, Path: c.pathFor()}
 	if n != nil && n != anyNode {
 		is.Type = n.typ
+	} else if n == nil && c.v2.elemAt == start+1 {
+		is.Type = c.v2.elemTyp // see droppedElem
 	}
 	if !c.v2.text {
 		is.Err = c.v2DupError(c.v2.ks, c.v2.ke)
@@ -383,7 +404,11 @@ func (c *checker) v2DroppedText(start int, esc, hi bool) {
 		return
 	}
 	if c.param >= 0 {
+		n := len(c.issues)
 		c.issue(InvalidValue, nil, start, c.pos)
+		if len(c.issues) > n && c.v2.elemAt == start+1 {
+			c.issues[n].Type = c.v2.elemTyp // see droppedElem
+		}
 		return
 	}
 	var f jsonlex.StringFlags
