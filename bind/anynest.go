@@ -149,7 +149,7 @@ object: // c.pos is at '{', in position n (d = -1) or in
 	}
 member: // c.pos is at a member's key in object l
 	if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
-		return c.nameCut(false) // V2 reads an interface's value whole
+		return c.nameCut(d == 0 && namedInterface(n)) // V2 reads an any's value whole; a named interface's object member by member
 	}
 	ks = c.pos
 	if end, f, ok = jsonlex.String(c.data, ks); !ok {

@@ -555,7 +555,7 @@ func (c *checker) object(n *node, root bool) bool {
 				}
 			}
 			if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
-				return c.nameCut(n != nil && !wrong && n.kind != kAny)
+				return c.nameCut(n != nil && !wrong && (n.kind != kAny || namedInterface(n)))
 			}
 			ks := c.pos
 			end, f, ok := jsonlex.String(c.data, ks)

@@ -173,3 +173,25 @@ func TestNamedAny_RepeatBeside(t *testing.T) {
 		decidedProven(t, plan, []byte(args))
 	}
 }
+
+// TestNamedAny_NoNameUnderV2: V2 reads an object into a named empty
+// interface member by member, as into a map (into any, whole): where an
+// object stands at a member's name, V2 skips it first, and its error is a
+// name repeated in it where the skip finds one, else the missing name. The
+// pass gives that verdict, the repeated name included, at every position
+// of one (checkProven), and the inner objects are any's. FuzzNative found
+// the pass reading the named interface's object as any's
+// (f3ee4c2ff2ea78ae): each row but the last two failed so before.
+func TestNamedAny_NoNameUnderV2(t *testing.T) {
+	plan, err := jsonv2.Binder.Compile(reflect.TypeFor[namedAnyArgs]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{
+		`{"nn":{{"a":0,"a":1}}}`, `{"nn":{"x":1,{"a":0,"a":1}}}`, `{"nn":{{"":0,""`,
+		`{"ln":[{{"a":0,"a":1}}]}`, `{"mn":{"k":{{"a":0,"a":1}}}}`, `{"pn":{{"a":0,"a":1}}}`, `{"sn":{"v":{{"a":0,"a":1}}}}`,
+		`{"nn":{{"a":0}}}`, `{"nn":{"k":{{"a":0,"a":1}}}}`,
+	} {
+		t.Run(args, func(t *testing.T) { checkProven(t, plan, []byte(args)) })
+	}
+}

@@ -402,10 +402,17 @@ func (p *Plan) notJSON(c *checker, issues []Issue) ([]Issue, bool) {
 	return append(issues, Issue{Kind: InvalidJSON, Param: -1, Start: c.badAt, End: c.badAt, Err: c.v2FirstErr()}), true
 }
 
+// namedInterface reports whether n is the position of an empty interface
+// of a name of its own (not any).
+func namedInterface(n *node) bool {
+	return n != nil && n.kind == kAny && n.typ != nil && n.typ != anyNode.typ
+}
+
 // nameCut is Check's failure where a member name of an object should
 // start and does not. Where V2 decodes the object member by member
-// (decoded: a struct's or a map's, not one inside a value it skips or
-// reads whole, an interface's too) and an array or object stands there, V2 reads
+// (decoded: a struct's, a map's, or an empty interface's of a name of its
+// own, which V2 reads as a map; not any's, which it reads whole, nor one
+// inside a value it skips) and an array or object stands there, V2 reads
 // that whole, as a value it skips, before it fails on it being no name:
 // under V2's pass, so does the pass, for the name repeated in it that
 // V2's error may be (v2First); the verdict stays the text's failure at
