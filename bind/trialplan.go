@@ -207,7 +207,10 @@ func (p *trialPlan) checkDecoded(args []byte, err error, required []bool, nested
 			add(Issue{Kind: UnknownArgument, Param: -1, Start: m.ks, End: m.ke})
 		case m.param >= 0 && err != nil:
 			if e := tried.decode(p, args, ms, i); e != nil {
-				add(p.issue(args, *m, e))
+				if is, path := p.issue(args, *m, e); tl.admit(issues[n0:], is.Kind, is.Param) {
+					is.Path = path.path(args, "") // written only for an issue listed
+					issues = append(issues, is)
+				}
 				failed++
 			}
 		}
@@ -416,8 +419,11 @@ func (p *trialPlan) tooDeep(args []byte, sc scan, at int, err error) Issue {
 
 // issue describes the trial failure err of member m's value: it follows
 // the failure's path into the value as far as the text and the Go types
-// allow, so the issue names the innermost offending element.
-func (p *trialPlan) issue(args []byte, m member, err error) Issue {
+// allow, so the issue names the innermost offending element. It returns
+// the path apart, unwritten (the issue's Path is zero): a caller writes it
+// (pathStack.path) where it lists the issue, and one it only counts (past
+// MaxIssues) builds none.
+func (p *trialPlan) issue(args []byte, m member, err error) (Issue, pathStack) {
 	param := p.params[m.param]
 	f := p.hooks.explain(err)
 	if _, panicked := err.(*PanicError); panicked { // trialDecode's own, never wrapped
@@ -510,12 +516,12 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		s, ks, ke = cs, cks, cke
 	}
 	e, _, _ := scanValue(args, s, 0, 0)
-	is := Issue{Kind: f.kind, Param: m.param, Start: s, End: e, Path: path.path(args, ""), Err: err}
+	is := Issue{Kind: f.kind, Param: m.param, Start: s, End: e, Err: err}
 	quoted := param.Quoted && s == m.vs
 	if f.kind == AmbiguousField {
 		if len(rest) == 0 && ks >= 0 && holder != nil && holder.Kind() == reflect.Struct {
 			is.Start, is.End, is.Type = ks, ke, holder // the key, in the struct its object is read into
-			return is
+			return is, path
 		}
 		is.Kind = InvalidValue // a path not followed to the key: the value that holds it
 	}
@@ -536,7 +542,7 @@ func (p *trialPlan) issue(args []byte, m member, err error) Issue {
 		t = nil // a value inside an empty interface has no declared type
 	}
 	is.Type, is.Quoted = t, quoted
-	return is
+	return is, path
 }
 
 // textKind judges why a value of Go type t failed from its JSON text:
