@@ -294,7 +294,9 @@
 // empty interface of a name of its own as any (V2 puts in it what it puts
 // in an any, by those types' own arshalers, segmentio parses the value
 // into an any; the losses of what it holds are typed any's, as the loss
-// walk types them); it
+// walk types them; but V2 reads an object into it member by member, as
+// into a map, so that at a member name holding an object it fails on a
+// name repeated in that object first); it
 // reads a key
 // with an escape or a byte past ASCII by its text, as both bind it; and a
 // key naming two fields of one struct under SegmentIO it binds to the one
