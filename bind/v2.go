@@ -172,6 +172,21 @@ func (c *typeWalk) v2Struct(t reflect.Type) error {
 type v2Mirror struct {
 	byName map[string]int   // param index by exact name
 	byFold map[string][]int // case:ignore params by folded name
+	// structs holds, by struct type, the field sets field reads (a
+	// reflect.Type to its *v2Fields), each built once: a call of
+	// thousands of failing members walked each one's path anew. Its own,
+	// read only: no Param shares its slices.
+	structs sync.Map
+}
+
+// structFields returns v2StructFields(t), built once for m.
+func (m *v2Mirror) structFields(t reflect.Type) *v2Fields {
+	if fs, ok := m.structs.Load(t); ok {
+		return fs.(*v2Fields)
+	}
+	fs := v2StructFields(t)
+	v, _ := m.structs.LoadOrStore(t, &fs)
+	return v.(*v2Fields)
 }
 
 // match binds a key as V2's struct decoder does: the exact name, else the
@@ -334,7 +349,7 @@ func (m *v2Mirror) repeatFields(reflect.Type) func(string) (reflect.Type, bool, 
 }
 
 func (m *v2Mirror) field(st reflect.Type, key string) reflect.Type {
-	fs := v2StructFields(st)
+	fs := m.structFields(st)
 	for _, f := range fs.flattened {
 		if f.name == key {
 			return f.typ
