@@ -86,6 +86,11 @@ func (c *compiler) cleanFor(n *node, t reflect.Type) error {
 		n.clean = &node{kind: kFloat, typ: t, bits: t.Bits()}
 	case reflect.Struct:
 		n.clean, err = c.node(t, false)
+	case reflect.Interface:
+		// An empty interface (Compile refuses one with methods) the binder
+		// reads as any (the standard library's v2 reads a ,string one as
+		// without the option): what it holds loses what an any's does.
+		n.clean = &node{kind: kAny, typ: t}
 	}
 	return err
 }
