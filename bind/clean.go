@@ -21,7 +21,7 @@ import (
 // position's null rule (node.cleanNull: lost where the binder leaves a
 // value that has no nil as it was), any other value by the node compiled
 // for it (node.clean: a map's or a fixed array's elements, a pointer's
-// element), or whole, where the binder reads it by a rule of its own (a
+// element, an empty interface's value as any's), or whole, where the binder reads it by a rule of its own (a
 // format: option, a method, a kind the pass does not read) and nothing in
 // it can be lost. Besides, what the pass asks the binder it does not ask
 // again: a value that decodes itself, or a list of them, is not decoded

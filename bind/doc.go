@@ -364,7 +364,7 @@
 // position the proving
 // compile declines is read as the binder reads it (null by the position's
 // null rule, a map's or a fixed array's elements by their own positions,
-// anything read by a rule of the binder's own, a format: option, a named
+// an empty interface's value as any's, anything read by a rule of the binder's own, a format: option, a named
 // byte's base64, whole); its verdict is the losses, the unknown keys and
 // the missing parameters. Where the binder fails, or the clean mode
 // declines, the trial check below decides, so the verdict is always the
