@@ -1,6 +1,7 @@
 package refuse
 
 import (
+	"math/bits"
 	"slices"
 	"unicode"
 	"unicode/utf8"
@@ -23,7 +24,8 @@ const maxClosest = 64
 // bounded for each name whatever the key: a key past maxClosest bytes is not looked up, a name is read
 // up to maxClosest+4 characters (normalized), and the edit distance, at
 // most 3, is computed only for a name within 3 characters of the key's
-// length whose runes (boundedDistance's bag bound) allow it, over the
+// length whose runes (the classes of runes either lacks, then
+// boundedDistance's bag bound) allow it, over the
 // cells within 3 of the diagonal: at most 64 × 7.
 func closest(key string, names []string) string {
 	if key == "" || len(key) > maxClosest || !utf8.ValidString(key) {
@@ -64,8 +66,11 @@ type normalized struct {
 	cut   bool
 }
 
-func (z *normalized) put(r rune) bool {
-	switch r = unicode.ToLower(r); r {
+func (z *normalized) put(r rune) bool { return z.putLower(unicode.ToLower(r)) }
+
+// putLower is put of r lowered.
+func (z *normalized) putLower(r rune) bool {
+	switch r {
 	case '_', '-', ' ', '.':
 		return true
 	}
@@ -88,13 +93,33 @@ func nearNames(names []string) []toolrec.NearName {
 	for i, name := range names {
 		z.n, z.bytes, z.cut = 0, 0, false // r past n is never read
 		normalizeString(&z, name)
-		near[i] = toolrec.NearName{Name: name, Runes: slices.Clone(z.runes()), Bytes: z.bytes, Cut: z.cut}
+		near[i] = toolrec.NearName{Name: name, Runes: slices.Clone(z.runes()), Bytes: z.bytes, Cut: z.cut, Classes: classes(z.runes())}
 	}
 	return near
 }
 
+// classes is the set of the classes of rs, a rune's class its last six
+// bits (bit r&63 for rune r), as bagDistance tells runes apart.
+func classes(rs []rune) uint64 {
+	var c uint64
+	for _, r := range rs {
+		c |= 1 << (r & 63)
+	}
+	return c
+}
+
 func normalizeBytes(z *normalized, s []byte) {
 	for i := 0; i < len(s); {
+		if r := rune(s[i]); r < utf8.RuneSelf { // ASCII: lowered as unicode.ToLower does, a byte a character
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			if !z.putLower(r) {
+				return
+			}
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRune(s[i:])
 		if !z.put(r) {
 			return
@@ -121,6 +146,7 @@ func closestText(key []byte, names []toolrec.NearName) string {
 	var k normalized
 	normalizeBytes(&k, key)
 	nk := k.runes()
+	kc := classes(nk)
 	best, bestD, prefix := "", 0, ""
 	for i := range names {
 		n := &names[i]
@@ -139,8 +165,11 @@ func closestText(key []byte, names []toolrec.NearName) string {
 		case l > 4:
 			limit = 2
 		}
-		// The distance is at least the difference in length.
-		if !n.Cut && abs(len(nn)-len(nk)) <= limit {
+		// The distance is at least the difference in length, and at least
+		// the classes of runes either has and the other lacks: each such
+		// rune is one edit's.
+		if !n.Cut && abs(len(nn)-len(nk)) <= limit &&
+			bits.OnesCount64(kc&^n.Classes) <= limit && bits.OnesCount64(n.Classes&^kc) <= limit {
 			if d := boundedDistance(nk, nn, limit); d <= limit && (best == "" || d < bestD) {
 				best, bestD = n.Name, d
 			}

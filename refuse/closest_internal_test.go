@@ -60,11 +60,12 @@ func closestByStrings(key string, names []string) string {
 
 // TestClosest_EqualsTheReference: closest, and closestKey on the key's
 // JSON token, answer as the reference does, on keys and names built from
-// letters, separators, case-folding runes (the Kelvin sign, 'ſ'), invalid
+// letters, the bytes either side of 'A'-'Z' and 'a'-'z' (ASCII's lowering
+// is its own path), separators, case-folding runes (the Kelvin sign, 'ſ'), invalid
 // UTF-8 and lengths around every bound (64 bytes, 68 characters); and
 // closestKey, on names normalized once, allocates nothing.
 func TestClosest_EqualsTheReference(t *testing.T) {
-	atoms := []string{"a", "b", "K", "k", "_", "-", " ", ".", "\u212a", "ſ", "é", "É", "\xff", "ab", "cd", "x", "日本"}
+	atoms := []string{"a", "b", "K", "k", "Z", "@", "[", "`", "{", "_", "-", " ", ".", "\u212a", "ſ", "é", "É", "\xff", "ab", "cd", "x", "日本"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	word := func(n int) string {
 		var b strings.Builder
@@ -175,4 +176,27 @@ func levenshtein(a, b []rune) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// FuzzClosest_EqualsTheReference: closest, and closestKey on the key's JSON
+// token among names normalized once, answer as the reference does, for any
+// key and names (a comma parts them).
+func FuzzClosest_EqualsTheReference(f *testing.F) {
+	f.Add("Wait-Typ", "wait_type,limit")
+	f.Add("verbose", "count,limit,query,tags,score,exact,cursor,window")
+	f.Add("LIMT", "limit,\u212aelvin,ſort")
+	f.Add("x\xffy", "xy,x\xff")
+	f.Fuzz(func(t *testing.T, key, list string) {
+		names := strings.Split(list, ",")
+		want := closestByStrings(key, names)
+		if got := closest(key, names); got != want {
+			t.Fatalf("closest(%q, %q) = %q, want %q", key, names, got, want)
+		}
+		if utf8.ValidString(key) {
+			raw := []byte(strconv.Quote(key))
+			if got, want := closestKey(raw, nearNames(names)), closestByStrings(unquoteKey(raw), names); got != want {
+				t.Fatalf("closestKey(%s, %q) = %q, want %q", raw, names, got, want)
+			}
+		}
+	})
 }

@@ -199,6 +199,18 @@ func repeatedTop(issues []bind.Issue) bool {
 	return false
 }
 
+// ranked reports whether issues are in the order of their kinds' rank
+// already, as most calls' are: sorting them costs a copy of two issues a
+// comparison.
+func ranked(issues []bind.Issue) bool {
+	for i := 1; i < len(issues); i++ {
+		if rank(issues[i].Kind) < rank(issues[i-1].Kind) {
+			return false
+		}
+	}
+	return true
+}
+
 // spent hands back the pooled room a verdict took (a flood of issues or
 // of members takes it; see bindcap.ReleaseIssues and Members.Release)
 // once nothing reads the verdict again.
@@ -292,7 +304,9 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 	if counted > 0 && !pol.Open {
 		issues, countFrom = d.firstPast(issues, unknownEnd), unknownEnd
 	}
-	slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(rank(a.Kind), rank(b.Kind)) })
+	if !ranked(issues) {
+		slices.SortStableFunc(issues, func(a, b bind.Issue) int { return cmp.Compare(rank(a.Kind), rank(b.Kind)) })
+	}
 	fails := len(issues) > 0 && issues[0].Kind.Class() == bind.BinderFailure
 
 	// What refuses the call: the binder's failures; under Reject, the

@@ -26,7 +26,16 @@ func Quoted(raw []byte) (body []byte, ok bool) {
 // of the same characters, so of a valid string token's inside it is
 // utf8.RuneCount. It reads s whole (the count), a step a byte.
 func CutWritten(s []byte, n int) (cut, chars int) {
-	for i := 0; i < len(s); {
+	// A run of ASCII but the backslash: a byte a character.
+	i := 0
+	for i < len(s) && i < n && s[i] < utf8.RuneSelf && s[i] != '\\' {
+		i++
+	}
+	if i == len(s) {
+		return i, i
+	}
+	chars = i
+	for i < len(s) {
 		size, w := 1, 1
 		switch {
 		case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'u':

@@ -50,6 +50,13 @@ func writtenAgrees(t *testing.T, d []byte, n int) {
 	if out, err := json.Marshal(string(d)); err != nil || QuotedLen(string(d)) != len(out) {
 		t.Fatalf("QuotedLen(%q) = %d, encoding/json writes %s (%v)", d, QuotedLen(string(d)), out, err)
 	}
+	// CutWritten, on any text: as a character at a time.
+	{
+		cut, chars := CutWritten(d, n&63)
+		if c, ch := cutWrittenStepwise(d, n&63); cut != c || chars != ch {
+			t.Fatalf("CutWritten(%q, %d) = %d, %d; a character at a time, %d, %d", d, n&63, cut, chars, c, ch)
+		}
+	}
 	// DeepAt: on valid text, where Skip fails as nested too deep; on any
 	// text, go-sdk's count.
 	max := n & 7
@@ -103,6 +110,29 @@ func writtenAgrees(t *testing.T, d []byte, n int) {
 	case cut < len(body) && utf8.RuneCount(head) <= n-6:
 		t.Fatalf("CutWritten(%q, %d) = %d: cut short, %d characters kept", body, n, cut, utf8.RuneCount(head))
 	}
+}
+
+// cutWrittenStepwise is CutWritten one character at a time, without its
+// run of plain ASCII: the reference that run must equal.
+func cutWrittenStepwise(s []byte, n int) (cut, chars int) {
+	for i := 0; i < len(s); {
+		size, w := 1, 1
+		switch {
+		case s[i] == '\\' && i+1 < len(s) && s[i+1] == 'u':
+			size = min(6, len(s)-i)
+			w = size
+		case s[i] == '\\' && i+1 < len(s):
+			size, w = 2, 2
+		default:
+			_, size = utf8.DecodeRune(s[i:])
+		}
+		if chars+w > n {
+			return i, chars + utf8.RuneCount(s[i:])
+		}
+		chars += w
+		i += size
+	}
+	return len(s), chars
 }
 
 var writtenCases = []string{

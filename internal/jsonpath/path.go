@@ -171,6 +171,12 @@ func keyHead(dst, raw []byte) (text []byte, cut bool, read int) {
 	if len(raw) < 2 {
 		return dst, false, len(raw)
 	}
+	if len(raw)-2 <= MaxKey {
+		// A token of plain ASCII: its text is its bytes, a character each.
+		if end, f, ok := jsonlex.String(raw, 0); ok && end == len(raw) && f == 0 {
+			return append(dst, raw[1:end-1]...), false, end
+		}
+	}
 	end, more := jsonlex.CutString(raw, MaxKey)
 	var kb [MaxKey*12 + 2]byte // MaxKey characters, each at most a surrogate pair's two escapes
 	prefix := append(append(kb[:0], raw[:end]...), '"')

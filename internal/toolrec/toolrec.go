@@ -61,11 +61,12 @@ type Derived struct {
 
 // A NearName is a name as refuse compares a key to it: lowered, without
 // '_', '-', ' ' and '.', its first characters (at most refuse's bound),
-// its length in bytes as UTF-8 up to where it is cut, and whether it is
-// cut.
+// its length in bytes as UTF-8 up to where it is cut, whether it is
+// cut, and the classes of its runes (bit r&63 set for each rune r).
 type NearName struct {
-	Name  string
-	Runes []rune
-	Bytes int
-	Cut   bool
+	Name    string
+	Runes   []rune
+	Bytes   int
+	Cut     bool
+	Classes uint64
 }
