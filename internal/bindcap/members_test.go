@@ -1,7 +1,9 @@
 package bindcap
 
 import (
+	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
@@ -72,5 +74,50 @@ func TestMembers_ReleasedRoomIsReused(t *testing.T) {
 			}
 		}
 		ms.Release()
+	}
+}
+
+// TestMembers_ResetLeavesNothingToRead: after Reset, every field of a
+// Members but the members held in place (each filled in whole by the Next
+// that hands it back) reads as a new one's, whatever fields the type
+// grows: each is set first, through reflection.
+func TestMembers_ResetLeavesNothingToRead(t *testing.T) {
+	var ms Members
+	for range fixedMembers + 2 { // into the room past the first fixedMembers
+		*ms.Next() = Member{Key: jsonlex.Span{Start: 1, End: 2}, Param: 3}
+	}
+	v := reflect.ValueOf(&ms).Elem()
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if f.Name == "fixed" || f.Name == "more" || f.Name == "n" {
+			continue // set by Next
+		}
+		setNonZero(t, reflect.NewAt(f.Type, unsafe.Pointer(v.Field(i).UnsafeAddr())).Elem(), f.Name)
+	}
+	ms.Reset()
+	for i := range v.NumField() {
+		if f := v.Type().Field(i); f.Name != "fixed" && !v.Field(i).IsZero() {
+			t.Errorf("after Reset, %s = %v, want its zero value", f.Name, v.Field(i))
+		}
+	}
+	if ms.Next(); ms.Len() != 1 {
+		t.Errorf("after Reset, Next gives member %d, want the first", ms.Len())
+	}
+}
+
+// setNonZero sets v, of a kind Members' fields are, to a value that is not
+// its zero value.
+func setNonZero(t *testing.T, v reflect.Value, name string) {
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		v.SetInt(1)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+	case reflect.Struct:
+		setNonZero(t, v.Field(0), name)
+	default:
+		t.Fatalf("field %s: no non-zero value for kind %s (extend setNonZero)", name, v.Kind())
 	}
 }
