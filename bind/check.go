@@ -591,8 +591,12 @@ func (c *checker) object(n *node, root bool) bool {
 						}
 						amb, i = true, ambiguousKey
 					}
-					if root && !c.topKey(ks, ke, i, esc, hi) {
-						return false
+					if root {
+						if c.factsOnly(i) {
+							c.top.topKeyFacts = keyFacts(esc, hi)
+						} else if !c.topKey(ks, ke, i, esc, hi) {
+							return false
+						}
 					}
 					child = nil
 					switch {
@@ -1779,7 +1783,7 @@ func (fs *fieldSet) lookupKey(raw []byte, esc, hi bool) (int, bool) {
 // table would find; any other is looked up.
 func (fs *fieldSet) lookupNext(raw []byte, esc, hi bool, guess int) (int, bool) {
 	if !esc && !hi && guess < len(fs.order) {
-		if s := &fs.order[guess]; s.i != 0 && s.name == string(raw[1:len(raw)-1]) {
+		if s := &fs.order[guess]; s.i != 0 && s.named(raw) {
 			lookedUp()
 			return guess, false
 		}

@@ -79,15 +79,27 @@ func quoteKey(key string, escapeAll bool) []byte {
 // lookupBoth returns fs's lookup of the key raw with the field set's
 // filter and with a filter that lets every key through. got is the
 // lookup's, or where lookupNext, guessing any field, answers otherwise
-// than the lookup, lookupNext's.
+// than the lookup, lookupNext's: of raw alone, and of raw in an array
+// that goes on past it, as the arguments do (lookupNext reads a short
+// name's key as a word, past the key's end), with the bytes of each
+// field's name after it.
 func lookupBoth(fs *fieldSet, raw []byte) (got, want [2]any) {
 	_, f, _ := jsonlex.String(raw, 0)
 	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
 	i, folded := fs.lookupKey(raw, esc, hi)
-	for guess := range len(fs.params) + 1 {
-		if k, kfolded := fs.lookupNext(raw, esc, hi, guess); k != i || kfolded != folded {
-			i, folded = k, kfolded
-			break
+	in := [][]byte{raw[:len(raw):len(raw)]}
+	for _, p := range fs.params {
+		for _, tail := range []string{p.Name + p.Name, `:"` + p.Name + `"`, "\x00\x00\x00\x00\x00\x00\x00\x00"} {
+			in = append(in, append(raw[:len(raw):len(raw)], tail...)[:len(raw)])
+		}
+	}
+guesses:
+	for _, raw := range in {
+		for guess := range len(fs.params) + 1 {
+			if k, kfolded := fs.lookupNext(raw, esc, hi, guess); k != i || kfolded != folded {
+				i, folded = k, kfolded
+				break guesses
+			}
 		}
 	}
 	open := *fs
@@ -203,4 +215,28 @@ func TestNameFilter_UnknownKeysSkipTheLookup(t *testing.T) {
 
 func rep(s string, n int, sep string) string {
 	return strings.TrimSuffix(strings.Repeat(s+sep, n), sep)
+}
+
+// TestNextSlot_NamedAsTheString: a field's order slot tells its name from
+// every other key token, read as a word (a key in an array that goes on
+// past it, eight bytes after its opening quote) or as a string: for names
+// of every length around the word's, keys one byte off, and bytes past
+// the key that would complete the name.
+func TestNextSlot_NamedAsTheString(t *testing.T) {
+	for _, name := range []string{"", "a", "count", "cursor1", "windows8", "windows9x", "a\x00", "ab\x00\x00"} {
+		s := newNextSlot(name, 0)
+		keys := []string{name, name + "x", name + "\x00"}
+		if name != "" {
+			keys = append(keys, name[:len(name)-1], name[:len(name)-1]+"y", "z"+name[1:])
+		}
+		for _, key := range keys {
+			raw := []byte(`"` + key + `"`)
+			for _, tail := range []string{"", name, name[min(len(name), len(key)):] + `":1}`, "\x00\x00\x00\x00\x00\x00\x00\x00"} {
+				in := append(raw[:len(raw):len(raw)], tail...)[:len(raw)]
+				if got, want := s.named(in), key == name; got != want {
+					t.Errorf("name %q, key %q followed by %q: named = %v, want %v", name, key, tail, got, want)
+				}
+			}
+		}
+	}
 }

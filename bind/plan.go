@@ -2,6 +2,7 @@ package bind
 
 import (
 	"encoding"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -511,7 +512,7 @@ type fieldSet struct {
 	// name binds that field exactly (exact), else none (i 0): a struct's
 	// keys are most often sent in the order its fields are declared, so
 	// the field after the last one bound is tried first (lookupNext).
-	order []fieldSlot
+	order []nextSlot
 	// foldsMore: a key no field names exactly may still bind one, by the
 	// binder's own folding (V2's case:ignore), which the proving pass does
 	// not model (see rules.foldsMore).
@@ -533,6 +534,38 @@ type fieldSet struct {
 type fieldSlot struct {
 	name string
 	i    int32
+}
+
+// A nextSlot is a field's entry in a field set's order: a fieldSlot, and
+// the name's first eight bytes as a little-endian word (zero past the
+// name's end), which most names are whole in (see named).
+type nextSlot struct {
+	name string
+	head uint64
+	i    int32
+}
+
+func newNextSlot(name string, i int) nextSlot {
+	var b [8]byte
+	copy(b[:], name)
+	return nextSlot{name: name, head: binary.LittleEndian.Uint64(b[:]), i: int32(i + 1)}
+}
+
+// named reports whether the text of the plain key token raw (quotes
+// included) is s's name. A name of at most eight bytes is compared as one
+// word, read from raw's array past its end where the array holds eight
+// bytes past the opening quote (raw is a slice of the arguments, which
+// go on after the key), the bytes past the key masked off; it costs a
+// few instructions where the string comparison calls memequal.
+func (s *nextSlot) named(raw []byte) bool {
+	n := len(raw) - 2
+	if n != len(s.name) {
+		return false
+	}
+	if n <= 8 && cap(raw) >= 9 {
+		return binary.LittleEndian.Uint64(raw[1:9])&(uint64(1)<<(8*n)-1) == s.head
+	}
+	return s.name == string(raw[1:len(raw)-1])
 }
 
 // maxQuickRun is the longest run of filled slots a table by quickSlot may
@@ -703,9 +736,9 @@ func (c *compiler) fieldSet(t reflect.Type) (*fieldSet, error) {
 		}
 	}
 	fs.fillSlots()
-	fs.order = make([]fieldSlot, len(params))
+	fs.order = make([]nextSlot, len(params))
 	for name, i := range fs.exact {
-		fs.order[i] = fieldSlot{name: name, i: int32(i + 1)}
+		fs.order[i] = newNextSlot(name, i)
 	}
 	return fs, nil
 }

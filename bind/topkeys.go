@@ -24,15 +24,20 @@ import (
 // byte past ASCII), whether it holds an escape and whether it is an alias
 // bound to its parameter (TopKeys.BindAliases).
 type topState struct {
-	policy  bindcap.TopKeys
-	repeat  bool
-	plain   bool
-	escaped bool
-	alias   bool // bound to parameter param (see bindAlias)
+	policy bindcap.TopKeys
+	topKeyFacts
 	aliases bool // the policy has aliases, for a check that records its members
 	stopped bool // the pass stopped at an alias it does not bind (TopKeys.BindAliases)
 	param   int
 	root    *node // the arguments' struct
+}
+
+// topKeyFacts are topState's facts of the key just read, set together.
+type topKeyFacts struct {
+	repeat  bool
+	plain   bool
+	escaped bool
+	alias   bool // bound to parameter param (see bindAlias)
 }
 
 // topObj is the key table's object of the unknown top-level keys.
@@ -48,7 +53,7 @@ const topObj = 0
 // the key, an alias it does not bind.
 func (c *checker) topKey(ks, ke, i int, esc, hi bool) bool {
 	raw := c.data[ks:ke]
-	c.top.repeat, c.top.plain, c.top.escaped, c.top.alias = false, !esc && !hi, esc, false
+	c.top.topKeyFacts = keyFacts(esc, hi)
 	if c.top.aliases && (c.top.policy.BindAliases || !c.members.Aliased) && c.top.policy.Alias(raw, esc) {
 		c.members.Aliased = true
 		if c.top.policy.BindAliases {
@@ -60,6 +65,16 @@ func (c *checker) topKey(ks, ke, i int, esc, hi bool) bool {
 	}
 	return true
 }
+
+// factsOnly reports whether all topKey does for a top-level key binding
+// parameter i is note its facts: for a key that binds a parameter in a
+// call of a tool without aliases, most keys, which the walk notes so,
+// without the call.
+func (c *checker) factsOnly(i int) bool { return i >= 0 && !c.top.aliases }
+
+// keyFacts are the facts of a key just read, not yet told repeated nor
+// bound as an alias.
+func keyFacts(esc, hi bool) topKeyFacts { return topKeyFacts{plain: !esc && !hi, escaped: esc} }
 
 // bindAlias binds the alias raw = data[ks:ke] (as sent, quoted; odd: with
 // an escape or a byte past ASCII, or a key that binds a parameter itself
