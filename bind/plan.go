@@ -563,9 +563,17 @@ func (s *nextSlot) named(raw []byte) bool {
 		return false
 	}
 	if n <= 8 && cap(raw) >= 9 {
-		return binary.LittleEndian.Uint64(raw[1:9])&(uint64(1)<<(8*n)-1) == s.head
+		return s.word(raw)
 	}
 	return s.name == string(raw[1:len(raw)-1])
+}
+
+// word is named where it reads raw as one word, for a slot that names a
+// field (i not 0): false where it does not.
+func (s *nextSlot) word(raw []byte) bool {
+	n := len(raw) - 2
+	return s.i != 0 && n == len(s.name) && n <= 8 && cap(raw) >= 9 &&
+		binary.LittleEndian.Uint64(raw[1:9])&(uint64(1)<<(8*n)-1) == s.head
 }
 
 // maxQuickRun is the longest run of filled slots a table by quickSlot may

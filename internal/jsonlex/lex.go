@@ -54,6 +54,19 @@ var plain, plainASCII = func() (t, a [256]bool) {
 // it as U+FFFD.
 func String(d []byte, i int) (end int, f StringFlags, ok bool) {
 	i++ // the opening quote
+	// The first word, apart: a string of at most seven plain ASCII bytes
+	// (most keys, many values) ends at its first stop, a quote. Any other
+	// stop, or none, is where the loop below would be after its first
+	// word, and it goes on from there.
+	if i+8 <= len(d) {
+		if m := asciiStops(binary.LittleEndian.Uint64(d[i:])); m != 0 {
+			if i += bits.TrailingZeros64(m) >> 3; d[i] == '"' {
+				return i + 1, 0, true
+			}
+		} else {
+			i += 8
+		}
+	}
 	for {
 		for {
 			// The run of plain bytes, eight at a time while eight remain:
