@@ -40,7 +40,10 @@ func closest(key string, names []string) string {
 // (nearNames), with no allocation.
 func closestKey(raw []byte, names []toolrec.NearName) string {
 	if end, f, ok := jsonlex.String(raw, 0); ok && end == len(raw) && f&jsonlex.Escaped == 0 && (f&jsonlex.NonASCII == 0 || utf8.Valid(raw)) {
-		return closestText(raw[1:len(raw)-1], names) // its text is its bytes
+		if key := raw[1 : len(raw)-1]; len(key) > 0 && len(key) <= maxClosest {
+			return closestValid(key, names) // its text is its bytes, valid UTF-8
+		}
+		return ""
 	}
 	if len(raw) > 2+6*maxClosest {
 		return "" // its text is longer than maxClosest: an escape is at most 6 bytes for one
@@ -86,6 +89,19 @@ func (z *normalized) putLower(r rune) bool {
 
 func (z *normalized) runes() []rune { return z.r[:z.n] }
 
+// asciiNormal is what put keeps of each ASCII character: its lowered
+// rune, -1 for the ones it drops.
+var asciiNormal = func() (t [utf8.RuneSelf]rune) {
+	for b := range t {
+		var z normalized
+		t[b] = -1
+		if z.put(rune(b)); z.n == 1 {
+			t[b] = z.r[0]
+		}
+	}
+	return t
+}()
+
 // nearNames returns names as closest compares a key to them, normalized.
 func nearNames(names []string) []toolrec.NearName {
 	near := make([]toolrec.NearName, len(names))
@@ -110,12 +126,16 @@ func classes(rs []rune) uint64 {
 
 func normalizeBytes(z *normalized, s []byte) {
 	for i := 0; i < len(s); {
-		if r := rune(s[i]); r < utf8.RuneSelf { // ASCII: lowered as unicode.ToLower does, a byte a character
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			if !z.putLower(r) {
+		if b := s[i]; b < utf8.RuneSelf { // ASCII: put's, by table, a byte a character
+			switch r := asciiNormal[b]; {
+			case r < 0: // dropped
+			case z.n == len(z.r):
+				z.cut = true
 				return
+			default:
+				z.r[z.n] = r
+				z.n++
+				z.bytes++
 			}
 			i++
 			continue
@@ -143,6 +163,12 @@ func closestText(key []byte, names []toolrec.NearName) string {
 	if len(key) == 0 || len(key) > maxClosest || !utf8.Valid(key) {
 		return ""
 	}
+	return closestValid(key, names)
+}
+
+// closestValid is closestText for a key of valid UTF-8, of 1 to
+// maxClosest bytes.
+func closestValid(key []byte, names []toolrec.NearName) string {
 	var k normalized
 	normalizeBytes(&k, key)
 	nk := k.runes()
