@@ -349,8 +349,9 @@ func (d *decider) decide(issues []bind.Issue, conflicts []aliasConflict) Decisio
 			ms.Release() // the members kept: past 16, pooled room
 		}
 	}
-	bv := newProblems(t, d.args) // on the stack: b is not kept past the decision
+	var bv problems // on the stack: b is not kept past the decision
 	b := &bv
+	b.init(t, d.args)
 	b.ms = d.ms
 	b.countFrom = countFrom
 	b.unknownHint = counted

@@ -108,12 +108,16 @@ func quoteSentOr(v []byte) string {
 }
 
 func newProblems(t *typereg.Tool, args []byte) problems {
-	return problems{
-		t: t, args: args,
-		w:         wordsFor(t),
-		claimed:   paramSet{n: len(recParams(t))},
-		countFrom: -1,
-	}
+	var b problems
+	b.init(t, args)
+	return b
+}
+
+// init makes b, new, a builder for tool t's call args: newProblems in
+// place, for a builder on its caller's stack.
+func (b *problems) init(t *typereg.Tool, args []byte) {
+	b.t, b.args, b.w = t, args, wordsFor(t)
+	b.claimed.n, b.countFrom = len(recParams(t)), -1
 }
 
 func (b *problems) add(ps ...Problem) {
@@ -406,6 +410,10 @@ func (b *problems) acceptedIn(room []string) []string {
 		return b.acceptedNames() // (a list, empty for no parameter: "accepted":[])
 	}
 	room = room[:len(ps):len(ps)] // the caller's append leaves the room
+	if b.t.Plan() != nil {
+		copy(room, derivedOf(b.t).Names) // a struct tool's, read once
+		return room
+	}
 	for i, p := range ps {
 		room[i] = p.Name
 	}

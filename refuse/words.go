@@ -70,7 +70,7 @@ func derivedOf(t *typereg.Tool) *toolrec.Derived {
 		d.Rules[i] = paramRulesOf(&p)
 		names[i] = p.Name
 	}
-	d.Near = nearNames(names)
+	d.Names, d.Near = names, nearNames(names)
 	d.Pointers = make([]string, len(ps))
 	for i, name := range names {
 		if tok, err := json.Marshal(name); err == nil {

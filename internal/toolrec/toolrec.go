@@ -51,6 +51,9 @@ type Derived struct {
 	// Rules says, per parameter, how the binder reads its type sent more
 	// than once (refuse's paramRules bits).
 	Rules []uint8
+	// Names holds the parameters' names, in field order (read only: a
+	// refusal's Accepted is a copy).
+	Names []string
 	// Near holds the parameters' names, in field order, as refuse
 	// compares an unknown key to them (closest): normalized once.
 	Near []NearName
