@@ -898,6 +898,7 @@ func (c *checker) keysDone() {
 		putKeyTable(c.keyTab)
 		c.keyTab = nil
 	}
+	c.top.unknownSeen, c.top.firstUnknown = false, jsonlex.Span{} // its keys' (see countUnknown)
 }
 
 // A keyTable holds, for one check, the keys of every object of a map or
@@ -939,6 +940,10 @@ const (
 	maxHeldKeys   = 1 << 18
 )
 
+// keyTablesTaken counts the key tables checks take, in the package's
+// tests only (it is nil otherwise).
+var keyTablesTaken *atomic.Int64
+
 // keyTables pools the tables; lastKeyTable holds the one put back last
 // when it is small enough, so that a table is reused whatever processor
 // the next check runs on (a pool's fast path is per processor) and a
@@ -956,6 +961,9 @@ var (
 // keys may still fill them and grow (see grow, which keeps its copy for
 // the next such call).
 func getKeyTable(size int) *keyTable {
+	if keyTablesTaken != nil {
+		keyTablesTaken.Add(1)
+	}
 	t := lastKeyTable.Swap(nil)
 	if t == nil {
 		t = keyTables.Get().(*keyTable)

@@ -27,9 +27,13 @@ type topState struct {
 	policy bindcap.TopKeys
 	topKeyFacts
 	aliases bool // the policy has aliases, for a check that records its members
-	stopped bool // the pass stopped at an alias it does not bind (TopKeys.BindAliases)
-	param   int
-	root    *node // the arguments' struct
+	// unknownSeen: countUnknown has met an unknown key; firstUnknown is
+	// the first, until it is put in the key table (tableFirstUnknown).
+	unknownSeen  bool
+	firstUnknown jsonlex.Span
+	stopped      bool // the pass stopped at an alias it does not bind (TopKeys.BindAliases)
+	param        int
+	root         *node // the arguments' struct
 }
 
 // topKeyFacts are topState's facts of the key just read, set together.
@@ -116,11 +120,19 @@ func (c *checker) aliasParam(raw []byte, odd bool) int {
 // members or V2's pass: whether it repeats one sent before (c.top.repeat),
 // and, but a repeat, an exempt key or an alias (a name the tool takes,
 // in a call read as sent), one more in the count.
+//
+// The first unknown key repeats none: it is put in the key table (a
+// pooled one: two atomic operations, a generation) only when a second
+// comes, or V2's pass reads the keys by their text (tableFirstUnknown),
+// so a call of one unknown key, the most common, takes no table for it.
 func (c *checker) countUnknown(ks, ke int, raw []byte, esc bool) {
-	if c.keyTab == nil {
-		c.keyTab = getKeyTable(len(c.data))
+	if !c.top.unknownSeen {
+		c.top.unknownSeen, c.top.firstUnknown = true, jsonlex.Span{Start: ks, End: ke}
+		c.top.repeat = false
+	} else {
+		c.tableFirstUnknown()
+		c.top.repeat = c.keyTab.add(c, topObj, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
 	}
-	c.top.repeat = c.keyTab.add(c, topObj, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
 	if c.top.repeat || !c.record || len(c.top.policy.Exempt) > 0 && c.top.policy.Exempted(raw, esc) ||
 		c.top.aliases && c.top.policy.Alias(raw, esc) {
 		return
@@ -129,6 +141,20 @@ func (c *checker) countUnknown(ks, ke int, raw []byte, esc bool) {
 		c.members.FirstUnknown = jsonlex.Span{Start: ks, End: ke}
 	}
 	c.members.Unknown++
+}
+
+// tableFirstUnknown makes sure the checker has its key table and that
+// the first unknown top-level key, which countUnknown leaves out of it, is
+// in it, as object topObj's.
+func (c *checker) tableFirstUnknown() {
+	if c.keyTab == nil {
+		c.keyTab = getKeyTable(len(c.data))
+	}
+	if k := c.top.firstUnknown; k.End > 0 {
+		raw := c.data[k.Start:k.End]
+		c.keyTab.add(c, topObj, maphash.Bytes(keySeed, raw), raw, k.Start, kRaw)
+		c.top.firstUnknown = jsonlex.Span{}
+	}
 }
 
 // unknownArg records the top-level key data[ks:ke], which binds no

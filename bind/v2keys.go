@@ -295,7 +295,8 @@ func (c *checker) repeatedAgain(ks, ke int) bool {
 	if c.v2.textKeys {
 		return c.addText(topTextRepeats, ks, ke)
 	}
-	raw := c.data[ks:ke] // hashed as topKey hashes it, compared as sent (kRaw)
+	c.tableFirstUnknown() // the table, which a dropped key's repeat has made already
+	raw := c.data[ks:ke]  // hashed as topKey hashes it, compared as sent (kRaw)
 	return c.keyTab.add(c, topRepeats, maphash.Bytes(keySeed, raw), raw, ks, kRaw)
 }
 

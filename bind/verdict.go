@@ -579,6 +579,7 @@ func (c *checker) droppedRepeat(ks, ke int) bool {
 func (c *checker) textRepeat(ks, ke int) bool {
 	if !c.v2.textKeys {
 		c.v2.textKeys = true
+		c.tableFirstUnknown()
 		c.keyTab.byText(c, topObj, topText, ks)
 		c.keyTab.byText(c, topRepeats, topTextRepeats, -1)
 	}
