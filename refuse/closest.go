@@ -177,7 +177,12 @@ func closestValid(key []byte, names []toolrec.NearName) string {
 	for i := range names {
 		n := &names[i]
 		nn := n.Runes
-		if !n.Cut && equalRunes(nn, nk) {
+		// The classes of runes one has and the other lacks: none of the
+		// key's for a name equal to it or that it is a prefix of, none of
+		// the name's for one that is a prefix of the key; each is one
+		// edit's of a distance.
+		kOnly, nOnly := kc&^n.Classes, n.Classes&^kc
+		if kOnly|nOnly == 0 && !n.Cut && equalRunes(nn, nk) {
 			return n.Name
 		}
 		limit := 1
@@ -192,16 +197,15 @@ func closestValid(key []byte, names []toolrec.NearName) string {
 			limit = 2
 		}
 		// The distance is at least the difference in length, and at least
-		// the classes of runes either has and the other lacks: each such
-		// rune is one edit's.
+		// either count of classes.
 		if !n.Cut && abs(len(nn)-len(nk)) <= limit &&
-			bits.OnesCount64(kc&^n.Classes) <= limit && bits.OnesCount64(n.Classes&^kc) <= limit {
+			bits.OnesCount64(kOnly) <= limit && bits.OnesCount64(nOnly) <= limit {
 			if d := boundedDistance(nk, nn, limit); d <= limit && (best == "" || d < bestD) {
 				best, bestD = n.Name, d
 			}
 		}
-		if prefix == "" && (len(nn) >= len(nk) && equalRunes(nn[:len(nk)], nk) ||
-			!n.Cut && n.Bytes >= 3 && len(nn) <= len(nk) && equalRunes(nk[:len(nn)], nn)) {
+		if prefix == "" && (kOnly == 0 && len(nn) >= len(nk) && equalRunes(nn[:len(nk)], nk) ||
+			nOnly == 0 && !n.Cut && n.Bytes >= 3 && len(nn) <= len(nk) && equalRunes(nk[:len(nn)], nn)) {
 			prefix = n.Name
 		}
 	}

@@ -226,13 +226,11 @@ type keyScratch [10*maxSent + 32 + 2*jsonpath.MaxKey*utf8.UTFMax + 8]byte
 // buf[sent:] its JSON Pointer, and buf[arg[0]:arg[1]] the key's text
 // without its quotes where it is not cut, else the quoted text (Argument).
 func keyWords(dst, raw []byte) (buf []byte, arg [2]int, sent int) {
-	buf = appendSent(dst, raw)
+	buf, whole := appendSentWhole(dst, raw)
 	sent = len(buf)
 	arg = [2]int{0, sent} // quoteKey's text: the key's text, not cut, without its quotes
-	if body, ok := jsonlex.Quoted(raw); ok {
-		if cut, _ := jsonlex.CutWritten(body, maxSent); cut == len(body) {
-			arg = [2]int{1, sent - 1}
-		}
+	if whole {
+		arg = [2]int{1, sent - 1}
 	}
 	buf, _ = jsonpath.ArgPath(raw).AppendPointer(buf)
 	return buf, arg, sent

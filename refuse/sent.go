@@ -24,14 +24,26 @@ func quoteSent(raw []byte) string {
 
 // appendSent appends quoteSent's text of raw to dst.
 func appendSent(dst, raw []byte) []byte {
+	dst, _ = appendSentWhole(dst, raw)
+	return dst
+}
+
+// appendSentWhole is appendSent, and reports whether raw is a string
+// quoted whole (not cut).
+func appendSentWhole(dst, raw []byte) ([]byte, bool) {
 	if body, ok := jsonlex.Quoted(raw); ok {
 		cut, n := jsonlex.CutWritten(body, maxSent)
 		dst = appendEscaped(append(dst, '"'), body[:cut])
 		if cut == len(body) {
-			return append(dst, '"')
+			return append(dst, '"'), true
 		}
-		return append(strconv.AppendInt(append(dst, `…" (`...), int64(n), 10), ` characters)`...)
+		return append(strconv.AppendInt(append(dst, `…" (`...), int64(n), 10), ` characters)`...), false
 	}
+	return appendSentValue(dst, raw), false
+}
+
+// appendSentValue is appendSent of raw, not a string.
+func appendSentValue(dst, raw []byte) []byte {
 	var cut, n int
 	if jsonlex.KindAt(raw, 0) == jsonlex.KindNumber {
 		cut, n = min(len(raw), maxSent), len(raw) // a number is ASCII: a byte a character
