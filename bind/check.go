@@ -122,7 +122,7 @@ func (p *Plan) Check(args []byte, issues []Issue) []Issue {
 // checkStd is Check for the binders the checker mirrors natively, with
 // checker c, zero but for c.record.
 func (p *Plan) checkStd(c *checker, args []byte, issues []Issue) []Issue {
-	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
+	c.data, c.binder, c.issues, c.param, c.n0 = args[:len(args):len(args)], p.binder, issues, -1, len(issues) // no read past args (see nextSlot.named)
 	c.depthLimit = MaxDepth
 	c.tally.nparams = len(p.params)
 	c.nested = p.nestedStd

@@ -555,8 +555,10 @@ func newNextSlot(name string, i int) nextSlot {
 // included) is s's name. A name of at most eight bytes is compared as one
 // word, read from raw's array past its end where the array holds eight
 // bytes past the opening quote (raw is a slice of the arguments, which
-// go on after the key), the bytes past the key masked off; it costs a
-// few instructions where the string comparison calls memequal.
+// go on after the key; the checker's arguments are cut to their length,
+// so the word never reads past them), the bytes past the key masked off;
+// it costs a few instructions where the string comparison calls
+// memequal.
 func (s *nextSlot) named(raw []byte) bool {
 	n := len(raw) - 2
 	if n != len(s.name) {

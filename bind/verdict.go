@@ -211,7 +211,7 @@ func durationText(s []byte, esc bool) bool {
 // (zero but for c.record): its verdict appended to issues, and true; or
 // false when it declines and the trial check decides.
 func (p *Plan) native(c *checker, args []byte, issues []Issue) ([]Issue, bool) {
-	c.data, c.binder, c.issues, c.param, c.n0 = args, p.binder, issues, -1, len(issues)
+	c.data, c.binder, c.issues, c.param, c.n0 = args[:len(args):len(args)], p.binder, issues, -1, len(issues) // no read past args (see nextSlot.named)
 	c.prove, c.depthLimit = true, p.rules.depth
 	c.foldsMore, c.dupDropped = p.root.fields.foldsMore, p.rules.dupDropped
 	c.dupLoss, c.wrapsInts, c.textKeys = p.rules.dupLoss, p.rules.wrapsInts, p.rules.textKeys
