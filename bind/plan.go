@@ -560,11 +560,7 @@ func newNextSlot(name string, i int) nextSlot {
 // it costs a few instructions where the string comparison calls
 // memequal.
 func (s *nextSlot) named(raw []byte) bool {
-	n := len(raw) - 2
-	if n != len(s.name) {
-		return false
-	}
-	if n <= 8 && cap(raw) >= 9 {
+	if len(raw)-2 <= 8 && cap(raw) >= 9 {
 		return s.word(raw)
 	}
 	return s.name == string(raw[1:len(raw)-1])

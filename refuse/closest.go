@@ -69,11 +69,8 @@ type normalized struct {
 	cut   bool
 }
 
-func (z *normalized) put(r rune) bool { return z.putLower(unicode.ToLower(r)) }
-
-// putLower is put of r lowered.
-func (z *normalized) putLower(r rune) bool {
-	switch r {
+func (z *normalized) put(r rune) bool {
+	switch r = unicode.ToLower(r); r {
 	case '_', '-', ' ', '.':
 		return true
 	}
