@@ -546,6 +546,9 @@ func (c *checker) object(n *node, root bool) bool {
 	}
 	dropping := false // the member just read is a top-level key bound to no parameter: droppedRun may read those after it
 	guess := 0        // the field the next key most likely binds (see lookupNext)
+	// plainMembers may read the members (at the top level, of a tool
+	// without aliases: topKey's facts are then a plain key's).
+	plain := !slowPlain && !wrong && n != nil && n.kind == kStruct && (!root || !c.top.aliases)
 	if more {
 		for {
 			if dropping && c.dropsFast() {
@@ -553,6 +556,16 @@ func (c *checker) object(n *node, root bool) bool {
 				if more, read := c.droppedRun(n); read && !more {
 					break
 				}
+			}
+			if plain {
+				more, read, ok := c.plainMembers(n, root, &fields, &guess, ci)
+				if !ok {
+					return false
+				}
+				if !more {
+					break
+				}
+				dropping = dropping && !read
 			}
 			if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
 				return c.nameCut(n != nil && !wrong && (n.kind != kAny || namedInterface(n)))
@@ -587,7 +600,9 @@ func (c *checker) object(n *node, root bool) bool {
 					if !n.fields.nextByWord(c.data[ks:ke], !esc && !hi, guess) {
 						i, folded = n.fields.lookupNext(c.data[ks:ke], esc, hi, guess)
 					}
-					guess = i + 1
+					if i >= 0 {
+						guess = i + 1 // a key bound to no field leaves the guess where the last one bound put it
+					}
 					if i < 0 && n.fields.foldsMore && c.prove && n.fields.sharedFold(c.data[ks:ke], esc, hi) {
 						if !root {
 							return c.decline() // a key two of V2's case:ignore fields fold to, inside an argument

@@ -871,3 +871,47 @@ func TestNative_RepeatBesideSelfDecoding(t *testing.T) {
 		decidedProven(t, plan, []byte(args))
 	}
 }
+
+// FuzzCheck_PlainMembersSameVerdict: over FuzzNativeValues's shapes and
+// calls, on every binder, the verdicts with plainMembers (Check's, the
+// proving pass's and the clean mode's, with their members) are those of
+// object's loop alone.
+func FuzzCheck_PlainMembersSameVerdict(f *testing.F) {
+	f.Add([]byte{0}, []byte{})
+	f.Add([]byte{1}, []byte{0, 0, 0, 5, 0, 0, 1})
+	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte{})
+	f.Add([]byte{70, 2, 2, 200, 3, 1, 9, 4, 0}, []byte{0, 0, 7})
+	for i := range nativeFixed {
+		f.Add([]byte{byte(i)}, append(make([]byte, 80), 1, 40, 0))
+	}
+	type verdict struct {
+		check, native, clean []bind.Issue
+		nms, cms             bindcap.Members
+		nok, cok             bool
+	}
+	read := func(p *bind.Plan, args []byte) (v verdict) {
+		v.check = p.Check(args, nil)
+		v.native, v.nms, v.nok = bind.NativeVerdict(p, args)
+		v.clean, v.cms, v.cok = bind.CleanVerdict(p, args)
+		return v
+	}
+	f.Fuzz(func(t *testing.T, shape, choices []byte) {
+		typ := fuzzShape(shape, nativeFixed)
+		if typ == nil {
+			return
+		}
+		args := genArgs(typ, choices)
+		for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+			plan, err := b.Compile(typ)
+			if err != nil {
+				continue
+			}
+			fast := read(plan, args)
+			var slow verdict
+			bind.WithoutPlainMembers(func() { slow = read(plan, args) })
+			if !reflect.DeepEqual(fast, slow) {
+				t.Fatalf("%s %v %.300q:\n%+v\nwithout plainMembers\n%+v", b.Name(), typ, args, fast, slow)
+			}
+		}
+	})
+}

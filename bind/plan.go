@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // A Plan is a binder's compiled view of one tool's parameter struct: which
@@ -543,12 +544,54 @@ type nextSlot struct {
 	name string
 	head uint64
 	i    int32
+	// The key token's bytes past its opening quote, the name and its
+	// closing quote, as two little-endian words, the second masked by
+	// qmask (the first too where qlen is at most eight); qlen 0 where the
+	// name is no plain token's text (see plainName) or longer than 15
+	// bytes: see quoted.
+	qw    [2]uint64
+	qmask uint64
+	qlen  uint8
 }
 
 func newNextSlot(name string, i int) nextSlot {
 	var b [8]byte
 	copy(b[:], name)
-	return nextSlot{name: name, head: binary.LittleEndian.Uint64(b[:]), i: int32(i + 1)}
+	s := nextSlot{name: name, head: binary.LittleEndian.Uint64(b[:]), i: int32(i + 1)}
+	if q := name + `"`; len(q) <= 16 && plainName(name) {
+		var w [16]byte
+		copy(w[:], q)
+		s.qw = [2]uint64{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
+		s.qlen = uint8(len(q))
+		s.qmask = ^uint64(0) >> (64 - 8*((len(q)-1)%8+1))
+	}
+	return s
+}
+
+// plainName reports whether "name", quoted, is a whole string token with
+// no escape and no byte past ASCII: the token a key of that text is
+// sent as by any writer that escapes nothing it need not.
+func plainName(name string) bool {
+	tok := `"` + name + `"`
+	end, f, ok := jsonlex.String([]byte(tok), 0)
+	return ok && end == len(tok) && f == 0
+}
+
+// quoted reports whether the bytes of data from ks, a key's opening
+// quote, are the token of s's name, plain: the name and a closing quote
+// (which, the name holding neither quote nor backslash, ends the token).
+// It reads them as one or two words, where data holds them whole past
+// ks; false otherwise, and for a name quoted cannot tell (qlen 0).
+func (s *nextSlot) quoted(data []byte, ks int) bool {
+	switch {
+	case s.qlen == 0:
+		return false
+	case s.qlen <= 8:
+		return ks+9 <= len(data) && binary.LittleEndian.Uint64(data[ks+1:])&s.qmask == s.qw[0]
+	default:
+		return ks+17 <= len(data) && binary.LittleEndian.Uint64(data[ks+1:]) == s.qw[0] &&
+			binary.LittleEndian.Uint64(data[ks+9:])&s.qmask == s.qw[1]
+	}
 }
 
 // named reports whether the text of the plain key token raw (quotes

@@ -1,0 +1,92 @@
+package bind
+
+import (
+	"sync/atomic"
+
+	"github.com/bindguard/bindguard/internal/jsonlex"
+)
+
+// In the package's tests only: slowPlain turns plainMembers off, so that
+// a test holds its verdicts to object's loop's; plainRead (nil otherwise)
+// counts the members it reads.
+var (
+	slowPlain bool
+	plainRead *atomic.Int64
+)
+
+// plainMembers reads, from c.pos (a member's first byte, inside the
+// object of the struct n that object is reading), the run of members that
+// are the common case: a key whose token is, byte for byte, the plain
+// name of the field guess points to (the field after the last one bound,
+// see lookupNext; nextSlot.quoted tells it without lexing the key), that
+// field not bound before in the object. For each it does what object's
+// loop does for such a member, in the loop's order, with none of the
+// loop's questions whose answer such a member fixes: root members in a
+// tool without aliases only (topKey's facts are then keyFacts's for a
+// plain key).
+//
+// It stops before the first member that is not one, having changed
+// nothing for it (fields.add, where it finds the field bound, adds
+// nothing): the loop reads that member. read reports whether it read any;
+// more, at a stop, is true (c.pos at the member), and false at the
+// object's end (c.pos past it); ok is false where a value failed.
+//
+// A member whose key the binder reads otherwise (an escape, a byte past
+// ASCII, a name not the guess's, a fold) is never one: the loop looks it
+// up. So the verdict is the loop's, at a fraction of its instructions:
+// no key lexed, and a function small enough to keep its state in
+// registers.
+func (c *checker) plainMembers(n *node, root bool, fields *fieldBits, guess *int, ci int) (more, read, ok bool) {
+	order := n.fields.order
+	for {
+		ks, i := c.pos, *guess
+		if i >= len(order) || jsonlex.KindAt(c.data, ks) != jsonlex.KindString || !order[i].quoted(c.data, ks) {
+			return true, read, true
+		}
+		ke := ks + int(order[i].qlen) + 1
+		vs, ok := jsonlex.Colon(c.data, ke)
+		if !ok || fields.add(i) {
+			return true, read, true // the loop fails on the key, or lists the field bound again
+		}
+		lookedUp()
+		if plainRead != nil {
+			plainRead.Add(1)
+		}
+		*guess, c.pos, read = i+1, vs, true
+		child := n.fields.nodes[i]
+		if root {
+			c.top.topKeyFacts = keyFacts(false, false)
+			c.param, c.argAt = i, vs
+			c.steps.arg = step{ks, ke}
+		} else {
+			c.steps.set(step{ks, ke})
+		}
+		switch {
+		case ci >= 0:
+			c.consMember(ci, ks, ke)
+		case root && c.cons.tool != nil:
+			c.consRoot()
+		}
+		if root {
+			c.argNode = child
+		}
+		if !c.value(child) {
+			return false, read, false
+		}
+		if ci >= 0 {
+			c.consAfter(ci)
+		}
+		if root {
+			if c.record {
+				c.member(ks, ke, vs, false)
+			}
+			c.param = -1
+		}
+		if c.pos, more, ok = jsonlex.Next(c.data, c.pos, jsonlex.KindObject); !ok {
+			return false, read, c.fail(c.pos)
+		}
+		if !more {
+			return false, read, true
+		}
+	}
+}
