@@ -549,6 +549,11 @@ func (c *checker) object(n *node, root bool) bool {
 	// plainMembers may read the members (at the top level, of a tool
 	// without aliases: topKey's facts are then a plain key's).
 	plain := !slowPlain && !wrong && n != nil && n.kind == kStruct && (!root || !c.top.aliases)
+	// plainMapMembers may read the members of a map's (or an interface's)
+	// object whose keys no method reads; mapPlain: after a plain key (the
+	// loop's last), so that each key is lexed at most twice.
+	mapOK := !slowPlain && keyKind == kString && !n.tkey && !root
+	mapPlain := mapOK
 	if more {
 		for {
 			if dropping && c.dropsFast() {
@@ -567,6 +572,15 @@ func (c *checker) object(n *node, root bool) bool {
 				}
 				dropping = dropping && !read
 			}
+			if mapPlain {
+				more, ok := c.plainMapMembers(child, &keys, ci)
+				if !ok {
+					return false
+				}
+				if !more {
+					break
+				}
+			}
 			if jsonlex.KindAt(c.data, c.pos) != jsonlex.KindString {
 				return c.nameCut(n != nil && !wrong && (n.kind != kAny || namedInterface(n)))
 			}
@@ -577,6 +591,7 @@ func (c *checker) object(n *node, root bool) bool {
 			}
 			c.pos = end
 			esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
+			mapPlain = mapOK && !esc && !hi
 			ke := c.pos
 			if c.prove && (esc || hi) && !c.plainKey(ks, ke, esc, hi) && !c.v2KeyText(n, root, start, ks, ke, f) && !c.segKeyText(n, ks, ke, esc, hi) {
 				return c.decline()

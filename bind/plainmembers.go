@@ -7,8 +7,8 @@ import (
 )
 
 // In the package's tests only: slowPlain turns plainMembers off, so that
-// a test holds its verdicts to object's loop's; plainRead (nil otherwise)
-// counts the members it reads.
+// a test holds its verdicts to object's loop's (plainMapMembers's too);
+// plainRead (nil otherwise) counts the members they read.
 var (
 	slowPlain bool
 	plainRead *atomic.Int64
@@ -87,6 +87,50 @@ func (c *checker) plainMembers(n *node, root bool, fields *fieldBits, guess *int
 		}
 		if !more {
 			return false, read, true
+		}
+	}
+}
+
+// plainMapMembers is plainMembers for the object of a map whose keys are
+// read as text by no method (keyKind kString, no tkey), below the top
+// level, whose values are in position child: the run of members whose key
+// is a plain token (no escape, no byte past ASCII) not sent before in the
+// object. It stops, changing nothing the loop reads (repeatedKey, finding
+// the key held, holds nothing more), before the first member that is not
+// one: more and ok as plainMembers's.
+func (c *checker) plainMapMembers(child *node, keys *keySet, ci int) (more, ok bool) {
+	for {
+		ks := c.pos
+		if jsonlex.KindAt(c.data, ks) != jsonlex.KindString {
+			return true, true
+		}
+		ke, f, ok := jsonlex.String(c.data, ks)
+		if !ok || f != 0 {
+			return true, true
+		}
+		vs, ok := jsonlex.Colon(c.data, ke)
+		if !ok || c.repeatedKey(keys, kString, ks, ke, true) {
+			return true, true // the loop fails on the key, or lists it sent again
+		}
+		if plainRead != nil {
+			plainRead.Add(1)
+		}
+		c.pos = vs
+		c.steps.set(step{ks, ke})
+		if ci >= 0 {
+			c.consMember(ci, ks, ke)
+		}
+		if !c.value(child) {
+			return false, false
+		}
+		if ci >= 0 {
+			c.consAfter(ci)
+		}
+		if c.pos, more, ok = jsonlex.Next(c.data, c.pos, jsonlex.KindObject); !ok {
+			return false, c.fail(c.pos)
+		}
+		if !more {
+			return false, true
 		}
 	}
 }

@@ -27,6 +27,20 @@ type plainArgs struct {
 	List   []plainWindow  `json:"list"`
 	Map    map[string]int `json:"map"`
 	Fold   string         `json:"Fold,omitempty,case:ignore"`
+	// Maps whose keys plainMapMembers reads, and two whose keys it does
+	// not (read as numbers, or by a method).
+	Nested map[string]plainWindow `json:"nested"`
+	Anys   map[string]any         `json:"anys"`
+	Ints   map[int]string         `json:"ints"`
+	Low    map[plainLowKey]int    `json:"low"`
+}
+
+// plainLowKey is a map key its UnmarshalText folds to lower case.
+type plainLowKey string
+
+func (k *plainLowKey) UnmarshalText(b []byte) error {
+	*k = plainLowKey(strings.ToLower(string(b)))
+	return nil
 }
 
 type plainWindow struct {
@@ -54,6 +68,11 @@ var plainCalls = []string{
 	`{"count":1,"count":1}`,
 	`{"":1,"count":1}`,
 	`{"count":1,"window":{"from":"a","to":"b"},"seven77":` + strings.Repeat("[", 600) + strings.Repeat("]", 600) + `}`,
+	`{"map":{"a":1,"b":2,"a":3},"nested":{"x":{"from":"a"},"y":{"to":1},"x":{}},"anys":{"a":[1,{"b":2,"b":3}],"c":{"d":1e400}}}`,
+	`{"map":{"\u0061":1,"a":2,"é":3,"é":4,"b":5},"nested":{"é":{"from":"a"},"x":null},"anys":{"é":1,"a":"\ud800"}}`,
+	"{\"map\":{\"a\xff\":1,\"a\":2},\"ints\":{\"1\":\"a\",\"01\":\"b\",\"x\":\"c\"},\"low\":{\"a\":1,\"A\":2,\"b\":3}}",
+	`{"map":{"a":1,"b":"x","c":1.5,"d":null,"e":99999999999999999999},"nested":{"a":[],"b":{"from":1,"zz":2}}}`,
+	`{"map":{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k16":16,"k17":17,"k3":18}}`,
 }
 
 // plainPolicies are the top-level key policies plainMembers reads with:
@@ -136,6 +155,7 @@ func TestCheck_PlainMembersSameVerdict(t *testing.T) {
 // TestCheck_PlainMembersReadTheCall: plainMembers, not object's loop,
 // reads each member of a call sent in the fields' order, nested too, on
 // every binder; sent in another order, the loop reads those it does not.
+// plainMapMembers reads a map's members of plain keys.
 func TestCheck_PlainMembersReadTheCall(t *testing.T) {
 	plainRead = new(atomic.Int64)
 	defer func() { plainRead = nil }()
@@ -143,9 +163,13 @@ func TestCheck_PlainMembersReadTheCall(t *testing.T) {
 		args string
 		want int64
 	}{
-		// All but the keys longer than 15 bytes or past ASCII, the map's,
-		// and "tail" where "from" is the guess: 10 at the top, 6 nested.
-		{plainCalls[0], 16},
+		// All but the keys longer than 15 bytes or past ASCII, and "tail"
+		// where "from" is the guess: 10 at the top, 7 nested (the map's
+		// key by plainMapMembers).
+		{plainCalls[0], 17},
+		// The map's keys but the one sent again, the one past ASCII and
+		// the one after it (the loop reads the key after one it read).
+		{`{"map":{"a":1,"b":2,"a":3,"é":4,"c":5,"d":6}}`, 3},
 		{`{"count":1,"window":{"from":"a","to":"b"},"a_rather_long_name":"x","fifteen_bytes__":"y"}`, 5},
 		{`{"window":{"to":"b","from":"a"},"count":1}`, 0},        // each key names a field other than the guess
 		{`{"count":1,"count":2}`, 1},                             // the loop lists the second
