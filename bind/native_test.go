@@ -874,8 +874,8 @@ func TestNative_RepeatBesideSelfDecoding(t *testing.T) {
 
 // FuzzCheck_PlainMembersSameVerdict: over FuzzNativeValues's shapes and
 // calls, on every binder, the verdicts with plainMembers (Check's, the
-// proving pass's and the clean mode's, with their members) are those of
-// object's loop alone.
+// proving pass's and, for a call the binder reads, the clean mode's, with
+// their members) are those of object's loop alone.
 func FuzzCheck_PlainMembersSameVerdict(f *testing.F) {
 	f.Add([]byte{0}, []byte{})
 	f.Add([]byte{1}, []byte{0, 0, 0, 5, 0, 0, 1})
@@ -892,7 +892,9 @@ func FuzzCheck_PlainMembersSameVerdict(f *testing.F) {
 	read := func(p *bind.Plan, args []byte) (v verdict) {
 		v.check = p.Check(args, nil)
 		v.native, v.nms, v.nok = bind.NativeVerdict(p, args)
-		v.clean, v.cms, v.cok = bind.CleanVerdict(p, args)
+		if p.Binder().Unmarshal(args, reflect.New(p.Type()).Interface()) == nil {
+			v.clean, v.cms, v.cok = bind.CleanVerdict(p, args) // the clean mode reads only a call the binder reads
+		}
 		return v
 	}
 	f.Fuzz(func(t *testing.T, shape, choices []byte) {
