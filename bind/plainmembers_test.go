@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bindguard/bindguard/internal/bindcap"
+	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
 // plainArgs has names plainMembers reads a key of as one word, as two,
@@ -225,14 +226,15 @@ func TestNextSlot_QuotedAsTheToken(t *testing.T) {
 	}
 }
 
-// FuzzNextSlot_QuotedOnlyTheToken: for any name and bytes, quoted is true
-// only where they hold the plain name's token from ks.
+// FuzzNextSlot_QuotedOnlyTheToken: for any name and bytes that hold a
+// quote at ks (where plainMembers asks), quoted is true only where they
+// hold the plain name's token from ks.
 func FuzzNextSlot_QuotedOnlyTheToken(f *testing.F) {
 	f.Add("count", []byte(`{"count":1}`), 1)
 	f.Add("fifteen_bytes__", []byte(`{"fifteen_bytes__":1,"x":2}`), 1)
 	f.Add("a\\", []byte(`{"a\":1}`), 1)
 	f.Fuzz(func(t *testing.T, name string, data []byte, ks int) {
-		if ks < 0 || ks >= len(data) {
+		if ks < 0 || ks >= len(data) || jsonlex.KindAt(data, ks) != jsonlex.KindString {
 			return
 		}
 		s := newNextSlot(name, 0)
