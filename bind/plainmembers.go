@@ -6,9 +6,9 @@ import (
 	"github.com/bindguard/bindguard/internal/jsonlex"
 )
 
-// In the package's tests only: slowPlain turns plainMembers off, so that
-// a test holds its verdicts to object's loop's (plainMapMembers's too);
-// plainRead (nil otherwise) counts the members they read.
+// In the package's tests only: slowPlain turns plainMembers and
+// plainMapMembers off, so that a test holds their verdicts to object's
+// loop's; plainRead (nil otherwise) counts the members they read.
 var (
 	slowPlain bool
 	plainRead *atomic.Int64
@@ -33,9 +33,10 @@ var (
 //
 // A member whose key the binder reads otherwise (an escape, a byte past
 // ASCII, a name not the guess's, a fold) is never one: the loop looks it
-// up. So the verdict is the loop's, at a fraction of its instructions:
-// no key lexed, and a function small enough to keep its state in
-// registers.
+// up. The verdict is the loop's (TestCheck_PlainMembersSameVerdict,
+// FuzzCheck_PlainMembersSameVerdict and TestDecide_PlainMembersSameDecision
+// hold it so, with the loops on and off), at a fraction of its
+// instructions: no key lexed, and far fewer questions a member.
 func (c *checker) plainMembers(n *node, root bool, fields *fieldBits, guess *int, ci int) (more, read, ok bool) {
 	order := n.fields.order
 	for {
