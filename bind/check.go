@@ -611,10 +611,7 @@ func (c *checker) object(n *node, root bool) bool {
 			if !wrong && n != nil {
 				switch n.kind {
 				case kStruct:
-					i, folded := guess, false
-					if !n.fields.nextByWord(c.data[ks:ke], !esc && !hi, guess) {
-						i, folded = n.fields.lookupNext(c.data[ks:ke], esc, hi, guess)
-					}
+					i, folded := n.fields.lookupNext(c.data[ks:ke], esc, hi, guess)
 					if i >= 0 {
 						guess = i + 1 // a key bound to no field leaves the guess where the last one bound put it
 					}
@@ -1830,19 +1827,6 @@ func (fs *fieldSet) lookupNext(raw []byte, esc, hi bool, guess int) (int, bool) 
 		}
 	}
 	return fs.lookupKey(raw, esc, hi)
-}
-
-// nextByWord reports lookupNext's answer guess for a plain key (no
-// escape, no byte past ASCII) that names field guess and is told so by
-// one word (nextSlot.word): most keys. Small enough to be inlined, so the
-// walk pays no call for them (see object); where it reports false, the
-// walk calls lookupNext.
-func (fs *fieldSet) nextByWord(raw []byte, plain bool, guess int) bool {
-	if plain && guess < len(fs.order) && fs.order[guess].word(raw) {
-		lookedUp()
-		return true
-	}
-	return false
 }
 
 // lookupOdd is lookupKey for a key with escapes, or UTF-8 the binder may

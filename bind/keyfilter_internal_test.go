@@ -78,11 +78,11 @@ func quoteKey(key string, escapeAll bool) []byte {
 
 // lookupBoth returns fs's lookup of the key raw with the field set's
 // filter and with a filter that lets every key through. got is the
-// lookup's, or where lookupNext (or nextByWord, the walk's first try),
-// guessing any field, answers otherwise than the lookup, lookupNext's: of raw alone, and of raw in an array
+// lookup's, or where lookupNext, guessing any field, answers otherwise
+// than the lookup, lookupNext's: of raw alone, and of raw in an array
 // that goes on past it, as the arguments do (lookupNext reads a short
-// name's key as a word, past the key's end), with the bytes of each
-// field's name after it.
+// name's key as one or two words, past the key's end), with the bytes of
+// each field's name after it.
 func lookupBoth(fs *fieldSet, raw []byte) (got, want [2]any) {
 	_, f, _ := jsonlex.String(raw, 0)
 	esc, hi := f&jsonlex.Escaped != 0, f&jsonlex.NonASCII != 0
@@ -98,10 +98,6 @@ guesses:
 		for guess := range len(fs.params) + 1 {
 			if k, kfolded := fs.lookupNext(raw, esc, hi, guess); k != i || kfolded != folded {
 				i, folded = k, kfolded
-				break guesses
-			}
-			if fs.nextByWord(raw, !esc && !hi, guess) && (guess != i || folded) {
-				i, folded = guess, false // the walk's answer, without lookupNext
 				break guesses
 			}
 		}

@@ -538,11 +538,9 @@ type fieldSlot struct {
 }
 
 // A nextSlot is a field's entry in a field set's order: a fieldSlot, and
-// the name's first eight bytes as a little-endian word (zero past the
-// name's end), which most names are whole in (see named).
+// the name's token as words (see quoted), which most names are whole in.
 type nextSlot struct {
 	name string
-	head uint64
 	i    int32
 	// The key token's bytes past its opening quote, the name and its
 	// closing quote, as two little-endian words, the second masked by
@@ -555,9 +553,7 @@ type nextSlot struct {
 }
 
 func newNextSlot(name string, i int) nextSlot {
-	var b [8]byte
-	copy(b[:], name)
-	s := nextSlot{name: name, head: binary.LittleEndian.Uint64(b[:]), i: int32(i + 1)}
+	s := nextSlot{name: name, i: int32(i + 1)}
 	if q := name + `"`; len(q) <= 16 && plainName(name) {
 		var w [16]byte
 		copy(w[:], q)
@@ -595,26 +591,12 @@ func (s *nextSlot) quoted(data []byte, ks int) bool {
 }
 
 // named reports whether the text of the plain key token raw (quotes
-// included) is s's name. A name of at most eight bytes is compared as one
-// word, read from raw's array past its end where the array holds eight
-// bytes past the opening quote (raw is a slice of the arguments, which
-// go on after the key; the checker's arguments are cut to their length,
-// so the word never reads past them), the bytes past the key masked off;
-// it costs a few instructions where the string comparison calls
-// memequal.
+// included, a slice of the arguments, which go on after the key) is s's
+// name: by quoted, reading raw's array past its end (the checker's
+// arguments are cut to their length, so the words never read past them),
+// where it can tell; else by the string comparison, which calls memequal.
 func (s *nextSlot) named(raw []byte) bool {
-	if len(raw)-2 <= 8 && cap(raw) >= 9 {
-		return s.word(raw)
-	}
-	return s.name == string(raw[1:len(raw)-1])
-}
-
-// word is named where it reads raw as one word, for a slot that names a
-// field (i not 0): false where it does not.
-func (s *nextSlot) word(raw []byte) bool {
-	n := len(raw) - 2
-	return s.i != 0 && n == len(s.name) && n <= 8 && cap(raw) >= 9 &&
-		binary.LittleEndian.Uint64(raw[1:9])&(uint64(1)<<(8*n)-1) == s.head
+	return s.quoted(raw[:cap(raw)], 0) || s.name == string(raw[1:len(raw)-1])
 }
 
 // maxQuickRun is the longest run of filled slots a table by quickSlot may
