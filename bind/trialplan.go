@@ -1107,10 +1107,12 @@ func trimZeros(s []byte) []byte {
 
 // replaces reports whether the binder replaces anything in the JSON string
 // raw (quotes included) with U+FFFD: invalid UTF-8, or a \u escape of a
-// surrogate that is not the first of a pair followed by the second.
+// surrogate that is not the first of a pair followed by the second. Raw
+// that is not one whole valid token replaces nothing: the binder reads no
+// such text, and jsonlex.Replaced reads only such tokens.
 func replaces(raw []byte) bool {
-	_, f, _ := jsonlex.String(raw, 0)
-	return jsonlex.Replaced(raw, f)
+	end, f, ok := jsonlex.String(raw, 0)
+	return ok && end == len(raw) && jsonlex.Replaced(raw, f)
 }
 
 // rounds reports whether the JSON number lit is an integer a float of the
