@@ -239,3 +239,36 @@ func TestClean_RequiredFieldsInDeclinedPositions(t *testing.T) {
 		t.Errorf(`{"fs":{"1":{"y":1}}}: %s, want one missing_field`, brief(issues))
 	}
 }
+
+// FuzzClean_AnyCallNoPanic: the clean mode, meant for calls the binder
+// reads (declinedCheck runs it only then), asked of any call of
+// FuzzNativeValues's shapes, broken ones included, under every binder,
+// returns a verdict or declines, and never panics: a mode misused must not
+// take the host down. (It found replaces reading a ,string field's text
+// that was no whole token.)
+func FuzzClean_AnyCallNoPanic(f *testing.F) {
+	f.Add([]byte{0}, []byte{})
+	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte{1, 40, 0})
+	f.Add([]byte{70, 2, 2, 200, 3, 1, 9, 4, 0}, []byte{0, 0, 7, 1, 12, 6})
+	f.Fuzz(func(t *testing.T, shape, choices []byte) {
+		typ := fuzzShape(shape, nativeFixed)
+		if typ == nil {
+			return
+		}
+		args := genArgs(typ, choices)
+		for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
+			plan, err := b.Compile(typ)
+			if err != nil {
+				continue
+			}
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("%s, %v, %q: the clean mode panicked: %v", b.Name(), typ, args, r)
+					}
+				}()
+				bind.CleanVerdict(plan, args)
+			}()
+		}
+	})
+}
