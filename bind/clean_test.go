@@ -251,24 +251,13 @@ func FuzzClean_AnyCallNoPanic(f *testing.F) {
 	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte{1, 40, 0})
 	f.Add([]byte{70, 2, 2, 200, 3, 1, 9, 4, 0}, []byte{0, 0, 7, 1, 12, 6})
 	f.Fuzz(func(t *testing.T, shape, choices []byte) {
-		typ := fuzzShape(shape, nativeFixed)
-		if typ == nil {
-			return
-		}
-		args := genArgs(typ, choices)
-		for _, b := range []bind.Binder{bind.Std, jsonv2.Binder, segmentio.Binder} {
-			plan, err := b.Compile(typ)
-			if err != nil {
-				continue
-			}
-			func() {
-				defer func() {
-					if r := recover(); r != nil {
-						t.Fatalf("%s, %v, %q: the clean mode panicked: %v", b.Name(), typ, args, r)
-					}
-				}()
-				bind.CleanVerdict(plan, args)
+		forEachPlan(shape, choices, func(b bind.Binder, plan *bind.Plan, args []byte) {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Fatalf("%s, %v, %q: the clean mode panicked: %v", b.Name(), plan.Type(), args, r)
+				}
 			}()
-		}
+			bind.CleanVerdict(plan, args)
+		})
 	})
 }
