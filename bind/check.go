@@ -1421,53 +1421,14 @@ func withText(s []byte, esc bool, ok func([]byte) bool) bool {
 func (c *checker) number(n *node) bool {
 	d := c.data
 	start := c.pos
-	i := start
-	neg := d[i] == '-'
+	i, intEnd, m, shape, ok := jsonlex.NumberInt(d, start) // m: the integer part's value, below 20 digits
+	if !ok {
+		return c.fail(i)
+	}
+	neg, frac, exp := shape&jsonlex.NumNeg != 0, shape&jsonlex.NumFrac != 0, shape&jsonlex.NumExp != 0
+	digits := start // the integer part's first digit
 	if neg {
-		i++
-	}
-	if i >= len(d) {
-		return c.fail(i)
-	}
-	digits := i
-	var m uint64 // the value of the integer part's digits, below 20 of them
-	switch {
-	case d[i] == '0':
-		i++
-	case '1' <= d[i] && d[i] <= '9':
-		m = uint64(d[i] - '0')
-		i++
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			m = m*10 + uint64(d[i]-'0')
-			i++
-		}
-	default:
-		return c.fail(i)
-	}
-	intEnd := i
-	frac, exp := false, false
-	if i < len(d) && d[i] == '.' {
-		i++
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return c.fail(i)
-		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-		frac = true
-	}
-	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
-		i++
-		if i < len(d) && (d[i] == '+' || d[i] == '-') {
-			i++
-		}
-		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return c.fail(i)
-		}
-		for i < len(d) && '0' <= d[i] && d[i] <= '9' {
-			i++
-		}
-		exp = true
+		digits++
 	}
 	c.pos = i
 	if c.cons.next != nil {

@@ -14,7 +14,9 @@
 // or the key itself, to act on them first (bind's checker), with First
 // (Open past its byte) and String then Colon (Key in two). KindAt, Space,
 // First, Colon and Next are small enough to be inlined into the walk;
-// String reads long runs eight and sixteen bytes at a time.
+// String reads long runs eight and sixteen bytes at a time. Number reads a
+// number's shape, the value of its integer part's digits included;
+// NumberInt is the same reading in registers, for the walk.
 //
 // Text as written, for quoting what a caller sent and sizing what is
 // written back: Quoted reads a quoted text's inside, CutWritten cuts text

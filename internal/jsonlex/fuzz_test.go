@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,6 +18,9 @@ func FuzzLexer_AgreesWithEncodingJSON(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Add([]byte(`{"a":[1,2,{"b":"\ud83d\ude00"}],"c":"\u00e9"}`))
+	for _, n := range []string{"0", " 42 ", "-7.25e+3", "9223372036854775808", "-18446744073709551615", "123456789012345678901234"} {
+		f.Add([]byte(n))
+	}
 	f.Fuzz(func(t *testing.T, d []byte) {
 		got, want := errorAt(d), stdErrorAt(d)
 		if want == -2 {
@@ -46,6 +50,8 @@ func FuzzLexer_AgreesWithEncodingJSON(f *testing.F) {
 			if !ok || string(u) != s {
 				t.Fatalf("%q: Unquote = %q %v, encoding/json reads %q", d, u, ok, s)
 			}
+		case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+			checkNumber(t, d[i:])
 		case '{', '[':
 			var want bytes.Buffer
 			if err := json.Compact(&want, d); err != nil {
@@ -104,4 +110,30 @@ func FuzzString_AgreesWithEncodingJSON(f *testing.F) {
 			t.Fatalf("%q: flags %b, want %b", tok, fl, want)
 		}
 	})
+}
+
+// checkNumber holds Number's reading of the valid number token at the
+// start of d to the token's text: its end, its sign, fraction and
+// exponent, and its integer part's digits and their value (strconv's,
+// below 20 digits).
+func checkNumber(t *testing.T, d []byte) {
+	t.Helper()
+	end, n, ok := Number(d, 0)
+	tok := string(d[:end])
+	if !ok || strings.TrimRight(string(d), " \t\r\n") != tok {
+		t.Fatalf("%q: Number = %d %+v %v", d, end, n, ok)
+	}
+	intPart := strings.TrimPrefix(tok, "-")
+	if k := strings.IndexAny(intPart, ".eE"); k >= 0 {
+		intPart = intPart[:k]
+	}
+	if n.Neg != strings.HasPrefix(tok, "-") || n.Frac != strings.Contains(tok, ".") || n.Exp != strings.ContainsAny(tok, "eE") ||
+		tok[n.Int.Start:n.Int.End] != intPart {
+		t.Fatalf("%q: Number = %+v", tok, n)
+	}
+	if len(intPart) <= 19 {
+		if v, err := strconv.ParseUint(intPart, 10, 64); err != nil || n.Mag != v {
+			t.Fatalf("%q: Mag = %d, strconv reads %d (%v)", tok, n.Mag, v, err)
+		}
+	}
 }

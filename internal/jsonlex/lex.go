@@ -167,44 +167,76 @@ func isHex(b byte) bool {
 }
 
 // A Num is the shape of a number token: its sign, the digits of its
-// integer part, and whether a fraction or an exponent follows.
+// integer part and their value, and whether a fraction or an exponent
+// follows.
 type Num struct {
 	Neg bool
 	// Int spans the digits of the integer part ("0", or a run starting
 	// with 1-9).
-	Int       Span
+	Int Span
+	// Mag is the value of Int's digits where there are at most 19 of them
+	// (every such value fits in a uint64); past that, the value modulo
+	// 2^64, which no caller should read.
+	Mag       uint64
 	Frac, Exp bool
 }
 
 // Number reads the number token at d[i] (a '-' or a digit) and returns the
 // offset past it with its shape. It fails (ok false, end the offending
 // byte) where the grammar does: "-", "01" reads as "0" followed by more
-// text, "1.", "1e".
+// text, "1.", "1e". It is NumberInt's reading, as a Num.
 func Number(d []byte, i int) (end int, n Num, ok bool) {
+	end, intEnd, mag, shape, ok := NumberInt(d, i)
+	n = Num{Neg: shape&NumNeg != 0, Int: Span{i, intEnd}, Mag: mag, Frac: shape&NumFrac != 0, Exp: shape&NumExp != 0}
+	if n.Neg {
+		n.Int.Start++
+	}
+	return end, n, ok
+}
+
+// A NumShape is what a number token holds beyond its integer part's
+// digits: a sign, a fraction, an exponent.
+type NumShape uint8
+
+const (
+	NumNeg NumShape = 1 << iota
+	NumFrac
+	NumExp
+)
+
+// NumberInt reads the number token at d[i] (a '-' or a digit), as Number
+// does, for a reader of its integer part: it returns the offset past the
+// token, where the integer part's digits end (they start at i, or past
+// the sign), their value (Num.Mag) and the token's shape. Its results
+// travel in registers, with no struct to fill: the checker's walk reads
+// every number through it.
+func NumberInt(d []byte, i int) (end, intEnd int, mag uint64, shape NumShape, ok bool) {
 	if i < len(d) && d[i] == '-' {
-		n.Neg = true
+		shape = NumNeg
 		i++
 	}
 	if i >= len(d) {
-		return i, n, false
+		return i, i, 0, shape, false
 	}
-	n.Int.Start = i
 	switch {
 	case d[i] == '0':
 		i++
 	case '1' <= d[i] && d[i] <= '9':
-		i = Digits(d, i+1)
+		mag = uint64(d[i] - '0')
+		for i++; i < len(d) && '0' <= d[i] && d[i] <= '9'; i++ {
+			mag = mag*10 + uint64(d[i]-'0')
+		}
 	default:
-		return i, n, false
+		return i, i, 0, shape, false
 	}
-	n.Int.End = i
+	intEnd = i
 	if i < len(d) && d[i] == '.' {
 		i++
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return i, n, false
+			return i, intEnd, mag, shape, false
 		}
 		i = Digits(d, i+1)
-		n.Frac = true
+		shape |= NumFrac
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
 		i++
@@ -212,12 +244,12 @@ func Number(d []byte, i int) (end int, n Num, ok bool) {
 			i++
 		}
 		if i >= len(d) || d[i] < '0' || d[i] > '9' {
-			return i, n, false
+			return i, intEnd, mag, shape, false
 		}
 		i = Digits(d, i+1)
-		n.Exp = true
+		shape |= NumExp
 	}
-	return i, n, true
+	return i, intEnd, mag, shape, true
 }
 
 // Digits returns the offset past the run of ASCII digits at d[i] (i

@@ -102,12 +102,26 @@ func TestNumber_Shape(t *testing.T) {
 		s         string
 		neg       bool
 		digits    string
+		mag       uint64
 		frac, exp bool
-	}{{"0", false, "0", false, false}, {"-12", true, "12", false, false}, {"3.25", false, "3", true, false}, {"-7e10", true, "7", false, true}, {"1.5E-3", false, "1", true, true}} {
+	}{
+		{"0", false, "0", 0, false, false},
+		{"-12", true, "12", 12, false, false},
+		{"3.25", false, "3", 3, true, false},
+		{"-7e10", true, "7", 7, false, true},
+		{"1.5E-3", false, "1", 1, true, true},
+		{"-9223372036854775808", true, "9223372036854775808", 1 << 63, false, false},
+		{"18446744073709551615", false, "18446744073709551615", 1<<64 - 1, false, false},
+		{"1234567890123456789.5", false, "1234567890123456789", 1234567890123456789, true, false},
+	} {
 		d := []byte(c.s)
 		end, n, ok := Number(d, 0)
-		if !ok || end != len(d) || n.Neg != c.neg || string(d[n.Int.Start:n.Int.End]) != c.digits || n.Frac != c.frac || n.Exp != c.exp {
+		if !ok || end != len(d) || n.Neg != c.neg || string(d[n.Int.Start:n.Int.End]) != c.digits || n.Mag != c.mag || n.Frac != c.frac || n.Exp != c.exp {
 			t.Errorf("%q: end=%d %+v ok=%v", c.s, end, n, ok)
+		}
+		iend, intEnd, mag, shape, iok := NumberInt(d, 0)
+		if iend != end || intEnd != n.Int.End || mag != n.Mag || iok != ok || shape&NumNeg != 0 != c.neg || shape&NumFrac != 0 != c.frac || shape&NumExp != 0 != c.exp {
+			t.Errorf("%q: NumberInt = %d %d %d %b %v, Number %d %+v %v", c.s, iend, intEnd, mag, shape, iok, end, n, ok)
 		}
 	}
 }
