@@ -7,10 +7,11 @@ import (
 )
 
 // TestReplaces_OnlyAWholeToken: replaces answers jsonlex.Replaced's
-// answer for a whole string token and false for anything else (a token
-// cut short, text past it, no token), without panicking: the checker's
-// modes ask it only of tokens the binder read, and a mode asked of a call
-// the binder fails on must not take the host down.
+// answer for a whole string token, white space after it or not, and false
+// for anything else (a token cut short, text past it, no token), without
+// panicking: the checker's modes ask it only of tokens the binder read,
+// and a mode asked of a call the binder fails on must not take the host
+// down.
 func TestReplaces_OnlyAWholeToken(t *testing.T) {
 	for _, c := range []struct {
 		raw  string
@@ -22,6 +23,12 @@ func TestReplaces_OnlyAWholeToken(t *testing.T) {
 		{`"\ud800"`, true},
 		{`"\ud83d\ude00"`, false},
 		{`"\ud83d\u0041"`, true},
+		// A token with white space after it, as a segmentio ,string
+		// field's text may have: the token's answer.
+		{`"\ud800" `, true},
+		{"\"\\ud800\"\t\r\n", true},
+		{`"ok" `, false},
+		{"\"\xff\" ", true},
 		// Not a whole token: none replaces.
 		{``, false},
 		{`"`, false},
@@ -47,7 +54,7 @@ func TestReplaces_OnlyAWholeToken(t *testing.T) {
 		if got != c.want {
 			t.Errorf("replaces(%q) = %v, want %v", c.raw, got, c.want)
 		}
-		if end, f, ok := jsonlex.String([]byte(c.raw), 0); ok && end == len(c.raw) && got != jsonlex.Replaced([]byte(c.raw), f) {
+		if end, f, ok := jsonlex.String([]byte(c.raw), 0); ok && jsonlex.Space([]byte(c.raw), end) == len(c.raw) && got != jsonlex.Replaced([]byte(c.raw[:end]), f) {
 			t.Errorf("replaces(%q) = %v, jsonlex.Replaced differs", c.raw, got)
 		}
 	}

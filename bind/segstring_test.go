@@ -3,9 +3,11 @@ package bind_test
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bindguard/bindguard/bind"
 	"github.com/bindguard/bindguard/bind/segmentio"
@@ -69,6 +71,7 @@ var segQuotedValues = []string{
 	`"-9223372036854775808"`, `"-9223372036854775809"`, `"18446744073709551615"`, `"18446744073709551616"`,
 	`"99999999999999999999"`, `"9007199254740993"`, `"16777217"`,
 	`"\"x\""`, `"\"x\" "`, `"\"x\"y"`, `"\"\""`, `"\"\\u00e9\""`, `"\"\ud800\""`, `"\"a\tb\""`, `"\"\\q\""`, `"\"x"`,
+	`"\"\\ud800\" "`, `"\"\\ud800\"\t"`, "\"\\\"\xff\\\" \"", `"\"ok\" "`,
 	`"[1]"`, `"{}"`, `"\ud800"`, "\"\xff\"", "\"\\\"\xff\\\"\"", `"é"`,
 	`1`, `1.5`, `-1`, `1e400`, `true`, `false`, `null`, `[]`, `[1]`, `{}`, `{"a":1}`,
 }
@@ -236,6 +239,36 @@ func TestSegmentIO_QuotedDurationDecodes(t *testing.T) {
 			t.Errorf("%s: the pass declines", tc.args)
 		case tc.kind == "" && len(is) != 0, tc.kind != "" && (len(is) != 1 || is[0].Kind != tc.kind || is[0].Path.Pointer() != tc.pointer):
 			t.Errorf("%s: %s, want %s at %q", tc.args, brief(is), tc.kind, tc.pointer)
+		}
+	}
+}
+
+// TestSegmentIOQuoted_ReplacedAsDecoded: a ,string field of a string kind
+// under segmentio is read from the JSON string inside the value, which
+// may have white space after it; its text is replaced (ReplacedText)
+// exactly where segmentio's decode holds U+FFFD the call did not send,
+// held to the decoder itself, not to the walk's own reading of the text.
+func TestSegmentIOQuoted_ReplacedAsDecoded(t *testing.T) {
+	type args struct {
+		S string `json:"s,string"`
+	}
+	plan, err := segmentio.Binder.Compile(reflect.TypeFor[args]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{
+		`"\"\\ud800\""`, `"\"\\ud800\" "`, `"\"\\ud800\"\t"`, `"\"\\ud800\"\n\r "`, `"\"\\udfff\" "`,
+		"\"\\\"\xff\\\" \"", "\"\\\"a\xffb\\\"\\t\"", `"\"\\ud83d\\ude00\" "`, `"\"ok\" "`, `"\"ok\""`, `"\"\\u00e9\"\n"`,
+	} {
+		call := []byte(`{"s":` + v + `}`)
+		var got args
+		if err := segmentio.Binder.Unmarshal(call, &got); err != nil {
+			t.Errorf("%s: segmentio fails (%v): not a row of this test", call, err)
+			continue
+		}
+		replaced := slices.ContainsFunc(plan.Check(call, nil), func(is bind.Issue) bool { return is.Kind == bind.ReplacedText })
+		if want := strings.ContainsRune(got.S, utf8.RuneError); replaced != want {
+			t.Errorf("%s: segmentio reads %q; ReplacedText %v, want %v", call, got.S, replaced, want)
 		}
 	}
 }

@@ -1108,11 +1108,13 @@ func trimZeros(s []byte) []byte {
 // replaces reports whether the binder replaces anything in the JSON string
 // raw (quotes included) with U+FFFD: invalid UTF-8, or a \u escape of a
 // surrogate that is not the first of a pair followed by the second. Raw
-// that is not one whole valid token replaces nothing: the binder reads no
-// such text, and jsonlex.Replaced reads only such tokens.
+// may go on past the token in white space, as the text of a segmentio
+// ,string field does (segQuotedReads); raw that is not one valid token so
+// replaces nothing: the binder reads no such text, and jsonlex.Replaced
+// reads only whole tokens.
 func replaces(raw []byte) bool {
 	end, f, ok := jsonlex.String(raw, 0)
-	return ok && end == len(raw) && jsonlex.Replaced(raw, f)
+	return ok && jsonlex.Space(raw, end) == len(raw) && jsonlex.Replaced(raw[:end], f)
 }
 
 // rounds reports whether the JSON number lit is an integer a float of the
