@@ -242,10 +242,11 @@ func TestClean_RequiredFieldsInDeclinedPositions(t *testing.T) {
 
 // FuzzClean_AnyCallNoPanic: the clean mode, meant for calls the binder
 // reads (declinedCheck runs it only then), asked of any call of
-// FuzzNativeValues's shapes, broken ones included, under every binder,
-// returns a verdict or declines, and never panics: a mode misused must not
-// take the host down. (It found replaces reading a ,string field's text
-// that was no whole token.)
+// FuzzNativeValues's shapes, broken ones included, under V2 and segmentio
+// (Std's plan has no clean mode: its pass is the verdict), returns a
+// verdict or declines, and never panics: a mode misused must not take the
+// host down. (It found replaces reading a ,string field's text that was
+// no whole token.)
 func FuzzClean_AnyCallNoPanic(f *testing.F) {
 	f.Add([]byte{0}, []byte{})
 	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte{1, 40, 0})

@@ -592,9 +592,11 @@ func (s *nextSlot) quoted(data []byte, ks int) bool {
 
 // named reports whether the text of the plain key token raw (quotes
 // included, a slice of the arguments, which go on after the key) is s's
-// name: by quoted, reading raw's array past its end (the checker's
+// name: yes where quoted, reading raw's array past its end (the checker's
 // arguments are cut to their length, so the words never read past them),
-// where it can tell; else by the string comparison, which calls memequal.
+// says so; otherwise by the string comparison, which for a key of another
+// length compares the lengths alone, and for one of the name's length
+// calls memequal.
 func (s *nextSlot) named(raw []byte) bool {
 	return s.quoted(raw[:cap(raw)], 0) || s.name == string(raw[1:len(raw)-1])
 }

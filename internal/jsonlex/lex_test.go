@@ -119,9 +119,13 @@ func TestNumber_Shape(t *testing.T) {
 		if !ok || end != len(d) || n.Neg != c.neg || string(d[n.Int.Start:n.Int.End]) != c.digits || n.Mag != c.mag || n.Frac != c.frac || n.Exp != c.exp {
 			t.Errorf("%q: end=%d %+v ok=%v", c.s, end, n, ok)
 		}
+		wantIntEnd := len(c.digits)
+		if c.neg {
+			wantIntEnd++
+		}
 		iend, intEnd, mag, shape, iok := NumberInt(d, 0)
-		if iend != end || intEnd != n.Int.End || mag != n.Mag || iok != ok || shape&NumNeg != 0 != c.neg || shape&NumFrac != 0 != c.frac || shape&NumExp != 0 != c.exp {
-			t.Errorf("%q: NumberInt = %d %d %d %b %v, Number %d %+v %v", c.s, iend, intEnd, mag, shape, iok, end, n, ok)
+		if !iok || iend != len(d) || intEnd != wantIntEnd || mag != c.mag || shape&NumNeg != 0 != c.neg || shape&NumFrac != 0 != c.frac || shape&NumExp != 0 != c.exp {
+			t.Errorf("%q: NumberInt = %d %d %d %b %v", c.s, iend, intEnd, mag, shape, iok)
 		}
 	}
 }
