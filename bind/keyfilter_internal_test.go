@@ -223,7 +223,7 @@ func rep(s string, n int, sep string) string {
 // of every length around the word's, keys one byte off, and bytes past
 // the key that would complete the name.
 func TestNextSlot_NamedAsTheString(t *testing.T) {
-	for _, name := range []string{"", "a", "count", "cursor1", "windows8", "windows9x", "a\x00", "ab\x00\x00"} {
+	for _, name := range []string{"", "a", "count", "cursor1", "windows8", "windows9x", "a\x00", "ab\x00\x00", "hours_back_", "sixteen_is_past", "sixteen_bytes_xx", "a_name_of_twenty_b"} {
 		s := newNextSlot(name, 0)
 		keys := []string{name, name + "x", name + "\x00"}
 		if name != "" {
