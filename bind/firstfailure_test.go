@@ -65,6 +65,7 @@ func fuzzFirstFailure(f *testing.F, b bind.Binder, at func(err error, args []byt
 	f.Add([]byte{1}, []byte(`{"n":{"x":"y"},"i":1.5}`))
 	f.Add([]byte{1}, []byte(`{"ns":[{"x":1},{"z":[1,"a"]}],"m":{"a":"b"}}`))
 	f.Add([]byte{1}, []byte(`{"m":{"a":"b"},"deep":[[{"x":true}]],"n":{"x":1,"x":"y"}}`))
+	f.Add([]byte{1}, []byte(`{"arr":[1, 2 ,3 ]}`)) // a length V2 places at the ']'
 	f.Add([]byte{1, 18, 2, 0, 8, 1, 8}, []byte(`{"e":1,"a":"x","In":2,"b":{"v":1,"kids":[{"s":"y"}],"m":{"k":{"v":2}}}}`))
 	// Field "a" of nmSpan (a field's name holds a dot), sent again.
 	f.Add([]byte{2, 2, 0, byte(slices.Index(nativeTypes, reflect.TypeFor[nmSpan]())), 0, 0}, []byte(`{"a":{"from":1,"from":"x"}}`))
@@ -102,6 +103,9 @@ func fuzzFirstFailure(f *testing.F, b bind.Binder, at func(err error, args []byt
 			if len(got) < len(want) {
 				want = want[:len(got)]
 			}
+		}
+		if offset >= 0 && offset != first.Start && b == jsonv2.Binder && args[first.Start] == '[' && offset == first.End-1 {
+			offset = first.Start // V2 reads a fixed-length array to its end before it says the length is wrong: at the ']'
 		}
 		if !slices.Equal(got, want) || offset >= 0 && first.Start != offset {
 			t.Fatalf("%v %q: the check's first failure is %s at %q [%d,%d); %s failed at %q, offset %d: %v", typ, args, first.Kind, got, first.Start, first.End, b.Name(), want, offset, berr)
