@@ -1161,7 +1161,8 @@ func (c *checker) mapKey(n *node, ks, ke int, esc bool) bool {
 		return v2Key(key, n)
 	}
 	if stdNullKey && s == "null" {
-		return true // the key 0 (readKey reads it so)
+		c.issue(NullForValue, &node{typ: n.typ.Key()}, ks, ke) // the key 0 (readKey reads it so)
+		return true
 	}
 	// decimal reads it as strconv.ParseInt or ParseUint (base 10, 64
 	// bits) would, without the error they allocate for a key they fail on.

@@ -252,9 +252,9 @@
 // and skips the value, validating it: where the value repeats a name or
 // holds invalid text the pass declines),
 // and under SegmentIO a map of integer
-// keys (segmentio reads a key as a ,string integer: "null", or a JSON
-// integer in range, no '+', no leading zero, space after it, 20 digits or
-// more as it wraps them, WrappedNumber at the key; it fails, InvalidValue
+// keys (segmentio reads a key as a ,string integer: "null" as 0,
+// NullForValue at the key, or a JSON integer in range, no '+', no leading
+// zero, space after it, 20 digits or more as it wraps them, WrappedNumber at the key; it fails, InvalidValue
 // at the argument's value, on any other, wherever the map is; a failure in
 // a value at the value, by the key's text, where segmentio's error names
 // the integer read, "null" and "-0" 0, "1 " 1; see segkeys.go), and a

@@ -449,6 +449,9 @@ func (w *lossWalk) mapObject(n *lossNode, i int) int {
 		if w.rules.wraps && n.intBits != 0 && keyWraps(d[j:ke], n.intBits, n.signed) {
 			w.report(Issue{Kind: WrappedNumber, Start: j, End: ke, Type: n.typ.Key()})
 		}
+		if w.rules.wraps && n.intBits != 0 && keyNull(d[j:ke]) {
+			w.report(Issue{Kind: NullForValue, Start: j, End: ke, Type: n.typ.Key()})
+		}
 		if w.rules.duplicates && keys.add(d, j, ke, n) {
 			w.report(Issue{Kind: DuplicateKey, Start: j, End: ke, Type: n.elem.typ})
 		}
@@ -586,6 +589,15 @@ func (ks *lossKeySet) add(d []byte, s, e int, n *lossNode) bool {
 	}
 	ks.more[string(key)] = true
 	return false
+}
+
+// keyNull reports whether segmentio reads the raw key, a JSON string,
+// into an integer key type as it reads null: the key "null", space after
+// it or not, which it reads as 0.
+func keyNull(raw []byte) bool {
+	var buf [64]byte
+	text := keyText(buf[:0], raw)
+	return string(text[:segSpaced(text)]) == "null"
 }
 
 // keyWraps reports whether segmentio reads the raw key, a JSON string,

@@ -11,8 +11,9 @@ import (
 // as segmentio v0.5.4 reads them (codec.go's constructMapCodec: a key is
 // read by decodeFromString with the key type's integer decoder):
 //
-//   - a key is "null" (0) or a JSON integer in the key type's range, no
-//     sign but '-' and never under an unsigned type, no leading zero,
+//   - a key is "null" (read as null is, the key type's zero:
+//     NullForValue at the key) or a JSON integer in the key type's range,
+//     no sign but '-' and never under an unsigned type, no leading zero,
 //     then only space; one of 20 digits or more as parseInt reads it
 //     (see segIntVerdict: it may wrap, WrappedNumber at the key, space
 //     after it or not);
@@ -59,6 +60,7 @@ func segKeyKind(r *rules, kind nodeKind) nodeKind {
 func (c *checker) segKey(key []byte, n *node, ks, ke int) bool {
 	d := key[:segSpaced(key)]
 	if string(d) == "null" {
+		c.issue(NullForValue, &node{typ: n.typ.Key()}, ks, ke) // read as null is: the key type's zero
 		return true
 	}
 	signed := n.key == kSegInt

@@ -133,9 +133,9 @@ import (
 //     any other number or string, as decodeDuration fails on them.
 //
 //   - under segmentio, a map of integer keys (see segkeys.go): a key is
-//     read as a ,string integer, "null" or a JSON integer in the key
-//     type's range, space after it, 20 digits or more as parseInt wraps
-//     them (WrappedNumber at the key); on any other segmentio fails,
+//     read as a ,string integer, "null" (0: NullForValue at the key) or
+//     a JSON integer in the key type's range, space after it, 20 digits
+//     or more as parseInt wraps them (WrappedNumber at the key); on any other segmentio fails,
 //     InvalidValue at the argument's value, wherever the map is in it; a
 //     failure in a value of such a map whose key's text is not the
 //     integer read (segmentio's error names the key by the integer) the

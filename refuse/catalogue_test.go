@@ -98,6 +98,7 @@ var catalogue = []struct {
 	{"An integer a float rounds (Strict)", "strict", `{"float64":9007199254740993}`},
 	{"A lone surrogate in text (Strict)", "strict", `{"string":"ab\ud800"}`},
 	{"A whole number segmentio reads as another (Strict, segmentio.Binder)", "seg_strict", `{"int64":21000000000000000000}`},
+	{"The key null of a map of integer keys, which segmentio reads as 0 (Strict, segmentio.Binder)", "seg_strict", `{"names":{"null":"a"}}`},
 	{"A key sent twice, under a binder that refuses it (jsonv2.Binder)", "v2_tool", `{"hours_back":1,"hours_back":2,"hours_back":3}`},
 	{"A key sent twice inside an argument, under jsonv2.Binder", "v2_tool", `{"hours_back":1,"nested":{"A":1,"A":2}}`},
 	{"A key that is no parameter sent twice, under jsonv2.Binder", "v2_tool", `{"hours_back":1,"x":1,"x":2}`},

@@ -38,6 +38,11 @@ func becomes(v []byte, is bind.Issue) (s string) {
 			s = ""
 		}
 	}()
+	if is.Kind == bind.NullForValue {
+		// null, a ,string field's "null" or segmentio's integer key
+		// "null": the binder leaves the zero value, as it does for null.
+		v = []byte("null")
+	}
 	p := reflect.New(is.Type)
 	if json.Unmarshal(v, p.Interface()) != nil {
 		return ""

@@ -98,7 +98,9 @@ const (
 	// Warnings, unless the policy is Strict.
 
 	// NullForValue: null for a parameter (or an element) that cannot hold
-	// null; the binder leaves its zero value.
+	// null; the binder leaves its zero value, which Becomes quotes. Also
+	// the key "null" of a map of integer keys, which segmentio.Binder (and
+	// encoding/json under GOEXPERIMENT=jsonv2) reads as the key 0.
 	NullForValue = bind.NullForValue
 	// FoldedKey: a key the binder binds to a parameter or field only by
 	// ignoring case ("HOURS_BACK" for hours_back, the Kelvin sign for k).

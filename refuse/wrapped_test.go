@@ -99,3 +99,52 @@ func TestDecide_WrappedNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestDecide_NullIntegerKey: the key "null" of a map of integer keys,
+// which segmentio (and encoding/json under GOEXPERIMENT=jsonv2) reads as
+// the key 0, is a silent loss, NullForValue at the key, whose Becomes is
+// the 0 the handler gets: a warning by default, a refusal when Strict;
+// where the binder fails on it, a refusal. It failed before: the call
+// went to the handler with no word.
+func TestDecide_NullIntegerKey(t *testing.T) {
+	seg := typereg.New(typereg.WithBinder(segmentio.Binder))
+	strict := typereg.New(typereg.WithBinder(segmentio.Binder))
+	std := typereg.New()
+	for _, reg := range []*typereg.Registry{seg, std} {
+		if err := typereg.Register[wrapTool](reg, "t"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := typereg.Register[wrapTool](strict, "t", typereg.WithStrict(true)); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct{ args, pointer string }{
+		{`{"by_id":{"null":true}}`, "/by_id/null"},
+		{`{"by_id":{"nu\u006cl ":true,"1":false}}`, "/by_id/null "},
+	} {
+		args := r.args
+		for name, reg := range map[string]*typereg.Registry{"segmentio": seg, "std": std} {
+			d := refuse.Decide(reg, "t", json.RawMessage(args))
+			if name == "std" && json.Unmarshal([]byte(args), new(wrapTool)) != nil {
+				if d.Refusal == nil || d.Refusal.Problems[0].Code.Class() != bind.BinderFailure {
+					t.Errorf("std %s: %v, want refused by the binder", args, d.Refusal)
+				}
+				continue
+			}
+			if d.Refusal != nil || d.Warnings == nil || len(d.Warnings.Problems) != 1 {
+				t.Errorf("%s %s: refusal %v, warnings %v, want one warning", name, args, d.Refusal, d.Warnings)
+				continue
+			}
+			p := d.Warnings.Problems[0]
+			if p.Code != refuse.NullForValue || p.Becomes != "0" || p.Pointer != r.pointer {
+				t.Errorf("%s %s: %+v, want null_for_value at the key, becomes 0", name, args, p)
+			}
+			if !strings.Contains(d.Warnings.String(), "which the tool reads as 0") {
+				t.Errorf("%s %s: %s", name, args, d.Warnings)
+			}
+		}
+		if d := refuse.Decide(strict, "t", json.RawMessage(args)); d.Refusal == nil || d.Refusal.Problems[0].Code != refuse.NullForValue {
+			t.Errorf("segmentio, Strict %s: %v, want refused as null_for_value", args, d.Refusal)
+		}
+	}
+}

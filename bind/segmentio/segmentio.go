@@ -62,8 +62,9 @@ import (
 //   - NullForValue: null for a position that has no nil (a number, string,
 //     bool, struct or fixed-size array, json.Number, time.Time,
 //     time.Duration, a type read by UnmarshalText), which segmentio leaves
-//     as it was; a ,string field's "null" too. Not for a type whose
-//     UnmarshalJSON reads null itself.
+//     as it was; a ,string field's "null" too, and the key "null" of a
+//     map of integer keys, which segmentio reads as the key 0. Not for a
+//     type whose UnmarshalJSON reads null itself.
 //   - RoundedNumber: an integer, written with no fraction and no exponent,
 //     that a float32, float64 or any (a float64) cannot hold exactly, which
 //     segmentio rounds, ,string fields included.
