@@ -75,10 +75,10 @@ func (c *compiler) cleanFor(n *node, t reflect.Type) error {
 			n.clean = a
 		}
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 {
-			return nil // bytes: base64, read whole
-		}
-		s := &node{kind: kSlice, typ: t}
+		// bytes: a string is base64, read whole; an array (which V2 reads
+		// for a named byte, segmentio for any) is a list of its elements,
+		// a null one left 0.
+		s := &node{kind: kSlice, typ: t, bytes: t.Elem().Kind() == reflect.Uint8}
 		if s.elem, err = c.node(t.Elem(), false); err == nil {
 			n.clean = s
 		}

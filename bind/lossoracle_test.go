@@ -131,10 +131,9 @@ func (b *lossBuild) node(t reflect.Type) *lossNode {
 	case reflect.String:
 		n.kind = lString
 	case reflect.Slice:
-		n.kind = lSkip // []byte: base64
-		if t.Elem().Kind() != reflect.Uint8 || b.spec.leaf(t.Elem()) != nil {
-			n.kind, n.elem = lSlice, b.node(t.Elem())
-		}
+		// A []byte's string is base64 (skipped); an array, which segmentio
+		// reads, is a list of uint8, a null element left 0.
+		n.kind, n.elem = lSlice, b.node(t.Elem())
 	case reflect.Array:
 		n.kind, n.length, n.elem = lArray, t.Len(), b.node(t.Elem())
 	case reflect.Map:

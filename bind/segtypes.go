@@ -17,8 +17,8 @@ import (
 //     too (kRaw);
 //   - []byte (decodeBytes): null sets nil; a string is unquoted (invalid
 //     UTF-8 replaced) and decoded as base64.StdEncoding decodes it; an
-//     array is read as a list of uint8, null elements left zero, which the
-//     loss walk lists no loss for; any other value fails
+//     array is read as a list of uint8, a null element left 0
+//     (NullForValue, as encoding/json's); any other value fails
 //     (WrongType). Text that is not base64 fails with base64's own error,
 //     which names no path: the trial check places it at the argument's
 //     value, InvalidValue (see segArgFailed), which for a []byte argument
@@ -44,7 +44,7 @@ func (c *compiler) segTypeNode(n *node, t reflect.Type) (bool, error) {
 			return true, err
 		}
 		n.kind, n.seg = kDecline, kSegBytes
-		n.elem = &node{kind: kSlice, typ: t, elem: &node{kind: kPtr, typ: b.typ, elem: b}} // kPtr: null holds
+		n.elem = &node{kind: kSlice, typ: t, elem: b} // a null element is left 0: NullForValue
 		return true, nil
 	}
 	return false, nil
