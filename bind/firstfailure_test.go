@@ -131,7 +131,7 @@ func pointerTokens(p string) []string {
 // exactly where encoding/json does (checkAgainstStd): the native
 // vocabulary (types that decode themselves, named interfaces, fields
 // whose names hold a dot, every tag option) read by Std's rules, in both
-// builds.
+// builds; and where Check finds nothing, nothing is lost (roundTrips).
 func FuzzStd_NativeShapes(f *testing.F) {
 	fixed := append(slices.Clip(nativeFixed), reflect.TypeFor[fromArgs]())
 	for i := range fixed {
@@ -148,5 +148,6 @@ func FuzzStd_NativeShapes(f *testing.F) {
 			return // a type encoding/json does not read
 		}
 		checkAgainstStd(t, plan, args)
+		roundTrips(t, bind.Std, plan, args) // and, where it finds nothing, nothing is lost
 	})
 }
