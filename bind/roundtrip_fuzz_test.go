@@ -544,19 +544,26 @@ func zero(n jnode) bool {
 	return false
 }
 
-// numbersAgree: sameNumber, or a fraction that reads back as the same
-// float32 (a float32 position holds it at that precision, not a loss the
-// check reports).
+// numbersAgree: sameNumber, or a number that reads back as the same
+// float32: a fraction (a float32 position holds it at that precision, not
+// a loss the check reports), or a whole number it holds exactly.
 func numbersAgree(sent, held string) bool {
 	if sent == held || sameNumber(sent, held) { // json.Number keeps 1e309 as sent
 		return true
 	}
-	if !strings.ContainsAny(sent, ".eE") {
+	b, err := strconv.ParseFloat(held, 32)
+	if err != nil {
 		return false
 	}
-	a, err1 := strconv.ParseFloat(sent, 32)
-	b, err2 := strconv.ParseFloat(held, 32)
-	return err1 == nil && err2 == nil && a == b
+	if !strings.ContainsAny(sent, ".eE") {
+		// A whole number a float32 holds exactly, written back as the
+		// shortest text that reads as that float32 (70000112 as
+		// 7.000011e+07).
+		r, ok := new(big.Rat).SetString(sent)
+		return ok && r.Cmp(new(big.Rat).SetFloat64(b)) == 0
+	}
+	a, err := strconv.ParseFloat(sent, 32)
+	return err == nil && a == b
 }
 
 func (n jnode) String() string {
