@@ -35,6 +35,10 @@ type growthArgs struct {
 	Name string            `json:"name"`
 	Tags map[string]string `json:"tags"`
 	Lows map[lowKey]any    `json:"lows"`
+	// Keys "null" segmentio reads as 0 (NullForValue at the key), and
+	// byte lists whose null elements are left 0.
+	IntKeys map[int]int `json:"int_keys"`
+	Bytes   [][]byte    `json:"bytes"`
 	// Two case:ignore fields V2 folds alike: a key "USERID" fits both, and
 	// go-json-experiment fails on it (AmbiguousArgument).
 	UserID  int `json:"user_id,case:ignore"`
@@ -109,6 +113,12 @@ var growthShapes = []growthShape{
 	}},
 	{name: "keys a key type reads alike, many losses", args: func(k int) string {
 		return `{"lows":{` + seq(100*k, func(i int) string { return `"k` + strconv.Itoa(i) + `":[` + rounds + `],"K` + strconv.Itoa(i) + `":1` }) + `}}`
+	}},
+	{name: "integer keys \"null\", many losses", args: func(k int) string {
+		return `{"int_keys":{` + rep(`"null":1,"1":null`, 100*k, ",") + `}}`
+	}},
+	{name: "byte lists of nulls, many losses", args: func(k int) string {
+		return `{"bytes":[` + rep(`[1,null],"AQ=="`, 100*k, ",") + `]}`
 	}},
 	{name: "repeated top-level key", args: func(k int) string { return `{` + rep(`"name":"x"`, 100*k, ",") + `}` }},
 	{name: "repeated top-level key, distinct values", args: func(k int) string {
