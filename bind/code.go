@@ -87,7 +87,9 @@ const (
 // a word.
 const (
 	// NullForValue: null for a position that cannot hold it: the binder
-	// leaves the zero value.
+	// leaves the zero value. Also the key "null" of a map of integer keys,
+	// which segmentio (and encoding/json under GOEXPERIMENT=jsonv2) reads
+	// as the key 0; the issue spans the key.
 	NullForValue Code = "null_for_value"
 	// FoldedKey: a key the binder binds to a field only by folding its
 	// case.
